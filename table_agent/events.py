@@ -79,7 +79,7 @@ class CardTag:
 
 @dataclass(frozen=True, slots=True)
 class CardArrived:
-    """A card settled on a zone's antenna. `order` counts arrivals at this table since boot."""
+    """A card settled on a zone's antenna. `order` numbers zone events at this table since boot."""
 
     zone: Zone
     tag: CardTag

@@ -1,0 +1,130 @@
+"""The paho-mqtt adapter both sides use: MQTT 5, QoS 1, a will and a birth, resubscribe on reconnect.
+
+`MqttLink` owns one paho client. Incoming messages are handed to the subscriber's callback on paho's
+thread; callers only enqueue there (one thread owns the state). On every (re)connect it republishes
+birth and retained state through `on_connect` hooks, because clubs' brokers restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    topic: str
+    payload: bytes
+    retain: bool
+
+
+Handler = Callable[[Message], None]
+
+
+class MqttLink:
+    def __init__(self, *, client_id: str, host: str, port: int, will: tuple[str, bytes] | None = None,
+                 username: str | None = None, password: str | None = None,
+                 session_expiry: int = 0, keepalive: int = 15) -> None:
+        self.client_id = client_id
+        self._host, self._port, self._keepalive = host, port, keepalive
+        self._session_expiry = session_expiry
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                                   protocol=MQTTProtocolVersion.MQTTv5)
+        self._client.max_queued_messages_set(0)  # unbounded while offline: the outbox bounds it
+        self._client.max_inflight_messages_set(1000)
+        self._client.reconnect_delay_set(min_delay=0.05, max_delay=2)
+        if username is not None:
+            self._client.username_pw_set(username, password)
+        if will is not None:
+            self._client.will_set(will[0], will[1], qos=1, retain=True)
+        self._subscriptions: dict[str, Handler] = {}
+        self._on_connect: list[Callable[[], None]] = []
+        self._connected = threading.Event()
+        self.refused: str | None = None
+        self._client.on_connect = self._connected_cb
+        self._client.on_disconnect = self._disconnected_cb
+        self._client.on_message = self._message_cb
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Connect and run paho's network thread; returns once connected (raises on refusal)."""
+        props = Properties(PacketTypes.CONNECT)
+        if self._session_expiry:
+            props.SessionExpiryInterval = self._session_expiry
+        self._client.connect_async(self._host, self._port, self._keepalive,
+                                   clean_start=self._session_expiry == 0, properties=props)
+        self._client.loop_start()
+        if not self._connected.wait(timeout):
+            self.stop()
+            raise ConnectionError(f"{self.client_id}: no connection to mqtt://{self._host}:{self._port}"
+                                  + (f" ({self.refused})" if self.refused else ""))
+
+    def stop(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def on_connect(self, hook: Callable[[], None]) -> None:
+        """Run on every (re)connect, on paho's thread: republish birth and retained state."""
+        self._on_connect.append(hook)
+
+    def subscribe(self, pattern: str, handler: Handler) -> Callable[[], None]:
+        self._subscriptions[pattern] = handler
+        self._client.message_callback_add(pattern, self._wrap(handler))
+        if self.connected:
+            self._client.subscribe(pattern, qos=1)
+
+        def unsubscribe() -> None:
+            self._subscriptions.pop(pattern, None)
+            self._client.message_callback_remove(pattern)
+            self._client.unsubscribe(pattern)
+        return unsubscribe
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> mqtt.MQTTMessageInfo:
+        info = self._client.publish(topic, payload, qos=qos, retain=retain)
+        if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
+            log.warning("%s: publish on %s failed: %s", self.client_id, topic, mqtt.error_string(info.rc))
+        return info
+
+    def _wrap(self, handler: Handler) -> Callable[[mqtt.Client, object, mqtt.MQTTMessage], None]:
+        def deliver(_c: mqtt.Client, _u: object, msg: mqtt.MQTTMessage) -> None:
+            try:
+                handler(Message(msg.topic, bytes(msg.payload), bool(msg.retain)))
+            except Exception:  # a callback must never kill paho's loop
+                log.exception("%s: handler for %s failed", self.client_id, msg.topic)
+        return deliver
+
+    def _connected_cb(self, client: mqtt.Client, _u: object, _flags: object, reason: object,
+                      _props: object) -> None:
+        if getattr(reason, "is_failure", False):
+            self.refused = str(reason)
+            log.error("%s: broker refused the connection: %s", self.client_id, reason)
+            return
+        for pattern in self._subscriptions:
+            client.subscribe(pattern, qos=1)
+        for hook in self._on_connect:
+            try:
+                hook()
+            except Exception:
+                log.exception("%s: on-connect hook failed", self.client_id)
+        self._connected.set()
+
+    def _disconnected_cb(self, _c: mqtt.Client, _u: object, _flags: object, reason: object,
+                         _props: object) -> None:
+        self._connected.clear()
+        if getattr(reason, "is_failure", False):
+            log.warning("%s: disconnected: %s", self.client_id, reason)
+
+    def _message_cb(self, _c: mqtt.Client, _u: object, msg: mqtt.MQTTMessage) -> None:
+        log.debug("%s: unrouted message on %s", self.client_id, msg.topic)

@@ -1,0 +1,127 @@
+"""The MQTT contract between table agents and the hub: every topic and payload, in one module.
+
+Agents publish facts on `tapis/v1/table/<id>/...`; the hub publishes its view and hand events on
+`tapis/v1/hub/...`. Payloads are JSON with a schema version `v`; a payload that does not validate is
+a `PayloadError` (a ValueError) the receiver logs and counts, never a crash. Hole cards of a live hand
+travel only on TD topics (`.../td/...`), which the broker's ACL keeps from viewers.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+SCHEMA = 1
+ROOT = "tapis/v1"
+TABLE_ID = r"^[A-Za-z0-9_-]{1,32}$"
+
+
+class PayloadError(ValueError):
+    """A message whose payload is not what its topic carries."""
+
+
+# Topics ---------------------------------------------------------------------------------------
+
+def table_status(table: str) -> str:
+    """Retained `online` / `offline` (the MQTT will)."""
+    return f"{ROOT}/table/{table}/status"
+
+
+def table_events(table: str) -> str:
+    """QoS 1 stream of `TableEvent`s, numbered per table."""
+    return f"{ROOT}/table/{table}/event"
+
+
+def table_commands(table: str) -> str:
+    """Hub -> table commands (hand context, rulings to show)."""
+    return f"{ROOT}/table/{table}/cmd"
+
+
+def hub_table_state(table: str) -> str:
+    """Retained public view of a table: no hole cards."""
+    return f"{ROOT}/hub/table/{table}/state"
+
+
+def hub_table_events(table: str) -> str:
+    """Hand events as the hub rules them (public: hole cards only once shown down)."""
+    return f"{ROOT}/hub/table/{table}/event"
+
+
+def hub_td_state(table: str) -> str:
+    """Retained full view for the TD, hole cards included."""
+    return f"{ROOT}/hub/td/table/{table}/state"
+
+
+HUB_STATUS = f"{ROOT}/hub/status"
+ALL_TABLE_EVENTS = f"{ROOT}/table/+/event"
+ALL_TABLE_STATUS = f"{ROOT}/table/+/status"
+ONLINE, OFFLINE = b"online", b"offline"
+
+
+def table_of(topic: str) -> str:
+    """The table id in a `tapis/v1/table/<id>/...` topic."""
+    parts = topic.split("/")
+    if len(parts) < 4 or parts[0] + "/" + parts[1] != ROOT or parts[2] != "table":
+        raise PayloadError(f"not a table topic: {topic!r}")
+    return parts[3]
+
+
+# Table -> hub -------------------------------------------------------------------------------
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = SCHEMA
+    table: str = Field(pattern=TABLE_ID)
+    boot: str = Field(min_length=1, max_length=64)  # this agent run; seq restarts only with it
+    seq: int = Field(ge=1, lt=2**63)
+    at: float  # agent's monotonic clock, seconds
+
+
+class CardEvent(_Event):
+    type: Literal["card_arrived", "card_left"]
+    zone: str = Field(pattern=r"^(seat:[0-9]{1,2}|board|burn|muck|tray)$")
+    uid: str = Field(pattern=r"^[0-9A-F]{2,40}$")
+    card: str | None = Field(None, pattern=r"^[2-9TJQKA][cdhs]$")
+    deck: str | None = None
+    order: int = Field(ge=1)
+
+
+class HandStarted(_Event):
+    type: Literal["hand_started"] = "hand_started"
+    hand: int = Field(ge=1)
+
+
+class ReaderStatus(_Event):
+    type: Literal["reader_status"] = "reader_status"
+    state: Literal["connected", "lost", "fault"]
+    detail: str = ""
+    firmware: str | None = None
+    antennas: int | None = None
+
+
+TableEvent = Annotated[CardEvent | HandStarted | ReaderStatus, Field(discriminator="type")]
+_table_event: TypeAdapter[CardEvent | HandStarted | ReaderStatus] = TypeAdapter(TableEvent)
+
+
+def encode(model: BaseModel) -> bytes:
+    return model.model_dump_json(exclude_none=True).encode()
+
+
+def decode_table_event(topic: str, payload: bytes) -> CardEvent | HandStarted | ReaderStatus:
+    """Validate a table's event; its `table` must be the one in the topic (no speaking for others)."""
+    try:
+        event = _table_event.validate_json(payload)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "payload"
+        raise PayloadError(f"{topic}: {where}: {first['msg']} ({len(payload)} bytes)") from err
+    if event.table != table_of(topic):
+        raise PayloadError(f"{topic}: event claims table {event.table!r}")
+    return event
+
+
+def hub_event(table: str, kind: str, **fields: Any) -> dict[str, Any]:
+    """A hub event as published and as printed by `tapis demo --json` / `tapis replay`."""
+    return {"type": kind, "table": table, **fields}

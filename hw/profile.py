@@ -1,0 +1,99 @@
+"""Table profiles: how one table is wired, from a TOML file in `/etc/tapis/` (or a generated default).
+
+Maps each reader antenna to a felt zone (seat N, board, burn, muck, dead-card tray) and names the
+reader's serial URL. Read once by `tapis agent` at start; a wrong profile is refused with the file,
+the key and what was expected.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from hw.errors import ConfigError
+from table_agent.events import Zone, ZoneKind
+
+
+class ReaderConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(description="serial URL: /dev/serial/by-id/..., a pty path, socket://host:port, loop://")
+    baudrate: int = Field(115200, gt=0)
+    scan_period_ms: int = Field(50, ge=5, le=2000)
+
+
+class TableProfile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    table: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+    seats: int = Field(ge=2, le=10)
+    reader: ReaderConfig
+    antennas: dict[int, str]
+    decks: tuple[str, str] | None = None  # the table's two deck ids (default: <table>/A, <table>/B)
+
+    @field_validator("antennas")
+    @classmethod
+    def _zones_parse(cls, antennas: dict[int, str]) -> dict[int, str]:
+        for antenna, zone in antennas.items():
+            if antenna < 0:
+                raise ValueError(f"antenna {antenna}: numbers start at 0")
+            Zone.parse(zone)  # raises ValueError with the zone text
+        return antennas
+
+    @model_validator(mode="after")
+    def _layout(self) -> TableProfile:
+        zones = [Zone.parse(z) for z in self.antennas.values()]
+        for zone in zones:
+            if zone.kind is ZoneKind.SEAT and zone.seat is not None and zone.seat > self.seats:
+                raise ValueError(f"{zone} is beyond the table's {self.seats} seats")
+        wanted = {Zone(k) for k in (ZoneKind.BOARD, ZoneKind.BURN, ZoneKind.MUCK, ZoneKind.TRAY)}
+        wanted |= {Zone.seat_zone(s) for s in range(1, self.seats + 1)}
+        missing = sorted(str(z) for z in wanted - set(zones))
+        if missing:
+            raise ValueError(f"no antenna for {', '.join(missing)}")
+        return self
+
+    def zone_of(self, antenna: int) -> Zone | None:
+        text = self.antennas.get(antenna)
+        return Zone.parse(text) if text is not None else None
+
+    def antenna_map(self) -> dict[int, Zone]:
+        """Antenna -> zone, several antennas may cover one zone (a long board)."""
+        return {a: Zone.parse(z) for a, z in self.antennas.items()}
+
+    def antenna_of(self, zone: Zone) -> int:
+        for antenna, text in self.antennas.items():
+            if Zone.parse(text) == zone:
+                return antenna
+        raise ConfigError(f"table {self.table}: no antenna for {zone}")
+
+    @property
+    def deck_ids(self) -> tuple[str, str]:
+        return self.decks or (f"{self.table}/A", f"{self.table}/B")
+
+    @property
+    def antenna_count(self) -> int:
+        return max(self.antennas) + 1
+
+    @classmethod
+    def default(cls, table: str, *, seats: int = 9, url: str = "loop://") -> TableProfile:
+        """Seats on antennas 0..seats-1, then board, burn, muck and tray: the reference board layout."""
+        antennas = {i: f"seat:{i + 1}" for i in range(seats)}
+        for offset, zone in enumerate(("board", "burn", "muck", "tray")):
+            antennas[seats + offset] = zone
+        return cls(table=table, seats=seats, reader=ReaderConfig(url=url), antennas=antennas)
+
+    @classmethod
+    def load(cls, path: str | Path) -> TableProfile:
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as err:
+            raise ConfigError(f"table profile {path}: {err}") from err
+        try:
+            return cls.model_validate(data)
+        except ValidationError as err:
+            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'profile'}: {e['msg']}"
+                                 for e in err.errors())
+            raise ConfigError(f"table profile {path}: {problems}") from err
