@@ -34,3 +34,8 @@ class FrameRejected(ProtocolError, ValueError):
         super().__init__(f"{reason.value}: {detail}")
         self.reason = reason
         self.detail = detail
+
+
+class BoardStateError(ProtocolError, ValueError):
+    """The reference board logic was asked something impossible (antenna 9 of 8, removing a tag
+    that is not there)."""

@@ -1,0 +1,206 @@
+"""The reference reader board: what protocol v1 firmware sends, as a pure state machine.
+
+Consumes host frames (`handle`), tag placements (`place`/`remove`) and the time in ms (`advance`);
+emits the board -> host frames to write. No IO, no clock, no threads: the pty simulator wraps it, and
+the MicroPython firmware ports it line for line. Randomness (missed reads, RSSI) comes from an injected rng.
+"""
+
+from __future__ import annotations
+
+import random
+
+from firmware_bridge.errors import BoardStateError
+from firmware_bridge.frames import (
+    MAX_SCAN_PERIOD_MS,
+    MIN_SCAN_PERIOD_MS,
+    PROTOCOL_VERSION,
+    UID_LENGTHS,
+    BoardFrame,
+    FaultCode,
+    Frame,
+    Heartbeat,
+    Hello,
+    HostHello,
+    ReaderFault,
+    SetScanPeriod,
+    StartScan,
+    StopScan,
+    TagGone,
+    TagSeen,
+)
+
+GONE_AFTER_SCANS = 3  # a tag unread for this many scans in a row is reported gone
+HEARTBEAT_PERIOD_MS = 1000
+DEFAULT_SCAN_PERIOD_MS = 50
+_U32 = 0xFFFF_FFFF
+
+
+class ReaderBoardLogic:
+    """One board's behaviour. Each scan: one `TagSeen` per tag read on each antenna, `TagGone` once a
+    reported tag has gone `GONE_AFTER_SCANS` scans unread; a `Heartbeat` every second.
+
+    RFID is imperfect and so is this board, on purpose: with probability `miss_rate` an antenna's
+    whole read in a scan fails (anticollision lost), and with `dropout_rate` one tag is not read in a
+    scan. A tag lying on an antenna is never unread more than `max_consecutive_misses` scans in a row
+    (default 1, must stay below `GONE_AFTER_SCANS`), so transient misses never produce `TagGone`.
+    """
+
+    def __init__(
+        self,
+        *,
+        antennas: int,
+        rng: random.Random,
+        firmware: str = "tapis-sim 1",
+        scan_period_ms: int = DEFAULT_SCAN_PERIOD_MS,
+        miss_rate: float = 0.0,
+        dropout_rate: float = 0.0,
+        max_consecutive_misses: int = 1,
+        rssi: bool = True,
+        autostart: bool = False,
+    ) -> None:
+        self.hello = Hello(PROTOCOL_VERSION, antennas, firmware)  # validates antennas and firmware
+        if not 0.0 <= miss_rate <= 1.0 or not 0.0 <= dropout_rate <= 1.0:
+            raise BoardStateError(f"rates are probabilities: miss {miss_rate}, dropout {dropout_rate}")
+        if not 0 <= max_consecutive_misses < GONE_AFTER_SCANS:
+            raise BoardStateError(
+                f"max_consecutive_misses must be in 0..{GONE_AFTER_SCANS - 1}, "
+                f"got {max_consecutive_misses}: more would report a tag still lying there as gone"
+            )
+        self._check_period(scan_period_ms)
+        self.antennas = antennas
+        self.scan_period_ms = scan_period_ms
+        self.miss_rate = miss_rate
+        self.dropout_rate = dropout_rate
+        self.max_consecutive_misses = max_consecutive_misses
+        self.rssi = rssi
+        self._rng = rng
+        self._autostart = autostart
+        self.scanning = False
+        self.scans = 0
+        # dicts, not sets: iteration order must not depend on hash seeds, or a seeded rng would not replay
+        self._present: list[dict[bytes, None]] = [{} for _ in range(antennas)]
+        self._misses: dict[tuple[int, bytes], int] = {}  # present tags: scans unread in a row
+        self._unread: dict[tuple[int, bytes], int] = {}  # reported tags: scans unread since last read
+        self._boot_ms = 0
+        self._next_scan_ms = 0
+        self._next_heartbeat_ms = 0
+
+    @staticmethod
+    def _check_period(period_ms: int) -> None:
+        if not MIN_SCAN_PERIOD_MS <= period_ms <= MAX_SCAN_PERIOD_MS:
+            raise BoardStateError(
+                f"scan period {period_ms} ms outside {MIN_SCAN_PERIOD_MS}..{MAX_SCAN_PERIOD_MS}"
+            )
+
+    # --- the table ---------------------------------------------------------------------------
+
+    def _check_tag(self, antenna: int, uid: bytes) -> None:
+        if not 0 <= antenna < self.antennas:
+            raise BoardStateError(f"antenna {antenna} does not exist (0..{self.antennas - 1})")
+        if not isinstance(uid, bytes) or len(uid) not in UID_LENGTHS:
+            raise BoardStateError(f"uid must be 4, 7 or 10 bytes, got {uid!r}")
+
+    def place(self, antenna: int, uid: bytes) -> None:
+        """A tag now lies on this antenna (placing it twice changes nothing)."""
+        self._check_tag(antenna, uid)
+        self._present[antenna][uid] = None
+
+    def remove(self, antenna: int, uid: bytes) -> None:
+        """The tag left this antenna; `TagGone` follows after `GONE_AFTER_SCANS` scans."""
+        self._check_tag(antenna, uid)
+        if uid not in self._present[antenna]:
+            raise BoardStateError(f"tag {uid.hex()} is not on antenna {antenna}")
+        del self._present[antenna][uid]
+        self._misses.pop((antenna, uid), None)
+
+    def present(self, antenna: int) -> tuple[bytes, ...]:
+        return tuple(self._present[antenna])
+
+    def fault(self, antenna: int | None, code: FaultCode, detail: str = "") -> ReaderFault:
+        """The frame reporting a fault (the shell writes it); checks the antenna exists."""
+        if antenna is not None and not 0 <= antenna < self.antennas:
+            raise BoardStateError(f"antenna {antenna} does not exist (0..{self.antennas - 1})")
+        return ReaderFault(antenna, code, detail)
+
+    # --- the host ----------------------------------------------------------------------------
+
+    def boot(self, now_ms: int) -> list[BoardFrame]:
+        """Power on: `Hello`; scanning starts only with `StartScan` unless built with autostart."""
+        self._boot_ms = now_ms
+        self._next_heartbeat_ms = now_ms + HEARTBEAT_PERIOD_MS
+        self.scanning = self._autostart
+        self._next_scan_ms = now_ms
+        return [self.hello]
+
+    def handle(self, frame: Frame, now_ms: int) -> list[BoardFrame]:
+        """Obey one host frame; returns what to answer (`Hello`, or a `BAD_COMMAND` fault)."""
+        match frame:
+            case HostHello():
+                # always answer with our own version: the host decides whether it can talk to us
+                return [self.hello]
+            case StartScan():
+                if not self.scanning:
+                    self.scanning = True
+                    self._next_scan_ms = now_ms
+                return []
+            case StopScan():
+                self.scanning = False
+                return []
+            case SetScanPeriod(period_ms):
+                try:
+                    self._check_period(period_ms)
+                except BoardStateError as err:
+                    return [ReaderFault(None, FaultCode.BAD_COMMAND, str(err)[:32])]
+                self.scan_period_ms = period_ms
+                return []
+        return [ReaderFault(None, FaultCode.BAD_COMMAND, f"not a host frame: {type(frame).__name__}"[:32])]
+
+    # --- time ----------------------------------------------------------------------------------
+
+    def next_due_ms(self) -> int:
+        """When `advance` next has something to do."""
+        if self.scanning:
+            return min(self._next_scan_ms, self._next_heartbeat_ms)
+        return self._next_heartbeat_ms
+
+    def advance(self, now_ms: int) -> list[BoardFrame]:
+        """Run what is due at `now_ms`: at most one scan and one heartbeat (a late board skips
+        missed slots rather than bursting, like firmware on a timer)."""
+        out: list[BoardFrame] = []
+        if self.scanning and now_ms >= self._next_scan_ms:
+            out += self.scan()
+            self._next_scan_ms += self.scan_period_ms
+            if self._next_scan_ms <= now_ms:
+                self._next_scan_ms = now_ms + self.scan_period_ms
+        if now_ms >= self._next_heartbeat_ms:
+            out.append(Heartbeat((now_ms - self._boot_ms) & _U32, self.scans & _U32))
+            self._next_heartbeat_ms += HEARTBEAT_PERIOD_MS
+            if self._next_heartbeat_ms <= now_ms:
+                self._next_heartbeat_ms = now_ms + HEARTBEAT_PERIOD_MS
+        return out
+
+    def scan(self) -> list[BoardFrame]:
+        """One scan of every antenna, in antenna order: reads, then tags gone on that antenna."""
+        self.scans += 1
+        out: list[BoardFrame] = []
+        for antenna in range(self.antennas):
+            antenna_missed = self._rng.random() < self.miss_rate
+            read: set[bytes] = set()
+            for uid in self._present[antenna]:
+                key = (antenna, uid)
+                dropped = self._rng.random() < self.dropout_rate
+                misses = self._misses.get(key, 0)
+                if (antenna_missed or dropped) and misses < self.max_consecutive_misses:
+                    self._misses[key] = misses + 1
+                    continue
+                self._misses[key] = 0
+                read.add(uid)
+                rssi = self._rng.randint(-75, -35) if self.rssi else None
+                out.append(TagSeen(antenna, uid, rssi))
+                self._unread[key] = 0
+            for key in [k for k in self._unread if k[0] == antenna and k[1] not in read]:
+                self._unread[key] += 1
+                if self._unread[key] >= GONE_AFTER_SCANS:
+                    del self._unread[key]
+                    out.append(TagGone(antenna, key[1]))
+        return out
