@@ -96,7 +96,7 @@ class Decoder:
             detail = err.detail
             if length > len(chunk):
                 detail = f"{length} bytes between delimiters, at most {MAX_ENCODED}"
-            self._reject(Rejected(err.reason, chunk, detail), length)
+            self._reject(Rejected(err.reason, chunk[: MAX_ENCODED + 1], detail), length)
             return
         self.stats.frames += 1
         frames.append(frame)
