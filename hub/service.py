@@ -1,0 +1,109 @@
+"""The hub service: every table's events in from MQTT, table views and hand events out.
+
+paho's thread only validates and enqueues; one consumer thread applies each event to its
+`TableView` and publishes the retained states and the hub events. A malformed payload is logged
+and counted (`stats.malformed`), never a crash. Listeners (the demo's terminal view, `--json`
+output, later the dashboard) are called on the consumer thread with every hub event.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hub import wire
+from hub.mqtt import Message, MqttLink
+from hub.tables import HubEvent, TableView, public
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class HubStats:
+    received: int = 0
+    malformed: int = 0
+    events_out: int = 0
+    errors: list[str] = field(default_factory=list)  # the last few, for `status`
+
+
+class HubService:
+    def __init__(self, *, link: MqttLink) -> None:
+        self._link = link
+        self._inbox: queue.Queue[tuple[Message, float] | None] = queue.Queue()
+        self.tables: dict[str, TableView] = {}
+        self.stats = HubStats()
+        self._listeners: list[Callable[[HubEvent], None]] = []
+        self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
+        link.on_connect(lambda: link.publish(wire.HUB_STATUS, wire.ONLINE, retain=True))
+        link.subscribe(wire.ALL_TABLE_EVENTS, self._enqueue)
+        link.subscribe(wire.ALL_TABLE_STATUS, self._enqueue)
+
+    def add_listener(self, listener: Callable[[HubEvent], None]) -> None:
+        self._listeners.append(listener)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._inbox.put(None)
+        self._thread.join(5)
+
+    def _enqueue(self, message: Message) -> None:
+        self._inbox.put((message, time.monotonic()))
+
+    def _run(self) -> None:
+        while (item := self._inbox.get()) is not None:
+            message, _received = item
+            try:
+                self._handle(message)
+            except wire.PayloadError as err:
+                self._malformed(str(err))
+            except Exception as err:  # noqa: BLE001 - the hub keeps serving the other tables
+                log.exception("hub: failed on %s", message.topic)
+                self._malformed(f"{message.topic}: internal error {err!r}")
+
+    def _malformed(self, why: str) -> None:
+        self.stats.malformed += 1
+        self.stats.errors = (self.stats.errors + [why])[-20:]
+        log.warning("hub: ignored a malformed message: %s", why)
+
+    def _handle(self, message: Message) -> None:
+        self.stats.received += 1
+        table = wire.table_of(message.topic)
+        if message.topic == wire.table_status(table):
+            if message.payload not in (wire.ONLINE, wire.OFFLINE):
+                raise wire.PayloadError(f"{message.topic}: status must be online or offline, "
+                                        f"got {message.payload[:40]!r}")
+            self._publish(self._view(table), self._view(table).set_online(message.payload == wire.ONLINE))
+            return
+        event = wire.decode_table_event(message.topic, message.payload)
+        view = self._view(table)
+        self._publish(view, view.apply(event))
+
+    def _view(self, table: str) -> TableView:
+        view = self.tables.get(table)
+        if view is None:
+            view = self.tables[table] = TableView(table)
+        return view
+
+    def _publish(self, view: TableView, events: list[HubEvent]) -> None:
+        if not events:
+            return
+        link = self._link
+        for event in events:
+            link.publish(wire.hub_table_events(view.table), json.dumps(public(event)).encode())
+            self.stats.events_out += 1
+            for listener in self._listeners:
+                try:
+                    listener(event)
+                except Exception:
+                    log.exception("hub: listener failed")
+        link.publish(wire.hub_table_state(view.table), json.dumps(view.state(hole_cards=False)).encode(),
+                     retain=True)
+        link.publish(wire.hub_td_state(view.table), json.dumps(view.state(hole_cards=True)).encode(),
+                     retain=True)

@@ -1,0 +1,103 @@
+"""The hub's view of one table, rebuilt from that table's event stream.
+
+Consumes validated `hub.wire` table events in sequence order; emits hub events (plain dicts, the
+shape `tapis demo --json` prints and the dashboard reads) and keeps where every card lies. Pure: the
+service feeds it and publishes what it returns. Duplicates (same boot, seq already seen) are ignored;
+gaps are counted, since the agent's outbox will resend them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hub import wire
+
+HubEvent = dict[str, Any]
+
+
+@dataclass
+class TableView:
+    table: str
+    online: bool = False
+    reader: str = "unknown"
+    reader_detail: str = ""
+    boot: str | None = None
+    last_seq: int = 0
+    hand: int = 0
+    hand_open: bool = False
+    hand_had_cards: bool = False
+    zones: dict[str, dict[str, str]] = field(default_factory=dict)  # zone -> uid -> card ("?" unknown)
+    duplicates: int = 0
+    gaps: int = 0
+    hands_ended: int = 0
+    updated_at: float = 0.0
+
+    def set_online(self, online: bool) -> list[HubEvent]:
+        if online == self.online:
+            return []
+        self.online = online
+        return [wire.hub_event(self.table, "table_status", online=online)]
+
+    def apply(self, event: wire.CardEvent | wire.HandStarted | wire.ReaderStatus) -> list[HubEvent]:
+        if event.boot != self.boot:
+            self.boot, self.last_seq = event.boot, 0  # the agent restarted: a new numbering
+        if event.seq <= self.last_seq:
+            self.duplicates += 1
+            return []
+        if event.seq > self.last_seq + 1:
+            self.gaps += event.seq - self.last_seq - 1
+        self.last_seq = event.seq
+        self.updated_at = event.at
+        if isinstance(event, wire.HandStarted):
+            return self._hand_started(event.hand)
+        if isinstance(event, wire.ReaderStatus):
+            self.reader, self.reader_detail = event.state, event.detail
+            return [wire.hub_event(self.table, "reader", state=event.state, detail=event.detail)]
+        return self._card(event)
+
+    def _hand_started(self, hand: int) -> list[HubEvent]:
+        out = self._end_hand("new_hand") if self.hand_open else []
+        self.hand, self.hand_open, self.hand_had_cards = hand, True, False
+        return out + [wire.hub_event(self.table, "hand_start", hand=hand)]
+
+    def _card(self, event: wire.CardEvent) -> list[HubEvent]:
+        face = event.card or "?"
+        if event.type == "card_arrived":
+            self.zones.setdefault(event.zone, {})[event.uid] = face
+            self.hand_had_cards = True
+        else:
+            cards = self.zones.get(event.zone, {})
+            cards.pop(event.uid, None)
+            if not cards:
+                self.zones.pop(event.zone, None)
+        out = [wire.hub_event(self.table, "card", hand=self.hand, zone=event.zone, card=event.card,
+                              deck=event.deck, action="arrived" if event.type == "card_arrived" else "left",
+                              order=event.order)]
+        if self.hand_open and self.hand_had_cards and not self.zones:
+            out += self._end_hand("felt_cleared")
+        return out
+
+    def _end_hand(self, why: str) -> list[HubEvent]:
+        self.hand_open = False
+        self.hands_ended += 1
+        return [wire.hub_event(self.table, "hand_end", hand=self.hand, why=why)]
+
+    def state(self, *, hole_cards: bool) -> dict[str, Any]:
+        """Retained state; without `hole_cards` (public topics) seat cards are shown as counts only."""
+        zones: dict[str, Any] = {}
+        for zone, cards in self.zones.items():
+            if zone.startswith("seat:") and not hole_cards:
+                zones[zone] = len(cards)
+            else:
+                zones[zone] = list(cards.values())
+        return {"v": wire.SCHEMA, "table": self.table, "online": self.online, "reader": self.reader,
+                "hand": self.hand, "hand_open": self.hand_open, "zones": zones, "seq": self.last_seq,
+                "gaps": self.gaps, "duplicates": self.duplicates}
+
+
+def public(event: HubEvent) -> HubEvent:
+    """The event as viewers may see it: a hole card's face is hidden while the hand is live."""
+    if event.get("type") == "card" and str(event.get("zone", "")).startswith("seat:"):
+        return {**event, "card": None}
+    return event

@@ -1,0 +1,152 @@
+"""A scripted dealer: complete no-limit hold'em hands as the physical steps a croupier makes.
+
+`deal_hand` returns the steps of one hand (hole cards round by round from the first seat, folds to
+the muck, burns and board, showdown, then the felt cleared), drawn with an injected `random.Random`.
+`Felt` performs steps on a reader simulator, turning zones into antennas and cards into tag UIDs,
+so a simulated hand goes through the real pty, decoder, presence and zones code.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from hw.decks import FULL_DECK, DeckRegistry
+from hw.profile import TableProfile
+from table_agent.events import BOARD, BURN, MUCK, TRAY, Zone
+
+
+@dataclass(frozen=True, slots=True)
+class Hole:
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Burn:
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tray:
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Muck:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    zone: Zone
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Clear:
+    pass
+
+
+Step = Hole | Burn | Board | Tray | Muck | Take | Clear
+
+
+def deal_order(seats: Sequence[int], button: int) -> list[int]:
+    """Seats clockwise from the first left of the button (heads-up that is the big blind)."""
+    ordered = sorted(seats)
+    after = [s for s in ordered if s > button]
+    return after + [s for s in ordered if s <= button]
+
+
+def next_button(seats: Sequence[int], button: int) -> int:
+    return deal_order(seats, button)[0]
+
+
+def deal_hand(seats: Sequence[int], button: int, rng: random.Random, *, fold_rate: float = 0.35,
+              hole_cards: int = 2) -> list[Step]:
+    """One complete, correctly dealt hand; the steps end with the felt cleared."""
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    order = deal_order(seats, button)
+    steps: list[Step] = [Hole(seat, deck.pop()) for _ in range(hole_cards) for seat in order]
+    live = list(order)
+
+    def folds() -> None:
+        for seat in list(live):
+            if len(live) > 1 and rng.random() < fold_rate:
+                live.remove(seat)
+                steps.append(Muck(seat))
+
+    folds()  # pre-flop
+    for street_cards in (3, 1, 1):  # flop, turn, river; folds after each but the river (showdown)
+        if len(live) < 2:
+            break
+        steps.append(Burn(deck.pop()))
+        steps.extend(Board(deck.pop()) for _ in range(street_cards))
+        if sum(isinstance(s, Board) for s in steps) < 5:
+            folds()
+    steps.append(Clear())
+    return steps
+
+
+class Antennas(Protocol):
+    """What the felt needs of a reader simulator."""
+
+    def place(self, antenna: int, uid: bytes) -> None: ...
+
+    def remove(self, antenna: int, uid: bytes) -> None: ...
+
+
+class Felt:
+    """Performs dealer steps on a reader simulator; remembers where it put each card."""
+
+    def __init__(self, *, profile: TableProfile, registry: DeckRegistry, board: Antennas,
+                 deck: str | None = None) -> None:
+        self._profile = profile
+        self._registry = registry
+        self._board = board
+        self.deck = deck or profile.deck_ids[0]
+        self._where: dict[str, int] = {}  # uid hex -> antenna
+
+    def uid(self, card: str, deck: str | None = None) -> str:
+        return self._registry.uid_of(deck or self.deck, card)
+
+    def put(self, zone: Zone, uid: str) -> None:
+        self.lift(uid)
+        antenna = self._profile.antenna_of(zone)
+        self._board.place(antenna, bytes.fromhex(uid))
+        self._where[uid] = antenna
+
+    def lift(self, uid: str) -> None:
+        antenna = self._where.pop(uid, None)
+        if antenna is not None:
+            self._board.remove(antenna, bytes.fromhex(uid))
+
+    def cards_at(self, zone: Zone) -> list[str]:
+        antenna = self._profile.antenna_of(zone)
+        return [uid for uid, a in self._where.items() if a == antenna]
+
+    def perform(self, step: Step) -> None:
+        if isinstance(step, Hole):
+            self.put(Zone.seat_zone(step.seat), self.uid(step.card))
+        elif isinstance(step, Burn):
+            self.put(BURN, self.uid(step.card))
+        elif isinstance(step, Board):
+            self.put(BOARD, self.uid(step.card))
+        elif isinstance(step, Tray):
+            self.put(TRAY, self.uid(step.card))
+        elif isinstance(step, Muck):
+            for uid in self.cards_at(Zone.seat_zone(step.seat)):
+                self.put(MUCK, uid)
+        elif isinstance(step, Take):
+            self.lift(self.uid(step.card))
+        elif isinstance(step, Clear):
+            for uid in list(self._where):
+                self.lift(uid)

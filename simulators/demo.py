@@ -1,0 +1,183 @@
+"""`tapis demo`: a room of simulated tables dealing real hands to the hub over Mosquitto.
+
+Per table: reader firmware on a pty (`ReaderBoardSimulator`), a scripted dealer moving cards on it,
+and a real `TableAgent` reading the pty through `SerialLink`; one `HubService`; all on the embedded
+broker unless `--broker` names one. Prints a live terminal view, or the hub's events as JSON lines.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from hub.broker import EmbeddedBroker, parse_url
+from hub.mqtt import MqttLink
+from hub.service import HubService
+from hub.tables import HubEvent
+from hub import wire
+from hw.decks import DeckRegistry
+from hw.ports import MonotonicClock
+from hw.profile import TableProfile
+from hw.serial_link import SerialLink
+from simulators.dealer import Felt, deal_hand, next_button
+from simulators.reader_board import ReaderBoardSimulator
+from table_agent.agent import TableAgent
+
+
+@dataclass
+class SimTable:
+    profile: TableProfile
+    board: ReaderBoardSimulator
+    agent: TableAgent
+    link: MqttLink
+    felt: Felt
+    seats: list[int]
+    button: int
+    thread: threading.Thread | None = None
+    hands_dealt: int = 0
+
+
+@dataclass
+class Room:
+    """A running room; `close()` stops everything it started, in reverse order."""
+
+    hub: HubService
+    tables: list[SimTable]
+    registry: DeckRegistry
+    _closers: list[Callable[[], None]] = field(default_factory=list)
+    stop: threading.Event = field(default_factory=threading.Event)
+
+    def close(self) -> None:
+        self.stop.set()
+        for table in self.tables:
+            if table.thread is not None:
+                table.thread.join(5)
+        for closer in reversed(self._closers):
+            try:
+                closer()
+            except Exception:  # noqa: BLE001 - shut down what remains
+                pass
+
+
+def build_room(*, tables: int, host: str, port: int, seed: int = 1, scan_period_ms: int = 50,
+               miss_rate: float = 0.02, dropout_rate: float = 0.01) -> Room:
+    rng = random.Random(seed)
+    ids = [f"t{i + 1}" for i in range(tables)]
+    registry = DeckRegistry.generate(ids)
+    hub_link = MqttLink(client_id="tapis-hub", host=host, port=port, will=(wire.HUB_STATUS, wire.OFFLINE))
+    hub = HubService(link=hub_link)
+    room = Room(hub=hub, tables=[], registry=registry)
+    hub.start()
+    room._closers.append(hub.stop)
+    hub_link.start()
+    room._closers.append(hub_link.stop)
+    clock = MonotonicClock()
+    for table_id in ids:
+        seats = sorted(rng.sample(range(1, 10), rng.randint(6, 9)))
+        board = ReaderBoardSimulator(antennas=13, scan_period=scan_period_ms / 1000, miss_rate=miss_rate,
+                                     dropout_rate=dropout_rate, rng=random.Random(rng.random()))
+        board.start()
+        room._closers.append(board.close)
+        profile = TableProfile.default(table_id, seats=9, url=board.port)
+        link = MqttLink(client_id=f"tapis-table-{table_id}", host=host, port=port,
+                        will=(wire.table_status(table_id), wire.OFFLINE))
+        agent = TableAgent(profile=profile, registry=registry, publisher=link, clock=clock,
+                           open_link=lambda url=profile.reader.url: SerialLink(url))
+        link.start()
+        room._closers.append(link.stop)
+        agent.start()
+        room._closers.append(agent.stop)
+        felt = Felt(profile=profile, registry=registry, board=board)
+        room.tables.append(SimTable(profile, board, agent, link, felt, seats, button=rng.choice(seats)))
+    return room
+
+
+def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: int) -> None:
+    """The dealer's thread: `hands` complete hands (None: until the room stops)."""
+    rng = random.Random(seed)
+    while not room.stop.is_set() and (hands is None or table.hands_dealt < hands):
+        table.agent.new_hand()
+        for step in deal_hand(table.seats, table.button, rng):
+            if room.stop.wait(pace * rng.uniform(0.6, 1.4)):
+                return
+            table.felt.perform(step)
+        table.hands_dealt += 1
+        table.button = next_button(table.seats, table.button)
+        room.stop.wait(max(1.0, 6 * pace))  # the felt clears before the next hand is pitched
+
+
+def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False, broker: str | None = None,
+             pace: float = 0.12, seed: int = 1, out: TextIO = sys.stdout, timeout: float | None = None) -> int:
+    embedded = None
+    if broker is None:
+        embedded = EmbeddedBroker().start()
+        host, port = embedded.host, embedded.port
+    else:
+        host, port = parse_url(broker)
+    ended: dict[str, int] = {}
+    done = threading.Event()
+    lock = threading.Lock()
+
+    def on_event(event: HubEvent) -> None:
+        if as_json:
+            with lock:
+                out.write(json.dumps(event) + "\n")
+                out.flush()
+        if event["type"] == "hand_end":
+            ended[event["table"]] = ended.get(event["table"], 0) + 1
+            if hands is not None and len(ended) == tables and all(n >= hands for n in ended.values()):
+                done.set()
+
+    room = build_room(tables=tables, host=host, port=port, seed=seed)
+    room.hub.add_listener(on_event)
+    try:
+        for i, table in enumerate(room.tables):
+            table.thread = threading.Thread(target=deal, args=(room, table),
+                                            kwargs={"hands": hands, "pace": pace, "seed": seed * 1000 + i},
+                                            name=f"dealer-{table.profile.table}", daemon=True)
+            table.thread.start()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not done.wait(0.5):
+            if not as_json:
+                render(room, out)
+            if deadline is not None and time.monotonic() > deadline:
+                out.write(f"demo: timed out after {timeout} s\n")
+                return 1
+        if not as_json:
+            render(room, out)
+        return 0
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        room.close()
+        if embedded is not None:
+            embedded.stop()
+
+
+def render(room: Room, out: TextIO) -> None:
+    """The live terminal view: one block per table, as the hub sees it (the TD's view)."""
+    lines = ["\x1b[H\x1b[2Jtapis demo: hub view of every table (Ctrl-C to stop)", ""]
+    for table in room.tables:
+        view = room.hub.tables.get(table.profile.table)
+        if view is None:
+            lines.append(f"{table.profile.table}: waiting for the table")
+            continue
+        z = view.state(hole_cards=True)["zones"]
+        seats = "  ".join(f"{k[5:]}:{''.join(v)}" for k, v in sorted(z.items(), key=lambda kv: kv[0])
+                          if k.startswith("seat:"))
+        lines.append(f"{view.table}  {'online ' if view.online else 'OFFLINE'}  reader {view.reader:<9} "
+                     f"hand {view.hand:>3}  board {' '.join(z.get('board', [])) or '-':<15} "
+                     f"burn {len(z.get('burn', []))}  muck {len(z.get('muck', []))}")
+        lines.append(f"      {seats}")
+        stats = table.agent.stats
+        lines.append(f"      frames {stats.frames}  rejected {stats.rejected}  events {stats.events}  "
+                     f"hands ended {view.hands_ended}")
+    lines.append(f"\nhub: {room.hub.stats.received} messages in, {room.hub.stats.malformed} malformed")
+    out.write("\n".join(lines) + "\n")
+    out.flush()

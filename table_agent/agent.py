@@ -1,0 +1,198 @@
+"""The table agent: one table's pipeline, run by one thread that owns all its state.
+
+reader worker (frames) -> presence (debounce) -> zones (`CardArrived`/`CardLeft`) -> numbered
+`hub.wire` events -> the MQTT link. IO threads (reader, paho) only enqueue; `_run` processes each
+item to completion, in order. The agent keeps dealing while the hub or the broker is away: paho
+queues QoS 1 messages until the link is back (a durable outbox replaces that in issue 7).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from firmware_bridge import PROTOCOL_VERSION, Frame, Hello, ReaderFault, TagGone, TagSeen
+from hub import wire
+from hw.decks import DeckRegistry
+from hw.ports import ByteLink, Clock
+from hw.profile import TableProfile
+from table_agent.events import CardArrived, ZoneEvent
+from table_agent.presence import Presence
+from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
+from table_agent.zones import ZoneTracker
+
+log = logging.getLogger(__name__)
+
+
+class Publisher(Protocol):
+    """What the agent needs of its MQTT link (`hub.mqtt.MqttLink`, or a fake in tests)."""
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> object: ...
+
+    def on_connect(self, hook: Callable[[], None]) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _NewHand:
+    pass
+
+
+@dataclass
+class AgentStats:
+    frames: int = 0
+    rejected: int = 0
+    events: int = 0
+    unknown_antenna_reads: int = 0
+    reader_up: bool = False
+    reader: str = ""
+    rejects_by_reason: dict[str, int] = field(default_factory=dict)
+
+
+class TableAgent:
+    def __init__(self, *, profile: TableProfile, registry: DeckRegistry, open_link: Callable[[], ByteLink],
+                 publisher: Publisher, clock: Clock, boot: str | None = None,
+                 tick: float = 0.05, stall_after: float = 3.0) -> None:
+        self.profile = profile
+        self.table = profile.table
+        self.boot = boot or uuid.uuid4().hex[:12]
+        self._clock = clock
+        self._publisher = publisher
+        self._tick = tick
+        self._stall_after = stall_after
+        self._inbox: queue.Queue[object] = queue.Queue()
+        period = profile.reader.scan_period_ms / 1000
+        self.presence = Presence(scan_period=period, gone_after=max(0.5, 10 * period))
+        self.zones = ZoneTracker(antennas=profile.antenna_map(), lookup=registry.lookup)
+        self.reader = ReaderWorker(open_link=open_link, out=self._inbox, clock=clock,
+                                   scan_period_ms=profile.reader.scan_period_ms, name=f"reader-{self.table}")
+        self.stats = AgentStats()
+        self.hand = 0
+        self._seq = 0
+        self._last_frame_at: float | None = None
+        self._stalled = False
+        self._listeners: list[Callable[[ZoneEvent], None]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"agent-{self.table}", daemon=True)
+        publisher.on_connect(self._birth)
+
+    # Commands (any thread) --------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread.start()
+        self.reader.start()
+
+    def stop(self) -> None:
+        self.reader.stop()
+        self._stop.set()
+        self._thread.join(2)
+
+    def new_hand(self) -> None:
+        """The dealer pressed "new hand" (nouvelle donne)."""
+        self._inbox.put(_NewHand())
+
+    def add_listener(self, listener: Callable[[ZoneEvent], None]) -> None:
+        """Called on the agent's thread for every zone event (terminal view, dealing monitor)."""
+        self._listeners.append(listener)
+
+    # The owning thread ------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                item = self._inbox.get(timeout=self._tick)
+            except queue.Empty:
+                item = None
+            try:
+                if item is not None:
+                    self._handle(item)
+                self._check_timeouts(self._clock.now())
+            except Exception:  # one bad item must not stop the table
+                log.exception("table %s: failed on %r", self.table, item)
+
+    def _handle(self, item: object) -> None:
+        if isinstance(item, FramesRead):
+            self._last_frame_at = item.at
+            for frame in item.frames:
+                self._frame(frame, item.at)
+        elif isinstance(item, FrameRejected):
+            self.stats.rejected += 1
+            self.stats.rejects_by_reason[item.reason] = self.stats.rejects_by_reason.get(item.reason, 0) + 1
+            log.warning("table %s: reader frame rejected (%s): %s", self.table, item.reason, item.raw.hex())
+        elif isinstance(item, LinkChanged):
+            self._link_changed(item)
+        elif isinstance(item, _NewHand):
+            self.hand += 1
+            self._emit(wire.HandStarted(**self._head(), hand=self.hand))
+
+    def _frame(self, frame: Frame, at: float) -> None:
+        self.stats.frames += 1
+        if isinstance(frame, TagSeen):
+            self._zone_events(self.presence.seen(frame.antenna, frame.uid.hex().upper(), at))
+        elif isinstance(frame, TagGone):
+            self._zone_events(self.presence.gone(frame.antenna, frame.uid.hex().upper(), at))
+        elif isinstance(frame, Hello):
+            if frame.version != PROTOCOL_VERSION:
+                self._reader_status("fault", f"board speaks protocol v{frame.version}, "
+                                    f"this agent v{PROTOCOL_VERSION}")
+            else:
+                self.stats.reader = describe_hello(frame)
+                self._reader_status("connected", describe_hello(frame), firmware=frame.firmware,
+                                    antennas=frame.antennas)
+        elif isinstance(frame, ReaderFault):
+            where = "board" if frame.antenna is None else f"antenna {frame.antenna}"
+            self._reader_status("fault", f"{where}: {frame.code.name.lower()} {frame.detail}".strip())
+
+    def _zone_events(self, presence_events: list) -> None:  # type: ignore[type-arg]
+        for pe in presence_events:
+            for event in self.zones.apply(pe):
+                self._emit(wire.CardEvent(
+                    **self._head(at=event.at),
+                    type="card_arrived" if isinstance(event, CardArrived) else "card_left",
+                    zone=str(event.zone), uid=event.tag.uid, card=event.tag.card, deck=event.tag.deck,
+                    order=event.order))
+                for listener in self._listeners:
+                    listener(event)
+        self.stats.unknown_antenna_reads = self.zones.unmapped_reads
+
+    def _link_changed(self, item: LinkChanged) -> None:
+        self.stats.reader_up = item.up
+        if item.up:
+            self.presence.resume(item.at)
+            self._stalled = False
+        else:
+            self.presence.suspend()
+            self._reader_status("lost", item.detail)
+
+    def _check_timeouts(self, now: float) -> None:
+        self._zone_events(self.presence.tick(now))
+        if self.stats.reader_up and self._last_frame_at is not None and not self._stalled \
+                and now - self._last_frame_at > self._stall_after:
+            self._stalled = True
+            self.presence.suspend()
+            self._reader_status("fault", f"no frame from the reader for {self._stall_after:.0f} s")
+        elif self._stalled and self._last_frame_at is not None and now - self._last_frame_at < self._stall_after:
+            self._stalled = False
+            self.presence.resume(now)
+
+    def _reader_status(self, state: str, detail: str, **extra: object) -> None:
+        log.info("table %s: reader %s: %s", self.table, state, detail)
+        self._emit(wire.ReaderStatus(**self._head(), state=state, detail=detail, **extra))  # type: ignore[arg-type]
+
+    def _head(self, at: float | None = None) -> dict[str, object]:
+        self._seq += 1
+        return {"table": self.table, "boot": self.boot, "seq": self._seq,
+                "at": self._clock.now() if at is None else at}
+
+    def _emit(self, event: BaseModel) -> None:
+        self.stats.events += 1
+        self._publisher.publish(wire.table_events(self.table), wire.encode(event))
+
+    def _birth(self) -> None:
+        self._publisher.publish(wire.table_status(self.table), wire.ONLINE, retain=True)

@@ -1,0 +1,120 @@
+"""Reader worker: one thread per reader board, from bytes on the serial link to frames on a queue.
+
+Opens the link through an injected factory (a `hw.serial_link.SerialLink` in the field, a pty for
+the simulator), performs the protocol v1 handshake, then feeds every read into the incremental
+decoder. A lost link (reader unplugged) is reported and reopened with backoff; the worker never
+decides anything about cards, it only timestamps frames with the injected clock and enqueues them.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from firmware_bridge import (
+    PROTOCOL_VERSION,
+    Decoder,
+    Frame,
+    Hello,
+    HostHello,
+    Rejected,
+    SetScanPeriod,
+    StartScan,
+    encode,
+)
+from hw.ports import ByteLink, Clock
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class FramesRead:
+    frames: list[Frame]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChanged:
+    up: bool
+    detail: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class FrameRejected:
+    reason: str
+    raw: bytes
+    at: float
+
+
+ReaderItem = FramesRead | LinkChanged | FrameRejected
+
+
+class ReaderWorker:
+    def __init__(self, *, open_link: Callable[[], ByteLink], out: queue.Queue[object], clock: Clock,
+                 scan_period_ms: int = 50, name: str = "reader", retry_max: float = 2.0) -> None:
+        self._open_link = open_link
+        self._out = out
+        self._clock = clock
+        self._scan_period_ms = scan_period_ms
+        self._retry_max = retry_max
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._link: ByteLink | None = None
+        self.bytes_read = 0
+        self.decoder = Decoder(on_reject=self._rejected)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
+        self._close()
+
+    def _rejected(self, rejected: Rejected) -> None:
+        self._out.put(FrameRejected(str(rejected.reason), rejected.raw, self._clock.now()))
+
+    def _close(self) -> None:
+        link, self._link = self._link, None
+        if link is not None:
+            try:
+                link.close()
+            except OSError:
+                pass
+
+    def _run(self) -> None:
+        delay = 0.05
+        while not self._stop.is_set():
+            try:
+                self._link = self._open_link()
+                for frame in (HostHello(PROTOCOL_VERSION), SetScanPeriod(self._scan_period_ms), StartScan()):
+                    self._link.write(encode(frame))
+                self._out.put(LinkChanged(True, "opened", self._clock.now()))
+                delay = 0.05
+                self._pump(self._link)
+            except OSError as err:  # hw.errors.LinkError is an OSError
+                if self._link is not None:
+                    self._out.put(LinkChanged(False, str(err), self._clock.now()))
+                else:
+                    log.debug("reader link not available: %s", err)
+                self._close()
+                self._stop.wait(delay)
+                delay = min(delay * 2, self._retry_max)
+
+    def _pump(self, link: ByteLink) -> None:
+        while not self._stop.is_set():
+            data = link.read(4096)
+            if not data:
+                continue
+            self.bytes_read += len(data)
+            frames = self.decoder.feed(data)
+            if frames:
+                self._out.put(FramesRead(frames, self._clock.now()))
+
+
+def describe_hello(hello: Hello) -> str:
+    return f"{hello.firmware} (protocol v{hello.version}, {hello.antennas} antennas)"
