@@ -43,11 +43,14 @@ def crc16(data: bytes) -> int:
 def cobs_encode(data: bytes) -> bytes:
     """Consistent Overhead Byte Stuffing: the result holds no 00 byte, so 00 can delimit frames."""
     out = bytearray()
-    for block in data.split(b"\x00"):
+    blocks = data.split(b"\x00")
+    for index, block in enumerate(blocks):
         while len(block) >= 0xFE:
-            out.append(0xFF)
+            out.append(0xFF)  # 254 bytes and no implied 00
             out += block[:0xFE]
             block = block[0xFE:]
+            if not block and index == len(blocks) - 1:
+                return bytes(out)  # canonical: no trailing 01 after a full last block
         out.append(len(block) + 1)
         out += block
     return bytes(out)
