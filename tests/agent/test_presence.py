@@ -1,0 +1,77 @@
+"""Presence: RFID flicker must never turn one physical card into two events."""
+
+import random
+
+import pytest
+
+from table_agent.presence import Presence, TagLifted, TagMoved, TagPlaced
+
+P = 0.05
+
+
+def test_first_read_places_and_repeated_reads_are_silent() -> None:
+    p = Presence(scan_period=P)
+    assert p.seen(3, "AA", 0.0) == [TagPlaced(3, "AA", 0.0)]
+    assert [p.seen(3, "AA", i * P) for i in range(1, 20)] == [[]] * 19
+
+
+def test_missed_reads_and_one_scan_dropouts_do_not_lift() -> None:
+    p = Presence(scan_period=P, gone_after=0.5)
+    rng = random.Random(7)
+    events = p.seen(1, "AA", 0.0)
+    t = 0.0
+    for _ in range(2000):  # 100 s of scans, 10 % of reads missed, never 10 in a row
+        t += P
+        if rng.random() > 0.1:
+            events += p.seen(1, "AA", t)
+        events += p.tick(t)
+    assert events == [TagPlaced(1, "AA", 0.0)]
+
+
+def test_board_tag_gone_lifts_at_once() -> None:
+    p = Presence(scan_period=P)
+    p.seen(1, "AA", 0.0)
+    assert p.gone(1, "AA", 0.2) == [TagLifted(1, "AA", 0.2)]
+    assert p.gone(1, "AA", 0.3) == []  # a repeated TagGone is harmless
+    assert len(p) == 0
+
+
+def test_lost_tag_gone_frame_times_out() -> None:
+    p = Presence(scan_period=P, gone_after=0.5)
+    p.seen(1, "AA", 0.0)
+    assert p.tick(0.5) == []
+    assert p.tick(0.51) == [TagLifted(1, "AA", 0.51)]
+
+
+def test_card_picked_up_and_put_elsewhere_moves_on_first_read() -> None:
+    p = Presence(scan_period=P)
+    p.seen(1, "AA", 0.0)
+    # no longer read on antenna 1 for two scans, then read on the muck antenna
+    assert p.seen(11, "AA", 0.12) == [TagMoved(1, 11, "AA", 0.12)]
+    assert p.where("AA") == 11
+    assert p.gone(1, "AA", 0.2) == []  # the board's late TagGone for the old antenna is stale
+
+
+def test_cross_talk_needs_confirmation_while_still_read_in_place() -> None:
+    p = Presence(scan_period=P, confirm_reads=2)
+    p.seen(1, "AA", 0.0)
+    assert p.seen(2, "AA", 0.01) == []  # a card sliding past antenna 2
+    assert p.seen(1, "AA", 0.05) == []  # still where it was: the candidate is dropped
+    assert p.seen(2, "AA", 0.06) == []
+    assert p.seen(2, "AA", 0.07) == [TagMoved(1, 2, "AA", 0.07)]
+
+
+def test_suspended_link_keeps_cards_then_gives_a_fresh_window() -> None:
+    p = Presence(scan_period=P, gone_after=0.5)
+    p.seen(1, "AA", 0.0)
+    p.suspend()
+    assert p.tick(30.0) == []  # reader unplugged for 30 s: the card is unknown, not gone
+    p.resume(30.0)
+    assert p.tick(30.4) == []
+    assert p.seen(1, "AA", 30.45) == []
+    assert p.tick(31.0) == [TagLifted(1, "AA", 31.0)]
+
+
+def test_gone_after_must_exceed_a_scan() -> None:
+    with pytest.raises(ValueError):
+        Presence(scan_period=0.5, gone_after=0.5)

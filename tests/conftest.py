@@ -1,0 +1,43 @@
+"""Shared fixtures: a real Mosquitto on a free loopback port, and a guard that fails any test whose
+threads or callbacks logged an exception (a callback must never fail silently)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from hub.broker import EmbeddedBroker
+
+
+@pytest.fixture
+def broker() -> Iterator[EmbeddedBroker]:
+    with EmbeddedBroker() as running:
+        yield running
+
+
+class _ExceptionGuard(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info:
+            self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def fail_on_logged_exception(request: pytest.FixtureRequest) -> Iterator[None]:
+    guard = _ExceptionGuard()
+    root = logging.getLogger()
+    root.addHandler(guard)
+    yield
+    root.removeHandler(guard)
+    if guard.records and "allow_logged_exceptions" not in request.keywords:
+        messages = "; ".join(f"{r.name}: {r.getMessage()}" for r in guard.records)
+        pytest.fail(f"an exception was logged in a thread or callback: {messages}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "allow_logged_exceptions: the test expects logged exceptions")
