@@ -147,10 +147,9 @@ class ReaderBoardLogic:
                 self.scanning = False
                 return []
             case SetScanPeriod(period_ms):
-                try:
-                    self._check_period(period_ms)
-                except BoardStateError as err:
-                    return [ReaderFault(None, FaultCode.BAD_COMMAND, str(err)[:32])]
+                if not MIN_SCAN_PERIOD_MS <= period_ms <= MAX_SCAN_PERIOD_MS:
+                    detail = f"period {period_ms} ms not in {MIN_SCAN_PERIOD_MS}..{MAX_SCAN_PERIOD_MS}"
+                    return [ReaderFault(None, FaultCode.BAD_COMMAND, detail)]  # <= 32 bytes
                 self.scan_period_ms = period_ms
                 return []
         return [ReaderFault(None, FaultCode.BAD_COMMAND, f"not a host frame: {type(frame).__name__}"[:32])]
