@@ -1,0 +1,145 @@
+"""Cards and hold'em hand evaluation: best five of five to seven cards as one comparable int.
+
+Consumed by `showdown` (and the PHH replayer through it). Pure Python with two 8192-entry tables
+built at import (straight tops, top-five ranks), so it runs the same on aarch64 without wheels.
+Cards are ints `rank * 4 + suit` (rank 0 = deuce .. 12 = ace); strings read `As`, `Td`, `7c`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
+
+from hub.rules.records import InvalidCard
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"  # trèfle, carreau, cœur, pique
+_RANK_INDEX = {ch: i for i, ch in enumerate(RANKS)}
+_SUIT_INDEX = {ch: i for i, ch in enumerate(SUITS)}
+
+
+class Category(IntEnum):
+    HIGH_CARD = 0  # hauteur
+    PAIR = 1  # paire
+    TWO_PAIR = 2  # double paire
+    TRIPS = 3  # brelan
+    STRAIGHT = 4  # quinte
+    FLUSH = 5  # couleur
+    FULL_HOUSE = 6  # full
+    QUADS = 7  # carré
+    STRAIGHT_FLUSH = 8  # quinte flush
+
+
+def parse_card(text: str) -> int:
+    """`As` -> 51. Case of the rank letter is ignored; the suit is lower case."""
+    if len(text) != 2:
+        raise InvalidCard(f"a card is rank then suit, like 'As' or 'Td': {text!r}")
+    r = _RANK_INDEX.get(text[0].upper())
+    s = _SUIT_INDEX.get(text[1].lower())
+    if r is None or s is None:
+        raise InvalidCard(f"a card is rank then suit, like 'As' or 'Td': {text!r}")
+    return r * 4 + s
+
+
+def parse_cards(text: str) -> tuple[int, ...]:
+    """`AsKd` or `As Kd` -> two cards."""
+    compact = text.replace(" ", "").replace(",", "")
+    if len(compact) % 2:
+        raise InvalidCard(f"cards are written two characters each: {text!r}")
+    return tuple(parse_card(compact[i : i + 2]) for i in range(0, len(compact), 2))
+
+
+def card_str(card: int) -> str:
+    return RANKS[card >> 2] + SUITS[card & 3]
+
+
+def _straight_top(mask: int) -> int:
+    for top in range(12, 3, -1):
+        window = 0b11111 << (top - 4)
+        if mask & window == window:
+            return top
+    if mask & 0b1000000001111 == 0b1000000001111:  # the wheel, A-2-3-4-5
+        return 3
+    return -1
+
+
+def _top_ranks(mask: int, n: int) -> int:
+    packed = 0
+    taken = 0
+    for r in range(12, -1, -1):
+        if mask >> r & 1:
+            packed = packed << 4 | r
+            taken += 1
+            if taken == n:
+                break
+    return packed << 4 * (n - taken)
+
+
+_STRAIGHT = tuple(_straight_top(m) for m in range(1 << 13))
+_TOP5 = tuple(_top_ranks(m, 5) for m in range(1 << 13))
+
+
+def evaluate(cards: Iterable[int]) -> int:
+    """Strength of the best five-card hand: compare ints, higher wins, equal splits."""
+    counts = [0] * 13
+    suits = [0, 0, 0, 0]
+    for c in cards:
+        r = c >> 2
+        counts[r] += 1
+        suits[c & 3] |= 1 << r
+    for m in suits:
+        if m.bit_count() >= 5:
+            top = _STRAIGHT[m]
+            if top >= 0:
+                return Category.STRAIGHT_FLUSH << 20 | top << 16
+            flush = Category.FLUSH << 20 | _TOP5[m]
+            break
+    else:
+        flush = -1
+    quads = trips1 = trips2 = pair1 = pair2 = -1
+    mask = 0
+    for r in range(12, -1, -1):
+        n = counts[r]
+        if n:
+            mask |= 1 << r
+            if n == 4:
+                quads = r
+            elif n == 3:
+                if trips1 < 0:
+                    trips1 = r
+                elif trips2 < 0:
+                    trips2 = r
+            elif n == 2:
+                if pair1 < 0:
+                    pair1 = r
+                elif pair2 < 0:
+                    pair2 = r
+    if quads >= 0:
+        kicker = _TOP5[mask & ~(1 << quads)] >> 16
+        return Category.QUADS << 20 | quads << 16 | kicker << 12
+    if trips1 >= 0 and (trips2 >= 0 or pair1 >= 0):
+        second = max(trips2, pair1)
+        return Category.FULL_HOUSE << 20 | trips1 << 16 | second << 12
+    if flush >= 0:
+        return flush
+    top = _STRAIGHT[mask]
+    if top >= 0:
+        return Category.STRAIGHT << 20 | top << 16
+    if trips1 >= 0:
+        kickers = _TOP5[mask & ~(1 << trips1)] >> 12
+        return Category.TRIPS << 20 | trips1 << 16 | kickers << 8
+    if pair1 >= 0 and pair2 >= 0:
+        kicker = _TOP5[mask & ~(1 << pair1) & ~(1 << pair2)] >> 16
+        return Category.TWO_PAIR << 20 | pair1 << 16 | pair2 << 12 | kicker << 8
+    if pair1 >= 0:
+        kickers = _TOP5[mask & ~(1 << pair1)] >> 8
+        return Category.PAIR << 20 | pair1 << 16 | kickers << 4
+    return Category.HIGH_CARD << 20 | _TOP5[mask]
+
+
+def category(score: int) -> Category:
+    return Category(score >> 20)
+
+
+def evaluate_hand(hole: Sequence[int], board: Sequence[int]) -> int:
+    return evaluate((*hole, *board))

@@ -1,0 +1,406 @@
+"""The hand state machine: blinds and antes, betting rounds, streets, the end of the hand.
+
+Driven by the hub from table events (actions from the seat panels, board cards from the felt)
+and by the PHH replayer. Consumes `act(...)`, `deal_board(...)`, `showdown(...)`; emits frozen
+`ActionRecord`s / `RulingGiven`s into `Hand.log` and a `HandResult`. Pure: time is passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from hub.rules import out_of_turn, showdown, timecall
+from hub.rules.betting import full_raise_marker, judge_wager, min_raise_to, reopened
+from hub.rules.evaluator import parse_card
+from hub.rules.positions import Level, Positions, clockwise, default_positions
+from hub.rules.pots import uncalled_bet
+from hub.rules.records import (
+    ActionKind,
+    ActionRecord,
+    ActionStatus,
+    BettingRoundOpen,
+    Decision,
+    FaultKind,
+    HandOver,
+    HandResult,
+    HandSetupError,
+    Legal,
+    Ruling,
+    RulingGiven,
+    Street,
+)
+from hub.rules.rulesets import Ruleset, TimeCaller, get_ruleset
+
+_WAGERS = (ActionKind.BET, ActionKind.RAISE, ActionKind.ALLIN)
+_BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
+
+
+class Hand:
+    """One hand at one table. Seats are physical seat numbers; amounts are chips (ints)."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        *,
+        stacks: Mapping[int, int],
+        positions: Positions,
+        sb: int,
+        bb: int,
+        antes: Mapping[int, int] | None = None,
+        straddles: Sequence[tuple[int, int]] = (),
+        dead: Mapping[int, int] | None = None,
+        short_blind_is_full_bet: bool = True,
+    ) -> None:
+        if len(stacks) < 2:
+            raise HandSetupError(f"a hand needs two players, seats {sorted(stacks)}")
+        if positions.big_blind not in stacks:
+            raise HandSetupError(f"the big blind seat {positions.big_blind} has no player")
+        self.rules = rules
+        self.positions = positions
+        self.bb = bb
+        self.seats: list[int] = clockwise(stacks, positions.button)  # dealing order
+        self._index = {s: i for i, s in enumerate(self.seats)}
+        self.starting_stacks: dict[int, int] = dict(stacks)
+        self.stack: dict[int, int] = dict(stacks)
+        self.bet: dict[int, int] = dict.fromkeys(self.seats, 0)
+        self.contributed: dict[int, int] = dict.fromkeys(self.seats, 0)
+        self.live: set[int] = set(self.seats)  # not folded
+        self.board: list[int] = []
+        self.log: list[ActionRecord | RulingGiven] = []
+        self.result: HandResult | None = None
+        self.street = Street.PREFLOP
+        self.round_open = False
+        self.to_act: int | None = None
+        self.max_bet = 0
+        self.last_full = bb
+        self.full_seq = 0
+        self._acted: dict[int, tuple[int, int]] = {}  # seat -> (full_seq, min_to) when it acted
+        self.aggressors: dict[Street, list[int]] = {}  # bettors and raisers, per street
+        self.last_round_street = Street.PREFLOP
+        self.pending: dict[int, out_of_turn.Pending] = {}
+        self.restricted: dict[int, out_of_turn.Restriction] = {}
+        self.time_call: timecall.TimeCall | None = None
+        self._post_forced(antes or {}, dead or {}, sb, bb, straddles, short_blind_is_full_bet)
+
+    # -- setup ------------------------------------------------------------------------------
+
+    def _put(self, seat: int, amount: int, live_bet: bool) -> int:
+        stack = self.stack[seat]
+        if amount > stack:
+            amount = stack
+        self.stack[seat] = stack - amount
+        self.contributed[seat] += amount
+        if live_bet:
+            self.bet[seat] += amount
+        return amount
+
+    def _post_forced(self, antes: Mapping[int, int], dead: Mapping[int, int], sb: int, bb: int,
+                     straddles: Sequence[tuple[int, int]], short_is_full: bool) -> None:
+        for seat in self.seats:  # antes first, as dead money
+            if antes.get(seat):
+                self._put(seat, antes[seat], live_bet=False)
+        for seat, amount in dead.items():
+            self._put(seat, amount, live_bet=False)
+        p = self.positions
+        last_poster = p.big_blind
+        if p.small_blind is not None and p.small_blind in self.stack:
+            self._put(p.small_blind, sb, live_bet=True)
+        posted = self._put(p.big_blind, bb, live_bet=True)
+        # A big blind short of chips still sets the bet to call (cdc 10.6: the BB is a bet).
+        self.max_bet = bb if short_is_full or posted == bb else max(self.bet.values())
+        for seat, amount in straddles:
+            self._put(seat, amount, live_bet=True)
+            self.max_bet = max(self.max_bet, self.bet[seat])
+            self.last_full = amount
+            last_poster = seat
+        self._open_round(first_after=last_poster)
+
+    # -- queries ----------------------------------------------------------------------------
+
+    @property
+    def betting_open(self) -> bool:
+        """True while a betting round waits for an action (the dealing monitor's question)."""
+        return self.round_open
+
+    @property
+    def cards_face_up(self) -> bool:
+        """All hands are turned up: two or more live hands and no more betting (cdc 11.4)."""
+        return (self.result is None and not self.round_open and len(self.live) > 1
+                and sum(1 for s in self.live if self.stack[s] > 0) <= 1)
+
+    @property
+    def pot(self) -> int:
+        return sum(self.contributed.values())
+
+    def min_raise_to(self) -> int:
+        return min_raise_to(self.rules, self.max_bet, self.last_full, self.bb)
+
+    def _may_raise(self, seat: int) -> bool:
+        if seat in self.restricted:
+            return False
+        if not any(self.stack[s] > 0 for s in self.live if s != seat):
+            return False  # everybody else is all-in: nothing left to raise
+        acted = self._acted.get(seat)
+        if acted is None:
+            return True
+        return reopened(self.rules, full_since=self.full_seq > acted[0], max_bet=self.max_bet,
+                        own_bet=self.bet[seat], min_to_when_acted=acted[1])
+
+    def legal(self, seat: int | None = None) -> Legal:
+        """What the seat to act (or `seat`) may do now."""
+        seat = self.to_act if seat is None else seat
+        if seat is None or not self.round_open:
+            raise HandOver("no betting round is open")
+        own, stack = self.bet[seat], self.stack[seat]
+        call_to = min(self.max_bet, own + stack)
+        can_raise = stack > self.max_bet - own and self._may_raise(seat)
+        return Legal(
+            seat=seat,
+            can_check=own >= self.max_bet,
+            call_to=call_to,
+            call_amount=call_to - own,
+            can_raise=can_raise,
+            min_raise_to=min(self.min_raise_to(), own + stack),
+            max_raise_to=own + stack,
+            call_or_fold_only=seat in self.restricted,
+        )
+
+    def showdown_order(self) -> list[int]:
+        return showdown.order(self.rules, self.live, self.positions.button, self.aggressors,
+                              self.last_round_street)
+
+    # -- betting ----------------------------------------------------------------------------
+
+    def _open_round(self, first_after: int) -> None:
+        self._acted.clear()
+        self.restricted.clear()
+        self.pending.clear()
+        self.round_open = True
+        self.to_act = self._next_to_act(first_after)
+        if self.to_act is not None:
+            self.last_round_street = self.street
+        else:
+            self.round_open = False
+            self._close_round()
+
+    def _needs_action(self, seat: int) -> bool:
+        if seat not in self.live or self.stack[seat] == 0:
+            return False
+        if self.bet[seat] < self.max_bet:
+            return True
+        if seat in self._acted:
+            return False
+        # Not acted yet, bet matched: only worth asking if someone else can still bet.
+        return any(self.stack[s] > 0 for s in self.live if s != seat)
+
+    def _next_to_act(self, after: int) -> int | None:
+        seats = self.seats
+        i = self._index.get(after)
+        order = clockwise(seats, after) if i is None else seats[i + 1 :] + seats[: i + 1]
+        for s in order:
+            if self._needs_action(s):
+                return s
+        return None
+
+    def _close_round(self) -> None:
+        self.round_open = False
+        self.to_act = None
+        self.time_call = None
+        if self.street is Street.RIVER:
+            self.street = Street.SHOWDOWN
+
+    def act(
+        self,
+        seat: int,
+        action: ActionKind | str,
+        to: int | None = None,
+        *,
+        announced: bool = False,
+        chips: Sequence[int] | None = None,
+    ) -> ActionRecord:
+        """Apply a player's action; `to` is the street total for bet/raise ("raise to")."""
+        kind = ActionKind(action)
+        if self.result is not None or not self.round_open:
+            return self._record(seat, kind, to, ActionStatus.REJECTED, None, "betting_closed")
+        if seat not in self.live or self.stack.get(seat, 0) == 0:
+            return self._record(seat, kind, to, ActionStatus.REJECTED, None, "not_in_hand")
+        if seat != self.to_act:
+            return out_of_turn.hold(self, seat, kind, to, announced, chips)
+        rec = self._apply(seat, kind, to, announced, chips)
+        if rec.status is not ActionStatus.REJECTED and self.pending:
+            out_of_turn.resolve(self)
+        return rec
+
+    def act_together(self, requests: Sequence[tuple[int, ActionKind | str, int | None]]
+                     ) -> list[ActionRecord]:
+        """Simultaneous actions (cdc 10.16: taken in turn; pcpm: the second is out of turn)."""
+        return out_of_turn.act_together(self, requests)
+
+    def _record(self, seat: int, kind: ActionKind, to: int | None, status: ActionStatus,
+                applied: ActionKind | None, reason: str | None, ruling: Ruling | None = None,
+                added: int = 0, pending: bool = False) -> ActionRecord:
+        rec = ActionRecord(seat, kind, to, status, applied, self.bet.get(seat, 0), added, reason,
+                           ruling, pending, self.street)
+        self.log.append(rec)
+        return rec
+
+    def _apply(self, seat: int, kind: ActionKind, to: int | None, announced: bool,
+               chips: Sequence[int] | None, ruling: Ruling | None = None) -> ActionRecord:
+        own = self.bet[seat]
+        max_bet = self.max_bet
+        if kind is ActionKind.FOLD:
+            return self._fold(seat, kind, ruling)
+        if kind is ActionKind.CHECK or (kind is ActionKind.CALL and to is None and not chips):
+            if own >= max_bet:
+                return self._advance(seat, kind, ActionKind.CHECK, own, ActionStatus.ACCEPTED,
+                                     None, ruling)
+            if kind is ActionKind.CHECK:
+                return self._record(seat, kind, to, ActionStatus.REJECTED, None, "cannot_check")
+            call_to = min(max_bet, own + self.stack[seat])
+            return self._advance(seat, kind, ActionKind.CALL, call_to, ActionStatus.ACCEPTED,
+                                 None, ruling)
+        j = judge_wager(self.rules, seat=seat, kind=kind, to=to, own_bet=own,
+                        stack=self.stack[seat], max_bet=max_bet, min_to=self.min_raise_to(),
+                        may_raise=self._may_raise(seat), announced=announced, chips=chips)
+        if j.applied is None:
+            reason = j.reason
+            if reason == "raise_not_allowed" and seat in self.restricted:
+                reason = "call_or_fold_only"
+            return self._record(seat, kind, to, ActionStatus.REJECTED, None, reason)
+        return self._advance(seat, kind, j.applied, j.to, j.status, j.reason, j.ruling or ruling,
+                             requested=to)
+
+    def _fold(self, seat: int, kind: ActionKind, ruling: Ruling | None) -> ActionRecord:
+        self.live.discard(seat)
+        rec = self._record(seat, kind, None, ActionStatus.ACCEPTED, ActionKind.FOLD, None, ruling)
+        if len(self.live) == 1:
+            self._finish_uncontested()
+        elif seat == self.to_act:
+            self._after_action(seat)
+        return rec
+
+    def _advance(self, seat: int, kind: ActionKind, applied: ActionKind, to: int,
+                 status: ActionStatus, reason: str | None, ruling: Ruling | None,
+                 requested: int | None = None) -> ActionRecord:
+        added = to - self.bet[seat]
+        if added:
+            self._put(seat, added, live_bet=True)
+        if to > self.max_bet:
+            min_to = self.min_raise_to()
+            if to >= min_to:  # a full bet or raise reopens the betting
+                self.last_full = full_raise_marker(self.rules, self.max_bet, to)
+                self.full_seq += 1
+                out_of_turn.lift_restrictions(self, seat)
+            self.max_bet = to
+            self.aggressors.setdefault(self.street, []).append(seat)
+        self._acted[seat] = (self.full_seq, self.min_raise_to())
+        rec = self._record(seat, kind, requested, status, applied, reason, ruling, added)
+        self._after_action(seat)
+        return rec
+
+    def _after_action(self, seat: int) -> None:
+        self.time_call = None
+        nxt = self._next_to_act(seat)
+        if nxt is None:
+            self._close_round()
+        else:
+            self.to_act = nxt
+
+    def kill_hand(self, seat: int, ruling: Ruling) -> RulingGiven:
+        """A ruling made the seat's hand dead (time expired, late wake-up, TD decision)."""
+        given = RulingGiven(ruling, self.street)
+        self.log.append(given)
+        was_to_act = seat == self.to_act
+        self.pending.pop(seat, None)
+        if seat in self.live:
+            self.live.discard(seat)
+            if len(self.live) == 1:
+                self._finish_uncontested()
+            elif was_to_act:
+                self._after_action(seat)
+                if self.pending:
+                    out_of_turn.resolve(self)
+        return given
+
+    # -- time -------------------------------------------------------------------------------
+
+    def call_time(self, seat: int, now: float,
+                  caller: TimeCaller = TimeCaller.PLAYER) -> timecall.TimeCall | Ruling:
+        """Time is called on `seat` (who must be the one to act) at `now` seconds."""
+        return timecall.call(self, seat, now, caller)
+
+    def tick(self, now: float) -> list[RulingGiven]:
+        """Advance the injected clock: a Time countdown that ran out kills the hand."""
+        return timecall.tick(self, now)
+
+    # -- streets and the end ----------------------------------------------------------------
+
+    def deal_board(self, *cards: int | str) -> Street:
+        """Board cards seen on the felt. A street's betting starts once its cards are out."""
+        if self.result is not None:
+            raise HandOver("the hand is over")
+        if self.round_open:
+            raise BettingRoundOpen(f"the {self.street} betting round is still open")
+        for c in cards:
+            self.board.append(parse_card(c) if isinstance(c, str) else c)
+        street = _BOARD_STREET.get(len(self.board))
+        if len(self.board) > 5:
+            raise HandSetupError("a hold'em board has five cards")
+        if street is None or street is self.street:
+            return self.street
+        self.street = street
+        for s in self.seats:
+            self.bet[s] = 0
+        self.max_bet = 0
+        self.last_full = 0
+        self._open_round(first_after=self.positions.button)
+        return self.street
+
+    def _finish_uncontested(self) -> None:
+        self.round_open = False
+        self.to_act = None
+        self.time_call = None
+        winner = next(iter(self.live))
+        seat, back = uncalled_bet(self.contributed)
+        returned = {seat: back} if seat is not None and back else {}
+        self.result = showdown.uncontested(self, winner, returned)
+        self.street = Street.COMPLETE
+
+    def showdown(self, hole_cards: Mapping[int, Iterable[int | str] | None] | None = None,
+                 board: Iterable[int | str] | None = None) -> HandResult:
+        """Award every pot. Seats missing from `hole_cards` (or None) have mucked."""
+        if self.result is not None:
+            return self.result
+        if self.round_open:
+            raise BettingRoundOpen(f"the {self.street} betting round is still open")
+        if board is not None:
+            self.board = [parse_card(c) if isinstance(c, str) else c for c in board]
+        self.result = showdown.award(self, hole_cards or {})
+        self.street = Street.COMPLETE
+        return self.result
+
+
+def start_hand(
+    ruleset_id: str,
+    level: Level,
+    button: int,
+    stacks: Mapping[int, int],
+    *,
+    positions: Positions | None = None,
+) -> Hand:
+    """A new hand from the tournament's numbers; antes per player or on the big blind."""
+    rules = get_ruleset(ruleset_id)
+    players = {s: v for s, v in stacks.items() if v > 0}
+    pos = positions or default_positions(button, players)
+    antes: dict[int, int] = {}
+    heads_up = len(players) == 2
+    if level.ante and not (heads_up and rules.no_ante_heads_up):
+        if level.bb_ante or rules.bb_ante:
+            antes[pos.big_blind] = level.ante * len(players)  # cpt87 8.8
+        else:
+            antes = dict.fromkeys(players, level.ante)
+    return Hand(rules, stacks=players, positions=pos, sb=level.sb, bb=level.bb, antes=antes)
+
+
+FAULT_KINDS = tuple(FaultKind)
+DECISIONS = tuple(Decision)

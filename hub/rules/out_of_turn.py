@@ -1,0 +1,145 @@
+"""Out-of-turn and simultaneous actions: held, then bound or released when the turn comes.
+
+Called by `Hand.act` when the seat is not the one to act, and after every applied action.
+Consumes the hand's pending actions; emits `action_binding` / `action_released` /
+`call_or_fold_only` / `hand_dead` / `td_decision` rulings with the ruleset's article
+(cdc 10.2, 10.16; brest VII.20-21; pouques 59, 60, 70; pcpm; cpt87 8.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hub.rules.records import (
+    ActionKind,
+    ActionRecord,
+    ActionStatus,
+    Decision,
+    FaultKind,
+    Ruling,
+    RulingGiven,
+)
+from hub.rules.rulesets import SimultaneousRule, SkippedRule
+
+if TYPE_CHECKING:
+    from hub.rules.hand import Hand
+
+_WAGERS = (ActionKind.BET, ActionKind.RAISE, ActionKind.ALLIN)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """An out-of-turn action waiting for its turn; `max_bet_at` tells whether action changed."""
+
+    seat: int
+    action: ActionKind
+    to: int | None
+    announced: bool
+    chips: tuple[int, ...] | None
+    max_bet_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """The seat may only call or fold until a full raise comes from outside `group`."""
+
+    ruling: Ruling
+    group: frozenset[int]
+
+
+def hold(hand: Hand, seat: int, kind: ActionKind, to: int | None, announced: bool,
+         chips: Sequence[int] | None) -> ActionRecord:
+    rules = hand.rules
+    if seat in hand.pending:
+        return hand._record(seat, kind, to, ActionStatus.REJECTED, None, "already_pending")
+    topic = "out_of_turn_fold" if kind is ActionKind.FOLD else "out_of_turn"
+    ruling = Ruling(Decision.ACTION_BINDING, rules.article(topic), seat, FaultKind.OUT_OF_TURN)
+    hand.pending[seat] = Pending(seat, kind, to, announced, tuple(chips) if chips else None,
+                                 hand.max_bet)
+    rec = hand._record(seat, kind, to, ActionStatus.ACCEPTED, None, FaultKind.OUT_OF_TURN,
+                       ruling, pending=True)
+    _check_skipped(hand)
+    return rec
+
+
+def restrict(hand: Hand, seat: int, ruling: Ruling) -> None:
+    hand.restricted[seat] = Restriction(ruling, frozenset(hand.pending))
+    hand.log.append(RulingGiven(ruling, hand.street))
+
+
+def _check_skipped(hand: Hand) -> None:
+    """Once enough players acted after the skipped one, his options shrink (cdc 10.2)."""
+    rules = hand.rules
+    skipped = hand.to_act
+    if skipped is None or skipped in hand.restricted or len(hand.pending) < rules.skipped_after:
+        return
+    article = rules.article("skipped")
+    cof = Ruling(Decision.CALL_OR_FOLD_ONLY, article, skipped, FaultKind.OUT_OF_TURN)
+    if rules.skipped is SkippedRule.CALL_OR_FOLD:
+        restrict(hand, skipped, cof)
+    elif rules.skipped is SkippedRule.TD_DECISION:
+        # Late wake-up (pouques 70): the floor may kill the hand; until then call or fold.
+        hand.log.append(RulingGiven(Ruling(Decision.TD_DECISION, article, skipped,
+                                           FaultKind.OUT_OF_TURN,
+                                           (str(Decision.HAND_DEAD),
+                                            str(Decision.CALL_OR_FOLD_ONLY))), hand.street))
+        restrict(hand, skipped, cof)
+    elif hand.aggressors.get(hand.street):  # pcpm: the pot was opened, the hand is dead
+        hand.kill_hand(skipped, Ruling(Decision.HAND_DEAD, article, skipped,
+                                       FaultKind.OUT_OF_TURN))
+    else:  # pcpm: not opened, he loses the right to bet
+        restrict(hand, skipped, cof)
+
+
+def lift_restrictions(hand: Hand, raiser: int) -> None:
+    """A full raise from a player outside the out-of-turn group frees the skipped seat."""
+    for seat in [s for s, r in hand.restricted.items() if raiser != s and raiser not in r.group]:
+        del hand.restricted[seat]
+
+
+def resolve(hand: Hand) -> None:
+    """Apply pending actions whose turn has come, or release them if the action changed."""
+    rules = hand.rules
+    while hand.round_open and hand.to_act in hand.pending:
+        seat = hand.to_act
+        p = hand.pending.pop(seat)
+        if p.action is ActionKind.FOLD or hand.max_bet == p.max_bet_at:
+            topic = "out_of_turn_fold" if p.action is ActionKind.FOLD else "out_of_turn"
+            ruling = Ruling(Decision.ACTION_BINDING, rules.article(topic), seat,
+                            FaultKind.OUT_OF_TURN)
+            rec = hand._apply(seat, p.action, p.to, p.announced, p.chips, ruling)
+            if rec.status is ActionStatus.REJECTED:
+                break  # e.g. a held raise no longer allowed: the player chooses again
+            continue
+        released = Ruling(Decision.ACTION_RELEASED, rules.article("out_of_turn"), seat,
+                          FaultKind.OUT_OF_TURN)
+        hand.log.append(RulingGiven(released, hand.street))
+        if rules.released_raise_only_if_wagered and p.action not in _WAGERS:
+            # pcpm: free again, but may raise only if his own out-of-turn action was a wager.
+            restrict(hand, seat, Ruling(Decision.CALL_OR_FOLD_ONLY,
+                                        rules.article("out_of_turn"), seat, FaultKind.OUT_OF_TURN))
+        break
+
+
+def act_together(hand: Hand, requests: Sequence[tuple[int, ActionKind | str, int | None]]
+                 ) -> list[ActionRecord]:
+    """Simultaneous actions: in turn order (cdc 10.16), or the second out of turn (pcpm)."""
+    to_act = hand.to_act
+    if to_act is None:
+        return [hand.act(s, a, t) for s, a, t in requests]
+    seats = hand.seats
+    start = seats.index(to_act) if to_act in seats else 0
+
+    def turn_order(req: tuple[int, ActionKind | str, int | None]) -> int:
+        return (seats.index(req[0]) - start) % len(seats) if req[0] in seats else len(seats)
+
+    ordered = sorted(requests, key=turn_order)
+    if hand.rules.simultaneous is SimultaneousRule.IN_ORDER:
+        return [hand.act(s, a, t) for s, a, t in ordered]
+    mine = [r for r in ordered if r[0] == to_act]
+    others = [r for r in ordered if r[0] != to_act]
+    out = [hand.act(s, a, t) for s, a, t in others]  # held: out of turn (pcpm)
+    out += [hand.act(s, a, t) for s, a, t in mine]
+    return out

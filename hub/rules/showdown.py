@@ -1,0 +1,92 @@
+"""The end of a hand: who shows first, who wins each pot, finishing stacks.
+
+Called by `Hand.showdown` and when all but one hand fold. Takes the hand's contributions,
+live seats, board and the hole cards shown; emits a `HandResult` whose pots are listed main pot
+first and awarded outermost first (cdc 11.7), odd chips from the button's left (cdc 11.8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Set
+from typing import TYPE_CHECKING
+
+from hub.rules.evaluator import evaluate, parse_card
+from hub.rules.positions import clockwise
+from hub.rules.pots import build_pots, split_pot, uncalled_bet
+from hub.rules.records import HandEndKind, HandResult, PotResult, Street
+from hub.rules.rulesets import Ruleset, ShowdownOrder
+
+if TYPE_CHECKING:
+    from hub.rules.hand import Hand
+
+
+def order(rules: Ruleset, live: Set[int], button: int, aggressors: Mapping[Street, list[int]],
+          last_round: Street) -> list[int]:
+    """Showdown order: the last aggressor of the last betting round (cdc 11.5) or its first
+    raiser (pouques 55), else the first live seat on the button's left; then clockwise."""
+    seats = clockwise(live, button)
+    aggr = aggressors.get(last_round)
+    if not aggr:
+        return seats
+    start = aggr[0] if rules.showdown_order is ShowdownOrder.FIRST_RAISER else aggr[-1]
+    if start not in live:
+        return clockwise(live, start)
+    i = seats.index(start)
+    return seats[i:] + seats[:i]
+
+
+def uncontested(hand: Hand, winner: int, returned: Mapping[int, int]) -> HandResult:
+    stacks = dict(hand.stack)
+    for seat, back in returned.items():
+        stacks[seat] += back
+    amount = hand.pot - sum(returned.values())
+    stacks[winner] += amount
+    pot = PotResult(amount, (winner,), (winner,), ((winner, amount),))
+    return HandResult(HandEndKind.UNCONTESTED, (pot,), stacks, dict(returned), (),
+                      hand.rules.article("showdown_order"))
+
+
+def _cards(cards: Iterable[int | str] | None) -> tuple[int, ...] | None:
+    if cards is None:
+        return None
+    out = tuple(parse_card(c) if isinstance(c, str) else c for c in cards)
+    return out or None
+
+
+def award(hand: Hand, hole_cards: Mapping[int, Iterable[int | str] | None]) -> HandResult:
+    contributed = dict(hand.contributed)
+    seat, back = uncalled_bet(contributed)
+    returned: dict[int, int] = {}
+    if seat is not None and back:
+        contributed[seat] -= back
+        returned[seat] = back
+    shown = order(hand.rules, hand.live, hand.positions.button, hand.aggressors,
+                  hand.last_round_street)
+    board = tuple(hand.board)
+    scores: dict[int, int] = {}
+    for s in shown:
+        cards = _cards(hole_cards.get(s))
+        if cards is not None and len(cards) + len(board) >= 5:
+            scores[s] = evaluate(cards + board)
+    live_in_seat_order = [s for s in hand.seats if s in hand.live]
+    layers = build_pots(contributed, live_in_seat_order)
+    stacks = dict(hand.stack)
+    for s, b in returned.items():
+        stacks[s] += b
+    results: list[PotResult] = []
+    button = hand.positions.button
+    for amount, eligible in reversed(layers):  # outermost pot first (cdc 11.7)
+        contenders = [s for s in eligible if s in scores]
+        if contenders:
+            best = max(scores[s] for s in contenders)
+            winners = [s for s in contenders if scores[s] == best]
+        else:  # nobody showed: the hands mucked last stand in showdown order
+            winners = [next(s for s in shown if s in eligible)]
+        in_order = clockwise(winners, button)
+        shares = split_pot(amount, in_order)
+        for s, chips in shares:
+            stacks[s] += chips
+        results.append(PotResult(amount, eligible, tuple(in_order), tuple(shares)))
+    results.reverse()
+    return HandResult(HandEndKind.SHOWDOWN, tuple(results), stacks, returned, tuple(shown),
+                      hand.rules.article("odd_chip"))
