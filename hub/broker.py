@@ -47,6 +47,7 @@ def render_config(*, port: int, data_dir: Path, host: str = "127.0.0.1", max_que
         "autosave_interval 5",
         f"max_queued_messages {max_queued}",
         "max_inflight_messages 0",
+        "set_tcp_nodelay true",  # small QoS 1 messages: Nagle would hold them tens of ms
         "log_dest stderr",
         "log_type error",
         "log_type warning",

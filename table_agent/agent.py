@@ -121,6 +121,7 @@ class TableAgent:
             self._last_frame_at = item.at
             for frame in item.frames:
                 self._frame(frame, item.at)
+            self._zone_events(self.presence.settle())
         elif isinstance(item, FrameRejected):
             self.stats.rejected += 1
             self.stats.rejects_by_reason[item.reason] = self.stats.rejects_by_reason.get(item.reason, 0) + 1

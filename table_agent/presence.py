@@ -4,7 +4,7 @@ Consumes the reader board's `TagSeen`/`TagGone` (as antenna, UID, time) and cloc
 `TagPlaced`, `TagMoved`, `TagLifted`. RFID flickers: a read is missed now and then, a tag drops out
 for a scan, a neighbouring antenna catches a card sliding past. Hysteresis keeps one physical card one
 event: a tag is lifted only on the board's `TagGone` or after `gone_after` seconds unread, and a tag
-still being read where it lies needs `confirm_reads` reads elsewhere before it counts as moved.
+still being read where it lies needs `confirm_reads` scans reading it elsewhere before it moves.
 """
 
 from __future__ import annotations
@@ -43,10 +43,17 @@ class _Track:
     last_read: float
     candidate: int | None = None
     candidate_reads: int = 0
+    candidate_at: float = 0.0
 
 
 class Presence:
-    """Debounced tag positions for one reader board. Pure: times come with the reads."""
+    """Debounced tag positions for one reader board. Pure: times come with the reads.
+
+    Feed one batch of reads (what arrived together from the board: about one scan) with `seen` and
+    `gone`, then call `settle`: a tag read on a new antenna and not where it lay in that batch was
+    picked up and put down, and moves at once; one read in both places (a card sliding past, or
+    straddling two antennas) moves only after `confirm_reads` batches in a row read it elsewhere.
+    """
 
     def __init__(self, *, scan_period: float = 0.05, gone_after: float = 0.5, confirm_reads: int = 2) -> None:
         if gone_after <= scan_period:
@@ -55,6 +62,8 @@ class Presence:
         self.gone_after = gone_after
         self.confirm_reads = confirm_reads
         self._tracks: dict[str, _Track] = {}
+        self._in_place: set[str] = set()  # read where it lies, in this batch
+        self._elsewhere: set[str] = set()  # read on its candidate antenna, in this batch
         self._suspended = False
 
     def seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
@@ -64,19 +73,33 @@ class Presence:
             return [TagPlaced(antenna, uid, at)]
         if track.antenna == antenna:
             track.last_read = at
-            track.candidate, track.candidate_reads = None, 0
+            self._in_place.add(uid)
             return []
-        # Read elsewhere. If it is no longer read where it lay, the card was picked up and put down:
-        # move at once. If it still is, this may be cross-talk from a card sliding past: confirm first.
-        if at - track.last_read > 1.5 * self.scan_period:
-            return [self._move(uid, track, antenna, at)]
-        if track.candidate == antenna:
-            track.candidate_reads += 1
-        else:
-            track.candidate, track.candidate_reads = antenna, 1
-        if track.candidate_reads >= self.confirm_reads:
-            return [self._move(uid, track, antenna, at)]
+        if uid not in self._elsewhere:
+            if track.candidate == antenna:
+                track.candidate_reads += 1
+            else:
+                track.candidate, track.candidate_reads = antenna, 1
+            track.candidate_at = at
+            self._elsewhere.add(uid)
         return []
+
+    def settle(self) -> list[PresenceEvent]:
+        """End of a batch of reads: decide the moves (see the class docstring)."""
+        moves: list[PresenceEvent] = []
+        for uid in self._elsewhere:
+            track = self._tracks.get(uid)
+            if track is None or track.candidate is None:
+                continue
+            if uid not in self._in_place or track.candidate_reads >= self.confirm_reads:
+                moves.append(self._move(uid, track, track.candidate, track.candidate_at))
+        for uid in self._in_place - self._elsewhere:  # read in place only: the candidate was a passer-by
+            track = self._tracks.get(uid)
+            if track is not None:
+                track.candidate, track.candidate_reads = None, 0
+        self._in_place.clear()
+        self._elsewhere.clear()
+        return moves
 
     def gone(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
         track = self._tracks.get(uid)
@@ -87,6 +110,8 @@ class Presence:
                 track.candidate, track.candidate_reads = None, 0
             return []
         del self._tracks[uid]
+        self._in_place.discard(uid)
+        self._elsewhere.discard(uid)
         return [TagLifted(antenna, uid, at)]
 
     def tick(self, now: float) -> list[PresenceEvent]:

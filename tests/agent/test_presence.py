@@ -43,11 +43,13 @@ def test_lost_tag_gone_frame_times_out() -> None:
     assert p.tick(0.51) == [TagLifted(1, "AA", 0.51)]
 
 
-def test_card_picked_up_and_put_elsewhere_moves_on_first_read() -> None:
+def test_card_picked_up_and_put_elsewhere_moves_at_the_end_of_the_scan() -> None:
     p = Presence(scan_period=P)
     p.seen(1, "AA", 0.0)
-    # no longer read on antenna 1 for two scans, then read on the muck antenna
-    assert p.seen(11, "AA", 0.12) == [TagMoved(1, 11, "AA", 0.12)]
+    p.settle()
+    # the next scan reads it on the muck antenna and no longer on antenna 1
+    assert p.seen(11, "AA", 0.05) == []
+    assert p.settle() == [TagMoved(1, 11, "AA", 0.05)]
     assert p.where("AA") == 11
     assert p.gone(1, "AA", 0.2) == []  # the board's late TagGone for the old antenna is stale
 
@@ -55,10 +57,25 @@ def test_card_picked_up_and_put_elsewhere_moves_on_first_read() -> None:
 def test_cross_talk_needs_confirmation_while_still_read_in_place() -> None:
     p = Presence(scan_period=P, confirm_reads=2)
     p.seen(1, "AA", 0.0)
-    assert p.seen(2, "AA", 0.01) == []  # a card sliding past antenna 2
-    assert p.seen(1, "AA", 0.05) == []  # still where it was: the candidate is dropped
-    assert p.seen(2, "AA", 0.06) == []
-    assert p.seen(2, "AA", 0.07) == [TagMoved(1, 2, "AA", 0.07)]
+    p.settle()
+    p.seen(2, "AA", 0.05)  # a card sliding past antenna 2, in the same scan as its own antenna
+    p.seen(1, "AA", 0.05)
+    assert p.settle() == []
+    p.seen(1, "AA", 0.10)  # read in place only: the candidate is dropped
+    assert p.settle() == []
+    for t in (0.15, 0.20):  # straddling: read in both places two scans in a row
+        p.seen(1, "AA", t)
+        p.seen(2, "AA", t)
+        moves = p.settle()
+    assert moves == [TagMoved(1, 2, "AA", 0.20)]
+
+
+def test_moves_in_one_batch_are_independent_of_antenna_order() -> None:
+    p = Presence(scan_period=P)
+    p.seen(11, "AA", 0.0)  # in the muck (antenna 11)
+    p.settle()
+    p.seen(0, "AA", 0.05)  # dead card pulled back to seat 1 (antenna 0, scanned first)
+    assert p.settle() == [TagMoved(11, 0, "AA", 0.05)]
 
 
 def test_suspended_link_keeps_cards_then_gives_a_fresh_window() -> None:
