@@ -371,8 +371,9 @@ class DealingMonitor:
         return faults
 
     def _extra(self, h: _Hand, seat: int, uid: str) -> FaultDetected:
+        held = len(h.held[seat]) + 1
         return self._fault(h, FaultKind.EXTRA_HOLE_CARD, seat, (self._face(h, uid),),
-                           held=len(h.held[seat]) + 1, small_blind=seat == h.ctx.small_blind_seat,
+                           held=held, extra=held - h.ctx.hole_cards, small_blind=seat == h.ctx.small_blind_seat,
                            last_served=seat == h.order[-1], during_deal=not h.deal_over)
 
     def _absent_check(self, h: _Hand, seat: int) -> list[FaultDetected]:

@@ -1,0 +1,32 @@
+"""Rulings: what each rulebook makes of a fault the table observed (spec/faults.md).
+
+Consumes `FaultDetected` (table_agent.dealing) and a `Situation` from the hub's rules engine;
+emits a `Ruling` citing the article of the tournament's ruleset. Pure: no IO, no clock.
+"""
+
+from hub.rulings.engine import DEFAULT_RULESET, RULESETS, clauses_for, deadline, is_substantial, rule
+from hub.rulings.model import (
+    Clause,
+    Decision,
+    Ruling,
+    RulingsError,
+    Situation,
+    UnknownRuleset,
+    When,
+)
+
+__all__ = [
+    "DEFAULT_RULESET",
+    "RULESETS",
+    "Clause",
+    "Decision",
+    "Ruling",
+    "RulingsError",
+    "Situation",
+    "UnknownRuleset",
+    "When",
+    "clauses_for",
+    "deadline",
+    "is_substantial",
+    "rule",
+]

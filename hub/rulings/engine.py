@@ -1,0 +1,151 @@
+"""Rulings engine: turns a table's `FaultDetected` into a `Ruling` of the tournament's ruleset.
+
+Consumes a fault (from the dealing monitor, the clock or the betting engine) and a `Situation`
+(from the hub's rules engine); emits a `Ruling` citing the article. The per-ruleset tables are
+data (`cdc_2013`, `brest_2011`, ...); this module only evaluates their named conditions. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType, ModuleType
+
+from hub.rulings import brest_2011, cdc_2013, cpt87, pcpm, pouques_2020
+from hub.rulings.model import Clause, Decision, Ruling, Situation, UnknownRuleset, When
+from table_agent.dealing_faults import Deadline, FaultDetected, FaultKind
+
+_MODULES: Mapping[str, ModuleType] = {
+    m.RULESET: m for m in (cdc_2013, brest_2011, pouques_2020, pcpm, cpt87)
+}
+RULESETS: tuple[str, ...] = tuple(_MODULES)
+DEFAULT_RULESET = cdc_2013.RULESET
+_VOIDING = (Decision.MISDEAL,)  # what substantial action turns into "continue"
+
+
+def _int(fault: FaultDetected, key: str) -> int:
+    value = fault.details.get(key, 0)
+    return value if isinstance(value, int) else 0
+
+
+def _flag(fault: FaultDetected, key: str) -> bool:
+    return fault.details.get(key) is True
+
+
+def _half_min_raise(f: FaultDetected, s: Situation) -> bool:
+    """cdc 10.9: a short raise is completed if it reached 50 % of the minimum raise increment."""
+    if "corrected" in f.details:
+        return f.details["corrected"] == Decision.COMPLETED_TO_MIN_RAISE
+    if _flag(f, "announced"):
+        return True
+    current, to, min_to = _int(f, "current_bet"), _int(f, "to"), _int(f, "min_raise_to")
+    return 2 * (to - current) >= (min_to - current)
+
+
+def _half_over_bet(f: FaultDetected, s: Situation) -> bool:
+    """pouques 52: at least 50 % over the previous bet must be completed to double it."""
+    if "corrected" in f.details:
+        return f.details["corrected"] == Decision.COMPLETED_TO_MIN_RAISE
+    return 2 * _int(f, "to") >= 3 * _int(f, "current_bet")
+
+
+_CONDITIONS: Mapping[When, Callable[[FaultDetected, Situation], bool]] = {
+    When.ALWAYS: lambda f, s: True,
+    When.TWO_BOXED_IN_DEAL: lambda f, s: _flag(f, "during_deal") and _int(f, "boxed_in_deal") >= 2,
+    When.TWO_BOXED_AFTER_DEAL_BETTING: lambda f, s: (
+        not _flag(f, "during_deal") and _int(f, "boxed_after_deal") >= 2 and s.betting_possible),
+    When.TWO_BOXED_AFTER_DEAL: lambda f, s: not _flag(f, "during_deal") and _int(f, "boxed_after_deal") >= 2,
+    When.TWO_BOXED: lambda f, s: _int(f, "boxed_in_deal") + _int(f, "boxed_after_deal") >= 2,
+    When.SECOND_EXPOSED: lambda f, s: _int(f, "exposed_count") >= 2,
+    When.FIRST_TWO_CARDS: lambda f, s: 1 <= _int(f, "deal_position") <= 2,
+    When.DEALER_CARD: lambda f, s: _flag(f, "dealer_card"),
+    When.BUTTON_FIRST_CARD: lambda f, s: _flag(f, "button_first_card"),
+    When.SMALL_BLIND_ONE_EXTRA: lambda f, s: _flag(f, "small_blind") and _int(f, "extra") == 1,
+    When.LAST_SERVED: lambda f, s: _flag(f, "last_served"),
+    When.NO_ACTION_YET: lambda f, s: _int(f, "actions_preflop") == 0,
+    When.ONE_ACTION: lambda f, s: _int(f, "actions_preflop") == 1,
+    When.SUBSTANTIAL: lambda f, s: s.substantial_action or _int(f, "acted_since_skipped") >= 3,
+    When.LATE_WAKE_UP: lambda f, s: _int(f, "acted_since_skipped") >= 2,
+    When.THREE_ACTED_POT_OPENED: lambda f, s: _int(f, "acted_since_skipped") >= 3 and s.pot_opened,
+    When.THREE_ACTED: lambda f, s: _int(f, "acted_since_skipped") >= 3,
+    When.NOT_RECOVERABLE: lambda f, s: not s.recoverable,
+    When.BOARD_NOT_IDENTIFIABLE: lambda f, s: not s.board_identifiable,
+    When.HALF_MIN_RAISE: _half_min_raise,
+    When.HALF_OVER_BET: _half_over_bet,
+}
+
+
+def _module(ruleset: str) -> ModuleType:
+    try:
+        return _MODULES[ruleset]
+    except KeyError:
+        raise UnknownRuleset(f"unknown ruleset {ruleset!r}: expected one of {', '.join(RULESETS)}") from None
+
+
+def clauses_for(kind: FaultKind, ruleset: str) -> tuple[tuple[Clause, str], ...]:
+    """The clauses tried for `kind`, each with the article as cited (fallbacks say so)."""
+    module = _module(ruleset)
+    own: tuple[Clause, ...] = () if kind in module.SILENT else module.TABLE.get(kind, ())
+    tried = tuple((c, c.article) for c in own)
+    if module is cdc_2013 or (own and kind not in getattr(module, "PARTIAL", frozenset())):
+        return tried
+    note = f" ({ruleset} silent)"
+    return tried + tuple((c, c.article + note) for c in cdc_2013.TABLE.get(kind, ()))
+
+
+def rule(fault: FaultDetected, ruleset: str = DEFAULT_RULESET, situation: Situation | None = None) -> Ruling:
+    """The ruling of `ruleset` for `fault`; raises `UnknownRuleset` for an unknown id."""
+    module = _module(ruleset)
+    s = situation if situation is not None else Situation()
+    for clause, article in clauses_for(fault.kind, ruleset):
+        if _CONDITIONS[clause.when](fault, s):
+            break
+    else:  # every table ends with an unconditional clause; this is a safety net
+        return _ruling(fault, ruleset, s, Decision.TD_DECISION, f"{ruleset} (no rule)", fault.seat, ())
+    seat = fault.seat
+    if clause.seat_from is not None:
+        named = fault.details.get(clause.seat_from)
+        seat = named if isinstance(named, int) else seat
+    if clause.decision in _VOIDING and s.substantial_action:
+        dead = (fault.seat,) if fault.seat is not None else ()
+        return _ruling(fault, ruleset, s, Decision.CONTINUE, module.SUBSTANTIAL_ARTICLE, seat, (), dead)
+    return _ruling(fault, ruleset, s, clause.decision, article, seat, clause.options)
+
+
+def _ruling(fault: FaultDetected, ruleset: str, s: Situation, decision: Decision, article: str,
+            seat: int | None, options: tuple[Decision, ...], dead: tuple[int, ...] = ()) -> Ruling:
+    if decision is Decision.HAND_DEAD and seat is not None:
+        dead = (seat,)
+    refunds: Mapping[int, int] = MappingProxyType({})
+    if decision is Decision.HAND_CANCELLED_BETS_RETURNED:
+        refunds = MappingProxyType({k: v for k, v in s.committed.items() if v})
+    return Ruling(decision=decision, article=article, ruleset=ruleset, kind=fault.kind, hand=fault.hand,
+                  seat=seat, cards=fault.cards, dead_seats=dead, options=options, refunds=refunds,
+                  at=fault.at)
+
+
+def deadline(ruleset: str) -> Deadline:
+    """Which dealt card a player must be seated for, to fill `HandContext.deadline`."""
+    value: Deadline = _module(ruleset).DEADLINE
+    return value
+
+
+_CHIPS = frozenset({"call", "bet", "raise", "allin"})
+
+
+def is_substantial(ruleset: str, actions: Sequence[str]) -> bool:
+    """Whether the voluntary actions since the deal (blinds excluded) void any misdeal.
+
+    cdc 7.7: two consecutive actions, one at least with chips, or three actions; cpt87 6.6: two
+    consecutive chip actions, or three; brest III.12 / pcpm: two players put chips in after the
+    blinds; pouques 48: the anomaly is covered by two actions of any kind.
+    """
+    _module(ruleset)
+    chips = [a in _CHIPS for a in actions]
+    pairs = list(zip(chips, chips[1:]))
+    if ruleset == "cdc-2013":
+        return len(actions) >= 3 or any(a or b for a, b in pairs)
+    if ruleset == "cpt87":
+        return len(actions) >= 3 or any(a and b for a, b in pairs)
+    if ruleset == "pouques-2020":
+        return len(actions) >= 2
+    return sum(chips) >= 2

@@ -1,0 +1,125 @@
+"""Rulings vocabulary: decisions, what the engine knows (`Situation`), the `Ruling` and table clauses.
+
+Sits in the hub between a `FaultDetected` coming from a table and the ruling sent back to the
+table's LEDs and the TD dashboard. Pure data: no IO, no clock. The `Decision` values are the
+public contract of spec/faults.md; never rename one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+
+from table_agent.dealing_faults import FaultKind
+
+
+class RulingsError(Exception):
+    """Root of every error raised by `hub.rulings`."""
+
+
+class UnknownRuleset(RulingsError, ValueError):
+    """The ruleset id is not one of RULES.md."""
+
+
+class Decision(StrEnum):
+    """What the ruleset in force makes of a fault (spec/faults.md, "Ruling decisions")."""
+
+    SET_ASIDE = "set_aside"
+    MISDEAL = "misdeal"  # fausse donne
+    REPLACE_WITH_BURN = "replace_with_burn"
+    CONTINUE = "continue"
+    DESIGNATE_BURN = "designate_burn"
+    BURN_TO_FLOP = "burn_to_flop"
+    EXTRA_CARD_BURN = "extra_card_burn"
+    RESHUFFLE_BOARD = "reshuffle_board"
+    RIVER_AS_TURN = "river_as_turn"
+    BOTTOM_CARD = "bottom_card"
+    BURN_AND_NEXT = "burn_and_next"
+    BURN_AS_FIRST = "burn_as_first"
+    HAND_CANCELLED_BETS_RETURNED = "hand_cancelled_bets_returned"
+    HAND_CANCELLED_POT_SPLIT = "hand_cancelled_pot_split"
+    HAND_DEAD = "hand_dead"
+    ACTION_BINDING = "action_binding"
+    ACTION_RELEASED = "action_released"
+    CALL_OR_FOLD_ONLY = "call_or_fold_only"
+    COMPLETED_TO_MIN_RAISE = "completed_to_min_raise"
+    TREATED_AS_CALL = "treated_as_call"
+    TD_DECISION = "td_decision"
+    # added by this project (documented in docs/faults.md)
+    BURN_PREMATURE = "burn_premature"  # pouques 77, premature river
+    CARD_KEPT = "card_kept"  # pcpm: the dealer's own exposed card stays in his hand
+
+
+class When(StrEnum):
+    """Named conditions a table clause can carry; `hub.rulings.engine` evaluates them."""
+
+    ALWAYS = "always"
+    TWO_BOXED_IN_DEAL = "two_boxed_in_deal"  # 2+ boxed cards during the initial deal
+    TWO_BOXED_AFTER_DEAL_BETTING = "two_boxed_after_deal_betting"  # 2 new ones, bets still possible
+    TWO_BOXED_AFTER_DEAL = "two_boxed_after_deal"
+    TWO_BOXED = "two_boxed"  # 2+ in the hand, whenever
+    SECOND_EXPOSED = "second_exposed"
+    FIRST_TWO_CARDS = "first_two_cards"  # the 1st or 2nd card of the deal
+    DEALER_CARD = "dealer_card"  # the dealing player's own card
+    BUTTON_FIRST_CARD = "button_first_card"
+    SMALL_BLIND_ONE_EXTRA = "small_blind_one_extra"
+    LAST_SERVED = "last_served"
+    NO_ACTION_YET = "no_action_yet"
+    ONE_ACTION = "one_action"
+    SUBSTANTIAL = "substantial"  # skipped player: substantial action or 3+ players acted after him
+    LATE_WAKE_UP = "late_wake_up"  # more than one player acted after the skipped one (pouques 70)
+    THREE_ACTED_POT_OPENED = "three_acted_pot_opened"
+    THREE_ACTED = "three_acted"
+    NOT_RECOVERABLE = "not_recoverable"
+    BOARD_NOT_IDENTIFIABLE = "board_not_identifiable"
+    HALF_MIN_RAISE = "half_min_raise"  # short raise reached 50 % of the minimum (or was announced)
+    HALF_OVER_BET = "half_over_bet"  # pouques 52: at least 50 % over the previous bet
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One line of a ruleset table: when `when` holds, rule `decision` citing `article`."""
+
+    decision: Decision
+    article: str  # "cdc-2013 7.3", "pcpm La donne"
+    when: When = When.ALWAYS
+    options: tuple[Decision, ...] = ()  # for td_decision
+    seat_from: str | None = None  # fault detail naming the seat concerned instead of fault.seat
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What the hub's engine knows when a fault arrives."""
+
+    substantial_action: bool = False  # misdeal no longer possible (cdc 7.7, brest III.12, ...)
+    betting_possible: bool = True  # more betting can take place in this hand
+    rounds_open: tuple[str, ...] = ()  # betting rounds under way, e.g. ("flop",)
+    live_seats: tuple[int, ...] = ()
+    committed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # chips this hand
+    pot_opened: bool = False  # a bet was made in the current round (pcpm out of turn)
+    recoverable: bool = True  # mixed decks: no action made with cards of both decks yet
+    board_identifiable: bool = True  # board removed: the table still knows it (RFID keeps it)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """The ruleset's answer to one fault. `text()` is what people read."""
+
+    decision: Decision
+    article: str
+    ruleset: str
+    kind: FaultKind
+    hand: int
+    seat: int | None
+    cards: tuple[str, ...]
+    dead_seats: tuple[int, ...] = ()
+    options: tuple[Decision, ...] = ()
+    refunds: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    at: float = 0.0
+
+    def text(self, lang: str = "fr") -> str:
+        from hub.rulings.texts import ruling_text
+
+        return ruling_text(self, lang)
