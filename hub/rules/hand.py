@@ -13,7 +13,6 @@ from hub.rules import out_of_turn, showdown, timecall
 from hub.rules.betting import full_raise_marker, judge_wager, min_raise_to, reopened
 from hub.rules.evaluator import parse_card
 from hub.rules.positions import Level, Positions, clockwise, default_positions
-from hub.rules.pots import uncalled_bet
 from hub.rules.records import (
     ActionKind,
     ActionRecord,
@@ -80,18 +79,25 @@ class Hand:
         self.pending: dict[int, out_of_turn.Pending] = {}
         self.restricted: dict[int, out_of_turn.Restriction] = {}
         self.time_call: timecall.TimeCall | None = None
+        self.returned: dict[int, int] = {}  # uncalled bets given back
+        self.dead: dict[int, int] = {}  # antes and dead blinds: dead money for the main pot
+        self.ante_capped: set[int] = set()
         self._post_forced(antes or {}, dead or {}, sb, bb, straddles, short_blind_is_full_bet)
 
     # -- setup ------------------------------------------------------------------------------
 
     def _put(self, seat: int, amount: int, live_bet: bool) -> int:
         stack = self.stack[seat]
-        if amount > stack:
+        if amount >= stack:
+            if not live_bet and amount > stack:
+                self.ante_capped.add(seat)  # all-in on the ante: plays for antes up to his
             amount = stack
         self.stack[seat] = stack - amount
         self.contributed[seat] += amount
         if live_bet:
             self.bet[seat] += amount
+        else:
+            self.dead[seat] = self.dead.get(seat, 0) + amount
         return amount
 
     def _post_forced(self, antes: Mapping[int, int], dead: Mapping[int, int], sb: int, bb: int,
@@ -202,7 +208,23 @@ class Hand:
                 return s
         return None
 
+    def _return_uncalled(self) -> None:
+        """The part of the highest bet nobody matched goes back to its owner (not antes)."""
+        top_seat, top, second = None, 0, 0
+        for seat, b in self.bet.items():
+            if b > top:
+                top_seat, top, second = seat, b, top
+            elif b > second:
+                second = b
+        if top_seat is not None and top > second:
+            back = top - second
+            self.bet[top_seat] -= back
+            self.contributed[top_seat] -= back
+            self.stack[top_seat] += back
+            self.returned[top_seat] = self.returned.get(top_seat, 0) + back
+
     def _close_round(self) -> None:
+        self._return_uncalled()
         self.round_open = False
         self.to_act = None
         self.time_call = None
@@ -360,10 +382,8 @@ class Hand:
         self.round_open = False
         self.to_act = None
         self.time_call = None
-        winner = next(iter(self.live))
-        seat, back = uncalled_bet(self.contributed)
-        returned = {seat: back} if seat is not None and back else {}
-        self.result = showdown.uncontested(self, winner, returned)
+        self._return_uncalled()
+        self.result = showdown.uncontested(self, next(iter(self.live)))
         self.street = Street.COMPLETE
 
     def showdown(self, hole_cards: Mapping[int, Iterable[int | str] | None] | None = None,

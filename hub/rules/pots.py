@@ -7,7 +7,7 @@ the uncalled bet to hand back, and per-seat shares with the odd chip rule of the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 
 def uncalled_bet(contributed: Mapping[int, int]) -> tuple[int | None, int]:
@@ -25,42 +25,55 @@ def uncalled_bet(contributed: Mapping[int, int]) -> tuple[int | None, int]:
 
 
 def build_pots(
-    contributed: Mapping[int, int], live: Sequence[int]
+    contributed: Mapping[int, int],
+    live: Sequence[int],
+    dead: Mapping[int, int] | None = None,
+    capped: Set[int] = frozenset(),
 ) -> list[tuple[int, tuple[int, ...]]]:
     """Layers of the pot, main pot first: each live all-in level caps one pot.
 
-    Dead money (folded seats) is spread over the layers it reaches; anything a folded seat put
-    in above the highest live level joins the last pot.
+    `contributed` is everything a seat put in, `dead` the part of it that is dead money (antes,
+    dead blinds): it goes to the main pot, whoever paid it (a big-blind ante is everyone's),
+    except that a seat all-in on its ante (`capped`) only plays for antes up to its own.
+    Chips a folded seat bet above the highest live level join the last pot.
     """
-    levels = sorted({contributed[s] for s in live if contributed[s] > 0})
+    dead = dead or {}
     pots: list[tuple[int, tuple[int, ...]]] = []
-    prev = 0
-    total_taken = 0
-    for level in levels:
-        amount = 0
-        for c in contributed.values():
-            if c > prev:
-                amount += (c if c < level else level) - prev
-        eligible = tuple(s for s in live if contributed[s] >= level)
+
+    def add(amount: int, eligible: tuple[int, ...]) -> None:
         if pots and pots[-1][1] == eligible:
             pots[-1] = (pots[-1][0] + amount, eligible)
-        else:
+        elif amount:
             pots.append((amount, eligible))
-        total_taken += amount
+
+    prev = 0
+    dead_taken = 0
+    for level in sorted({dead[s] for s in capped if s in live}):
+        amount = sum((d if d < level else level) - prev for d in dead.values() if d > prev)
+        add(amount, tuple(s for s in live if s not in capped or dead[s] >= level))
+        dead_taken += amount
         prev = level
-    rest = sum(contributed.values()) - total_taken
+    rest_dead = sum(dead.values()) - dead_taken
+    bets = {s: c - dead.get(s, 0) for s, c in contributed.items()}
+    in_play = [s for s in live if s not in capped]
+    levels = sorted({bets[s] for s in in_play if bets[s] > 0})
+    prev = 0
+    for level in levels:
+        amount = rest_dead
+        rest_dead = 0
+        for c in bets.values():
+            if c > prev:
+                amount += (c if c < level else level) - prev
+        add(amount, tuple(s for s in in_play if bets[s] >= level))
+        prev = level
+    rest = sum(contributed.values()) - sum(p[0] for p in pots)
     if rest:
         if pots:
             amount, eligible = pots[-1]
             pots[-1] = (amount + rest, eligible)
-        else:  # only dead money (every live seat put nothing in): it goes to the live seats
+        else:  # nothing but dead money: it goes to the live seats
             pots.append((rest, tuple(live)))
     return pots
-
-
-def clockwise_from_button(seats: Sequence[int], button: int, table_size: int = 10) -> list[int]:
-    """Seats sorted from the first on the button's left, clockwise (seat numbers increase)."""
-    return sorted(seats, key=lambda s: (s - button - 1) % max(table_size, max(seats, default=0)))
 
 
 def split_pot(amount: int, winners_in_order: Sequence[int]) -> list[tuple[int, int]]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from hub.rules.evaluator import evaluate, parse_card
 from hub.rules.positions import clockwise
-from hub.rules.pots import build_pots, split_pot, uncalled_bet
+from hub.rules.pots import build_pots, split_pot
 from hub.rules.records import HandEndKind, HandResult, PotResult, Street
 from hub.rules.rulesets import Ruleset, ShowdownOrder
 
@@ -35,14 +35,12 @@ def order(rules: Ruleset, live: Set[int], button: int, aggressors: Mapping[Stree
     return seats[i:] + seats[:i]
 
 
-def uncontested(hand: Hand, winner: int, returned: Mapping[int, int]) -> HandResult:
+def uncontested(hand: Hand, winner: int) -> HandResult:
     stacks = dict(hand.stack)
-    for seat, back in returned.items():
-        stacks[seat] += back
-    amount = hand.pot - sum(returned.values())
+    amount = hand.pot
     stacks[winner] += amount
     pot = PotResult(amount, (winner,), (winner,), ((winner, amount),))
-    return HandResult(HandEndKind.UNCONTESTED, (pot,), stacks, dict(returned), (),
+    return HandResult(HandEndKind.UNCONTESTED, (pot,), stacks, dict(hand.returned), (),
                       hand.rules.article("showdown_order"))
 
 
@@ -54,12 +52,7 @@ def _cards(cards: Iterable[int | str] | None) -> tuple[int, ...] | None:
 
 
 def award(hand: Hand, hole_cards: Mapping[int, Iterable[int | str] | None]) -> HandResult:
-    contributed = dict(hand.contributed)
-    seat, back = uncalled_bet(contributed)
-    returned: dict[int, int] = {}
-    if seat is not None and back:
-        contributed[seat] -= back
-        returned[seat] = back
+    contributed = hand.contributed
     shown = order(hand.rules, hand.live, hand.positions.button, hand.aggressors,
                   hand.last_round_street)
     board = tuple(hand.board)
@@ -69,10 +62,8 @@ def award(hand: Hand, hole_cards: Mapping[int, Iterable[int | str] | None]) -> H
         if cards is not None and len(cards) + len(board) >= 5:
             scores[s] = evaluate(cards + board)
     live_in_seat_order = [s for s in hand.seats if s in hand.live]
-    layers = build_pots(contributed, live_in_seat_order)
+    layers = build_pots(contributed, live_in_seat_order, hand.dead, hand.ante_capped)
     stacks = dict(hand.stack)
-    for s, b in returned.items():
-        stacks[s] += b
     results: list[PotResult] = []
     button = hand.positions.button
     for amount, eligible in reversed(layers):  # outermost pot first (cdc 11.7)
@@ -88,5 +79,5 @@ def award(hand: Hand, hole_cards: Mapping[int, Iterable[int | str] | None]) -> H
             stacks[s] += chips
         results.append(PotResult(amount, eligible, tuple(in_order), tuple(shares)))
     results.reverse()
-    return HandResult(HandEndKind.SHOWDOWN, tuple(results), stacks, returned, tuple(shown),
+    return HandResult(HandEndKind.SHOWDOWN, tuple(results), stacks, dict(hand.returned), tuple(shown),
                       hand.rules.article("odd_chip"))
