@@ -1,0 +1,98 @@
+"""Penalties (sanctions) per ruleset: the hierarchy as data, and what the table must enforce.
+
+Consumes a TD's penalty command (kind, amount) and the table size; emits a resolved `Penalty`
+(hands dealt dead, minutes away, disqualification) that the aggregate turns into dead seats at
+each `hand_started` (cards dealt dead, blinds still taken: cdc 12.2, brest XIII, cpt87 10.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from hub.tournament.errors import PenaltyError
+
+
+class PenaltyKind(StrEnum):
+    WARNING = "warning"  # avertissement (cdc/brest: with one hand dealt dead)
+    MISSED_HANDS = "missed_hands"  # n hands dealt dead (cpt87 10.1)
+    MISSED_ROUNDS = "missed_rounds"  # tours de pénalité: n x players at the table (cdc 12.1)
+    SUSPENSION = "suspension"  # minutes away from the table (brest XIII, pouques 49)
+    DISQUALIFICATION = "disqualification"  # chips removed from play
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyStep:
+    """One rung of a ruleset's hierarchy; `low..high` bounds the amount (hands, rounds, minutes)."""
+
+    kind: PenaltyKind
+    article: str
+    low: int = 0
+    high: int = 0
+    extra_hands: int = 0  # hands dealt dead that come with a warning
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    kind: PenaltyKind
+    amount: int
+    dead_hands: int
+    minutes: int
+    article: str
+
+
+def resolve(ladder: tuple[PenaltyStep, ...], kind: PenaltyKind, amount: int,
+            players_at_table: int) -> Penalty:
+    """Check the command against the ruleset's ladder and compute what the table enforces."""
+    step = next((s for s in ladder if s.kind is kind), None)
+    if step is None:
+        allowed = ", ".join(s.kind.value for s in ladder)
+        raise PenaltyError(f"{kind.value} is not in this ruleset's hierarchy ({allowed})")
+    if step.high and not step.low <= amount <= step.high:
+        raise PenaltyError(f"{kind.value} must be {step.low} to {step.high}, not {amount} ({step.article})")
+    if kind is PenaltyKind.WARNING:
+        return Penalty(kind, 0, step.extra_hands, 0, step.article)
+    if kind is PenaltyKind.MISSED_HANDS:
+        return Penalty(kind, amount, amount, 0, step.article)
+    if kind is PenaltyKind.MISSED_ROUNDS:
+        # cdc 12.1: one hand per player seated when the penalty is given, himself included, x rounds.
+        return Penalty(kind, amount, amount * players_at_table, 0, step.article)
+    if kind is PenaltyKind.SUSPENSION:
+        return Penalty(kind, amount, 0, amount, step.article)
+    return Penalty(kind, 0, 0, 0, step.article)
+
+
+def next_step(ladder: tuple[PenaltyStep, ...], given: list[PenaltyKind]) -> PenaltyStep:
+    """The rung that follows the highest one already given (repeat offences escalate)."""
+    reached = -1
+    for kind in given:
+        for idx, step in enumerate(ladder):
+            if step.kind is kind:
+                reached = max(reached, idx)
+    return ladder[min(reached + 1, len(ladder) - 1)]
+
+
+CDC_LADDER = (
+    PenaltyStep(PenaltyKind.WARNING, "cdc-2013 12.2", extra_hands=1),
+    PenaltyStep(PenaltyKind.MISSED_ROUNDS, "cdc-2013 12.1-12.2", 1, 4),
+    PenaltyStep(PenaltyKind.DISQUALIFICATION, "cdc-2013 12.2"),
+)
+BREST_LADDER = (
+    PenaltyStep(PenaltyKind.WARNING, "brest-2011 XIII.1", extra_hands=1),
+    PenaltyStep(PenaltyKind.SUSPENSION, "brest-2011 XIII.1", 10, 40),
+    PenaltyStep(PenaltyKind.DISQUALIFICATION, "brest-2011 XIII.1"),
+)
+POUQUES_LADDER = (
+    PenaltyStep(PenaltyKind.WARNING, "pouques-2020 49, 64"),
+    PenaltyStep(PenaltyKind.SUSPENSION, "pouques-2020 49", 5, 30),
+    PenaltyStep(PenaltyKind.DISQUALIFICATION, "pouques-2020 43, 64"),
+)
+PCPM_LADDER = (
+    PenaltyStep(PenaltyKind.WARNING, "pcpm pénalités"),
+    PenaltyStep(PenaltyKind.DISQUALIFICATION, "pcpm pénalités"),
+)
+CPT87_LADDER = (
+    PenaltyStep(PenaltyKind.MISSED_HANDS, "cpt87 10.1", 1, 4),
+    PenaltyStep(PenaltyKind.MISSED_ROUNDS, "cpt87 10.1", 1, 4),
+    PenaltyStep(PenaltyKind.DISQUALIFICATION, "cpt87 10.1"),
+)

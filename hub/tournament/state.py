@@ -1,0 +1,312 @@
+"""The tournament's state and `apply(event)`, the only code that changes it (hub, floor).
+
+Consumes the records of `events.py` in order; a state rebuilt from the stored events of a killed
+hub equals the one it had. Commands that decide what happens live in `tournament.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from hub.tournament.clock import ClockState
+from hub.tournament.errors import EventError
+from hub.tournament.events import (ButtonDrawn, ChipsColouredUp, ClockPaused, ClockResumed,
+                                   ClockStarted, Event, FinalTableDrawn, HandEnded,
+                                   HandForHandEnded, HandForHandStarted, HandStarted,
+                                   HeadsUpStarted, LevelStarted, MoveConfirmed, MoveOrdered,
+                                   PenaltyGiven, PlayerArrived, PlayerEliminated, PlayerReentered,
+                                   PlayerRegistered, PlayerRemoved, PlayerWentAway, RemovalReason,
+                                   SeatDrawn, TableBroken, TimeAdjusted, TournamentCreated,
+                                   WaitListEntered, WaitListJoined)
+from hub.tournament.penalties import PenaltyKind
+from hub.tournament.rulesets import FloorPolicy, floor_policy
+from hub.tournament.structure import Structure, from_toml
+
+
+class PlayerStatus(StrEnum):
+    REGISTERED = "registered"  # entered, not seated yet
+    SEATED = "seated"
+    MOVING = "moving"  # move ordered, not yet dealt in at the new table
+    OUT = "out"
+    WAITING = "waiting"  # on the wait-list (brest II.2)
+
+
+@dataclass
+class PlayerState:
+    name: str
+    status: PlayerStatus
+    entries: int = 0
+    table: int | None = None
+    seat: int | None = None
+    chips: int = 0
+    present: bool = True
+    arrived: bool = True
+    dead_hands: int = 0
+    suspended_until: float = 0.0
+    penalties: list[PenaltyKind] = field(default_factory=list)
+    waits_one_hand: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return self.status in (PlayerStatus.SEATED, PlayerStatus.MOVING)
+
+
+@dataclass
+class TableState:
+    number: int
+    seats: dict[int, str] = field(default_factory=dict)
+    button: int | None = None  # button of the last hand (or the drawn one if `fresh_button`)
+    big_blind: int | None = None
+    fresh_button: bool = False
+    hand_no: int = 0
+    in_hand: bool = False
+    level: int = 0  # level number of the current (or last) hand
+    ante: int = 0
+    dead_seats: tuple[int, ...] = ()
+    start_stacks: dict[int, int] = field(default_factory=dict)
+    played_round: bool = False  # hand-for-hand: this table has played the current round
+
+
+@dataclass
+class OutRecord:
+    player: str
+    group: int
+    start_stack: int
+    by_stack: bool
+
+
+@dataclass
+class FloorState:
+    name: str
+    policy: FloorPolicy
+    structure: Structure
+    seats_per_table: int
+    buy_in_cents: int
+    paid_places: int
+    clock: ClockState
+    players: dict[str, PlayerState] = field(default_factory=dict)
+    tables: dict[int, TableState] = field(default_factory=dict)
+    entries: int = 0
+    drawn: bool = False
+    wait_list: list[str] = field(default_factory=list)
+    outs: list[OutRecord] = field(default_factory=list)
+    ranked_last: list[str] = field(default_factory=list)
+    hand_for_hand: bool = False
+    h4h_group: int | None = None
+    heads_up: bool = False
+    final_table: int | None = None
+    chips_total: int = 0  # chips that should be on the tables
+    next_group: int = 0
+    pending_moves: dict[str, MoveOrdered] = field(default_factory=dict)
+    now: float = 0.0
+
+    @classmethod
+    def created(cls, event: TournamentCreated) -> FloorState:
+        structure = from_toml(event.structure_toml)
+        return cls(event.name, floor_policy(event.ruleset), structure, event.seats_per_table,
+                   event.buy_in_cents, event.paid_places, ClockState(structure), now=event.at)
+
+    def alive(self) -> list[PlayerState]:
+        return [p for p in self.players.values() if p.alive]
+
+    def counts(self) -> dict[int, int]:
+        return {n: len(t.seats) for n, t in self.tables.items()}
+
+    def apply(self, event: Event) -> None:
+        at = getattr(event, "at", self.now)
+        self.now = max(self.now, at)
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise EventError(f"cannot apply {type(event).__name__}")
+        handler(self, event)
+
+    def _unseat(self, player: PlayerState) -> None:
+        if player.table is not None and player.table in self.tables:
+            table = self.tables[player.table]
+            if table.seats.get(player.seat or 0) == player.name:
+                del table.seats[player.seat or 0]
+        player.table = player.seat = None
+        self.pending_moves.pop(player.name, None)
+
+    def capacity(self, table: int) -> int:
+        """Seats at a table; a final table may seat more (cpt87 3.3: 10 for tables of 9)."""
+        if table == self.final_table:
+            return max(self.seats_per_table, self.policy.final_table_size(self.seats_per_table))
+        return self.seats_per_table
+
+    def round_complete(self) -> bool:
+        """Hand-for-hand: every table has played the round and none is in a hand (pouques 39)."""
+        return all(not t.in_hand and (t.played_round or len(t.seats) < 2) for t in self.tables.values())
+
+
+def _registered(s: FloorState, e: PlayerRegistered) -> None:
+    s.players[e.player] = PlayerState(e.player, PlayerStatus.REGISTERED, 1, present=e.present,
+                                      arrived=e.present)
+    s.entries += 1
+
+
+def _arrived(s: FloorState, e: PlayerArrived) -> None:
+    s.players[e.player].present = s.players[e.player].arrived = True
+
+
+def _reentered(s: FloorState, e: PlayerReentered) -> None:
+    p = s.players[e.player]
+    p.status, p.entries, p.chips, p.present = PlayerStatus.REGISTERED, p.entries + 1, 0, True
+    s.outs = [o for o in s.outs if o.player != e.player]  # his first bullet is not ranked
+    s.entries += 1
+
+
+def _wait_joined(s: FloorState, e: WaitListJoined) -> None:
+    s.players[e.player] = PlayerState(e.player, PlayerStatus.WAITING)
+    s.wait_list.append(e.player)
+
+
+def _wait_entered(s: FloorState, e: WaitListEntered) -> None:
+    p = s.players[e.player]
+    s.wait_list.remove(e.player)
+    p.status, p.entries = PlayerStatus.REGISTERED, p.entries + 1
+    s.entries += 1
+
+
+def _seat_drawn(s: FloorState, e: SeatDrawn) -> None:
+    p = s.players[e.player]
+    table = s.tables.setdefault(e.table, TableState(e.table))
+    table.seats[e.seat] = e.player
+    p.table, p.seat, p.status = e.table, e.seat, PlayerStatus.SEATED
+    p.chips += e.chips
+    s.chips_total += e.chips
+    s.drawn = True
+
+
+def _button(s: FloorState, e: ButtonDrawn) -> None:
+    for number, table in s.tables.items():
+        if e.table in (0, number):
+            table.button, table.fresh_button = e.seat, True
+
+
+def _clock(s: FloorState, e: Event) -> None:
+    s.clock.apply(e)
+
+
+def _heads_up(s: FloorState, e: HeadsUpStarted) -> None:
+    s.heads_up = True
+    s.clock.apply(e)
+
+
+def _hand_started(s: FloorState, e: HandStarted) -> None:
+    if s.hand_for_hand and s.round_complete():
+        for other in s.tables.values():  # a new hand-for-hand round opens
+            other.played_round = False
+        s.h4h_group = None
+    t = s.tables[e.table]
+    t.in_hand, t.hand_no, t.level, t.ante = True, e.hand_no, e.level, e.ante
+    t.button, t.big_blind, t.fresh_button, t.dead_seats = e.button, e.big_blind, False, e.dead_seats
+    t.start_stacks = {seat: s.players[name].chips for seat, name in t.seats.items()}
+    for seat, name in t.seats.items():
+        p = s.players[name]
+        if seat in e.dead_seats and p.dead_hands > 0:
+            p.dead_hands -= 1
+        p.waits_one_hand = False
+    if s.hand_for_hand:
+        t.played_round = True
+
+
+def _hand_ended(s: FloorState, e: HandEnded) -> None:
+    t = s.tables[e.table]
+    t.in_hand = False
+    for seat, chips in e.stacks:
+        s.players[t.seats[seat]].chips = chips
+
+
+def _eliminated(s: FloorState, e: PlayerEliminated) -> None:
+    p = s.players[e.player]
+    s._unseat(p)
+    p.status, p.chips = PlayerStatus.OUT, 0
+    s.outs.append(OutRecord(e.player, e.group, e.start_stack, e.by_stack))
+    s.next_group = max(s.next_group, e.group + 1)
+    if s.hand_for_hand:
+        s.h4h_group = e.group
+
+
+def _removed(s: FloorState, e: PlayerRemoved) -> None:
+    p = s.players[e.player]
+    s._unseat(p)
+    p.status, p.chips = PlayerStatus.OUT, 0
+    s.chips_total -= e.chips
+    if e.reason in (RemovalReason.LEFT_NOTIFIED, RemovalReason.DISQUALIFIED):
+        s.outs.append(OutRecord(e.player, s.next_group, 0, True))  # ranked when he leaves
+        s.next_group += 1
+    else:
+        s.ranked_last.append(e.player)
+
+
+def _went_away(s: FloorState, e: PlayerWentAway) -> None:
+    s.players[e.player].present = False
+
+
+def _move_ordered(s: FloorState, e: MoveOrdered) -> None:
+    p = s.players[e.player]
+    s._unseat(p)
+    s.tables[e.to_table].seats[e.to_seat] = e.player
+    p.table, p.seat, p.status, p.waits_one_hand = e.to_table, e.to_seat, PlayerStatus.MOVING, e.waits_one_hand
+    s.pending_moves[e.player] = e
+
+
+def _move_confirmed(s: FloorState, e: MoveConfirmed) -> None:
+    s.players[e.player].status = PlayerStatus.SEATED
+    s.pending_moves.pop(e.player, None)
+
+
+def _table_broken(s: FloorState, e: TableBroken) -> None:
+    del s.tables[e.table]
+
+
+def _h4h_started(s: FloorState, e: HandForHandStarted) -> None:
+    s.hand_for_hand = True
+    for t in s.tables.values():
+        t.played_round = True  # the hands in progress finish round 0
+
+
+def _h4h_ended(s: FloorState, e: HandForHandEnded) -> None:
+    s.hand_for_hand, s.h4h_group = False, None
+    for t in s.tables.values():
+        t.played_round = False
+
+
+def _final_drawn(s: FloorState, e: FinalTableDrawn) -> None:
+    s.tables = {e.table: TableState(e.table, {seat: name for name, seat in e.seats})}
+    for name, seat in e.seats:
+        p = s.players[name]
+        p.table, p.seat, p.status, p.waits_one_hand = e.table, seat, PlayerStatus.SEATED, False
+    s.pending_moves.clear()
+    s.final_table = e.table
+    s.hand_for_hand, s.h4h_group = False, None
+
+
+def _penalty(s: FloorState, e: PenaltyGiven) -> None:
+    p = s.players[e.player]
+    p.penalties.append(e.kind)
+    p.dead_hands += e.dead_hands
+    p.suspended_until = max(p.suspended_until, e.until)
+
+
+def _coloured_up(s: FloorState, e: ChipsColouredUp) -> None:
+    for name, chips in e.stacks:
+        p = s.players[name]
+        s.chips_total += chips - p.chips
+        p.chips = chips
+
+
+_HANDLERS: dict[type[Event], Callable[..., None]] = {
+    PlayerRegistered: _registered, PlayerArrived: _arrived, PlayerReentered: _reentered,
+    WaitListJoined: _wait_joined, WaitListEntered: _wait_entered, SeatDrawn: _seat_drawn,
+    ButtonDrawn: _button, ClockStarted: _clock, LevelStarted: _clock, ClockPaused: _clock,
+    ClockResumed: _clock, TimeAdjusted: _clock, HeadsUpStarted: _heads_up,
+    HandStarted: _hand_started, HandEnded: _hand_ended, PlayerEliminated: _eliminated,
+    PlayerRemoved: _removed, PlayerWentAway: _went_away, MoveOrdered: _move_ordered,
+    MoveConfirmed: _move_confirmed, TableBroken: _table_broken, HandForHandStarted: _h4h_started,
+    HandForHandEnded: _h4h_ended, FinalTableDrawn: _final_drawn, PenaltyGiven: _penalty,
+    ChipsColouredUp: _coloured_up,
+}

@@ -1,0 +1,576 @@
+"""The tournament aggregate: TD commands and table facts in, event records out (hub, floor).
+
+Every command validates, emits frozen events (`events.py`) and applies them to `FloorState`;
+`Tournament.replay(events)` rebuilds the same state. The hub calls `hand_started` /
+`hand_ended` per table, publishes `snapshot(now)` and sends `pending_moves()` to the tables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Iterable, Mapping
+
+from hub.tournament import balancing, seating
+from hub.tournament.clock import ClockState
+from hub.tournament.errors import ClockError, FloorError, RegistrationError
+from hub.tournament.events import (JSON, ButtonDrawn, ChipsColouredUp, Event, FinalTableDrawn,
+                                   HandEnded, HandForHandEnded, HandForHandStarted, HandStarted,
+                                   HeadsUpStarted, MoveConfirmed, MoveOrdered, MoveReason,
+                                   PenaltyGiven, PlayerArrived, PlayerEliminated, PlayerReentered,
+                                   PlayerRegistered, PlayerRemoved, PlayerWentAway, RemovalReason,
+                                   SeatDrawn, TableBroken, TournamentCreated, WaitListEntered,
+                                   WaitListJoined)
+from hub.tournament.penalties import PenaltyKind, PenaltyStep, next_step, resolve
+from hub.tournament.results import Standing, chip_race, deal_chip_race, prizes, standings
+from hub.tournament.results import OutGroup, wait_list_stack
+from hub.tournament.rulesets import LeaveWithoutNotice, RulesetId
+from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
+from hub.tournament.structure import Break, Level, Structure, to_toml
+
+
+class Tournament:
+    def __init__(self, *, name: str, ruleset: RulesetId | str, structure: Structure, now: float,
+                 rng: random.Random, seats_per_table: int = 10, buy_in_cents: int = 0,
+                 paid_places: int = 0) -> None:
+        created = TournamentCreated(name, RulesetId(ruleset).value, to_toml(structure),
+                                    seats_per_table, buy_in_cents, paid_places, now)
+        self._rng = rng
+        self.state = FloorState.created(created)
+        self.events: list[Event] = [created]
+
+    @classmethod
+    def replay(cls, events: Iterable[Event], *, rng: random.Random | None = None) -> Tournament:
+        """Rebuild a tournament from its stored events (a killed hub comes back the same)."""
+        it = iter(events)
+        first = next(it)
+        if not isinstance(first, TournamentCreated):
+            raise FloorError("an event log starts with TournamentCreated")
+        self = cls.__new__(cls)
+        self._rng = rng if rng is not None else random.Random(0)
+        self.state = FloorState.created(first)
+        self.events = [first]
+        for event in it:
+            self.apply(event)
+        return self
+
+    def apply(self, event: Event) -> None:
+        self.state.apply(event)
+        self.events.append(event)
+
+    def _emit(self, out: list[Event], *events: Event) -> None:
+        for event in events:
+            self.apply(event)
+            out.append(event)
+
+    # --- time -------------------------------------------------------------------------------
+
+    def tick(self, now: float) -> list[Event]:
+        """Level changes and deadlines reached by `now` (the hub calls it every second)."""
+        return self._advance(now)
+
+    def _advance(self, now: float) -> list[Event]:
+        if now < self.state.now:
+            raise ClockError(f"time does not go backwards ({now} < {self.state.now})")
+        out: list[Event] = []
+        self._emit(out, *self.state.clock.due(now))
+        self._late_arrival_deadline(now, out)
+        return out
+
+    def _clock_at(self, now: float) -> ClockState:
+        clock = dataclasses.replace(self.state.clock, levels_done=list(self.state.clock.levels_done))
+        for event in clock.due(now):
+            clock.apply(event)
+        return clock
+
+    def _late_arrival_deadline(self, now: float, out: list[Event]) -> None:
+        s, pol, clock = self.state, self.state.policy, self.state.clock
+        passed = (pol.late_arrival_until_break and clock.breaks_done >= 1) or (
+            pol.late_arrival_levels is not None and pol.late_arrival_levels in clock.levels_done)
+        if not (clock.started and passed):
+            return
+        for p in sorted(s.players.values(), key=lambda p: p.name):
+            if p.arrived or p.status not in (PlayerStatus.REGISTERED, PlayerStatus.SEATED):
+                continue
+            table, seat, chips = p.table, p.seat, p.chips
+            self._emit(out, PlayerRemoved(p.name, RemovalReason.ABSENT, chips, pol.late_arrival_article, now))
+            if pol.wait_list and s.wait_list and table is not None and seat is not None:
+                # brest II.1: a waiting player takes the absent player's blinded stack.
+                waiting = s.wait_list[0]
+                self._emit(out, WaitListEntered(waiting, s.entries + 1, chips, "brest-2011 II.1", now),
+                           SeatDrawn(waiting, table, seat, chips, now))
+        self._reorganise(now, out)
+
+    def start(self, now: float) -> list[Event]:
+        """Draw the first button (pouques 23: one seat number for every table) and start the clock."""
+        s = self.state
+        if not s.drawn:
+            raise FloorError("draw the seats before starting")
+        out: list[Event] = []
+        if s.policy.ruleset is RulesetId.POUQUES_2020:
+            self._emit(out, ButtonDrawn(0, self._rng.randint(1, s.seats_per_table), "pouques-2020 23", now))
+        else:
+            for number, table in sorted(s.tables.items()):
+                self._emit(out, ButtonDrawn(number, self._rng.choice(sorted(table.seats)),
+                                            "tirage du bouton", now))
+        self._emit(out, *s.clock.start(now))
+        return out
+
+    def pause(self, now: float, reason: str = "TD") -> list[Event]:
+        out = self._advance(now)
+        self._emit(out, *self.state.clock.pause(now, reason))
+        return out
+
+    def resume(self, now: float) -> list[Event]:
+        out = self._advance(now)
+        self._emit(out, *self.state.clock.resume(now))
+        return out
+
+    def add_time(self, seconds: float, now: float) -> list[Event]:
+        out = self._advance(now)
+        self._emit(out, *self.state.clock.adjust(seconds, now))
+        return out
+
+    def remove_time(self, seconds: float, now: float) -> list[Event]:
+        return self.add_time(-seconds, now)
+
+    def jump_to_level(self, number: int, now: float) -> list[Event]:
+        out = self._advance(now)
+        self._emit(out, *self.state.clock.jump(number, now))
+        return out
+
+    # --- players ----------------------------------------------------------------------------
+
+    def register(self, player: str, now: float, *, present: bool = True) -> list[Event]:
+        s, pol = self.state, self.state.policy
+        out = self._advance(now)
+        if player in s.players:
+            raise RegistrationError(f"{player} is already entered (one entry per person)")
+        if s.clock.started and not (pol.late_registration_levels
+                                    and pol.late_registration_levels not in s.clock.levels_done):
+            raise RegistrationError(f"registration is closed ({pol.late_arrival_article})")
+        if s.drawn and not present:
+            raise RegistrationError("a late registration is made in person")
+        self._emit(out, PlayerRegistered(player, s.entries + 1, present, now))
+        if s.drawn:
+            self._seat_new(player, s.structure.starting_stack, now, out)
+            self._reorganise(now, out)
+        return out
+
+    def player_arrived(self, player: str, now: float) -> list[Event]:
+        s, pol = self.state, self.state.policy
+        out = self._advance(now)
+        p = self._player(player)
+        if p.arrived:
+            raise RegistrationError(f"{player} has already arrived")
+        if p.status is PlayerStatus.OUT:
+            raise RegistrationError(f"{player} arrived too late ({pol.late_arrival_article})")
+        self._emit(out, PlayerArrived(player, now))
+        if p.status is PlayerStatus.REGISTERED and s.drawn:
+            self._seat_new(player, s.structure.starting_stack, now, out)  # cpt87 3.4: full stack
+            self._reorganise(now, out)
+        return out
+
+    def reenter(self, player: str, now: float) -> list[Event]:
+        """Re-entry after elimination (pouques 7, 22: once, within the first 6 levels)."""
+        s, pol = self.state, self.state.policy
+        out = self._advance(now)
+        p = self._player(player)
+        if not pol.reentries:
+            raise RegistrationError(f"no re-entry under {pol.ruleset.value} (freezeout)")
+        if p.status is not PlayerStatus.OUT or player in s.ranked_last:
+            raise RegistrationError(f"{player} is not eliminated")
+        if p.entries > pol.reentries:
+            raise RegistrationError(f"{player} has used his re-entry ({pol.reentry_article})")
+        if pol.reentry_levels in s.clock.levels_done:
+            raise RegistrationError(f"re-entry closed after level {pol.reentry_levels} ({pol.reentry_article})")
+        self._emit(out, PlayerReentered(player, s.entries + 1, pol.reentry_article, now))
+        self._seat_new(player, s.structure.starting_stack, now, out)
+        self._reorganise(now, out)
+        return out
+
+    def join_wait_list(self, player: str, now: float) -> list[Event]:
+        out = self._advance(now)
+        if not self.state.policy.wait_list:
+            raise RegistrationError(f"no wait-list under {self.state.policy.ruleset.value}")
+        if player in self.state.players:
+            raise RegistrationError(f"{player} is already entered")
+        self._emit(out, WaitListJoined(player, now))
+        return out
+
+    def seat_from_wait_list(self, now: float) -> list[Event]:
+        """The first waiting player enters with the brest II.2 stack after an elimination."""
+        s = self.state
+        out = self._advance(now)
+        if not s.wait_list:
+            raise RegistrationError("the wait-list is empty")
+        if not s.clock.started or not s.outs:
+            raise RegistrationError("a wait-list player enters after an elimination (brest-2011 II.2)")
+        stack = wait_list_stack(s.structure.starting_stack, s.structure.levels, s.clock.level().number)
+        if stack <= 0:
+            raise RegistrationError(f"the wait-list stack would be {stack} (brest-2011 II.2)")
+        player = s.wait_list[0]
+        self._emit(out, WaitListEntered(player, s.entries + 1, stack, "brest-2011 II.2", now))
+        self._seat_new(player, stack, now, out)
+        self._reorganise(now, out)
+        return out
+
+    def player_left(self, player: str, now: float, *, notified: bool) -> list[Event]:
+        """A player leaves for good: announced (cdc 2.9) or without notice (pcpm, cpt87 2.12)."""
+        pol = self.state.policy
+        out = self._advance(now)
+        p = self._alive(player)
+        if notified:
+            self._emit(out, PlayerRemoved(player, RemovalReason.LEFT_NOTIFIED, p.chips, pol.leave_article, now))
+        elif pol.leave_without_notice is LeaveWithoutNotice.RANKED_LAST:
+            self._emit(out, PlayerRemoved(player, RemovalReason.LEFT_WITHOUT_NOTICE, p.chips,
+                                          pol.leave_article, now))
+        else:
+            self._emit(out, PlayerWentAway(player, pol.leave_article, now))  # blinded away
+        self._reorganise(now, out)
+        return out
+
+    def draw_seats(self, now: float, *, tables: int | None = None) -> list[Event]:
+        """Random seats for everyone entered, tables within one player (pouques 21, cdc 3.1)."""
+        s, pol = self.state, self.state.policy
+        out = self._advance(now)
+        if s.drawn:
+            raise FloorError("seats are already drawn")
+        names = sorted(p.name for p in s.players.values() if p.status is PlayerStatus.REGISTERED
+                       and (p.arrived or not pol.late_arrival_full_stack))
+        if not names:
+            raise FloorError("nobody to seat")
+        count = tables if tables is not None else math.ceil(len(names) / s.seats_per_table)
+        try:
+            draw = seating.draw_seats(names, list(range(1, count + 1)), s.seats_per_table, self._rng)
+        except ValueError as err:
+            raise FloorError(str(err)) from err
+        for name, table, seat in draw:
+            self._emit(out, SeatDrawn(name, table, seat, s.structure.starting_stack, now))
+        return out
+
+    def _seat_new(self, player: str, chips: int, now: float, out: list[Event]) -> None:
+        """A new entry sits at the shortest table, seat drawn at random (pouques 9)."""
+        s = self.state
+        open_tables = [(len(t.seats), n) for n, t in s.tables.items() if len(t.seats) < s.capacity(n)]
+        if open_tables:
+            table = min(open_tables)[1]
+        else:
+            table = max(s.tables, default=0) + 1
+        occupied = set(s.tables[table].seats) if table in s.tables else set()
+        seat = self._rng.choice(seating.free_seats(occupied, s.capacity(table)))
+        self._emit(out, SeatDrawn(player, table, seat, chips, now))
+
+    # --- hands ------------------------------------------------------------------------------
+
+    def verify_start_hand(self, table: int, now: float) -> None:
+        s = self.state
+        t = self._table(table)
+        clock = self._clock_at(now)
+        if not clock.started:
+            raise FloorError("the tournament has not started")
+        if isinstance(clock.item, Break):
+            raise FloorError(f"on a break ({clock.item.name})")
+        if t.in_hand:
+            raise FloorError(f"table {table} is already in hand {t.hand_no}")
+        if balancing.final_table_due(s.counts(), s.policy.final_table_size(s.seats_per_table)):
+            raise FloorError("play stops for the final-table draw")
+        if s.hand_for_hand and t.played_round and not s.round_complete():
+            raise FloorError("hand for hand: waiting for the other tables (pouques 39)")
+        if table in balancing.stopped_tables(s.counts(), s.policy):
+            raise FloorError(f"table {table} is short: play stops until balanced ({s.policy.balance_article})")
+        if sum(1 for name in t.seats.values() if not s.players[name].waits_one_hand) < 2:
+            raise FloorError(f"table {table} has fewer than two players")
+
+    def can_start_hand(self, table: int, now: float) -> bool:
+        try:
+            self.verify_start_hand(table, now)
+        except FloorError:
+            return False
+        return True
+
+    def hand_started(self, table: int, hand_no: int, now: float, *, button: int | None = None,
+                     big_blind: int | None = None) -> Level:
+        """Level for this hand: a level that ends mid-hand applies from the next one (cdc 4.1)."""
+        s = self.state
+        self._advance(now)
+        self.verify_start_hand(table, now)
+        t = s.tables[table]
+        if hand_no <= t.hand_no:
+            raise FloorError(f"hand {hand_no} at table {table} follows hand {t.hand_no}")
+        occupied = set(t.seats)
+        auto_button, auto_bb = seating.positions(occupied, t.button, t.fresh_button, s.capacity(table))
+        level = self.current_level()
+        dead = tuple(sorted(seat for seat, name in t.seats.items() if self._dealt_dead(s.players[name], now)))
+        self.apply(HandStarted(table, hand_no, level.number, level.ante,
+                               auto_button if button is None else button,
+                               auto_bb if big_blind is None else big_blind, dead, now))
+        return level
+
+    def _dealt_dead(self, p: PlayerState, now: float) -> bool:
+        return not p.present or p.dead_hands > 0 or p.suspended_until > now
+
+    def current_level(self) -> Level:
+        level = self.state.clock.level()
+        if self.state.heads_up and not self.state.structure.heads_up_antes:
+            return level.without_ante()  # pouques §G: no antes heads-up
+        return level
+
+    def hand_ended(self, table: int, hand_no: int, stacks: Mapping[int, int], now: float) -> list[Event]:
+        """Stacks after the hand: eliminations (cdc 2.9-2.10), then moves and broken tables."""
+        s, pol = self.state, self.state.policy
+        out = self._advance(now)
+        t = self._table(table)
+        if not t.in_hand or t.hand_no != hand_no:
+            raise FloorError(f"table {table} is not playing hand {hand_no}")
+        unknown = set(stacks) - set(t.seats)
+        if unknown or any(chips < 0 for chips in stacks.values()):
+            raise FloorError(f"bad stacks for table {table}: {dict(stacks)}")
+        busted = sorted(seat for seat, chips in stacks.items() if chips == 0)
+        group = s.h4h_group if s.hand_for_hand and s.h4h_group is not None else s.next_group
+        by_stack = pol.bubble_ranked_by_stack if s.hand_for_hand else True
+        start = {seat: t.start_stacks.get(seat, 0) for seat in busted}
+        left = len(s.alive()) - len(busted)
+        self._emit(out, HandEnded(table, hand_no, tuple(sorted(stacks.items())), now))
+        for rank, seat in enumerate(sorted(busted, key=lambda seat: -start[seat])):
+            self._emit(out, PlayerEliminated(t.seats[seat], table, seat, left + 1 + rank, start[seat],
+                                             group, by_stack, pol.elimination_article, now))
+        structure = s.structure
+        if (len(s.alive()) == 2 and not s.heads_up
+                and (structure.heads_up_minutes is not None or not structure.heads_up_antes)):
+            self._emit(out, HeadsUpStarted(pol.heads_up_article, now))
+        self._reorganise(now, out)
+        return out
+
+    def move_confirmed(self, player: str, table: int, now: float) -> list[Event]:
+        """The moved player's cards were dealt at his new table."""
+        out = self._advance(now)
+        move = self.state.pending_moves.get(player)
+        if move is None or move.to_table != table:
+            raise FloorError(f"no move of {player} to table {table} is pending")
+        self._emit(out, MoveConfirmed(player, table, now))
+        return out
+
+    # --- balancing, breaking, final table ---------------------------------------------------------
+
+    def _reorganise(self, now: float, out: list[Event]) -> None:
+        s, pol = self.state, self.state.policy
+        if not s.drawn or not s.clock.started or len(s.tables) <= 1:
+            return
+        if s.hand_for_hand and not s.round_complete():
+            return  # hand for hand: the floor moves between rounds only
+        idle = {n for n, t in s.tables.items() if not t.in_hand}
+        if balancing.final_table_due(s.counts(), pol.final_table_size(s.seats_per_table)):
+            if idle == set(s.tables):
+                self._final_draw(now, out)
+            return
+        while (broken := balancing.table_to_break(s.counts(), s.seats_per_table)) in idle:
+            assert broken is not None
+            self._break_table(broken, now, out)
+        idle = {n for n, t in s.tables.items() if not t.in_hand}
+        for src, dst in balancing.balance_moves(s.counts(), idle, pol.balance_gap):
+            self._move_one(src, dst, now, out)
+        self._hand_for_hand_auto(now, out)
+
+    def _final_draw(self, now: float, out: list[Event]) -> None:
+        s, pol = self.state, self.state.policy
+        final = min(s.tables)
+        names = sorted(p.name for p in s.alive())
+        self._rng.shuffle(names)
+        size = max(s.seats_per_table, pol.final_table_size(s.seats_per_table))
+        seats = sorted(self._rng.sample(range(1, size + 1), len(names)))
+        pairs = tuple(zip(names, seats))
+        self._emit(out, FinalTableDrawn(final, pairs, pol.final_article, now),
+                   ButtonDrawn(final, self._rng.choice(seats), pol.final_article, now))
+
+    def _break_table(self, number: int, now: float, out: list[Event]) -> None:
+        s, pol = self.state, self.state.policy
+        leaving = [name for _, name in sorted(s.tables[number].seats.items())]
+        self._rng.shuffle(leaving)  # seats by draw (pouques 35, cdc 3.4)
+        for name in leaving:
+            p = s.players[name]
+            others = [(len(t.seats), n) for n, t in s.tables.items()
+                      if n != number and len(t.seats) < s.capacity(n)]
+            dst = min(others)[1]
+            target = s.tables[dst]
+            seat = self._rng.choice(seating.free_seats(set(target.seats), s.capacity(dst)))
+            waits = seating.waits_one_hand(pol.ruleset, seat, set(target.seats) | {seat},
+                                           target.button, s.capacity(dst))
+            self._emit(out, MoveOrdered(name, number, p.seat or 0, dst, seat, MoveReason.BREAK,
+                                        waits, pol.break_article, now))
+        self._emit(out, TableBroken(number, pol.break_article, now))
+
+    def _move_one(self, src: int, dst: int, now: float, out: list[Event]) -> None:
+        s, pol = self.state, self.state.policy
+        source, target = s.tables[src], s.tables[dst]
+        settled = {seat for seat, name in source.seats.items()
+                   if s.players[name].status is PlayerStatus.SEATED} or set(source.seats)
+        if source.big_blind is not None:
+            from_seat = seating.future_big_blind(settled, source.big_blind, s.capacity(src))
+        else:
+            from_seat = self._rng.choice(sorted(settled))
+        seat = seating.choose_seat(pol.seat_choice, set(target.seats), s.capacity(dst), target.button,
+                                   target.big_blind, self._rng)
+        waits = seating.waits_one_hand(pol.ruleset, seat, set(target.seats) | {seat}, target.button,
+                                       s.capacity(dst))
+        self._emit(out, MoveOrdered(source.seats[from_seat], src, from_seat, dst, seat,
+                                    MoveReason.BALANCE, waits, pol.move_article, now))
+
+    def _hand_for_hand_auto(self, now: float, out: list[Event]) -> None:
+        """pouques 39: hand for hand while several tables remain one place before a prize jump."""
+        s, pol = self.state, self.state.policy
+        if not pol.hand_for_hand_before_prize_jump or pol.payouts is None:
+            return
+        points = pol.payouts.tier(s.entries).basis_points
+
+        def prize(place: int) -> int:
+            return points[place - 1] if 1 <= place <= len(points) else 0
+
+        left = len(s.alive())
+        due = len(s.tables) > 1 and left >= 2 and prize(left) != prize(left - 1)
+        if due and not s.hand_for_hand:
+            self._emit(out, HandForHandStarted("pouques-2020 39", now))
+        elif not due and s.hand_for_hand:
+            self._emit(out, HandForHandEnded(now))
+
+    def start_hand_for_hand(self, now: float) -> list[Event]:
+        """The TD's call (brest I.12); automatic under pouques 39."""
+        out = self._advance(now)
+        if self.state.hand_for_hand or len(self.state.tables) < 2:
+            raise FloorError("hand for hand needs several tables and is not already on")
+        self._emit(out, HandForHandStarted("brest-2011 I.12", now))
+        return out
+
+    def stop_hand_for_hand(self, now: float) -> list[Event]:
+        out = self._advance(now)
+        if not self.state.hand_for_hand:
+            raise FloorError("hand for hand is not on")
+        self._emit(out, HandForHandEnded(now))
+        self._reorganise(now, out)
+        return out
+
+    # --- penalties and chips --------------------------------------------------------------
+
+    def suggested_penalty(self, player: str) -> PenaltyStep:
+        return next_step(self.state.policy.penalties, self._player(player).penalties)
+
+    def give_penalty(self, player: str, kind: PenaltyKind, amount: int, now: float) -> list[Event]:
+        """A penalty from the ruleset's hierarchy, enforced through `dead_seats` at each hand."""
+        s = self.state
+        out = self._advance(now)
+        p = self._alive(player)
+        seated = len(s.tables[p.table].seats) if p.table is not None else 1
+        penalty = resolve(s.policy.penalties, kind, amount, seated)
+        until = now + penalty.minutes * 60.0 if penalty.minutes else 0.0
+        self._emit(out, PenaltyGiven(player, kind, penalty.amount, penalty.dead_hands, until,
+                                     penalty.article, now))
+        if kind is PenaltyKind.DISQUALIFICATION:
+            self._emit(out, PlayerRemoved(player, RemovalReason.DISQUALIFIED, p.chips, penalty.article, now))
+            self._reorganise(now, out)
+        return out
+
+    def chip_race(self, table: int, small_value: int, big_value: int, leftovers: Mapping[str, int],
+                  now: float, *, min_chip_after: int | None = None) -> list[Event]:
+        """Colour-up at one table (cdc 4.2, brest X, cpt87 4.2); cards dealt with the injected rng."""
+        s, pol = self.state, self.state.policy
+        out = self._advance(now)
+        t = self._table(table)
+        if t.in_hand:
+            raise FloorError(f"table {table} is in a hand")
+        players = {name: s.players[name].chips for name in t.seats.values()}
+        if set(leftovers) - set(players):
+            raise FloorError(f"not at table {table}: {sorted(set(leftovers) - set(players))}")
+        start = t.button if t.button is not None else min(t.seats)
+        order = [t.seats[seat] for seat in seating.clockwise_after(set(t.seats), start, s.capacity(table))]
+        cards = deal_chip_race(order, dict(leftovers), self._rng)
+        result = chip_race(small_value, big_value, players, dict(leftovers), cards, pol.chip_race,
+                           min_chip_after if min_chip_after is not None else big_value)
+        self._emit(out, ChipsColouredUp(table, small_value, big_value, result.winners,
+                                        tuple(sorted(result.new_stacks.items())), pol.chip_race_article, now))
+        return out
+
+    # --- queries --------------------------------------------------------------------------
+
+    def _player(self, name: str) -> PlayerState:
+        try:
+            return self.state.players[name]
+        except KeyError as err:
+            raise RegistrationError(f"unknown player {name!r}") from err
+
+    def _alive(self, name: str) -> PlayerState:
+        p = self._player(name)
+        if not p.alive:
+            raise FloorError(f"{name} is not playing")
+        return p
+
+    def _table(self, number: int) -> TableState:
+        try:
+            return self.state.tables[number]
+        except KeyError as err:
+            raise FloorError(f"no table {number} in play") from err
+
+    def dead_seats(self, table: int) -> tuple[int, ...]:
+        """Seats dealt dead this hand (absent, penalised): blinds and antes still taken."""
+        return self._table(table).dead_seats
+
+    def hand_level(self, table: int) -> int:
+        """Level number of the hand in progress (or last played) at `table`."""
+        return self._table(table).level
+
+    def pending_moves(self) -> list[MoveOrdered]:
+        return sorted(self.state.pending_moves.values(), key=lambda m: (m.at, m.player))
+
+    def chips_in_play(self) -> int:
+        return sum(p.chips for p in self.state.alive())
+
+    def standings(self) -> list[Standing]:
+        s = self.state
+        alive = [p.name for p in sorted(s.alive(), key=lambda p: (-p.chips, p.name))]
+        groups: dict[int, list[tuple[str, int, bool]]] = {}
+        for o in s.outs:
+            groups.setdefault(o.group, []).append((o.player, o.start_stack, o.by_stack))
+        ordered = [OutGroup(tuple(g[0] for g in rows), tuple(g[1] for g in rows), all(g[2] for g in rows))
+                   for _, rows in sorted(groups.items())]
+        return standings(alive, ordered, list(s.ranked_last))
+
+    def prizes(self) -> dict[str, int]:
+        """Cents won per player for the current standings (pouques 81); empty without a payout table."""
+        rule = self.state.policy.payouts
+        if rule is None:
+            return {}
+        return prizes(rule, self.state.entries, self.state.buy_in_cents, self.standings())
+
+    def snapshot(self, now: float) -> dict[str, JSON]:
+        """What the clock screen and the dashboard show at `now` (does not change the state)."""
+        s = self.state
+        clock = self._clock_at(now)
+        level = clock.level()
+        ante = 0 if s.heads_up and not s.structure.heads_up_antes else level.ante
+        alive = s.alive()
+        rule = s.policy.payouts
+        payouts: list[JSON] = list(rule.payouts(s.entries, s.buy_in_cents)) if rule else []
+        stopped = balancing.stopped_tables(s.counts(), s.policy)
+        tables: dict[str, JSON] = {}
+        for number, t in sorted(s.tables.items()):
+            seats: dict[str, JSON] = {
+                str(seat): {"player": name, "chips": s.players[name].chips,
+                            "status": s.players[name].status.value}
+                for seat, name in sorted(t.seats.items())}
+            tables[str(number)] = {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level,
+                                   "stopped": number in stopped, "seats": seats}
+        moves: list[JSON] = [m.to_dict() for m in self.pending_moves()]
+        item = clock.item
+        return {
+            "name": s.name, "ruleset": s.policy.ruleset.value, "started": clock.started,
+            "running": clock.running, "on_break": isinstance(item, Break),
+            "break": item.name if isinstance(item, Break) else None,
+            "level": level.number, "small_blind": level.small_blind, "big_blind": level.big_blind,
+            "ante": ante, "ante_kind": level.ante_kind.value if ante else "none",
+            "time_left": round(clock.remaining(now), 3), "next_break_in": clock.next_break_in(now),
+            "players_left": len(alive), "entries": s.entries,
+            "average_stack": s.chips_total // len(alive) if alive else 0,
+            "prize_pool_cents": rule.prize_pool(s.entries, s.buy_in_cents) if rule else 0,
+            "payouts_cents": payouts, "hand_for_hand": s.hand_for_hand, "heads_up": s.heads_up,
+            "final_table": s.final_table, "tables": tables, "moves": moves,
+        }
