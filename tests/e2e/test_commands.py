@@ -1,0 +1,75 @@
+"""`tapis hub` and `tapis agent` as the processes a club runs, on a pty reader and a real Mosquitto."""
+
+import json
+import queue
+import subprocess
+import sys
+from pathlib import Path
+
+from hub import wire
+from hub.broker import EmbeddedBroker
+from hub.mqtt import Message, MqttLink
+from hw.decks import DeckRegistry
+from hw.profile import TableProfile
+from simulators.reader_board import ReaderBoardSimulator
+
+PROFILE = """table = "t1"
+seats = 2
+[reader]
+url = "{url}"
+[antennas]
+0 = "seat:1"
+1 = "seat:2"
+2 = "board"
+3 = "burn"
+4 = "muck"
+5 = "tray"
+"""
+
+
+def tapis(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "hub.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def test_hub_and_agent_processes_deal_a_card(broker: EmbeddedBroker, tmp_path: Path) -> None:
+    registry = DeckRegistry.generate(["t1"])
+    (tmp_path / "decks.toml").write_text(registry.dump())
+    with ReaderBoardSimulator(antennas=6, scan_period=0.02) as board:
+        (tmp_path / "t1.toml").write_text(PROFILE.format(url=board.port))
+        assert TableProfile.load(tmp_path / "t1.toml").antenna_count == 6
+        states: queue.Queue[Message] = queue.Queue()
+        viewer = MqttLink(client_id="td", host=broker.host, port=broker.port)
+        viewer.subscribe(wire.hub_td_state("t1"), states.put)
+        viewer.start()
+        hub = tapis("hub", "--broker", broker.url)
+        agent = tapis("agent", "--profile", str(tmp_path / "t1.toml"), "--decks", str(tmp_path / "decks.toml"),
+                      "--broker", broker.url)
+        try:
+            board.place(0, bytes.fromhex(registry.uid_of("t1/A", "As")))
+            board.place(2, bytes.fromhex(registry.uid_of("t1/A", "Kd")))
+            while True:
+                state = json.loads(states.get(timeout=20).payload)
+                if state["zones"].get("seat:1") == ["As"] and state["zones"].get("board") == ["Kd"] \
+                        and state["online"]:
+                    break
+            assert state["reader"] == "connected"
+        finally:
+            for proc in (agent, hub):
+                proc.terminate()
+                proc.wait(10)
+            viewer.stop()
+        assert agent.returncode == 0 and hub.returncode == 0, agent.stderr.read() if agent.stderr else ""
+
+
+def test_wrong_config_is_refused_in_plain_words(broker: EmbeddedBroker, tmp_path: Path) -> None:
+    (tmp_path / "decks.toml").write_text(DeckRegistry.generate(["t1"]).dump())
+    (tmp_path / "bad.toml").write_text(PROFILE.format(url="loop://").replace('5 = "tray"\n', ""))
+    proc = tapis("agent", "--profile", str(tmp_path / "bad.toml"), "--decks", str(tmp_path / "decks.toml"),
+                 "--broker", broker.url)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 2
+    assert "bad.toml" in err and "no antenna for tray" in err
+    proc = tapis("agent", "--profile", str(tmp_path / "bad.toml"), "--decks", "x", "--broker", "nonsense")
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 2 and "tapis agent:" in err
