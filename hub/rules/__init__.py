@@ -1,0 +1,37 @@
+"""The hub's no-limit hold'em rules engine: a pure hand state machine, five rulebooks as data.
+
+Consumed by the hub (live, from table events) and by the table agent when offline; emits frozen
+records and rulings citing articles. No IO, no threads, no clock: time is passed in.
+"""
+
+from hub.rules.hand import Hand, start_hand
+from hub.rules.positions import Level, Positions, default_positions, next_positions
+from hub.rules.records import (
+    ActionKind,
+    ActionRecord,
+    ActionStatus,
+    BettingRoundOpen,
+    Decision,
+    FaultKind,
+    HandEndKind,
+    HandOver,
+    HandResult,
+    HandSetupError,
+    Legal,
+    PhhError,
+    PotResult,
+    RulesError,
+    Ruling,
+    RulingGiven,
+    Street,
+    UnknownRuleset,
+)
+from hub.rules.rulesets import DEFAULT_RULESET, RULESETS, Ruleset, TimeCaller, get_ruleset
+
+__all__ = [
+    "DEFAULT_RULESET", "RULESETS", "ActionKind", "ActionRecord", "ActionStatus",
+    "BettingRoundOpen", "Decision", "FaultKind", "Hand", "HandEndKind", "HandOver", "HandResult",
+    "HandSetupError", "Legal", "Level", "PhhError", "PotResult", "Positions", "RulesError",
+    "Ruleset", "Ruling", "RulingGiven", "Street", "TimeCaller", "UnknownRuleset",
+    "default_positions", "get_ruleset", "next_positions", "start_hand",
+]
