@@ -113,15 +113,16 @@ def test_socket_url_to_a_loopback_simulator() -> None:
     def serve() -> None:
         conn, _ = server.accept()
         with conn:
+            # pyserial drains the socket when it opens: speak only once the host has spoken
+            assert conn.recv(16) == encode(StartScan())
             conn.sendall(wire)
-            conn.recv(16)  # wait for the host's word before hanging up
 
     thread = threading.Thread(target=serve)
     thread.start()
     try:
         with SerialLink(f"socket://127.0.0.1:{port}") as link:
-            assert Decoder().feed(read_exactly(link, len(wire))) == frames
             link.write(encode(StartScan()))
+            assert Decoder().feed(read_exactly(link, len(wire))) == frames
     finally:
         thread.join(timeout=5)
         server.close()
