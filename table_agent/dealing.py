@@ -228,7 +228,7 @@ class DealingMonitor:
         uid = event.tag.uid
         if isinstance(event, CardLeft):
             return self._left(h, event.zone, uid)
-        faults = self._check_tag(h, event.tag)
+        faults = self._check_tag(h, event.tag, event.zone.seat)
         prev = h.last_zone.get(uid)
         old = h.here.get(uid)
         if old is not None and old != event.zone:
@@ -250,23 +250,23 @@ class DealingMonitor:
 
     # --- card identity -------------------------------------------------------------------------
 
-    def _check_tag(self, h: _Hand, tag: CardTag) -> list[FaultDetected]:
+    def _check_tag(self, h: _Hand, tag: CardTag, seat: int | None) -> list[FaultDetected]:
         if not tag.known or tag.card is None:
-            return [self._fault(h, FaultKind.UNKNOWN_TAG, None, (), uid=tag.uid)]
+            return [self._fault(h, FaultKind.UNKNOWN_TAG, seat, (), uid=tag.uid)]
         h.face[tag.uid] = tag.card
         if (tag.table is not None and tag.table != self.table) or tag.deck not in h.ctx.table_decks:
-            return [self._fault(h, FaultKind.FOREIGN_CARD, None, (tag.card,), uid=tag.uid, deck=tag.deck)]
+            return [self._fault(h, FaultKind.FOREIGN_CARD, seat, (tag.card,), uid=tag.uid, deck=tag.deck)]
         if h.deck is None:
             h.deck = tag.deck
         if tag.deck != h.deck:
             if h.mixed_reported:
                 return []
             h.mixed_reported = True
-            return [self._fault(h, FaultKind.MIXED_DECKS, None, (tag.card,), uid=tag.uid,
+            return [self._fault(h, FaultKind.MIXED_DECKS, seat, (tag.card,), uid=tag.uid,
                                 deck=tag.deck, deck_in_play=h.deck, during_deal=not h.deal_over)]
         first = h.uid_of.setdefault(tag.card, tag.uid)
         if first != tag.uid:
-            return [self._fault(h, FaultKind.DUPLICATE_CARD, None, (tag.card,), uid=tag.uid, first_uid=first)]
+            return [self._fault(h, FaultKind.DUPLICATE_CARD, seat, (tag.card,), uid=tag.uid, first_uid=first)]
         return []
 
     # --- departures ------------------------------------------------------------------------------
@@ -470,8 +470,8 @@ class DealingMonitor:
         seat = prev.seat
         if seat not in h.ctx.seats or not h.live(seat):
             return []
-        faults = self._end_deal(h)
         h.folded.add(seat)  # hole cards in the muck: the hand is folded
+        faults = self._end_deal(h)
         if h.to_act is not None and h.to_act != seat and seat not in h.muck_reported:
             h.muck_reported.add(seat)
             faults.append(self._fault(h, FaultKind.OUT_OF_TURN, seat, (self._face(h, uid),), via="muck",
