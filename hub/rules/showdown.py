@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Set
 from typing import TYPE_CHECKING
 
-from hub.rules.evaluator import evaluate, parse_card
+from hub.rules.evaluator import evaluate, parse_card, parse_cards
 from hub.rules.positions import clockwise
 from hub.rules.pots import build_pots, split_pot
 from hub.rules.records import HandEndKind, HandResult, PotResult, Street
@@ -47,6 +47,8 @@ def uncontested(hand: Hand, winner: int) -> HandResult:
 def _cards(cards: Iterable[int | str] | None) -> tuple[int, ...] | None:
     if cards is None:
         return None
+    if isinstance(cards, str):  # "AsKd"
+        return parse_cards(cards) if "?" not in cards else None
     out = tuple(parse_card(c) if isinstance(c, str) else c for c in cards)
     return out or None
 
