@@ -37,6 +37,7 @@ class Tournament:
         created = TournamentCreated(name, RulesetId(ruleset).value, to_toml(structure),
                                     seats_per_table, buy_in_cents, paid_places, now)
         self._rng = rng
+        self._now = now  # latest time seen, kept outside the state: ticks record no event
         self.state = FloorState.created(created)
         self.events: list[Event] = [created]
 
@@ -53,6 +54,7 @@ class Tournament:
         self.events = [first]
         for event in it:
             self.apply(event)
+        self._now = self.state.now
         return self
 
     def apply(self, event: Event) -> None:
@@ -71,8 +73,9 @@ class Tournament:
         return self._advance(now)
 
     def _advance(self, now: float) -> list[Event]:
-        if now < self.state.now:
-            raise ClockError(f"time does not go backwards ({now} < {self.state.now})")
+        if now < max(self._now, self.state.now):
+            raise ClockError(f"time does not go backwards ({now} < {self._now})")
+        self._now = now
         out: list[Event] = []
         self._emit(out, *self.state.clock.due(now))
         self._late_arrival_deadline(now, out)
