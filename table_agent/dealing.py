@@ -20,6 +20,7 @@ from table_agent.dealing_faults import (
     HandContext,
     Remedy,
     Street,
+    UnknownRemedy,
 )
 from table_agent.events import CardArrived, CardLeft, CardTag, Zone, ZoneKind
 
@@ -33,6 +34,7 @@ __all__ = [
     "HandContext",
     "Remedy",
     "Street",
+    "UnknownRemedy",
 ]
 
 _BOARD_START = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}
@@ -189,7 +191,7 @@ class DealingMonitor:
         try:
             remedy = Remedy(decision)
         except ValueError:
-            raise DealingError(f"no remedy known for decision {decision!r}") from None
+            raise UnknownRemedy(f"no remedy known for decision {decision!r}") from None
         named = {h.uid_of[c] for c in cards if c in h.uid_of}
         street = self._faulted_street(h)
         if remedy in _HAND_OVER:

@@ -17,6 +17,10 @@ class DealingError(Exception):
     """Root of every error raised by the dealing monitor (only commands raise; observations never do)."""
 
 
+class UnknownRemedy(DealingError, ValueError):
+    """`expect_remedy` got a decision that is not in spec/faults.md."""
+
+
 class BadHandContext(DealingError, ValueError):
     """The hand context sent by the hub is inconsistent (e.g. first seat to deal not dealt in)."""
 
@@ -68,10 +72,10 @@ class Deadline(StrEnum):
 
 
 class Remedy(StrEnum):
-    """Ruling decisions the monitor must know to let the dealer's correction pass silently.
+    """Ruling decisions, as the monitor learns them to let the dealer's correction pass silently.
 
-    Same strings as the decisions of spec/faults.md (`hub.rulings.Decision`); other decisions
-    (penalties, betting corrections) need nothing from the table.
+    Same strings as the decisions of spec/faults.md (`hub.rulings.Decision`); the betting ones
+    (`action_binding`, ...) and `td_decision` change nothing at the table.
     """
 
     SET_ASIDE = "set_aside"
@@ -91,6 +95,13 @@ class Remedy(StrEnum):
     HAND_CANCELLED_BETS_RETURNED = "hand_cancelled_bets_returned"
     HAND_CANCELLED_POT_SPLIT = "hand_cancelled_pot_split"
     HAND_DEAD = "hand_dead"
+    # nothing to expect at the table for these: accepted so every ruling can be passed on
+    ACTION_BINDING = "action_binding"
+    ACTION_RELEASED = "action_released"
+    CALL_OR_FOLD_ONLY = "call_or_fold_only"
+    COMPLETED_TO_MIN_RAISE = "completed_to_min_raise"
+    TREATED_AS_CALL = "treated_as_call"
+    TD_DECISION = "td_decision"
 
 
 @dataclass(frozen=True, slots=True)

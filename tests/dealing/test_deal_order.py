@@ -1,0 +1,132 @@
+"""Deal order, hole-card counts, deck checks and out-of-turn, as the monitor sees them card by card."""
+
+from __future__ import annotations
+
+import pytest
+
+from table_agent.dealing import BadHandContext, DealingMonitor, FaultKind as K, HandContext, Street
+from table_agent.dealing_script import DECK, TableScript
+
+
+def start(**overrides: object) -> tuple[TableScript, HandContext]:
+    fields: dict[str, object] = dict(hand=1, seats=(1, 2, 3, 4, 5, 6), button=6, first_to_deal=1)
+    fields.update(overrides)
+    ctx = HandContext(**fields)  # type: ignore[arg-type]
+    t = TableScript(DealingMonitor(table="t1"))
+    t.monitor.start_hand(ctx)
+    return t, ctx
+
+
+def test_deal_order_is_clockwise_from_first_seat_with_wrap() -> None:
+    ctx = HandContext(hand=1, seats=(2, 4, 7, 9), button=4, first_to_deal=7)
+    assert ctx.deal_order == (7, 9, 2, 4)
+
+
+def test_heads_up_big_blind_first_then_button() -> None:
+    t, ctx = start(seats=(3, 8), button=3, first_to_deal=8)
+    assert ctx.deal_order == (8, 3) and ctx.small_blind_seat == 3
+    assert t.deal(ctx, DECK[:4]) == []
+
+
+def test_heads_up_deal_starting_at_the_button_is_wrong_order() -> None:
+    t, ctx = start(seats=(3, 8), button=3, first_to_deal=8)
+    faults = t.hole(3, "As")
+    assert [(f.kind, f.seat, f.details["expected_seat"]) for f in faults] == [(K.WRONG_DEAL_ORDER, 3, 8)]
+
+
+def test_button_skipped_is_seen_when_the_second_round_starts() -> None:
+    t, _ = start()
+    for seat, card in zip((1, 2, 3, 4, 5), DECK):
+        assert t.hole(seat, card) == []
+    faults = t.hole(1, "Kd")
+    assert [(f.kind, f.seat, f.details["round"]) for f in faults] == [(K.SEAT_SKIPPED, 6, 1)]
+
+
+def test_going_back_to_an_earlier_seat_is_wrong_order_and_reported_once() -> None:
+    t, _ = start()
+    for seat, card in zip((1, 2, 3), DECK):
+        t.hole(seat, card)
+    assert [f.kind for f in t.hole(2, "Kd")] == [K.WRONG_DEAL_ORDER]
+    t.hole(4, "Qd")
+    t.hole(5, "Jd")
+    t.monitor.action_seen(3, 3)
+    assert [f.kind for f in t.faults] == [K.WRONG_DEAL_ORDER]  # misdeal-class: no cascade
+
+
+def test_missing_cards_reported_at_the_first_board_card() -> None:
+    t, ctx = start()
+    for seat, card in zip(ctx.deal_order * 2, DECK[:10]):  # seats 5 and 6 get one card
+        t.hole(seat, card)
+    t.monitor.betting_closed(Street.PREFLOP)
+    t.burn(DECK[20])
+    faults = t.board(DECK[21])
+    assert [(f.kind, f.seat) for f in faults] == [(K.MISSING_HOLE_CARD, 5), (K.MISSING_HOLE_CARD, 6)]
+
+
+def test_plo_extra_card_is_the_fifth() -> None:
+    t, ctx = start(hole_cards=4, seats=(1, 2, 3), button=3)
+    assert t.deal(ctx, DECK[:12]) == []
+    faults = t.hole(1, DECK[12])
+    assert [(f.kind, f.seat, f.details["held"], f.details["extra"]) for f in faults] == [
+        (K.EXTRA_HOLE_CARD, 1, 5, 1)]
+
+
+def test_mixed_decks_reported_once_per_hand() -> None:
+    t, ctx = start()
+    t.deal(ctx, DECK[:12])
+    t.monitor.betting_closed(Street.PREFLOP)
+    t.burn("Ah@B")
+    t.board("Kh@B", "Qh@B", "Jh@B")
+    assert [(f.kind, f.cards) for f in t.faults] == [(K.MIXED_DECKS, ("Ah",))]
+
+
+def test_deck_in_play_taken_from_the_first_card_when_unset() -> None:
+    t, ctx = start(deck=None)
+    assert t.deal(ctx, [c + "@B" for c in DECK[:12]]) == []
+    assert [f.kind for f in t.burn("2c")] == [K.MIXED_DECKS]
+
+
+def test_card_moving_between_zones_is_not_a_duplicate() -> None:
+    t, ctx = start()
+    t.deal(ctx, DECK[:12])
+    t.monitor.betting_closed(Street.PREFLOP)
+    t.burn(DECK[12])
+    t.board(*DECK[13:16])
+    t.monitor.expect_remedy("designate_burn")  # nothing to remedy: harmless
+    assert t.faults == []
+
+
+def test_out_of_turn_count_follows_the_skipped_seat() -> None:
+    t, ctx = start()
+    t.deal(ctx, DECK[:12])
+    t.monitor.set_to_act(3)
+    counts = [f.details["acted_since_skipped"] for s in (4, 5) for f in t.act(s, 3, "call")]
+    assert counts == [1, 2]
+    assert t.act(3, 3, "call") == []  # the skipped player wakes up
+    assert [f.details["skipped"] for f in t.act(1, 6, "call")] == [6]
+
+
+def test_mucking_at_showdown_is_not_out_of_turn() -> None:
+    t, ctx = start()
+    t.deal(ctx, DECK[:12])
+    for street in Street:
+        t.monitor.betting_closed(street)
+    assert t.muck(4) == []
+
+
+def test_observations_between_hands_are_ignored() -> None:
+    t = TableScript(DealingMonitor(table="t1"))
+    assert t.hole(1, "As") == [] and t.tray("Kd") == [] and t.monitor.hand is None
+
+
+@pytest.mark.parametrize("fields", [
+    dict(seats=(1,), first_to_deal=1),
+    dict(seats=(1, 2, 2), first_to_deal=1),
+    dict(seats=(1, 2, 3), first_to_deal=4),
+    dict(seats=(1, 12), first_to_deal=1),
+])
+def test_bad_hand_context_refused(fields: dict[str, object]) -> None:
+    with pytest.raises(BadHandContext):
+        HandContext(hand=1, button=1, **fields)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        HandContext(hand=1, button=1, **fields)  # type: ignore[arg-type]
