@@ -1,7 +1,8 @@
 """Reader board protocol v1 on the wire: frames to bytes and one frame's bytes back to a frame.
 
 Consumes and emits the dataclasses of `frames`. A frame on the wire is
-`00 | COBS(type | payload | CRC-16/CCITT-FALSE big-endian) | 00` (see docs/firmware-protocol.md).
+`00 | COBS(length | type | payload | CRC-16/CCITT-FALSE big-endian) | 00`, where length counts the
+payload bytes (see docs/firmware-protocol.md).
 The incremental, resynchronising stream decoder built on `decode_chunk` lives in `decoder`.
 """
 
@@ -30,8 +31,8 @@ from firmware_bridge.frames import (
 )
 
 DELIMITER = b"\x00"
-MIN_BODY = 3  # type byte + CRC
-MAX_BODY = 64  # no v1 frame is longer (the longest, Hello or ReaderFault, is 37 bytes)
+MIN_BODY = 4  # length, type, CRC
+MAX_BODY = 64  # no v1 frame is longer (the longest, Hello or ReaderFault, is 38 bytes)
 MAX_ENCODED = MAX_BODY + 1  # COBS adds one byte per 254: one for bodies this short
 
 
@@ -108,9 +109,9 @@ def _payload(frame: Frame) -> bytes:
 
 
 def encode_body(frame: Frame) -> bytes:
-    """Type byte, payload and CRC: what COBS wraps. Raises `InvalidFrame` for a non-frame."""
+    """Length, type, payload and CRC: what COBS wraps. Raises `InvalidFrame` for a non-frame."""
     payload = _payload(frame)
-    unstuffed = bytes((frame.TYPE,)) + payload
+    unstuffed = bytes((len(payload), frame.TYPE)) + payload
     return unstuffed + crc16(unstuffed).to_bytes(2, "big")
 
 
@@ -210,7 +211,9 @@ _PARSERS: dict[int, Callable[[bytes], Frame]] = {
 
 
 def decode_body(body: bytes) -> Frame:
-    """One unstuffed body (type | payload | CRC) to a frame; raises `FrameRejected` saying why not."""
+    """One unstuffed body (length | type | payload | CRC) to a frame; raises `FrameRejected` saying
+    why not. The length byte is checked after the CRC: without it, two frames merged by a damaged
+    delimiter can pass the CRC (a CRC without final xor over `message + CRC[0]` is `CRC[1] 00`)."""
     if not MIN_BODY <= len(body) <= MAX_BODY:
         raise FrameRejected(
             RejectReason.LENGTH, f"{len(body)} bytes, a v1 frame has {MIN_BODY}..{MAX_BODY}"
@@ -219,11 +222,16 @@ def decode_body(body: bytes) -> Frame:
     got = int.from_bytes(body[-2:], "big")
     if got != expected:
         raise FrameRejected(RejectReason.CRC, f"CRC {got:04X}, computed {expected:04X}")
-    parser = _PARSERS.get(body[0])
+    if body[0] != len(body) - MIN_BODY:
+        raise FrameRejected(
+            RejectReason.LENGTH,
+            f"declares {body[0]} payload bytes, carries {len(body) - MIN_BODY}",
+        )
+    parser = _PARSERS.get(body[1])
     if parser is None:
-        raise FrameRejected(RejectReason.UNKNOWN_TYPE, f"type 0x{body[0]:02X} is not in protocol v1")
+        raise FrameRejected(RejectReason.UNKNOWN_TYPE, f"type 0x{body[1]:02X} is not in protocol v1")
     try:
-        return parser(body[1:-2])
+        return parser(body[2:-2])
     except InvalidFrame as err:
         raise FrameRejected(RejectReason.MALFORMED_PAYLOAD, str(err)) from err
 

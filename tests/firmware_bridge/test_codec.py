@@ -81,18 +81,23 @@ def _crc_bitwise(data: bytes) -> int:
 def test_golden_bytes_pin_the_wire_format() -> None:
     # CRC-16/CCITT-FALSE check value from the CRC catalogue
     assert crc16(b"123456789") == 0x29B1 == _crc_bitwise(b"123456789")
-    assert encode(StartScan()) == bytes.fromhex("00 04 82 50 3a 00")
-    assert encode(SetScanPeriod(50)) == bytes.fromhex("00 02 84 04 32 3d 17 00")
+    assert encode(StartScan()) == bytes.fromhex("00 01 04 82 ac c5 00")
+    assert encode(SetScanPeriod(50)) == bytes.fromhex("00 03 02 84 04 32 98 23 00")
     # CRCs below computed by the bitwise reference in `_crc_bitwise`, not by the code under test
-    assert _crc_bitwise(bytes.fromhex("02 00 04 01020304")) == 0x1528
+    assert _crc_bitwise(bytes.fromhex("06 02 00 04 01020304")) == 0x5513
     assert encode(TagSeen(0, bytes.fromhex("01020304"))) == bytes.fromhex(
-        "00 02 02 08 04 01 02 03 04 15 28 00"
+        "00 03 06 02 08 04 01 02 03 04 55 13 00"
     )
+    assert _crc_bitwise(bytes.fromhex("07 02 03 04 01020304 c4")) == 0xB339
     assert encode(TagSeen(3, bytes.fromhex("01020304"), -60)) == bytes.fromhex(
-        "00 0b 02 03 04 01 02 03 04 c4 2b de 00"
+        "00 0c 07 02 03 04 01 02 03 04 c4 b3 39 00"
     )
-    assert encode(ReaderFault(None, FaultCode.READER_TIMEOUT, "x")) == bytes.fromhex("00 07 05 ff 03 78 5d 2a 00")
-    assert encode(Heartbeat(1000, 20)) == bytes.fromhex("00 02 04 01 03 03 e8 01 01 04 14 21 e9 00")
+    assert _crc_bitwise(bytes.fromhex("03 05 ff 03 78")) == 0x2634
+    assert encode(ReaderFault(None, FaultCode.READER_TIMEOUT, "x")) == bytes.fromhex(
+        "00 08 03 05 ff 03 78 26 34 00"
+    )
+    assert _crc_bitwise(bytes.fromhex("08 04 000003e8 00000014")) == 0x92E9
+    assert encode(Heartbeat(1000, 20)) == bytes.fromhex("00 03 08 04 01 03 03 e8 01 01 04 14 92 e9 00")
 
 
 @pytest.mark.parametrize(
@@ -148,29 +153,32 @@ def test_fault_code_given_as_a_number_becomes_the_enum() -> None:
     assert ReaderFault(2, 5).code is FaultCode.TX_OVERFLOW  # type: ignore[arg-type]
 
 
-def _body(type_and_payload: str) -> bytes:
-    raw = bytes.fromhex(type_and_payload)
+def _body(frame_type: str, payload: str = "", declared: int | None = None) -> bytes:
+    """A body with a good CRC; `declared` overrides the length byte."""
+    data = bytes.fromhex(payload)
+    raw = bytes((len(data) if declared is None else declared,)) + bytes.fromhex(frame_type) + data
     return raw + crc16(raw).to_bytes(2, "big")
 
 
 @pytest.mark.parametrize(
     ("body", "reason", "words"),
     [
-        (bytes.fromhex("82 50"), RejectReason.LENGTH, "2 bytes"),
-        (_body("02" + "00" * 62), RejectReason.LENGTH, "65 bytes"),
-        (bytes.fromhex("82 50 3b"), RejectReason.CRC, "CRC 503B, computed 503A"),
+        (bytes.fromhex("00 82 ac"), RejectReason.LENGTH, "3 bytes"),
+        (_body("02", "00" * 61), RejectReason.LENGTH, "65 bytes"),
+        (bytes.fromhex("00 82 ac c6"), RejectReason.CRC, "CRC ACC6, computed ACC5"),
+        (_body("82", "", declared=1), RejectReason.LENGTH, "declares 1 payload bytes, carries 0"),
         (_body("42"), RejectReason.UNKNOWN_TYPE, "0x42"),
         (_body("00"), RejectReason.UNKNOWN_TYPE, "0x00"),
-        (_body("02 00 05 0102030405"), RejectReason.MALFORMED_PAYLOAD, "UID length"),
-        (_body("02 00 04 010203"), RejectReason.MALFORMED_PAYLOAD, "TagSeen payload of 5 bytes"),
-        (_body("03 00 04 01020304 c4"), RejectReason.MALFORMED_PAYLOAD, "TagGone"),
-        (_body("02 ff 04 01020304"), RejectReason.MALFORMED_PAYLOAD, "antenna must be"),
-        (_body("04 00000001"), RejectReason.MALFORMED_PAYLOAD, "expected 8 bytes"),
-        (_body("05 ff 63"), RejectReason.MALFORMED_PAYLOAD, "unknown fault code 99"),
-        (_body("01 01 08 ff fe"), RejectReason.MALFORMED_PAYLOAD, "not UTF-8"),
-        (_body("01 01 00"), RejectReason.MALFORMED_PAYLOAD, "antennas must be"),
-        (_body("82 00"), RejectReason.MALFORMED_PAYLOAD, "StartScan payload of 1 bytes"),
-        (_body("84 0000"), RejectReason.MALFORMED_PAYLOAD, "period_ms"),
+        (_body("02", "00 05 0102030405"), RejectReason.MALFORMED_PAYLOAD, "UID length"),
+        (_body("02", "00 04 010203"), RejectReason.MALFORMED_PAYLOAD, "TagSeen payload of 5 bytes"),
+        (_body("03", "00 04 01020304 c4"), RejectReason.MALFORMED_PAYLOAD, "TagGone"),
+        (_body("02", "ff 04 01020304"), RejectReason.MALFORMED_PAYLOAD, "antenna must be"),
+        (_body("04", "00000001"), RejectReason.MALFORMED_PAYLOAD, "expected 8 bytes"),
+        (_body("05", "ff 63"), RejectReason.MALFORMED_PAYLOAD, "unknown fault code 99"),
+        (_body("01", "01 08 ff fe"), RejectReason.MALFORMED_PAYLOAD, "not UTF-8"),
+        (_body("01", "01 00"), RejectReason.MALFORMED_PAYLOAD, "antennas must be"),
+        (_body("82", "00"), RejectReason.MALFORMED_PAYLOAD, "StartScan payload of 1 bytes"),
+        (_body("84", "0000"), RejectReason.MALFORMED_PAYLOAD, "period_ms"),
         (_body("81"), RejectReason.MALFORMED_PAYLOAD, "HostHello"),
     ],
 )
@@ -184,10 +192,22 @@ def test_decode_body_says_why_it_rejects(body: bytes, reason: RejectReason, word
 
 def test_decode_chunk_rejects_broken_cobs_and_overlong_runs() -> None:
     with pytest.raises(FrameRejected) as info:
-        decode_chunk(bytes.fromhex("05 82 50 3a"))  # block claims 4 bytes, 3 follow
+        decode_chunk(bytes.fromhex("01 05 82 ac c5"))  # block claims 4 bytes, 3 follow
     assert info.value.reason is RejectReason.ENCODING
     with pytest.raises(FrameRejected) as info:
         decode_chunk(b"\x01" * 66)
+    assert info.value.reason is RejectReason.LENGTH
+
+
+@pytest.mark.parametrize("frame", [Hello(1, 8, "tapis-ref 1"), ReaderFault(2, FaultCode.COLLISION, "x")])
+def test_a_frame_merged_with_a_zero_by_a_damaged_delimiter_is_rejected(frame: Frame) -> None:
+    """A CRC without final xor passes `message + CRC[0]` with `CRC[1] 00` as check: a damaged
+    trailing delimiter (00 -> 01) appends exactly that 00. The length byte catches it, so a
+    variable-length text never comes out one character longer."""
+    stuffed = encode(frame)[1:-1] + b"\x01"
+    assert crc16(cobs_decode(stuffed)[:-2]) == int.from_bytes(cobs_decode(stuffed)[-2:], "big")
+    with pytest.raises(FrameRejected) as info:
+        decode_chunk(stuffed)
     assert info.value.reason is RejectReason.LENGTH
 
 

@@ -107,17 +107,17 @@ def test_garbage_and_a_fake_frame_start_between_frames_lose_nothing() -> None:
     a, b, c = TagSeen(1, bytes.fromhex("04a1b2c3"), -50), StartScan(), Heartbeat(5000, 100)
     garbage = [
         b"\xff\xfe\x13\x37",  # line noise, no delimiter: one rejection
-        b"\x00\x0b\x02\x03\x04\x01",  # a delimiter then the start of a TagSeen that never ends
+        b"\x00\x0c\x07\x02\x03\x04\x01",  # a delimiter then the start of a TagSeen that never ends
         b"\x00\x00\x00",  # idle line
-        b"\x00\x04\x82",  # a fake start: begins exactly like StartScan
+        b"\x00\x01\x04\x82",  # a fake start: begins exactly like StartScan
     ]
     wire = encode(a) + garbage[0] + encode(b) + garbage[1] + garbage[2] + encode(c) + garbage[3]
     rejected: list[Rejected] = []
     decoder = Decoder(on_reject=rejected.append)
     assert decoder.feed(wire + encode(a)) == [a, b, c, a]
     assert [r.reason for r in rejected] == [RejectReason.ENCODING, RejectReason.ENCODING, RejectReason.ENCODING]
-    assert [r.raw for r in rejected] == [b"\xff\xfe\x13\x37", b"\x0b\x02\x03\x04\x01", b"\x04\x82"]
-    assert decoder.stats.bytes_skipped == 4 + 5 + 2
+    assert [r.raw for r in rejected] == [b"\xff\xfe\x13\x37", b"\x0c\x07\x02\x03\x04\x01", b"\x01\x04\x82"]
+    assert decoder.stats.bytes_skipped == 4 + 6 + 3
     assert decoder.stats.rejected == {RejectReason.ENCODING: 3}
 
 

@@ -70,7 +70,7 @@ def test_the_board_end_of_a_pty_closing_is_a_link_error(pty_pair: tuple[int, str
     master, path = pty_pair
     link = SerialLink(path)
     os.write(master, encode(StartScan()))
-    assert read_exactly(link, 6) == encode(StartScan())
+    assert read_exactly(link, len(encode(StartScan()))) == encode(StartScan())
     os.close(master)
     with pytest.raises(LinkError) as info:
         for _ in range(10):
