@@ -8,6 +8,7 @@ missed reads, TagGone, heartbeats) is `firmware_bridge.board.ReaderBoardLogic`; 
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import random
 import select
@@ -20,7 +21,9 @@ from firmware_bridge.board import ReaderBoardLogic
 from firmware_bridge.codec import MAX_ENCODED, cobs_encode, decode_chunk, encode, encode_body
 from firmware_bridge.decoder import Decoder
 from firmware_bridge.errors import FrameRejected
-from firmware_bridge.frames import BoardFrame, FaultCode, TagSeen
+from firmware_bridge.frames import BoardFrame, FaultCode, Frame, TagSeen
+
+_log = logging.getLogger(__name__)
 
 
 def make_noise(rng: random.Random, kind: int) -> bytes:
@@ -101,7 +104,7 @@ class ReaderBoardSimulator:
         self.frames_written = 0
         self.noise_written = 0  # units of noise from inject_noise
         self.bytes_dropped = 0  # the pty buffer was full (nobody reading)
-        self.host_frames: list[object] = []  # host frames received, in order (for tests)
+        self.host_frames: list[Frame] = []  # host frames received, in order (for tests)
         self.host_rejected = 0  # damaged host frames
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -180,6 +183,12 @@ class ReaderBoardSimulator:
             pass  # already awake, or closing
 
     def _run(self) -> None:
+        try:
+            self._loop()
+        except Exception:  # logged, so the test guard fails the test instead of the board going quiet
+            _log.exception("reader board simulator on %s stopped", self.port)
+
+    def _loop(self) -> None:
         t0 = time.monotonic()
 
         def now_ms() -> int:
