@@ -59,7 +59,7 @@ def test_every_event_round_trips_and_is_named_in_the_past_tense() -> None:
     assert len(kinds) >= 10
     for event in t.events:
         assert event_from_dict(json.loads(json.dumps(event.to_dict()))) == event
-    past = re.compile(r"(ed|Drawn|Broken|Went)(?=[A-Z]|$)")
+    past = re.compile(r"(ed|Drawn|Broken|Given|Went)(?=[A-Z]|$)")
     for cls in Event.registry.values():
         assert past.search(cls.__name__), cls.__name__
         assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
