@@ -81,7 +81,7 @@ def event_from_dict(data: dict[str, JSON]) -> Event:
             raw = _from_json(data[field.name])
             hint = hints[field.name]
             if isinstance(hint, type) and issubclass(hint, StrEnum):
-                raw = hint(raw)
+                raw = hint(str(raw))
             elif hint is float and isinstance(raw, int):
                 raw = float(raw)
             kwargs[field.name] = raw

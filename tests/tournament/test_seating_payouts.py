@@ -97,4 +97,6 @@ def test_a_120_entry_event_shows_its_payouts_on_the_clock_screen() -> None:
     assert snap["prize_pool_cents"] == 4_032_000
     assert snap["payouts_cents"] == list(POUQUES_PAYOUTS.payouts(120, 35_000))
     assert snap["average_stack"] == 10_000
-    assert Counter(len(tb["seats"]) for tb in snap["tables"].values()) == {10: 12}  # type: ignore[union-attr]
+    tables = snap["tables"]
+    assert isinstance(tables, dict) and len(tables) == 12
+    assert Counter(t.state.counts().values()) == {10: 12}

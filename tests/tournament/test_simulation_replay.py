@@ -62,7 +62,7 @@ def test_every_event_round_trips_and_is_named_in_the_past_tense() -> None:
     past = re.compile(r"(ed|Drawn|Broken|Given|Went)(?=[A-Z]|$)")
     for cls in Event.registry.values():
         assert past.search(cls.__name__), cls.__name__
-        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen
 
 
 def test_bad_records_are_refused() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from hub.tournament.clock import ClockState
 from hub.tournament.errors import ClockError, FloorError, StructureError, TournamentError
-from hub.tournament.events import HeadsUpStarted, LevelStarted
+from hub.tournament.events import Event, HeadsUpStarted, LevelStarted
 from hub.tournament.structure import AnteKind, Break, Level, Structure, from_toml, pouques_2020, to_toml
 from hub.tournament.tournament import Tournament
 
@@ -84,7 +84,7 @@ def started_clock(now: float = 0.0) -> ClockState:
     return clock
 
 
-def run(clock: ClockState, now: float) -> list[object]:
+def run(clock: ClockState, now: float) -> list[Event]:
     events = clock.due(now)
     for e in events:
         clock.apply(e)
