@@ -7,6 +7,7 @@ state from them alone. `to_dict()` / `event_from_dict()` make them JSON-ready fo
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from dataclasses import dataclass
 from enum import StrEnum
@@ -69,12 +70,17 @@ def _from_json(value: JSON) -> object:
     return value
 
 
+@functools.cache
+def _hints(name: str) -> dict[str, object]:
+    return typing.get_type_hints(Event.registry[name])
+
+
 def event_from_dict(data: dict[str, JSON]) -> Event:
     name = data.get("type")
     cls = Event.registry.get(str(name))
     if cls is None:
         raise EventError(f"unknown event type {name!r}")
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls.__name__)
     kwargs: dict[str, object] = {}
     try:
         for field in dataclasses.fields(cls):  # type: ignore[arg-type]
