@@ -8,7 +8,6 @@ Consumes `CardArrived`/`CardLeft` (from `table_agent.zones`) plus what the hub's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from table_agent.dealing_faults import (
@@ -22,6 +21,7 @@ from table_agent.dealing_faults import (
     Street,
     UnknownRemedy,
 )
+from table_agent.dealing_state import HandState
 from table_agent.events import CardArrived, CardLeft, CardTag, Zone, ZoneKind
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
 
 _BOARD_START = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}
 _GATE = {Street.FLOP: Street.PREFLOP, Street.TURN: Street.FLOP, Street.RIVER: Street.TURN}
-_BURNS_NEEDED = {Street.FLOP: 1, Street.TURN: 2, Street.RIVER: 3}
 _DEAD_ZONES = (ZoneKind.MUCK, ZoneKind.BURN, ZoneKind.TRAY)
 _HAND_OVER = (Remedy.MISDEAL, Remedy.HAND_CANCELLED_BETS_RETURNED, Remedy.HAND_CANCELLED_POT_SPLIT)
 
@@ -49,75 +48,18 @@ def _street_of(position: int) -> Street:
     return Street.FLOP if position < 3 else Street.TURN if position == 3 else Street.RIVER
 
 
-@dataclass
-class _Hand:
-    """Everything the monitor knows about the hand in progress (mutable, private)."""
-
-    ctx: HandContext
-    order: tuple[int, ...]
-    away: set[int]
-    deck: str | None
-    last_zone: dict[str, Zone] = field(default_factory=dict)  # uid -> zone of its last arrival
-    here: dict[str, Zone] = field(default_factory=dict)  # uid -> zone it is on now
-    face: dict[str, str] = field(default_factory=dict)  # uid -> card face
-    uid_of: dict[str, str] = field(default_factory=dict)  # face -> first uid seen this hand
-    held: dict[int, list[str]] = field(default_factory=dict)  # seat -> uids on its antenna
-    dealt: dict[int, int] = field(default_factory=dict)  # seat -> cards received from the deck
-    deal_position: dict[str, int] = field(default_factory=dict)  # uid -> 1-based position
-    seat_card_index: dict[str, int] = field(default_factory=dict)  # uid -> 1st, 2nd... card of its seat
-    dealt_total: int = 0
-    round: int = 0
-    pointer: int = 0
-    deal_complete: bool = False  # every round dealt
-    deal_over: bool = False  # first action or first board card
-    order_faulted: bool = False  # a misdeal-class deal fault was raised: stop judging the order
-    last_served: int | None = None
-    board: list[str] = field(default_factory=list)
-    burn: list[str] = field(default_factory=list)
-    closed: set[Street] = field(default_factory=set)
-    opened: set[Street] = field(default_factory=set)
-    faulted_streets: set[Street] = field(default_factory=set)
-    boxed_in_deal: int = 0
-    boxed_after_deal: int = 0
-    exposed: dict[str, int] = field(default_factory=dict)  # uid exposed during the deal -> its seat
-    owed: dict[int, int] = field(default_factory=dict)  # seat -> replacement cards still due
-    folded: set[int] = field(default_factory=set)
-    dead: set[int] = field(default_factory=set)
-    absent_reported: set[int] = field(default_factory=set)
-    missing_reported: set[int] = field(default_factory=set)
-    muck_reported: set[int] = field(default_factory=set)
-    mixed_reported: bool = False
-    board_removed_reported: bool = False
-    actions_preflop: int = 0
-    actions: int = 0
-    skipped: int | None = None
-    acted_since_skipped: int = 0
-    to_act: int | None = None
-    exempt_leave: set[str] = field(default_factory=set)  # board cards a remedy moves away
-    exempt_arrive: set[str] = field(default_factory=set)  # cards a remedy moves onto the board
-    free_board_cards: int = 0  # board cards a remedy deals outside the betting gate
-    dead_ok: set[str] = field(default_factory=set)  # dead cards a remedy gives back to a seat
-    void: bool = False  # misdeal or cancelled: nothing more to judge
-    now: float = 0.0
-
-    def live(self, seat: int) -> bool:
-        return seat in self.ctx.seats and seat not in self.folded and seat not in self.dead
-
-
 class DealingMonitor:
     """One table's dealing monitor. Observations never raise; commands may raise `DealingError`."""
 
     def __init__(self, *, table: str) -> None:
         self.table = table
-        self._h: _Hand | None = None
+        self._h: HandState | None = None
 
     # --- commands from the hub -------------------------------------------------------------
 
     def start_hand(self, ctx: HandContext) -> list[FaultDetected]:
         """Begin watching a hand; the previous one, if any, is closed."""
-        self._h = _Hand(ctx=ctx, order=ctx.deal_order, away=set(ctx.away), deck=ctx.deck)
-        self._h.held = {s: [] for s in ctx.seats}
-        self._h.dealt = {s: 0 for s in ctx.seats}
+        self._h = HandState.for_hand(ctx)
         return []
 
     def end_hand(self) -> None:
@@ -252,7 +194,7 @@ class DealingMonitor:
 
     # --- card identity -------------------------------------------------------------------------
 
-    def _check_tag(self, h: _Hand, tag: CardTag, seat: int | None) -> list[FaultDetected]:
+    def _check_tag(self, h: HandState, tag: CardTag, seat: int | None) -> list[FaultDetected]:
         if not tag.known or tag.card is None:
             return [self._fault(h, FaultKind.UNKNOWN_TAG, seat, (), uid=tag.uid)]
         h.face[tag.uid] = tag.card
@@ -273,13 +215,13 @@ class DealingMonitor:
 
     # --- departures ------------------------------------------------------------------------------
 
-    def _left(self, h: _Hand, zone: Zone, uid: str) -> list[FaultDetected]:
+    def _left(self, h: HandState, zone: Zone, uid: str) -> list[FaultDetected]:
         if h.here.get(uid) != zone:
             return []  # already seen arriving elsewhere
         del h.here[uid]
         return self._leave(h, zone, uid)
 
-    def _leave(self, h: _Hand, zone: Zone, uid: str) -> list[FaultDetected]:
+    def _leave(self, h: HandState, zone: Zone, uid: str) -> list[FaultDetected]:
         if zone.kind is ZoneKind.SEAT and zone.seat is not None:
             if uid in h.held.get(zone.seat, []):
                 h.held[zone.seat].remove(uid)
@@ -295,14 +237,14 @@ class DealingMonitor:
                                     board_left=len(h.board))]
         return []
 
-    def _decided(self, h: _Hand) -> bool:
+    def _decided(self, h: HandState) -> bool:
         """No more betting is possible, or one hand is left: the table already knows every card."""
         live = [s for s in h.ctx.seats if h.live(s)]
         return Street.RIVER in h.closed or len(live) <= 1
 
     # --- arrivals --------------------------------------------------------------------------------
 
-    def _to_seat(self, h: _Hand, seat: int, uid: str, prev: Zone | None) -> list[FaultDetected]:
+    def _to_seat(self, h: HandState, seat: int, uid: str, prev: Zone | None) -> list[FaultDetected]:
         card = (self._face(h, uid),)
         if seat not in h.ctx.seats:
             h.order_faulted = True
@@ -326,7 +268,7 @@ class DealingMonitor:
         faults += self._absent_check(h, seat)
         return faults
 
-    def _deal_card(self, h: _Hand, seat: int, uid: str) -> list[FaultDetected]:
+    def _deal_card(self, h: HandState, seat: int, uid: str) -> list[FaultDetected]:
         """A card from the deck reaches a dealt-in seat during the deal: judge the order."""
         h.dealt_total += 1
         h.dealt[seat] += 1
@@ -372,13 +314,13 @@ class DealingMonitor:
                 h.deal_complete = True
         return faults
 
-    def _extra(self, h: _Hand, seat: int, uid: str) -> FaultDetected:
+    def _extra(self, h: HandState, seat: int, uid: str) -> FaultDetected:
         held = len(h.held[seat]) + 1
         return self._fault(h, FaultKind.EXTRA_HOLE_CARD, seat, (self._face(h, uid),),
                            held=held, extra=held - h.ctx.hole_cards, small_blind=seat == h.ctx.small_blind_seat,
                            last_served=seat == h.order[-1], during_deal=not h.deal_over)
 
-    def _absent_check(self, h: _Hand, seat: int) -> list[FaultDetected]:
+    def _absent_check(self, h: HandState, seat: int) -> list[FaultDetected]:
         """Seats away when the ruleset's deadline card is dealt have dead hands."""
         deadline = h.ctx.deadline
         due: set[int] = set()
@@ -398,7 +340,7 @@ class DealingMonitor:
                                       deal_position=h.dealt_total))
         return faults
 
-    def _to_tray(self, h: _Hand, uid: str, prev: Zone | None) -> list[FaultDetected]:
+    def _to_tray(self, h: HandState, uid: str, prev: Zone | None) -> list[FaultDetected]:
         card = (self._face(h, uid),)
         if prev is None:
             if h.deal_over:
@@ -419,7 +361,7 @@ class DealingMonitor:
                                 deal_complete=h.deal_complete)]
         return []
 
-    def _to_burn(self, h: _Hand, uid: str, prev: Zone | None) -> list[FaultDetected]:
+    def _to_burn(self, h: HandState, uid: str, prev: Zone | None) -> list[FaultDetected]:
         h.burn.append(uid)
         if not h.board and len(h.burn) == 2 and Street.FLOP not in h.faulted_streets:
             h.faulted_streets.add(Street.FLOP)
@@ -427,7 +369,7 @@ class DealingMonitor:
                                 burns=2)]
         return []
 
-    def _to_board(self, h: _Hand, uid: str, prev: Zone | None) -> list[FaultDetected]:
+    def _to_board(self, h: HandState, uid: str, prev: Zone | None) -> list[FaultDetected]:
         faults = self._end_deal(h)
         position = len(h.board)
         h.board.append(uid)
@@ -466,7 +408,7 @@ class DealingMonitor:
                                   actions_preflop=h.actions_preflop, round_open=gate_open))
         return faults
 
-    def _to_muck(self, h: _Hand, uid: str, prev: Zone | None) -> list[FaultDetected]:
+    def _to_muck(self, h: HandState, uid: str, prev: Zone | None) -> list[FaultDetected]:
         if prev is None or prev.kind is not ZoneKind.SEAT or prev.seat is None:
             return []
         seat = prev.seat
@@ -482,7 +424,7 @@ class DealingMonitor:
 
     # --- end of the deal ------------------------------------------------------------------------
 
-    def _end_deal(self, h: _Hand) -> list[FaultDetected]:
+    def _end_deal(self, h: HandState) -> list[FaultDetected]:
         """First action or first board card: every live seat must hold its hole cards."""
         if h.deal_over:
             return []
@@ -501,17 +443,17 @@ class DealingMonitor:
 
     # --- helpers ---------------------------------------------------------------------------------
 
-    def _faulted_street(self, h: _Hand) -> Street | None:
+    def _faulted_street(self, h: HandState) -> Street | None:
         for street in (Street.RIVER, Street.TURN, Street.FLOP):
             if street in h.faulted_streets:
                 return street
         return None
 
     @staticmethod
-    def _face(h: _Hand, uid: str) -> str:
+    def _face(h: HandState, uid: str) -> str:
         return h.face.get(uid, f"tag:{uid}")
 
-    def _fault(self, h: _Hand, kind: FaultKind, seat: int | None, cards: tuple[str, ...],
+    def _fault(self, h: HandState, kind: FaultKind, seat: int | None, cards: tuple[str, ...],
                **details: object) -> FaultDetected:
         return FaultDetected(kind=kind, hand=h.ctx.hand, seat=seat, cards=cards, at=h.now,
                              details=MappingProxyType(dict(details)))

@@ -4,12 +4,21 @@ Consumes `FaultDetected` (table_agent.dealing) and a `Situation` from the hub's 
 emits a `Ruling` citing the article of the tournament's ruleset. Pure: no IO, no clock.
 """
 
-from hub.rulings.engine import DEFAULT_RULESET, RULESETS, clauses_for, deadline, is_substantial, rule
+from hub.rulings.engine import (
+    DEFAULT_RULESET,
+    RULESETS,
+    clauses_for,
+    deadline,
+    is_substantial,
+    rule,
+    rulings_table,
+)
 from hub.rulings.model import (
     Clause,
     Decision,
     Ruling,
     RulingsError,
+    RulingsTable,
     Situation,
     UnknownRuleset,
     When,
@@ -22,6 +31,7 @@ __all__ = [
     "Decision",
     "Ruling",
     "RulingsError",
+    "RulingsTable",
     "Situation",
     "UnknownRuleset",
     "When",
@@ -29,4 +39,5 @@ __all__ = [
     "deadline",
     "is_substantial",
     "rule",
+    "rulings_table",
 ]

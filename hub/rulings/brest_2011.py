@@ -1,6 +1,6 @@
 """Ruleset table for `brest-2011` (Brest Hold'em tournament rules, 2011): fault kind -> clauses.
 
-Read by `hub.rulings.engine`; kinds in `SILENT` (or absent) fall back to cdc-2013, cited as
+Read by `hub.rulings.engine`; kinds in `_SILENT` (or absent) fall back to cdc-2013, cited as
 "cdc-2013 x.y (brest-2011 silent)". Articles are those of seeds/001. Pure data.
 """
 
@@ -8,17 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hub.rulings.model import Clause, Decision as D, When as W
+from hub.rulings.model import Clause, Decision as D, RulingsTable, When as W
 from table_agent.dealing_faults import Deadline, FaultKind as K
 
-RULESET = "brest-2011"
-DEADLINE = Deadline.OWN_LAST_CARD  # III.13: seated when one's own last card is dealt
-SUBSTANTIAL_ARTICLE = "brest-2011 III.12"
-SILENT: frozenset[K] = frozenset({K.CARD_TO_EMPTY_SEAT, K.BOARD_REMOVED, K.MIXED_DECKS})
+_SILENT: frozenset[K] = frozenset({K.CARD_TO_EMPTY_SEAT, K.BOARD_REMOVED, K.MIXED_DECKS})
 _MISDEAL = (Clause(D.MISDEAL, "brest-2011 III.7"),)
 _IRREGULAR = (Clause(D.HAND_CANCELLED_POT_SPLIT, "brest-2011 III.11"),)
 
-TABLE: Mapping[K, tuple[Clause, ...]] = {
+_TABLE: Mapping[K, tuple[Clause, ...]] = {
     K.BOXED_CARD: (
         Clause(D.MISDEAL, "brest-2011 III.9", W.TWO_BOXED_IN_DEAL),
         Clause(D.TD_DECISION, "brest-2011 III.9", W.TWO_BOXED_AFTER_DEAL,
@@ -61,3 +58,11 @@ TABLE: Mapping[K, tuple[Clause, ...]] = {
         Clause(D.TREATED_AS_CALL, "brest-2011 VII.15"),
     ),
 }
+
+RULINGS = RulingsTable(
+    ruleset="brest-2011",
+    deadline=Deadline.OWN_LAST_CARD,  # III.13: seated when one's own last card is dealt
+    substantial_article="brest-2011 III.12",
+    table=_TABLE,
+    silent=_SILENT,
+)

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hub.rulings.model import Clause, Decision as D, When as W
+from hub.rulings.model import Clause, Decision as D, RulingsTable, When as W
 from table_agent.dealing_faults import Deadline, FaultKind as K
 
-RULESET = "cdc-2013"
-DEADLINE = Deadline.FIRST_CARD  # 5.1: seated when the first card is dealt
-SUBSTANTIAL_ARTICLE = "cdc-2013 7.7"
-SILENT: frozenset[K] = frozenset()
+_SILENT: frozenset[K] = frozenset()
 _MISDEAL = (Clause(D.MISDEAL, "cdc-2013 7.1"),)
 _IRREGULAR = (Clause(D.HAND_CANCELLED_BETS_RETURNED, "cdc-2013 6.4"),)
 
-TABLE: Mapping[K, tuple[Clause, ...]] = {
+_TABLE: Mapping[K, tuple[Clause, ...]] = {
     K.BOXED_CARD: (
         Clause(D.MISDEAL, "cdc-2013 6.3", W.TWO_BOXED_IN_DEAL),
         Clause(D.HAND_CANCELLED_BETS_RETURNED, "cdc-2013 6.3", W.TWO_BOXED_AFTER_DEAL_BETTING),
@@ -66,3 +63,11 @@ TABLE: Mapping[K, tuple[Clause, ...]] = {
         Clause(D.TREATED_AS_CALL, "cdc-2013 10.9"),
     ),
 }
+
+RULINGS = RulingsTable(
+    ruleset="cdc-2013",
+    deadline=Deadline.FIRST_CARD,  # 5.1: seated when the first card is dealt
+    substantial_article="cdc-2013 7.7",
+    table=_TABLE,
+    silent=_SILENT,
+)

@@ -1,6 +1,6 @@
 """Ruleset table for `cpt87` (Challenge Poker Team 87 championship rules): fault kind -> clauses.
 
-Read by `hub.rulings.engine`; kinds in `SILENT` fall back to cdc-2013, cited "(cpt87 silent)".
+Read by `hub.rulings.engine`; kinds in `_SILENT` fall back to cdc-2013, cited "(cpt87 silent)".
 Articles are those of seeds/004. Pure data.
 """
 
@@ -8,19 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hub.rulings.model import Clause, Decision as D, When as W
+from hub.rulings.model import Clause, Decision as D, RulingsTable, When as W
 from table_agent.dealing_faults import Deadline, FaultKind as K
 
-RULESET = "cpt87"
-DEADLINE = Deadline.LAST_CARD  # 5.1: seated when the last private card is dealt
-SUBSTANTIAL_ARTICLE = "cpt87 6.6"
-SILENT: frozenset[K] = frozenset({
+_SILENT: frozenset[K] = frozenset({
     K.TURN_WITHOUT_BURN, K.RIVER_WITHOUT_BURN, K.BOARD_REMOVED, K.DEAD_CARD_IN_HAND,
 })
 _MISDEAL = (Clause(D.MISDEAL, "cpt87 6.5"),)
 _IRREGULAR = (Clause(D.HAND_CANCELLED_POT_SPLIT, "cpt87 6.4"),)
 
-TABLE: Mapping[K, tuple[Clause, ...]] = {
+_TABLE: Mapping[K, tuple[Clause, ...]] = {
     K.BOXED_CARD: (
         Clause(D.TD_DECISION, "cpt87 6.3", W.TWO_BOXED, options=(D.SET_ASIDE, D.HAND_CANCELLED_POT_SPLIT)),
         Clause(D.SET_ASIDE, "cpt87 6.3"),
@@ -67,3 +64,11 @@ TABLE: Mapping[K, tuple[Clause, ...]] = {
         Clause(D.TREATED_AS_CALL, "cpt87 8.4"),
     ),
 }
+
+RULINGS = RulingsTable(
+    ruleset="cpt87",
+    deadline=Deadline.LAST_CARD,  # 5.1: seated when the last private card is dealt
+    substantial_article="cpt87 6.6",
+    table=_TABLE,
+    silent=_SILENT,
+)

@@ -6,7 +6,7 @@ step with the tables. Pure string building: no IO except printing in `__main__`.
 
 from __future__ import annotations
 
-from hub.rulings.engine import RULESETS, _module, clauses_for
+from hub.rulings.engine import RULESETS, clauses_for, rulings_table
 from hub.rulings.model import When
 from table_agent.dealing_faults import FaultKind
 
@@ -18,9 +18,9 @@ def ruleset_tables() -> str:
     """One table per ruleset: fault kind -> decision, condition and article, first match wins."""
     out = [BEGIN]
     for ruleset in RULESETS:
-        module = _module(ruleset)
+        data = rulings_table(ruleset)
         out += ["", f"### {ruleset}", "",
-                f"Seated when: `{module.DEADLINE}`. Substantial action: {module.SUBSTANTIAL_ARTICLE}.", "",
+                f"Seated when: `{data.deadline}`. Substantial action: {data.substantial_article}.", "",
                 "| fault kind | decision | when | article |", "|---|---|---|---|"]
         for kind in FaultKind:
             for clause, article in clauses_for(kind, ruleset):

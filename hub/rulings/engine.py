@@ -8,17 +8,17 @@ data (`cdc_2013`, `brest_2011`, ...); this module only evaluates their named con
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 
 from hub.rulings import brest_2011, cdc_2013, cpt87, pcpm, pouques_2020
-from hub.rulings.model import Clause, Decision, Ruling, Situation, UnknownRuleset, When
+from hub.rulings.model import Clause, Decision, Ruling, RulingsTable, Situation, UnknownRuleset, When
 from table_agent.dealing_faults import Deadline, FaultDetected, FaultKind
 
-_MODULES: Mapping[str, ModuleType] = {
-    m.RULESET: m for m in (cdc_2013, brest_2011, pouques_2020, pcpm, cpt87)
+_TABLES: Mapping[str, RulingsTable] = {
+    m.RULINGS.ruleset: m.RULINGS for m in (cdc_2013, brest_2011, pouques_2020, pcpm, cpt87)
 }
-RULESETS: tuple[str, ...] = tuple(_MODULES)
-DEFAULT_RULESET = cdc_2013.RULESET
+RULESETS: tuple[str, ...] = tuple(_TABLES)
+DEFAULT_RULESET = cdc_2013.RULINGS.ruleset
 _VOIDING = (Decision.MISDEAL,)  # what substantial action turns into "continue"
 
 
@@ -74,27 +74,28 @@ _CONDITIONS: Mapping[When, Callable[[FaultDetected, Situation], bool]] = {
 }
 
 
-def _module(ruleset: str) -> ModuleType:
+def rulings_table(ruleset: str) -> RulingsTable:
+    """The data of one rulebook; raises `UnknownRuleset` for an unknown id."""
     try:
-        return _MODULES[ruleset]
+        return _TABLES[ruleset]
     except KeyError:
         raise UnknownRuleset(f"unknown ruleset {ruleset!r}: expected one of {', '.join(RULESETS)}") from None
 
 
 def clauses_for(kind: FaultKind, ruleset: str) -> tuple[tuple[Clause, str], ...]:
     """The clauses tried for `kind`, each with the article as cited (fallbacks say so)."""
-    module = _module(ruleset)
-    own: tuple[Clause, ...] = () if kind in module.SILENT else module.TABLE.get(kind, ())
+    data = rulings_table(ruleset)
+    own: tuple[Clause, ...] = () if kind in data.silent else data.table.get(kind, ())
     tried = tuple((c, c.article) for c in own)
-    if module is cdc_2013 or (own and kind not in getattr(module, "PARTIAL", frozenset())):
+    if data is cdc_2013.RULINGS or (own and kind not in data.partial):
         return tried
     note = f" ({ruleset} silent)"
-    return tried + tuple((c, c.article + note) for c in cdc_2013.TABLE.get(kind, ()))
+    return tried + tuple((c, c.article + note) for c in cdc_2013.RULINGS.table.get(kind, ()))
 
 
 def rule(fault: FaultDetected, ruleset: str = DEFAULT_RULESET, situation: Situation | None = None) -> Ruling:
     """The ruling of `ruleset` for `fault`; raises `UnknownRuleset` for an unknown id."""
-    module = _module(ruleset)
+    data = rulings_table(ruleset)
     s = situation if situation is not None else Situation()
     for clause, article in clauses_for(fault.kind, ruleset):
         if _CONDITIONS[clause.when](fault, s):
@@ -107,7 +108,7 @@ def rule(fault: FaultDetected, ruleset: str = DEFAULT_RULESET, situation: Situat
         seat = named if isinstance(named, int) else seat
     if clause.decision in _VOIDING and s.substantial_action:
         dead = (fault.seat,) if fault.seat is not None else ()
-        return _ruling(fault, ruleset, s, Decision.CONTINUE, module.SUBSTANTIAL_ARTICLE, seat, (), dead)
+        return _ruling(fault, ruleset, s, Decision.CONTINUE, data.substantial_article, seat, (), dead)
     return _ruling(fault, ruleset, s, clause.decision, article, seat, clause.options)
 
 
@@ -125,8 +126,7 @@ def _ruling(fault: FaultDetected, ruleset: str, s: Situation, decision: Decision
 
 def deadline(ruleset: str) -> Deadline:
     """Which dealt card a player must be seated for, to fill `HandContext.deadline`."""
-    value: Deadline = _module(ruleset).DEADLINE
-    return value
+    return rulings_table(ruleset).deadline
 
 
 _CHIPS = frozenset({"call", "bet", "raise", "allin"})
@@ -139,7 +139,7 @@ def is_substantial(ruleset: str, actions: Sequence[str]) -> bool:
     consecutive chip actions, or three; brest III.12 / pcpm: two players put chips in after the
     blinds; pouques 48: the anomaly is covered by two actions of any kind.
     """
-    _module(ruleset)
+    rulings_table(ruleset)
     chips = [a in _CHIPS for a in actions]
     pairs = list(zip(chips, chips[1:]))
     if ruleset == "cdc-2013":

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from table_agent.dealing_faults import FaultKind
+from table_agent.dealing_faults import Deadline, FaultKind
 
 
 class RulingsError(Exception):
@@ -87,6 +87,18 @@ class Clause:
     when: When = When.ALWAYS
     options: tuple[Decision, ...] = ()  # for td_decision
     seat_from: str | None = None  # fault detail naming the seat concerned instead of fault.seat
+
+
+@dataclass(frozen=True, slots=True)
+class RulingsTable:
+    """One rulebook as data: its clauses per fault kind, and where it is silent."""
+
+    ruleset: str
+    deadline: Deadline  # the card a player must be seated for
+    substantial_article: str  # cited when substantial action turns a misdeal into `continue`
+    table: Mapping[FaultKind, tuple[Clause, ...]]
+    silent: frozenset[FaultKind] = frozenset()  # these fall back to cdc-2013 entirely
+    partial: frozenset[FaultKind] = frozenset()  # own clauses first, then cdc-2013's
 
 
 @dataclass(frozen=True, slots=True)

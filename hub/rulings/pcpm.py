@@ -8,20 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hub.rulings.model import Clause, Decision as D, When as W
+from hub.rulings.model import Clause, Decision as D, RulingsTable, When as W
 from table_agent.dealing_faults import Deadline, FaultKind as K
 
-RULESET = "pcpm"
-DEADLINE = Deadline.LAST_CARD  # "assis ... lors de la distribution de la dernière carte"
-SUBSTANTIAL_ARTICLE = "pcpm Fausse donne"
-SILENT: frozenset[K] = frozenset({
+_SILENT: frozenset[K] = frozenset({
     K.BOXED_CARD, K.CARD_TO_EMPTY_SEAT, K.BOARD_REMOVED, K.UNKNOWN_TAG, K.FOREIGN_CARD,
     K.DUPLICATE_CARD, K.MIXED_DECKS,
 })
 _DEAL = "pcpm La donne"
 _MISDEAL = (Clause(D.MISDEAL, "pcpm Fausse donne"),)
 
-TABLE: Mapping[K, tuple[Clause, ...]] = {
+_TABLE: Mapping[K, tuple[Clause, ...]] = {
     K.EXPOSED_CARD: (
         Clause(D.MISDEAL, "pcpm Fausse donne", W.SECOND_EXPOSED),
         Clause(D.MISDEAL, "pcpm Fausse donne", W.FIRST_TWO_CARDS),
@@ -57,3 +54,11 @@ TABLE: Mapping[K, tuple[Clause, ...]] = {
         Clause(D.TREATED_AS_CALL, "pcpm Les actions et les relances"),
     ),
 }
+
+RULINGS = RulingsTable(
+    ruleset="pcpm",
+    deadline=Deadline.LAST_CARD,  # "assis ... lors de la distribution de la dernière carte"
+    substantial_article="pcpm Fausse donne",
+    table=_TABLE,
+    silent=_SILENT,
+)

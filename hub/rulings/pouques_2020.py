@@ -1,7 +1,7 @@
 """Ruleset table for `pouques-2020` (Casino de Pouques-les-Eaux, casino croupiers): fault kind -> clauses.
 
-Read by `hub.rulings.engine`; kinds in `SILENT` (or absent) fall back to cdc-2013, cited as
-"cdc-2013 x.y (pouques-2020 silent)"; `PARTIAL` kinds try these clauses first, then cdc-2013.
+Read by `hub.rulings.engine`; kinds in `_SILENT` (or absent) fall back to cdc-2013, cited as
+"cdc-2013 x.y (pouques-2020 silent)"; `_PARTIAL` kinds try these clauses first, then cdc-2013.
 Articles are those of seeds/002 (78 lists misdeals "non exhaustive", 79 dead hands). Pure data.
 """
 
@@ -9,20 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hub.rulings.model import Clause, Decision as D, When as W
+from hub.rulings.model import Clause, Decision as D, RulingsTable, When as W
 from table_agent.dealing_faults import Deadline, FaultKind as K
 
-RULESET = "pouques-2020"
-DEADLINE = Deadline.BUTTON_SECOND_CARD  # 27: seated when the button receives his 2nd card
-SUBSTANTIAL_ARTICLE = "pouques-2020 48"
-SILENT: frozenset[K] = frozenset({
+_SILENT: frozenset[K] = frozenset({
     K.FLOP_TWO_BURNS, K.FLOP_FOUR_CARDS, K.BOARD_REMOVED, K.UNKNOWN_TAG, K.FOREIGN_CARD,
     K.DUPLICATE_CARD, K.MIXED_DECKS,
 })
-PARTIAL: frozenset[K] = frozenset({K.EXPOSED_CARD})  # 78 names only the 1st/2nd/button's card
+_PARTIAL: frozenset[K] = frozenset({K.EXPOSED_CARD})  # 78 names only the 1st/2nd/button's card
 _MISDEAL = (Clause(D.MISDEAL, "pouques-2020 78"),)
 
-TABLE: Mapping[K, tuple[Clause, ...]] = {
+_TABLE: Mapping[K, tuple[Clause, ...]] = {
     K.BOXED_CARD: (
         Clause(D.MISDEAL, "pouques-2020 78", W.TWO_BOXED),  # 2+ cards out of the stub
         Clause(D.SET_ASIDE, "pouques-2020 79"),
@@ -60,3 +57,12 @@ TABLE: Mapping[K, tuple[Clause, ...]] = {
         Clause(D.TREATED_AS_CALL, "pouques-2020 52"),
     ),
 }
+
+RULINGS = RulingsTable(
+    ruleset="pouques-2020",
+    deadline=Deadline.BUTTON_SECOND_CARD,  # 27: seated when the button receives his 2nd card
+    substantial_article="pouques-2020 48",
+    table=_TABLE,
+    silent=_SILENT,
+    partial=_PARTIAL,
+)
