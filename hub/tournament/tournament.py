@@ -93,9 +93,9 @@ class Tournament:
             pol.late_arrival_levels is not None and pol.late_arrival_levels in clock.levels_done)
         if not (clock.started and passed):
             return
-        for p in sorted(s.players.values(), key=lambda p: p.name):
-            if p.arrived or p.status not in (PlayerStatus.REGISTERED, PlayerStatus.SEATED):
-                continue
+        absent = [p for p in sorted(s.players.values(), key=lambda p: p.name)
+                  if not p.arrived and p.status in (PlayerStatus.REGISTERED, PlayerStatus.SEATED)]
+        for p in absent:
             table, seat, chips = p.table, p.seat, p.chips
             self._emit(out, PlayerRemoved(p.name, RemovalReason.ABSENT, chips, pol.late_arrival_article, now))
             if pol.wait_list and s.wait_list and table is not None and seat is not None:
@@ -103,7 +103,8 @@ class Tournament:
                 waiting = s.wait_list[0]
                 self._emit(out, WaitListEntered(waiting, s.entries + 1, chips, "brest-2011 II.1", now),
                            SeatDrawn(waiting, table, seat, chips, now))
-        self._reorganise(now, out)
+        if absent:
+            self._reorganise(now, out)
 
     def start(self, now: float) -> list[Event]:
         """Draw the first button (pouques 23: one seat number for every table) and start the clock."""
