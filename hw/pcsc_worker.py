@@ -1,0 +1,229 @@
+"""The PC/SC reader backend: PC/SC readers in, protocol v1 frames on the agent's queue out.
+
+`PcscScanner` turns one poll of an `hw.pcsc.PcscPort` into the frames a reader board would send
+(`TagSeen` every scan while a card lies on a reader, `TagGone` when it is lifted, `ReaderFault` when a
+reader is unplugged or a card will not give its UID). `PcscReaderWorker` runs it on a thread with the
+same constructor shape and queue items (`FramesRead`, `LinkChanged`) as `table_agent.reader.ReaderWorker`.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from firmware_bridge import (
+    PROTOCOL_VERSION,
+    BoardFrame,
+    FaultCode,
+    Heartbeat,
+    Hello,
+    ReaderFault,
+    TagGone,
+    TagSeen,
+)
+from firmware_bridge.frames import MAX_TEXT_BYTES, UID_LENGTHS
+from hw.errors import ConfigError
+from hw.pcsc import CardReadError, PcscPort
+from hw.ports import Clock
+from table_agent.reader import FramesRead, LinkChanged
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_PERIOD = 1.0  # seconds, as a board: the agent's stall detector expects a frame every second
+
+
+def _short(text: str) -> str:
+    """Fault details travel in a frame: at most MAX_TEXT_BYTES of UTF-8."""
+    raw = text.encode("utf-8")[:MAX_TEXT_BYTES]
+    return raw.decode("utf-8", errors="ignore")
+
+
+def _tail(prefix: str, name: str) -> str:
+    """Prefix and the end of a reader name, which is what tells identical readers apart (`01 00`)."""
+    room = MAX_TEXT_BYTES - len(prefix.encode("utf-8"))
+    return prefix + (name if len(name.encode("utf-8")) <= room else ".." + name[-(room - 2):])
+
+
+@dataclass(slots=True)
+class _Card:
+    uid: bytes | None  # None: present but its UID could not be read yet
+    events: int
+
+
+def check_reader_map(antennas: Mapping[str, int]) -> dict[str, int]:
+    """The reader-name -> antenna table, refused with a plain message when it cannot work."""
+    if not antennas:
+        raise ConfigError("PC/SC backend: no reader is mapped to an antenna")
+    numbers = list(antennas.values())
+    if len(set(numbers)) != len(numbers):
+        raise ConfigError(f"PC/SC backend: two readers on one antenna in {dict(antennas)}")
+    for name, antenna in antennas.items():
+        if not 0 <= antenna <= 0xFE:
+            raise ConfigError(f"PC/SC reader {name!r}: antenna {antenna} not in 0..254")
+    return dict(antennas)
+
+
+class PcscScanner:
+    """One table's PC/SC readers as one board whose antenna N is the reader mapped to N.
+
+    Pure but for the port: each `scan()` lists the readers, polls their slots, reads a UID only when
+    a reader's event counter moved (a card placed or swapped), and returns the frames in antenna order.
+    """
+
+    def __init__(self, *, port: PcscPort, antennas: Mapping[str, int], firmware: str = "pcsc") -> None:
+        numbers = list(check_reader_map(antennas).values())
+        self._port = port
+        self._antennas = dict(sorted(antennas.items(), key=lambda item: item[1]))
+        self.hello = Hello(PROTOCOL_VERSION, max(numbers) + 1, _short(f"{firmware} {len(numbers)} readers"))
+        self._cards: dict[str, _Card] = {}
+        self._absent: set[str] = set()  # mapped readers known to be unplugged (reported once)
+        self._faulted: dict[str, int] = {}  # reader -> event count whose read failure was reported
+        self.scans = 0
+        self.unmapped: set[str] = set()  # readers seen that no antenna is mapped to (shown by `scan`)
+
+    @property
+    def antennas(self) -> dict[str, int]:
+        return dict(self._antennas)
+
+    def scan(self) -> list[BoardFrame]:
+        """One poll; raises `PcscServiceError` (an OSError) when pcscd is gone."""
+        self.scans += 1
+        listed = self._port.readers()
+        self.unmapped = {name for name in listed if name not in self._antennas}
+        plugged = [name for name in self._antennas if name in listed]
+        states = self._port.states(plugged)
+        out: list[BoardFrame] = []
+        for name, antenna in self._antennas.items():
+            state = states.get(name)
+            if state is None:
+                out += self._unplugged(name, antenna)
+                continue
+            self._absent.discard(name)
+            card = self._cards.get(name)
+            if not state.present:
+                if card is not None:
+                    del self._cards[name]
+                    if card.uid is not None:
+                        out.append(TagGone(antenna, card.uid))
+                continue
+            if card is None or card.events != state.events or card.uid is None:
+                out += self._read(name, antenna, state.events, card)
+            card = self._cards.get(name)
+            if card is not None and card.uid is not None:
+                out.append(TagSeen(antenna, card.uid))
+        return out
+
+    def _unplugged(self, name: str, antenna: int) -> list[BoardFrame]:
+        out: list[BoardFrame] = []
+        card = self._cards.pop(name, None)
+        if card is not None and card.uid is not None:
+            out.append(TagGone(antenna, card.uid))
+        if name not in self._absent:
+            self._absent.add(name)
+            out.append(ReaderFault(antenna, FaultCode.ANTENNA_OPEN, _tail("unplugged: ", name)))
+        return out
+
+    def _read(self, name: str, antenna: int, events: int, old: _Card | None) -> list[BoardFrame]:
+        out: list[BoardFrame] = []
+        try:
+            uid = self._port.read_uid(name)
+            if len(uid) not in UID_LENGTHS:
+                raise CardReadError(f"UID of {len(uid)} bytes, not 4/7/10")
+        except CardReadError as err:
+            # retried every scan (a card slid in at the edge reads on the next try); reported once
+            if old is not None and old.uid is not None:
+                out.append(TagGone(antenna, old.uid))
+            self._cards[name] = _Card(None, events)
+            if self._faulted.get(name) != events:
+                self._faulted[name] = events
+                out.append(ReaderFault(antenna, FaultCode.READER_TIMEOUT, _short(str(err).split(": ")[-1])))
+            return out
+        self._faulted.pop(name, None)
+        if old is not None and old.uid is not None and old.uid != uid:
+            out.append(TagGone(antenna, old.uid))  # swapped between two polls
+        self._cards[name] = _Card(uid, events)
+        return out
+
+
+class PcscReaderWorker:
+    """A reader worker over PC/SC: the constructor shape and queue items of `ReaderWorker`, with the
+    link factory replaced by a port factory and a reader-name -> antenna table.
+
+    On each (re)connection to pcscd: `LinkChanged(True)` then a `Hello`; every scan period the frames
+    of one scan; a `Heartbeat` every second. pcscd stopping or restarting gives `LinkChanged(False)`
+    and a fresh context with backoff (contexts do not survive a pcscd restart).
+    """
+
+    def __init__(self, *, open_pcsc: Callable[[], PcscPort], readers: Mapping[str, int],
+                 out: queue.Queue[object], clock: Clock, scan_period_ms: int = 50, name: str = "pcsc",
+                 retry_max: float = 2.0, firmware: str = "pcsc") -> None:
+        if not 10 <= scan_period_ms <= 10_000:
+            raise ConfigError(f"scan period {scan_period_ms} ms not in 10..10000")
+        self._readers = check_reader_map(readers)  # refused now, not later on the thread
+        self._open_pcsc = open_pcsc
+        self._out = out
+        self._clock = clock
+        self._period = scan_period_ms / 1000
+        self._retry_max = retry_max
+        self._firmware = firmware
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._port: PcscPort | None = None
+        self.scanner: PcscScanner | None = None
+        self.connections = 0
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
+
+    def _close(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except OSError:
+                pass
+
+    def _run(self) -> None:
+        delay = 0.05
+        while not self._stop.is_set():
+            try:
+                self._port = self._open_pcsc()
+            except OSError as err:  # PcscServiceError: pcscd not there (yet)
+                log.debug("PC/SC not available: %s", err)
+                self._stop.wait(delay)
+                delay = min(delay * 2, self._retry_max)
+                continue
+            self.connections += 1
+            self.scanner = PcscScanner(port=self._port, antennas=self._readers, firmware=self._firmware)
+            started = self._clock.now()
+            self._out.put(LinkChanged(True, f"pcscd: {len(self._readers)} readers mapped", started))
+            self._out.put(FramesRead([self.scanner.hello], started))
+            delay = 0.05
+            try:
+                self._pump(self.scanner, started)
+            except OSError as err:
+                self._out.put(LinkChanged(False, str(err), self._clock.now()))
+                self._stop.wait(delay)
+            finally:
+                self._close()
+
+    def _pump(self, scanner: PcscScanner, started: float) -> None:
+        next_heartbeat = started + HEARTBEAT_PERIOD
+        while not self._stop.is_set():
+            frames = scanner.scan()
+            now = self._clock.now()
+            if now >= next_heartbeat:
+                uptime_ms = int((now - started) * 1000) & 0xFFFF_FFFF
+                frames.append(Heartbeat(uptime_ms, scanner.scans & 0xFFFF_FFFF))
+                next_heartbeat = max(next_heartbeat + HEARTBEAT_PERIOD, now)
+            if frames:
+                self._out.put(FramesRead(frames, now))
+            self._stop.wait(self._period)
+
