@@ -161,6 +161,8 @@ class DealingMonitor:
         if street is not None:
             h.faulted_streets.discard(street)
 
+    remedy_expected = expect_remedy  # the name used in the task brief
+
     # --- observations ----------------------------------------------------------------------
 
     def observe(self, event: CardArrived | CardLeft) -> list[FaultDetected]:
@@ -172,11 +174,13 @@ class DealingMonitor:
         uid = event.tag.uid
         if isinstance(event, CardLeft):
             return self._left(h, event.zone, uid)
+        old = h.here.get(uid)
+        if old == event.zone:
+            return []  # the same card seen again where it lies (antenna flicker)
         faults = self._check_tag(h, event.tag, event.zone.seat)
         prev = h.last_zone.get(uid)
-        old = h.here.get(uid)
-        if old is not None and old != event.zone:
-            self._leave(h, old, uid)  # arrival seen before the departure: the card moved
+        if old is not None:
+            faults += self._leave(h, old, uid)  # arrival seen before the departure: the card moved
         h.last_zone[uid] = event.zone
         h.here[uid] = event.zone
         kind = event.zone.kind

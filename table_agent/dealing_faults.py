@@ -119,6 +119,11 @@ class FaultDetected:
     at: float
     details: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
+    def as_payload(self) -> dict[str, object]:
+        """JSON-ready: `{"type": "fault", "hand", "kind", "seat", "cards", "at", "details"}`."""
+        return {"type": "fault", "hand": self.hand, "kind": self.kind.value, "seat": self.seat,
+                "cards": list(self.cards), "at": self.at, "details": dict(self.details)}
+
 
 @dataclass(frozen=True, slots=True)
 class HandContext:

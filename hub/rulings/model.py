@@ -131,6 +131,13 @@ class Ruling:
     refunds: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     at: float = 0.0
 
+    def as_payload(self, lang: str = "fr") -> dict[str, object]:
+        """JSON-ready, the `ruling` object of spec/scenario.md plus what the dashboard shows."""
+        return {"decision": self.decision.value, "article": self.article, "ruleset": self.ruleset,
+                "kind": self.kind.value, "hand": self.hand, "seat": self.seat, "cards": list(self.cards),
+                "dead_seats": list(self.dead_seats), "options": [o.value for o in self.options],
+                "refunds": {str(k): v for k, v in self.refunds.items()}, "text": self.text(lang)}
+
     def text(self, lang: str = "fr") -> str:
         from hub.rulings.texts import ruling_text
 

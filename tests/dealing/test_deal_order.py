@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from table_agent.dealing import BadHandContext, DealingMonitor, FaultKind as K, HandContext, Street
-from table_agent.dealing_script import DECK, TableScript
+from table_agent.dealing_script import DECK, TableScript, card_tag
+from table_agent.events import BURN, BOARD, CardLeft
 
 
 def start(**overrides: object) -> tuple[TableScript, HandContext]:
@@ -130,3 +131,24 @@ def test_bad_hand_context_refused(fields: dict[str, object]) -> None:
         HandContext(hand=1, button=1, **fields)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         HandContext(hand=1, button=1, **fields)  # type: ignore[arg-type]
+
+
+def test_a_card_seen_twice_where_it_lies_counts_once() -> None:
+    t, ctx = start()
+    t.deal(ctx, DECK[:12])
+    t.hole(1, DECK[0])  # antenna flicker: same tag, same seat, no departure in between
+    t.monitor.betting_closed(Street.PREFLOP)
+    t.burn(DECK[12])
+    t.board(*DECK[13:16])
+    assert t.faults == []
+
+
+def test_arrival_before_departure_is_a_move_and_still_judged() -> None:
+    t, ctx = start()
+    t.deal(ctx, DECK[:12])
+    t.monitor.betting_closed(Street.PREFLOP)
+    t.burn(DECK[12])
+    t.board(*DECK[13:16])
+    faults = t.arrive(BURN, DECK[13])  # a flop card swept to the burn, no CardLeft seen yet
+    assert [(f.kind, f.cards) for f in faults] == [(K.BOARD_REMOVED, (DECK[13],))]
+    assert t.monitor.observe(CardLeft(BOARD, card_tag(DECK[13]), t.now, 999)) == []  # late departure

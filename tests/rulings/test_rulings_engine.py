@@ -157,3 +157,16 @@ def test_faults_md_contract_ids() -> None:
         "action_released", "call_or_fold_only", "completed_to_min_raise", "treated_as_call", "td_decision"}
     assert contract <= {d.value for d in D}
     assert {d.value for d in D} - contract == {"burn_premature", "card_kept"}  # ours, in docs/faults.md
+
+
+def test_payloads_are_json_and_carry_the_contract_fields() -> None:
+    import json
+
+    f = fault(K.EXPOSED_CARD, seat=3, cards=("7h",), deal_position=1, exposed_count=1)
+    ruling = rule(f, "brest-2011")
+    payload = {**f.as_payload(), "ruling": ruling.as_payload()}
+    back = json.loads(json.dumps(payload))
+    assert (back["type"], back["hand"], back["kind"], back["seat"], back["cards"]) == (
+        "fault", 12, "exposed_card", 3, ["7h"])
+    assert (back["ruling"]["decision"], back["ruling"]["article"]) == ("misdeal", "brest-2011 III.7")
+    assert back["ruling"]["text"].startswith("Carte retournée pendant la donne")
