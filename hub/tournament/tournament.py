@@ -26,6 +26,7 @@ from hub.tournament.penalties import PenaltyKind, PenaltyStep, next_step, resolv
 from hub.tournament.results import Standing, chip_race, deal_chip_race, prizes, standings
 from hub.tournament.results import OutGroup, wait_list_stack
 from hub.tournament.rulesets import LeaveWithoutNotice, RulesetId
+from hub.tournament.snapshot import build_snapshot
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
 from hub.tournament.structure import Break, Level, Structure, to_toml
 
@@ -224,7 +225,8 @@ class Tournament:
         """A player leaves for good: announced (cdc 2.9) or without notice (pcpm, cpt87 2.12)."""
         pol = self.state.policy
         out = self._advance(now)
-        p = self._alive(player)
+        p = self._alive(player) if not notified and pol.leave_without_notice is \
+            LeaveWithoutNotice.CHIPS_STAY else self._removable(player)
         if notified:
             self._emit(out, PlayerRemoved(player, RemovalReason.LEFT_NOTIFIED, p.chips, pol.leave_article, now))
         elif pol.leave_without_notice is LeaveWithoutNotice.RANKED_LAST:
@@ -328,7 +330,7 @@ class Tournament:
         t = self._table(table)
         if not t.in_hand or t.hand_no != hand_no:
             raise FloorError(f"table {table} is not playing hand {hand_no}")
-        unknown = set(stacks) - set(t.seats)
+        unknown = set(stacks) - set(t.start_stacks)
         if unknown or any(chips < 0 for chips in stacks.values()):
             raise FloorError(f"bad stacks for table {table}: {dict(stacks)}")
         busted = sorted(seat for seat, chips in stacks.items() if chips == 0)
@@ -372,6 +374,8 @@ class Tournament:
         while (broken := balancing.table_to_break(s.counts(), s.seats_per_table)) in idle:
             assert broken is not None
             self._break_table(broken, now, out)
+        if broken is not None:
+            return  # the table to break is mid-hand: no one moves into it meanwhile
         idle = {n for n, t in s.tables.items() if not t.in_hand}
         for src, dst in balancing.balance_moves(s.counts(), idle, pol.balance_gap):
             self._move_one(src, dst, now, out)
@@ -463,7 +467,7 @@ class Tournament:
         """A penalty from the ruleset's hierarchy, enforced through `dead_seats` at each hand."""
         s = self.state
         out = self._advance(now)
-        p = self._alive(player)
+        p = self._removable(player) if kind is PenaltyKind.DISQUALIFICATION else self._alive(player)
         seated = len(s.tables[p.table].seats) if p.table is not None else 1
         penalty = resolve(s.policy.penalties, kind, amount, seated)
         until = now + penalty.minutes * 60.0 if penalty.minutes else 0.0
@@ -508,6 +512,14 @@ class Tournament:
             raise FloorError(f"{name} is not playing")
         return p
 
+    def _removable(self, name: str) -> PlayerState:
+        """A player whose chips leave play: not while his table is in a hand (stacks would lie)."""
+        p = self._alive(name)
+        table = self.state.tables.get(p.table or 0)
+        if table is not None and table.in_hand and p.seat in table.start_stacks:
+            raise FloorError(f"table {p.table} is in a hand: remove {name} when it ends")
+        return p
+
     def _table(self, number: int) -> TableState:
         try:
             return self.state.tables[number]
@@ -547,34 +559,4 @@ class Tournament:
 
     def snapshot(self, now: float) -> dict[str, JSON]:
         """What the clock screen and the dashboard show at `now` (does not change the state)."""
-        s = self.state
-        clock = self._clock_at(now)
-        level = clock.level()
-        ante = 0 if s.heads_up and not s.structure.heads_up_antes else level.ante
-        alive = s.alive()
-        rule = s.policy.payouts
-        payouts: list[JSON] = list(rule.payouts(s.entries, s.buy_in_cents)) if rule else []
-        stopped = balancing.stopped_tables(s.counts(), s.policy)
-        tables: dict[str, JSON] = {}
-        for number, t in sorted(s.tables.items()):
-            seats: dict[str, JSON] = {
-                str(seat): {"player": name, "chips": s.players[name].chips,
-                            "status": s.players[name].status.value}
-                for seat, name in sorted(t.seats.items())}
-            tables[str(number)] = {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level,
-                                   "stopped": number in stopped, "seats": seats}
-        moves: list[JSON] = [m.to_dict() for m in self.pending_moves()]
-        item = clock.item
-        return {
-            "name": s.name, "ruleset": s.policy.ruleset.value, "started": clock.started,
-            "running": clock.running, "on_break": isinstance(item, Break),
-            "break": item.name if isinstance(item, Break) else None,
-            "level": level.number, "small_blind": level.small_blind, "big_blind": level.big_blind,
-            "ante": ante, "ante_kind": level.ante_kind.value if ante else "none",
-            "time_left": round(clock.remaining(now), 3), "next_break_in": clock.next_break_in(now),
-            "players_left": len(alive), "entries": s.entries,
-            "average_stack": s.chips_total // len(alive) if alive else 0,
-            "prize_pool_cents": rule.prize_pool(s.entries, s.buy_in_cents) if rule else 0,
-            "payouts_cents": payouts, "hand_for_hand": s.hand_for_hand, "heads_up": s.heads_up,
-            "final_table": s.final_table, "tables": tables, "moves": moves,
-        }
+        return build_snapshot(self.state, self._clock_at(now), now, self.pending_moves())

@@ -1,0 +1,56 @@
+"""The clock-screen and dashboard view of the floor (hub, tournament -> MQTT retained state).
+
+Consumes the `FloorState`, the clock projected to `now` and the pending moves; emits one JSON-ready
+dict (schema-versioned) that the hub publishes retained every second and on every change.
+"""
+
+from __future__ import annotations
+
+from hub.tournament import balancing
+from hub.tournament.clock import ClockState
+from hub.tournament.events import JSON, MoveOrdered
+from hub.tournament.state import FloorState
+from hub.tournament.structure import Break, Level
+
+SNAPSHOT_SCHEMA = 1
+
+
+def _next_level(clock: ClockState) -> dict[str, JSON] | None:
+    for item in clock.structure.items[clock.index + 1:]:
+        if isinstance(item, Level):
+            return {"level": item.number, "small_blind": item.small_blind,
+                    "big_blind": item.big_blind, "ante": item.ante}
+    return None
+
+
+def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[MoveOrdered]) -> dict[str, JSON]:
+    level = clock.level()
+    no_ante = s.heads_up and not s.structure.heads_up_antes  # pouques §G
+    ante = 0 if no_ante else level.ante
+    alive = s.alive()
+    rule = s.policy.payouts
+    payouts: list[JSON] = list(rule.payouts(s.entries, s.buy_in_cents)) if rule else []
+    stopped = balancing.stopped_tables(s.counts(), s.policy)
+    tables: dict[str, JSON] = {}
+    for number, t in sorted(s.tables.items()):
+        seats: dict[str, JSON] = {
+            str(seat): {"player": name, "chips": s.players[name].chips,
+                        "status": s.players[name].status.value}
+            for seat, name in sorted(t.seats.items())}
+        tables[str(number)] = {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level,
+                               "stopped": number in stopped, "seats": seats}
+    item = clock.item
+    return {
+        "schema": SNAPSHOT_SCHEMA, "name": s.name, "ruleset": s.policy.ruleset.value,
+        "started": clock.started, "running": clock.running, "on_break": isinstance(item, Break),
+        "break": item.name if isinstance(item, Break) else None,
+        "level": level.number, "small_blind": level.small_blind, "big_blind": level.big_blind,
+        "ante": ante, "ante_kind": level.ante_kind.value if ante else "none",
+        "next_level": _next_level(clock),
+        "time_left": round(clock.remaining(now), 3), "next_break_in": clock.next_break_in(now),
+        "players_left": len(alive), "entries": s.entries,
+        "average_stack": s.chips_total // len(alive) if alive else 0,
+        "prize_pool_cents": rule.prize_pool(s.entries, s.buy_in_cents) if rule else 0,
+        "payouts_cents": payouts, "hand_for_hand": s.hand_for_hand, "heads_up": s.heads_up,
+        "final_table": s.final_table, "tables": tables, "moves": [m.to_dict() for m in moves],
+    }
