@@ -7,7 +7,7 @@ Sits under the table agent's reader worker, which feeds what `read` returns to a
 
 from __future__ import annotations
 
-import serial
+import serial  # type: ignore[import-untyped]  # pyserial ships no stubs (types-pyserial is not installed)
 
 from hw.errors import LinkError
 

@@ -129,7 +129,7 @@ def test_cobs_matches_the_reference_examples(raw: str, stuffed: str) -> None:
         lambda: TagSeen(255, UID4),  # 0xFF means "no antenna" on the wire
         lambda: TagSeen(-1, UID4),
         lambda: TagSeen(0, UID4, 128),
-        lambda: TagSeen(True, UID4),  # type: ignore[arg-type]
+        lambda: TagSeen(True, UID4),  # bool is an int to Python, not an antenna
         lambda: TagGone(0, b""),
         lambda: Hello(1, 0, "no antennas"),
         lambda: Hello(1, 4, "x" * 33),
