@@ -236,6 +236,17 @@ class HandEnded(Event):
 
 @event
 @dataclass(frozen=True, slots=True)
+class StacksCorrected(Event):
+    """The TD's count correction between hands: chips in play change."""
+
+    table: int
+    stacks: Stacks
+    article: str
+    at: float
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class PlayerEliminated(Event):
     player: str
     table: int

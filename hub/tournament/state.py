@@ -18,7 +18,7 @@ from hub.tournament.events import (ButtonDrawn, ChipsColouredUp, ClockPaused, Cl
                                    HeadsUpStarted, LevelStarted, MoveConfirmed, MoveOrdered,
                                    PenaltyGiven, PlayerArrived, PlayerEliminated, PlayerReentered,
                                    PlayerRegistered, PlayerRemoved, PlayerWentAway, RemovalReason,
-                                   SeatDrawn, TableBroken, TimeAdjusted, TournamentCreated,
+                                   SeatDrawn, StacksCorrected, TableBroken, TimeAdjusted, TournamentCreated,
                                    WaitListEntered, WaitListJoined)
 from hub.tournament.penalties import PenaltyKind
 from hub.tournament.rulesets import FloorPolicy, floor_policy
@@ -220,6 +220,14 @@ def _hand_ended(s: FloorState, e: HandEnded) -> None:
         s.players[t.seats[seat]].chips = chips
 
 
+def _corrected(s: FloorState, e: StacksCorrected) -> None:
+    t = s.tables[e.table]
+    for seat, chips in e.stacks:
+        p = s.players[t.seats[seat]]
+        s.chips_total += chips - p.chips
+        p.chips = chips
+
+
 def _eliminated(s: FloorState, e: PlayerEliminated) -> None:
     p = s.players[e.player]
     s._unseat(p)
@@ -304,7 +312,7 @@ _HANDLERS: dict[type[Event], Callable[..., None]] = {
     WaitListJoined: _wait_joined, WaitListEntered: _wait_entered, SeatDrawn: _seat_drawn,
     ButtonDrawn: _button, ClockStarted: _clock, LevelStarted: _clock, ClockPaused: _clock,
     ClockResumed: _clock, TimeAdjusted: _clock, HeadsUpStarted: _heads_up,
-    HandStarted: _hand_started, HandEnded: _hand_ended, PlayerEliminated: _eliminated,
+    HandStarted: _hand_started, HandEnded: _hand_ended, StacksCorrected: _corrected, PlayerEliminated: _eliminated,
     PlayerRemoved: _removed, PlayerWentAway: _went_away, MoveOrdered: _move_ordered,
     MoveConfirmed: _move_confirmed, TableBroken: _table_broken, HandForHandStarted: _h4h_started,
     HandForHandEnded: _h4h_ended, FinalTableDrawn: _final_drawn, PenaltyGiven: _penalty,

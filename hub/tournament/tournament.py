@@ -20,7 +20,8 @@ from hub.tournament.events import (JSON, ButtonDrawn, ChipsColouredUp, Event, Fi
                                    HeadsUpStarted, MoveConfirmed, MoveOrdered, MoveReason,
                                    PenaltyGiven, PlayerArrived, PlayerEliminated, PlayerReentered,
                                    PlayerRegistered, PlayerRemoved, PlayerWentAway, RemovalReason,
-                                   SeatDrawn, TableBroken, TournamentCreated, WaitListEntered,
+                                   SeatDrawn, StacksCorrected, TableBroken, TournamentCreated,
+                                   WaitListEntered,
                                    WaitListJoined)
 from hub.tournament.penalties import PenaltyKind, PenaltyStep, next_step, resolve
 from hub.tournament.results import Standing, chip_race, deal_chip_race, prizes, standings
@@ -334,18 +335,63 @@ class Tournament:
         if unknown or any(chips < 0 for chips in stacks.values()):
             raise FloorError(f"bad stacks for table {table}: {dict(stacks)}")
         busted = sorted(seat for seat, chips in stacks.items() if chips == 0)
+        start = {seat: t.start_stacks.get(seat, 0) for seat in busted}
+        self._emit(out, HandEnded(table, hand_no, tuple(sorted(stacks.items())), now))
+        self._eliminate_busted(table, start, now, out)
+        self._reorganise(now, out)
+        return out
+
+    def _eliminate_busted(self, table: int, start: dict[int, int], now: float, out: list[Event]) -> None:
+        """Players at zero are out, ranked by their stack at the start of the hand (cdc 2.10)."""
+        s, pol = self.state, self.state.policy
+        t = s.tables[table]
         group = s.h4h_group if s.hand_for_hand and s.h4h_group is not None else s.next_group
         by_stack = pol.bubble_ranked_by_stack if s.hand_for_hand else True
-        start = {seat: t.start_stacks.get(seat, 0) for seat in busted}
-        left = len(s.alive()) - len(busted)
-        self._emit(out, HandEnded(table, hand_no, tuple(sorted(stacks.items())), now))
-        for rank, seat in enumerate(sorted(busted, key=lambda seat: -start[seat])):
+        left = len(s.alive()) - len(start)
+        for rank, seat in enumerate(sorted(start, key=lambda seat: (-start[seat], seat))):
             self._emit(out, PlayerEliminated(t.seats[seat], table, seat, left + 1 + rank, start[seat],
                                              group, by_stack, pol.elimination_article, now))
         structure = s.structure
         if (len(s.alive()) == 2 and not s.heads_up
                 and (structure.heads_up_minutes is not None or not structure.heads_up_antes)):
             self._emit(out, HeadsUpStarted(pol.heads_up_article, now))
+
+    def correct_stacks(self, table: int, stacks: Mapping[int, int], now: float) -> list[Event]:
+        """TD's count correction between hands (chips in play change); a zero stack is out."""
+        s = self.state
+        out = self._advance(now)
+        t = self._table(table)
+        if t.in_hand:
+            raise FloorError(f"table {table} is in a hand: correct its stacks when it ends")
+        if set(stacks) - set(t.seats) or any(chips < 0 for chips in stacks.values()):
+            raise FloorError(f"bad stacks for table {table}: {dict(stacks)}")
+        before = {seat: s.players[t.seats[seat]].chips for seat in stacks}
+        self._emit(out, StacksCorrected(table, tuple(sorted(stacks.items())), "TD", now))
+        self._eliminate_busted(table, {seat: before[seat] for seat, chips in stacks.items() if chips == 0},
+                               now, out)
+        self._reorganise(now, out)
+        return out
+
+    def eliminate(self, player: str, now: float) -> list[Event]:
+        """TD rules a player out between hands (his table could not report); his chips leave play."""
+        p = self._alive(player)
+        if p.table is None or p.seat is None:
+            raise FloorError(f"{player} has no seat")
+        return self.correct_stacks(p.table, {p.seat: 0}, now)
+
+    def move_player(self, player: str, table: int, seat: int, now: float) -> list[Event]:
+        """TD's own move (cdc 3.3: tables designated at the TD's discretion), between hands."""
+        s = self.state
+        out = self._advance(now)
+        p = self._removable(player)
+        target = self._table(table)
+        if p.table is None or p.seat is None or p.table == table:
+            raise FloorError(f"{player} cannot move to table {table}")
+        if seat in target.seats or not 1 <= seat <= s.capacity(table):
+            raise FloorError(f"seat {seat} at table {table} is not free")
+        waits = seating.waits_one_hand(s.policy.ruleset, seat, set(target.seats) | {seat}, target.button,
+                                       s.capacity(table))
+        self._emit(out, MoveOrdered(player, p.table, p.seat, table, seat, MoveReason.BALANCE, waits, "TD", now))
         self._reorganise(now, out)
         return out
 
