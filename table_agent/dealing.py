@@ -120,12 +120,14 @@ class DealingMonitor:
         return faults
 
     def expect_remedy(
-        self, decision: Remedy | str, *, cards: Sequence[str] = (), seat: int | None = None
+        self, decision: Remedy | str, *, cards: Sequence[str] = (), seat: int | None = None,
+        dead_seats: Sequence[int] = (),
     ) -> None:
         """Learn the ruling given for the last fault, so the dealer's correction raises nothing.
 
         `decision` is a decision id of spec/faults.md; `cards` are faces the ruling names (they
-        complete what the monitor infers from the fault). Unknown decisions are refused.
+        complete what the monitor infers from the fault); `dead_seats` (a `continue` after
+        substantial action) are no longer live. Unknown decisions are refused.
         """
         h = self._h
         if h is None:
@@ -134,6 +136,7 @@ class DealingMonitor:
             remedy = Remedy(decision)
         except ValueError:
             raise UnknownRemedy(f"no remedy known for decision {decision!r}") from None
+        h.dead |= set(dead_seats)
         named = {h.uid_of[c] for c in cards if c in h.uid_of}
         street = self._faulted_street(h)
         if remedy in _HAND_OVER:
@@ -184,6 +187,10 @@ class DealingMonitor:
         h.last_zone[uid] = event.zone
         h.here[uid] = event.zone
         kind = event.zone.kind
+        if prev is not None and prev.seat is not None and prev != event.zone and uid in h.held[prev.seat]:
+            h.held[prev.seat].remove(uid)  # the card left that hand for good
+        if prev == event.zone and kind is ZoneKind.SEAT:
+            return faults  # put back after a look
         if kind is ZoneKind.SEAT and event.zone.seat is not None:
             faults += self._to_seat(h, event.zone.seat, uid, prev)
         elif kind is ZoneKind.TRAY:
@@ -226,10 +233,8 @@ class DealingMonitor:
         return self._leave(h, zone, uid)
 
     def _leave(self, h: HandState, zone: Zone, uid: str) -> list[FaultDetected]:
-        if zone.kind is ZoneKind.SEAT and zone.seat is not None:
-            if uid in h.held.get(zone.seat, []):
-                h.held[zone.seat].remove(uid)
-        elif zone.kind is ZoneKind.BURN and uid in h.burn:
+        # a hole card lifted off its antenna (a player looking) stays his until it lands elsewhere
+        if zone.kind is ZoneKind.BURN and uid in h.burn:
             h.burn.remove(uid)
         elif zone.kind is ZoneKind.BOARD and uid in h.board:
             h.board.remove(uid)

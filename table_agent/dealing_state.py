@@ -23,7 +23,7 @@ class HandState:
     here: dict[str, Zone] = field(default_factory=dict)  # uid -> zone it is on now
     face: dict[str, str] = field(default_factory=dict)  # uid -> card face
     uid_of: dict[str, str] = field(default_factory=dict)  # face -> first uid seen this hand
-    held: dict[int, list[str]] = field(default_factory=dict)  # seat -> uids on its antenna
+    held: dict[int, list[str]] = field(default_factory=dict)  # seat -> uids of its hand (last seen there)
     dealt: dict[int, int] = field(default_factory=dict)  # seat -> cards received from the deck
     deal_position: dict[str, int] = field(default_factory=dict)  # uid -> 1-based position
     seat_card_index: dict[str, int] = field(default_factory=dict)  # uid -> 1st, 2nd... card of its seat

@@ -152,3 +152,19 @@ def test_arrival_before_departure_is_a_move_and_still_judged() -> None:
     faults = t.arrive(BURN, DECK[13])  # a flop card swept to the burn, no CardLeft seen yet
     assert [(f.kind, f.cards) for f in faults] == [(K.BOARD_REMOVED, (DECK[13],))]
     assert t.monitor.observe(CardLeft(BOARD, card_tag(DECK[13]), t.now, 999)) == []  # late departure
+
+
+def test_players_lifting_their_cards_to_look_is_not_a_missing_card() -> None:
+    t, ctx = start()
+    t.deal(ctx, DECK[:12])
+    t.leave(DECK[2])  # seat 3 lifts both cards off the antenna to look at them
+    t.leave(DECK[8])
+    t.monitor.set_to_act(3)
+    assert t.act(3, 3, "call") == []  # the deal ends while seat 3 holds its cards in the air
+    t.hole(3, DECK[2])
+    t.hole(3, DECK[8])  # put back: still two cards, not four
+    t.monitor.betting_closed(Street.PREFLOP)
+    t.burn(DECK[12])
+    t.board(*DECK[13:16])
+    t.hole(3, DECK[20])  # a real third card is still an extra card
+    assert [(f.kind, f.seat, f.details["held"]) for f in t.faults] == [(K.EXTRA_HOLE_CARD, 3, 3)]

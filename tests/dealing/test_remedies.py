@@ -360,3 +360,15 @@ def test_betting_decisions_are_accepted_as_no_ops() -> None:
         t.monitor.expect_remedy(decision)
     preflop(t)
     assert kinds(t) == []
+
+
+def test_continue_after_substantial_action_kills_the_short_hand() -> None:
+    t, ctx = new_table()
+    for seat, card in zip(ctx.deal_order * 2, HOLE[:11]):  # the button gets one card
+        t.hole(seat, card)
+    t.monitor.set_to_act(3)
+    assert [f.kind for f in t.act(3, 3, "call")] == [K.MISSING_HOLE_CARD]
+    t.monitor.expect_remedy(Remedy.CONTINUE, dead_seats=(6,))
+    t.monitor.set_to_act(4)
+    t.muck(6)  # the dead hand goes to the muck while seat 4 is to act: not an action out of turn
+    assert kinds(t) == [K.MISSING_HOLE_CARD]
