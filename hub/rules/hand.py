@@ -73,7 +73,8 @@ class Hand:
         self.max_bet = 0
         self.last_full = bb
         self.full_seq = 0
-        self._acted: dict[int, tuple[int, int]] = {}  # seat -> (full_seq, min_to) when it acted
+        # seat -> (full raises so far, minimum raise, highest bet) when it last acted
+        self._acted: dict[int, tuple[int, int, int]] = {}
         self.aggressors: dict[Street, list[int]] = {}  # bettors and raisers, per street
         self.last_round_street = Street.PREFLOP
         self.pending: dict[int, out_of_turn.Pending] = {}
@@ -144,11 +145,15 @@ class Hand:
     def _may_raise(self, seat: int) -> bool:
         if seat in self.restricted:
             return False
-        if not any(self.stack[s] > 0 for s in self.live if s != seat):
-            return False  # everybody else is all-in: nothing left to raise
+        top = self.max_bet
+        if not any(self.stack[s] > 0 and self.bet[s] + self.stack[s] > top
+                   for s in self.live if s != seat):
+            return False  # nobody else could put in a chip more: a raise means nothing
         acted = self._acted.get(seat)
         if acted is None:
             return True
+        if acted[2] == 0 and self.max_bet > 0:
+            return True  # he checked: facing the street's first bet, even a short one (10.8)
         return reopened(self.rules, full_since=self.full_seq > acted[0], max_bet=self.max_bet,
                         own_bet=self.bet[seat], min_to_when_acted=acted[1])
 
@@ -315,7 +320,7 @@ class Hand:
                 out_of_turn.lift_restrictions(self, seat)
             self.max_bet = to
             self.aggressors.setdefault(self.street, []).append(seat)
-        self._acted[seat] = (self.full_seq, self.min_raise_to())
+        self._acted[seat] = (self.full_seq, self.min_raise_to(), self.max_bet)
         rec = self._record(seat, kind, requested, status, applied, reason, ruling, added)
         self._after_action(seat)
         return rec

@@ -116,8 +116,11 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
     blind (and the button posts the small blind). Seat i+1 is player i+1."""
     n = len(h.starting_stacks)
     stacks = {i + 1: s for i, s in enumerate(h.starting_stacks)}
-    antes = {i + 1: a for i, a in enumerate(h.antes) if a > 0}
-    dead = {i + 1: -b for i, b in enumerate(h.blinds) if b < 0}  # negative: a dead blind
+    # Antes and blinds are listed by position (small blind first); heads-up the small blind is
+    # player 2 (the button), so both lists apply to the players in reverse.
+    by_position = [2, 1] if n == 2 else list(range(1, n + 1))
+    antes = {by_position[i]: a for i, a in enumerate(h.antes) if a > 0}
+    dead = {by_position[i]: -b for i, b in enumerate(h.blinds) if b < 0}  # negative: dead blind
     if n == 2:
         positions = Positions(button=2, small_blind=2, big_blind=1)
         straddles: list[tuple[int, int]] = []
