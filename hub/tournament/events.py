@@ -25,6 +25,7 @@ EVENT_SCHEMA = 1
 class MoveReason(StrEnum):
     BALANCE = "balance"
     BREAK = "break"
+    TD = "td"  # the TD's own move
 
 
 class RemovalReason(StrEnum):

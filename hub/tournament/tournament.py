@@ -391,7 +391,7 @@ class Tournament:
             raise FloorError(f"seat {seat} at table {table} is not free")
         waits = seating.waits_one_hand(s.policy.ruleset, seat, set(target.seats) | {seat}, target.button,
                                        s.capacity(table))
-        self._emit(out, MoveOrdered(player, p.table, p.seat, table, seat, MoveReason.BALANCE, waits, "TD", now))
+        self._emit(out, MoveOrdered(player, p.table, p.seat, table, seat, MoveReason.TD, waits, "TD", now))
         self._reorganise(now, out)
         return out
 

@@ -8,6 +8,9 @@ from collections import Counter
 
 import pytest
 from floor_helpers import end, start, started
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tournament_sim import play
 
 from hub.tournament.events import ButtonDrawn, FinalTableDrawn
 from hub.tournament.results import POUQUES_PAYOUTS, Standing, prizes
@@ -100,3 +103,26 @@ def test_a_120_entry_event_shows_its_payouts_on_the_clock_screen() -> None:
     tables = snap["tables"]
     assert isinstance(tables, dict) and len(tables) == 12
     assert Counter(t.state.counts().values()) == {10: 12}
+
+
+@settings(max_examples=200, deadline=None)
+@given(players=st.integers(2, 400), seats=st.integers(2, 10), seed=st.integers(0, 2**32))
+def test_any_draw_is_balanced_within_one(players: int, seats: int, seed: int) -> None:
+    tables = -(-players // seats)
+    draw = draw_seats([f"p{i}" for i in range(players)], list(range(1, tables + 1)), seats, random.Random(seed))
+    sizes = Counter(table for _, table, _ in draw)
+    assert max(sizes.values()) - min(sizes.values()) <= 1 and len(sizes) == tables
+    assert len({(table, seat) for _, table, seat in draw}) == players
+    assert all(1 <= seat <= seats for _, _, seat in draw)
+
+
+def test_a_simulated_120_entry_pouques_event_pays_15_places_in_full() -> None:
+    t, _ = play("pouques-2020", players=120, tables=12, seed=4)
+    won = t.prizes()
+    assert sum(won.values()) == 4_032_000
+    assert won[t.standings()[0].player] == 907_200
+    # This seed busts two players at two tables in the same hand-for-hand round at the bubble:
+    # ex aequo 15th, they share the 15th and 16th prizes (2 % + 0).
+    tied = [s for s in t.standings() if s.tied > 1]
+    assert [s.place for s in tied] == [15, 15] and len(won) == 16
+    assert all(won[s.player] == 80_640 // 2 for s in tied)
