@@ -41,6 +41,8 @@ _BOARD_START = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}
 _GATE = {Street.FLOP: Street.PREFLOP, Street.TURN: Street.FLOP, Street.RIVER: Street.TURN}
 _DEAD_ZONES = (ZoneKind.MUCK, ZoneKind.BURN, ZoneKind.TRAY)
 _HAND_OVER = (Remedy.MISDEAL, Remedy.HAND_CANCELLED_BETS_RETURNED, Remedy.HAND_CANCELLED_POT_SPLIT)
+_NOTHING_TO_EXPECT = (Remedy.TD_DECISION, Remedy.ACTION_BINDING, Remedy.ACTION_RELEASED,
+                      Remedy.CALL_OR_FOLD_ONLY, Remedy.COMPLETED_TO_MIN_RAISE, Remedy.TREATED_AS_CALL)
 
 
 def _street_of(position: int) -> Street:
@@ -137,6 +139,8 @@ class DealingMonitor:
         except ValueError:
             raise UnknownRemedy(f"no remedy known for decision {decision!r}") from None
         h.dead |= set(dead_seats)
+        if remedy in _NOTHING_TO_EXPECT:
+            return  # the fault stays open: a TD's choice will come as another remedy
         named = {h.uid_of[c] for c in cards if c in h.uid_of}
         street = self._faulted_street(h)
         if remedy in _HAND_OVER:
@@ -152,7 +156,7 @@ class DealingMonitor:
             h.exempt_leave |= named or set(h.board[3:4])
         elif remedy in (Remedy.RESHUFFLE_BOARD, Remedy.RIVER_AS_TURN, Remedy.BURN_PREMATURE,
                         Remedy.BURN_AND_NEXT):
-            start = _BOARD_START[street] if street is not None else len(h.board) - 1
+            start = _BOARD_START[street or _street_of(max(len(h.board) - 1, 0))]
             h.exempt_leave |= named or set(h.board[start:])
         elif remedy is Remedy.BOTTOM_CARD:
             h.exempt_leave |= named or set(h.board[3:4])

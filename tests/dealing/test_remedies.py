@@ -372,3 +372,25 @@ def test_continue_after_substantial_action_kills_the_short_hand() -> None:
     t.monitor.set_to_act(4)
     t.muck(6)  # the dead hand goes to the muck while seat 4 is to act: not an action out of turn
     assert kinds(t) == [K.MISSING_HOLE_CARD]
+
+
+def test_td_decision_then_the_tds_choice() -> None:
+    """pouques 77, premature flop after one action: the TD chooses; the choice is the remedy."""
+    t, ctx = new_table()
+    t.deal(ctx, HOLE)
+    t.monitor.betting_opened(Street.PREFLOP)
+    t.monitor.set_to_act(3)
+    t.act(3, 3, "fold")
+    t.burn("2s")
+    t.board("2h", "2d", "2c")
+    t.monitor.expect_remedy(Remedy.TD_DECISION)
+    t.monitor.expect_remedy(Remedy.RESHUFFLE_BOARD)  # the TD's choice
+    for card in ("2h", "2d", "2c"):
+        t.leave(card)
+    for seat, action in ((4, "call"), (5, "fold"), (6, "fold"), (1, "call"), (2, "check")):
+        t.monitor.set_to_act(seat)
+        t.act(seat, seat, action)
+    t.monitor.betting_closed(Street.PREFLOP)
+    t.board("2c", "5c", "5h")
+    finish_from_turn(t)
+    assert kinds(t) == [K.PREMATURE_FLOP]
