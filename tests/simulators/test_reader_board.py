@@ -210,3 +210,22 @@ def test_each_unit_of_noise_is_exactly_one_rejection() -> None:
             decode_chunk(noise[1:-1])
         decoder = Decoder()
         assert decoder.feed(noise) == [] and decoder.stats.rejected_total == 1
+
+
+def test_a_board_nobody_reads_drops_frames_without_blocking_then_recovers() -> None:
+    with ReaderBoardSimulator(antennas=20, scan_period=0.01, autostart=True, rng=random.Random(6)) as sim:
+        for antenna in range(20):
+            for card in range(10):
+                sim.place(antenna, bytes([4, antenna, card, 0x5A]))
+        for _ in range(400):  # poll, no timing assertion: until the pty buffer has overflowed
+            if sim.bytes_dropped:
+                break
+            threading.Event().wait(0.05)
+        assert sim.bytes_dropped > 0
+        scans = sim.scans
+        host = Host(sim.port)
+        host.send(HostHello())
+        host.until(lambda fs: Hello(1, 20, "tapis-sim 1") in fs, "Hello from a board that kept scanning")
+        host.until(lambda fs: sum(isinstance(f, TagSeen) for f in fs) >= 400, "two scans' worth of reads")
+        assert sim.scans > scans  # the board thread never blocked on the full buffer
+        host.link.close()
