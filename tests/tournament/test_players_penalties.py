@@ -13,7 +13,7 @@ from hub.tournament.errors import PenaltyError, RegistrationError, TournamentErr
 from hub.tournament.events import PenaltyGiven, PlayerRemoved, RemovalReason, SeatDrawn, WaitListEntered
 from hub.tournament.penalties import PenaltyKind
 from hub.tournament.results import wait_list_stack
-from hub.tournament.structure import Level
+from hub.tournament.structure import Break, Level, Structure
 from hub.tournament.tournament import Tournament
 
 MIN = 60.0
@@ -224,3 +224,19 @@ def test_disqualification_removes_the_chips() -> None:
     assert removed.reason is RemovalReason.DISQUALIFIED and removed.chips == 10_000
     assert t.chips_in_play() == t.state.chips_total == 170_000
     assert t.standings()[-1].player == "p007"
+
+
+def test_pcpm_absent_stacks_removed_at_the_end_of_the_first_break() -> None:
+    """pcpm: absent stacks are blinded, removed at the end of the first break, ranked first out."""
+    structure = Structure("pcpm", 10_000, (Level(1, 25, 50, 30), Level(2, 50, 100, 30), Break("pause", 15),
+                                           Level(3, 75, 150, 30), Level(4, 100, 200, 30)))
+    t = Tournament(name="pcpm", ruleset="pcpm", structure=structure, now=0.0, rng=random.Random(3))
+    for i in range(16):
+        t.register(f"p{i:02d}", 0.0)
+    t.register("gone", 0.0, present=False)
+    t.draw_seats(0.0, tables=2)
+    t.start(0.0)
+    assert not [e for e in t.tick(60 * MIN + 14 * MIN) if isinstance(e, PlayerRemoved)]  # on the break
+    removed = [e for e in t.tick(75 * MIN + 1) if isinstance(e, PlayerRemoved)]
+    assert [(e.player, e.article) for e in removed] == [("gone", "pcpm retards")]
+    assert t.standings()[-1].player == "gone"
