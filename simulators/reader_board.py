@@ -21,7 +21,7 @@ from firmware_bridge.board import ReaderBoardLogic
 from firmware_bridge.codec import MAX_ENCODED, cobs_encode, decode_chunk, encode, encode_body
 from firmware_bridge.decoder import Decoder
 from firmware_bridge.errors import FrameRejected
-from firmware_bridge.frames import BoardFrame, FaultCode, Frame, TagSeen
+from firmware_bridge.frames import BoardFrame, FaultCode, Frame, ReaderFault, TagSeen
 
 _log = logging.getLogger(__name__)
 
@@ -61,7 +61,8 @@ class ReaderBoardSimulator:
     Boots with `Hello` when started and scans only after the host sends `StartScan` (unless
     `autostart`). It keeps its own handle on the pty slave, so a host may close and reopen `port` at
     will; what the board writes meanwhile waits in the pty buffer, and is dropped when that is full,
-    as a UART with nobody listening would. Thread-safe: `place`, `remove` and the injections may be
+    as a UART with nobody listening would, followed by `ReaderFault(None, TX_OVERFLOW)` once there
+    is room again. Thread-safe: `place`, `remove` and the injections may be
     called from any thread while it runs.
     """
 
@@ -104,6 +105,7 @@ class ReaderBoardSimulator:
         self.frames_written = 0
         self.noise_written = 0  # units of noise from inject_noise
         self.bytes_dropped = 0  # the pty buffer was full (nobody reading)
+        self._unreported_drop = 0  # bytes dropped since the last TX_OVERFLOW fault got through
         self.host_frames: list[Frame] = []  # host frames received, in order (for tests)
         self.host_rejected = 0  # damaged host frames
 
@@ -221,6 +223,13 @@ class ReaderBoardSimulator:
                     time.sleep(0.01)  # EIO: no slave open; cannot happen while we hold one, but never spin
             frames = decoder.feed(received) if received else []
             with self._lock:
+                if self._unreported_drop:
+                    # as firmware does: say so once the line has room again, before anything new
+                    detail = f"dropped {self._unreported_drop} bytes"
+                    overflow = ReaderFault(None, FaultCode.TX_OVERFLOW, detail)
+                    if self._write(encode(overflow)):
+                        self.frames_written += 1
+                        self._unreported_drop = 0
                 for frame in frames:
                     self.host_frames.append(frame)
                     self._emit(self._logic.handle(frame, now_ms()))
@@ -249,6 +258,7 @@ class ReaderBoardSimulator:
                 written = os.write(self._master, view)
             except BlockingIOError:
                 self.bytes_dropped += len(view)
+                self._unreported_drop += len(view)
                 return False
             view = view[written:]
         return True

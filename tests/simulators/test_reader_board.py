@@ -228,4 +228,11 @@ def test_a_board_nobody_reads_drops_frames_without_blocking_then_recovers() -> N
         host.until(lambda fs: Hello(1, 20, "tapis-sim 1") in fs, "Hello from a board that kept scanning")
         host.until(lambda fs: sum(isinstance(f, TagSeen) for f in fs) >= 400, "two scans' worth of reads")
         assert sim.scans > scans  # the board thread never blocked on the full buffer
+        host.send(StopScan())  # let the host catch up: the overflow report goes out when there is room
+        host.until(
+            lambda fs: any(isinstance(f, ReaderFault) and f.code is FaultCode.TX_OVERFLOW for f in fs),
+            "the TX_OVERFLOW report",
+        )
+        report = next(f for f in host.frames if isinstance(f, ReaderFault))
+        assert report.antenna is None and report.detail.startswith("dropped ")
         host.link.close()
