@@ -191,8 +191,10 @@ class DealingMonitor:
         h.last_zone[uid] = event.zone
         h.here[uid] = event.zone
         kind = event.zone.kind
-        if prev is not None and prev.seat is not None and prev != event.zone and uid in h.held[prev.seat]:
-            h.held[prev.seat].remove(uid)  # the card left that hand for good
+        if prev is not None and prev.seat is not None and prev != event.zone:
+            hand = h.held.get(prev.seat, [])
+            if uid in hand:
+                hand.remove(uid)  # the card left that hand for good
         if prev == event.zone and kind is ZoneKind.SEAT:
             return faults  # put back after a look
         if kind is ZoneKind.SEAT and event.zone.seat is not None:
