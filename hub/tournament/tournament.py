@@ -12,20 +12,19 @@ import math
 import random
 from collections.abc import Iterable, Mapping
 
-from hub.tournament import balancing, seating
+from hub.tournament import balancing, floor, seating
 from hub.tournament.clock import ClockState
 from hub.tournament.errors import ClockError, FloorError, RegistrationError
-from hub.tournament.events import (JSON, ButtonDrawn, ChipsColouredUp, Event, FinalTableDrawn,
-                                   HandEnded, HandForHandEnded, HandForHandStarted, HandStarted,
-                                   HeadsUpStarted, MoveConfirmed, MoveOrdered, MoveReason,
-                                   PenaltyGiven, PlayerArrived, PlayerEliminated, PlayerReentered,
-                                   PlayerRegistered, PlayerRemoved, PlayerWentAway, RemovalReason,
-                                   SeatDrawn, StacksCorrected, TableBroken, TournamentCreated,
-                                   WaitListEntered,
+from hub.tournament.events import (JSON, ButtonDrawn, ChipsColouredUp, Event, HandEnded,
+                                   HandForHandEnded, HandForHandStarted, HandStarted, HeadsUpStarted,
+                                   MoveConfirmed, MoveOrdered, MoveReason, PenaltyGiven,
+                                   PlayerArrived, PlayerEliminated, PlayerReentered, PlayerRegistered,
+                                   PlayerRemoved, PlayerWentAway, RemovalReason, SeatDrawn,
+                                   StacksCorrected, TournamentCreated, WaitListEntered,
                                    WaitListJoined)
 from hub.tournament.penalties import PenaltyKind, PenaltyStep, next_step, resolve
-from hub.tournament.results import Standing, chip_race, deal_chip_race, prizes, standings
-from hub.tournament.results import OutGroup, wait_list_stack
+from hub.tournament.results import (OutGroup, Standing, chip_race, deal_chip_race, prizes, standings,
+                                    wait_list_stack)
 from hub.tournament.rulesets import LeaveWithoutNotice, RulesetId
 from hub.tournament.snapshot import build_snapshot
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
@@ -407,86 +406,7 @@ class Tournament:
     # --- balancing, breaking, final table ---------------------------------------------------------
 
     def _reorganise(self, now: float, out: list[Event]) -> None:
-        s, pol = self.state, self.state.policy
-        if not s.drawn or not s.clock.started or len(s.tables) <= 1:
-            return
-        if s.hand_for_hand and not s.round_complete():
-            return  # hand for hand: the floor moves between rounds only
-        idle = {n for n, t in s.tables.items() if not t.in_hand}
-        if balancing.final_table_due(s.counts(), pol.final_table_size(s.seats_per_table)):
-            if idle == set(s.tables):
-                self._final_draw(now, out)
-            return
-        while (broken := balancing.table_to_break(s.counts(), s.seats_per_table)) in idle:
-            assert broken is not None
-            self._break_table(broken, now, out)
-        if broken is not None:
-            return  # the table to break is mid-hand: no one moves into it meanwhile
-        idle = {n for n, t in s.tables.items() if not t.in_hand}
-        for src, dst in balancing.balance_moves(s.counts(), idle, pol.balance_gap):
-            self._move_one(src, dst, now, out)
-        self._hand_for_hand_auto(now, out)
-
-    def _final_draw(self, now: float, out: list[Event]) -> None:
-        s, pol = self.state, self.state.policy
-        final = min(s.tables)
-        names = sorted(p.name for p in s.alive())
-        self._rng.shuffle(names)
-        size = max(s.seats_per_table, pol.final_table_size(s.seats_per_table))
-        seats = sorted(self._rng.sample(range(1, size + 1), len(names)))
-        pairs = tuple(zip(names, seats))
-        self._emit(out, FinalTableDrawn(final, pairs, pol.final_article, now),
-                   ButtonDrawn(final, self._rng.choice(seats), pol.final_article, now))
-
-    def _break_table(self, number: int, now: float, out: list[Event]) -> None:
-        s, pol = self.state, self.state.policy
-        leaving = [name for _, name in sorted(s.tables[number].seats.items())]
-        self._rng.shuffle(leaving)  # seats by draw (pouques 35, cdc 3.4)
-        for name in leaving:
-            p = s.players[name]
-            others = [(len(t.seats), n) for n, t in s.tables.items()
-                      if n != number and len(t.seats) < s.capacity(n)]
-            dst = min(others)[1]
-            target = s.tables[dst]
-            seat = self._rng.choice(seating.free_seats(set(target.seats), s.capacity(dst)))
-            waits = seating.waits_one_hand(pol.ruleset, seat, set(target.seats) | {seat},
-                                           target.button, s.capacity(dst))
-            self._emit(out, MoveOrdered(name, number, p.seat or 0, dst, seat, MoveReason.BREAK,
-                                        waits, pol.break_article, now))
-        self._emit(out, TableBroken(number, pol.break_article, now))
-
-    def _move_one(self, src: int, dst: int, now: float, out: list[Event]) -> None:
-        s, pol = self.state, self.state.policy
-        source, target = s.tables[src], s.tables[dst]
-        settled = {seat for seat, name in source.seats.items()
-                   if s.players[name].status is PlayerStatus.SEATED} or set(source.seats)
-        if source.big_blind is not None:
-            from_seat = seating.future_big_blind(settled, source.big_blind, s.capacity(src))
-        else:
-            from_seat = self._rng.choice(sorted(settled))
-        seat = seating.choose_seat(pol.seat_choice, set(target.seats), s.capacity(dst), target.button,
-                                   target.big_blind, self._rng)
-        waits = seating.waits_one_hand(pol.ruleset, seat, set(target.seats) | {seat}, target.button,
-                                       s.capacity(dst))
-        self._emit(out, MoveOrdered(source.seats[from_seat], src, from_seat, dst, seat,
-                                    MoveReason.BALANCE, waits, pol.move_article, now))
-
-    def _hand_for_hand_auto(self, now: float, out: list[Event]) -> None:
-        """pouques 39: hand for hand while several tables remain one place before a prize jump."""
-        s, pol = self.state, self.state.policy
-        if not pol.hand_for_hand_before_prize_jump or pol.payouts is None:
-            return
-        points = pol.payouts.tier(s.entries).basis_points
-
-        def prize(place: int) -> int:
-            return points[place - 1] if 1 <= place <= len(points) else 0
-
-        left = len(s.alive())
-        due = len(s.tables) > 1 and left >= 2 and prize(left) != prize(left - 1)
-        if due and not s.hand_for_hand:
-            self._emit(out, HandForHandStarted("pouques-2020 39", now))
-        elif not due and s.hand_for_hand:
-            self._emit(out, HandForHandEnded(now))
+        floor.reorganise(self.state, self._rng, now, lambda event: self._emit(out, event))
 
     def start_hand_for_hand(self, now: float) -> list[Event]:
         """The TD's call (brest I.12); automatic under pouques 39."""

@@ -1,0 +1,111 @@
+"""Floor reorganisation after a change of head count (hub, tournament floor).
+
+Consumes the `FloorState` once the eliminations of a hand (or a removal, an entry) are applied;
+emits, through `emit`, the final-table draw, broken tables, balancing moves and hand-for-hand
+changes, each record applied before the next decision is taken.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from hub.tournament import balancing, seating
+from hub.tournament.events import (ButtonDrawn, Event, FinalTableDrawn, HandForHandEnded,
+                                   HandForHandStarted, MoveOrdered, MoveReason, TableBroken)
+from hub.tournament.state import FloorState, PlayerStatus
+
+Emit = Callable[[Event], None]
+
+
+def _emit(emit: Emit, *events: Event) -> None:
+    for event in events:
+        emit(event)
+
+
+def reorganise(s: FloorState, rng: random.Random, now: float, emit: Emit) -> None:
+    """After any change of head count: final-table draw, broken tables, balancing, hand for hand."""
+    pol = s.policy
+    if not s.drawn or not s.clock.started or len(s.tables) <= 1:
+        return
+    if s.hand_for_hand and not s.round_complete():
+        return  # hand for hand: the floor moves between rounds only
+    idle = {n for n, t in s.tables.items() if not t.in_hand}
+    if balancing.final_table_due(s.counts(), pol.final_table_size(s.seats_per_table)):
+        if idle == set(s.tables):
+            _final_draw(s, rng, now, emit)
+        return
+    while (broken := balancing.table_to_break(s.counts(), s.seats_per_table)) in idle:
+        assert broken is not None
+        _break_table(s, rng, broken, now, emit)
+    if broken is not None:
+        return  # the table to break is mid-hand: no one moves into it meanwhile
+    idle = {n for n, t in s.tables.items() if not t.in_hand}
+    for src, dst in balancing.balance_moves(s.counts(), idle, pol.balance_gap):
+        _move_one(s, rng, src, dst, now, emit)
+    _hand_for_hand_auto(s, now, emit)
+
+
+def _final_draw(s: FloorState, rng: random.Random, now: float, emit: Emit) -> None:
+    pol = s.policy
+    final = min(s.tables)
+    names = sorted(p.name for p in s.alive())
+    rng.shuffle(names)
+    size = max(s.seats_per_table, pol.final_table_size(s.seats_per_table))
+    seats = sorted(rng.sample(range(1, size + 1), len(names)))
+    pairs = tuple(zip(names, seats))
+    _emit(emit, FinalTableDrawn(final, pairs, pol.final_article, now),
+          ButtonDrawn(final, rng.choice(seats), pol.final_article, now))
+
+
+def _break_table(s: FloorState, rng: random.Random, number: int, now: float, emit: Emit) -> None:
+    pol = s.policy
+    leaving = [name for _, name in sorted(s.tables[number].seats.items())]
+    rng.shuffle(leaving)  # seats by draw (pouques 35, cdc 3.4)
+    for name in leaving:
+        p = s.players[name]
+        others = [(len(t.seats), n) for n, t in s.tables.items()
+                  if n != number and len(t.seats) < s.capacity(n)]
+        dst = min(others)[1]
+        target = s.tables[dst]
+        seat = rng.choice(seating.free_seats(set(target.seats), s.capacity(dst)))
+        waits = seating.waits_one_hand(pol.ruleset, seat, set(target.seats) | {seat},
+                                       target.button, s.capacity(dst))
+        _emit(emit, MoveOrdered(name, number, p.seat or 0, dst, seat, MoveReason.BREAK,
+                                waits, pol.break_article, now))
+    _emit(emit, TableBroken(number, pol.break_article, now))
+
+
+def _move_one(s: FloorState, rng: random.Random, src: int, dst: int, now: float, emit: Emit) -> None:
+    pol = s.policy
+    source, target = s.tables[src], s.tables[dst]
+    settled = {seat for seat, name in source.seats.items()
+               if s.players[name].status is PlayerStatus.SEATED} or set(source.seats)
+    if source.big_blind is not None:
+        from_seat = seating.future_big_blind(settled, source.big_blind, s.capacity(src))
+    else:
+        from_seat = rng.choice(sorted(settled))
+    seat = seating.choose_seat(pol.seat_choice, set(target.seats), s.capacity(dst), target.button,
+                               target.big_blind, rng)
+    waits = seating.waits_one_hand(pol.ruleset, seat, set(target.seats) | {seat}, target.button,
+                                   s.capacity(dst))
+    _emit(emit, MoveOrdered(source.seats[from_seat], src, from_seat, dst, seat,
+                            MoveReason.BALANCE, waits, pol.move_article, now))
+
+
+def _hand_for_hand_auto(s: FloorState, now: float, emit: Emit) -> None:
+    """pouques 39: hand for hand while several tables remain one place before a prize jump."""
+    pol = s.policy
+    if not pol.hand_for_hand_before_prize_jump or pol.payouts is None:
+        return
+    points = pol.payouts.tier(s.entries).basis_points
+
+    def prize(place: int) -> int:
+        return points[place - 1] if 1 <= place <= len(points) else 0
+
+    left = len(s.alive())
+    due = len(s.tables) > 1 and left >= 2 and prize(left) != prize(left - 1)
+    if due and not s.hand_for_hand:
+        _emit(emit, HandForHandStarted("pouques-2020 39", now))
+    elif not due and s.hand_for_hand:
+        _emit(emit, HandForHandEnded(now))
