@@ -170,7 +170,8 @@ def test_host_hello_of_any_version_gets_our_hello() -> None:
     b.boot(0)
     assert b.handle(HostHello(1), 3) == [Hello(1, 4, "tapis-sim 1")]
     assert b.handle(HostHello(2), 4) == [Hello(1, 4, "tapis-sim 1")]  # the host decides
-    assert b.handle(Heartbeat(0, 0), 5) == [ReaderFault(None, FaultCode.BAD_COMMAND, "not a host frame: Heartbeat")]
+    refusal = ReaderFault(None, FaultCode.BAD_COMMAND, "not a host frame: Heartbeat")
+    assert b.handle(Heartbeat(0, 0), 5) == [refusal]
 
 
 def test_impossible_requests_are_refused_clearly() -> None:

@@ -40,9 +40,9 @@ def pty_pair() -> Iterator[tuple[int, str]]:
 def test_loop_url_is_a_byte_link_that_echoes() -> None:
     with SerialLink("loop://") as link:
         assert isinstance(link, ByteLink)
-        frame = encode(TagSeen(2, bytes.fromhex("04a1b2c3"), -47))
-        link.write(frame * 3)
-        assert Decoder().feed(read_exactly(link, len(frame) * 3)) == [TagSeen(2, bytes.fromhex("04a1b2c3"), -47)] * 3
+        seen = TagSeen(2, bytes.fromhex("04a1b2c3"), -47)
+        link.write(encode(seen) * 3)
+        assert Decoder().feed(read_exactly(link, len(encode(seen)) * 3)) == [seen] * 3
         assert link.read() == b""  # nothing more: empty on timeout
 
 
