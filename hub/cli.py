@@ -98,6 +98,8 @@ def run_hub(broker: str | None) -> int:
         service.stop()
         if embedded:
             embedded.stop()
+    print(f"tapis hub: stopped after {service.stats.received} messages "
+          f"({service.stats.malformed} malformed)", file=sys.stderr)
     return 0
 
 

@@ -17,8 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hub import wire
+from hub.game import Output, TableGame, TableSetup
 from hub.mqtt import Message, MqttLink
 from hub.tables import HubEvent, TableView, public
+from hw.ports import Clock, MonotonicClock
 
 log = logging.getLogger(__name__)
 
@@ -31,11 +33,25 @@ class HubStats:
     errors: list[str] = field(default_factory=list)  # the last few, for `status`
 
 
+@dataclass(frozen=True, slots=True)
+class _Tick:
+    done: threading.Event | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Configure:
+    table: str
+    setup: TableSetup
+
+
 class HubService:
-    def __init__(self, *, link: MqttLink) -> None:
+    def __init__(self, *, link: MqttLink, clock: Clock | None = None, tick: float = 0.2) -> None:
         self._link = link
-        self._inbox: queue.Queue[tuple[Message, float] | None] = queue.Queue()
+        self._clock = clock or MonotonicClock()
+        self._tick = tick
+        self._inbox: queue.Queue[tuple[Message, float] | _Tick | _Configure | None] = queue.Queue()
         self.tables: dict[str, TableView] = {}
+        self.games: dict[str, TableGame] = {}
         self.stats = HubStats()
         self._listeners: list[Callable[[HubEvent], None]] = []
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
@@ -49,6 +65,19 @@ class HubService:
     def start(self) -> None:
         self._thread.start()
 
+    def configure_table(self, table: str, setup: TableSetup) -> None:
+        """Players, button, level and ruleset of a table (from the floor, a scenario or the demo)."""
+        self._inbox.put(_Configure(table, setup))
+
+    def tick(self, wait: float | None = None) -> bool:
+        """Let the games see the clock now (Time countdowns); with `wait`, block until done."""
+        done = threading.Event() if wait is not None else None
+        self._inbox.put(_Tick(done))
+        return done.wait(wait) if done is not None else True
+
+    def idle(self) -> bool:
+        return self._inbox.unfinished_tasks == 0
+
     def stop(self) -> None:
         self._inbox.put(None)
         self._thread.join(5)
@@ -57,15 +86,46 @@ class HubService:
         self._inbox.put((message, time.monotonic()))
 
     def _run(self) -> None:
-        while (item := self._inbox.get()) is not None:
-            message, _received = item
+        while True:
             try:
-                self._handle(message)
-            except wire.PayloadError as err:
-                self._malformed(str(err))
-            except Exception as err:  # noqa: BLE001 - the hub keeps serving the other tables
-                log.exception("hub: failed on %s", message.topic)
-                self._malformed(f"{message.topic}: internal error {err!r}")
+                item = self._inbox.get(timeout=self._tick)
+            except queue.Empty:
+                self._tick_games()
+                continue
+            try:
+                if item is None:
+                    return
+                if isinstance(item, _Tick):
+                    self._tick_games()
+                    if item.done is not None:
+                        item.done.set()
+                elif isinstance(item, _Configure):
+                    self._configure(item.table, item.setup)
+                else:
+                    self._handle_message(item[0])
+            finally:
+                self._inbox.task_done()
+
+    def _handle_message(self, message: Message) -> None:
+        try:
+            self._handle(message)
+        except wire.PayloadError as err:
+            self._malformed(str(err))
+        except Exception as err:  # noqa: BLE001 - the hub keeps serving the other tables
+            log.exception("hub: failed on %s", message.topic)
+            self._malformed(f"{message.topic}: internal error {err!r}")
+
+    def _configure(self, table: str, setup: TableSetup) -> None:
+        self.games[table] = TableGame(table, setup)
+        self._view(table).managed = True
+
+    def _tick_games(self) -> None:
+        now = self._clock.now()
+        for table, game in self.games.items():
+            try:
+                self._emit(self._view(table), game.tick(now))
+            except Exception:
+                log.exception("hub: table %s failed on the clock", table)
 
     def _malformed(self, why: str) -> None:
         self.stats.malformed += 1
@@ -83,7 +143,30 @@ class HubService:
             return
         event = wire.decode_table_event(message.topic, message.payload)
         view = self._view(table)
-        self._publish(view, view.apply(event))
+        if not view.accept(event):
+            return
+        out = Output(view.apply(event))
+        game = self.games.get(table)
+        if game is not None:
+            out.extend(self._play(game, event))
+            view.hand, view.hand_open = game.hand_no, game.in_hand
+        self._emit(view, out)
+
+    def _play(self, game: TableGame, event: wire.AnyTableEvent) -> Output:
+        if isinstance(event, wire.CardEvent):
+            return game.card(event)
+        if isinstance(event, wire.SeatActed):
+            return game.action(event.seat, event.action, event.to)
+        if isinstance(event, wire.DealerPressed):
+            return game.dealer(event.button, event.seat, self._clock.now())
+        if isinstance(event, wire.FaultSeen):
+            return game.fault(event)
+        return Output()
+
+    def _emit(self, view: TableView, out: Output) -> None:
+        for command in out.commands:
+            self._link.publish(wire.table_commands(view.table), wire.encode(command))
+        self._publish(view, out.events)
 
     def _view(self, table: str) -> TableView:
         view = self.tables.get(table)

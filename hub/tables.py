@@ -32,6 +32,7 @@ class TableView:
     gaps: int = 0
     hands_ended: int = 0
     updated_at: float = 0.0
+    managed: bool = False  # a hub game runs this table's hands (players configured)
 
     def set_online(self, online: bool) -> list[HubEvent]:
         if online == self.online:
@@ -39,22 +40,33 @@ class TableView:
         self.online = online
         return [wire.hub_event(self.table, "table_status", online=online)]
 
-    def apply(self, event: wire.CardEvent | wire.HandStarted | wire.ReaderStatus) -> list[HubEvent]:
+    def accept(self, event: wire.AnyTableEvent) -> bool:
+        """In-order delivery per (boot, seq): False for a duplicate, which must be ignored."""
         if event.boot != self.boot:
             self.boot, self.last_seq = event.boot, 0  # the agent restarted: a new numbering
         if event.seq <= self.last_seq:
             self.duplicates += 1
-            return []
+            return False
         if event.seq > self.last_seq + 1:
             self.gaps += event.seq - self.last_seq - 1
         self.last_seq = event.seq
         self.updated_at = event.at
-        if isinstance(event, wire.HandStarted):
-            return self._hand_started(event.hand)
+        return True
+
+    def apply(self, event: wire.AnyTableEvent) -> list[HubEvent]:
+        """The card view and reader state; hands too when no game runs the table."""
+        if isinstance(event, wire.CardEvent):
+            return self._card(event)
         if isinstance(event, wire.ReaderStatus):
             self.reader, self.reader_detail = event.state, event.detail
             return [wire.hub_event(self.table, "reader", state=event.state, detail=event.detail)]
-        return self._card(event)
+        if self.managed:
+            return []
+        if isinstance(event, wire.HandStarted):
+            return self._hand_started(event.hand)
+        if isinstance(event, wire.DealerPressed) and event.button == "new_hand":
+            return self._hand_started(self.hand + 1)
+        return []
 
     def _hand_started(self, hand: int) -> list[HubEvent]:
         out = self._end_hand("new_hand") if self.hand_open else []
@@ -74,7 +86,7 @@ class TableView:
         out = [wire.hub_event(self.table, "card", hand=self.hand, zone=event.zone, card=event.card,
                               deck=event.deck, action="arrived" if event.type == "card_arrived" else "left",
                               order=event.order)]
-        if self.hand_open and self.hand_had_cards and not self.zones:
+        if not self.managed and self.hand_open and self.hand_had_cards and not self.zones:
             out += self._end_hand("felt_cleared")
         return out
 

@@ -89,6 +89,8 @@ class CardEvent(_Event):
 
 
 class HandStarted(_Event):
+    """A table without a hub game (no players configured) numbers its own hands."""
+
     type: Literal["hand_started"] = "hand_started"
     hand: int = Field(ge=1)
 
@@ -101,25 +103,123 @@ class ReaderStatus(_Event):
     antennas: int | None = None
 
 
-TableEvent = Annotated[CardEvent | HandStarted | ReaderStatus, Field(discriminator="type")]
-_table_event: TypeAdapter[CardEvent | HandStarted | ReaderStatus] = TypeAdapter(TableEvent)
+class DealerPressed(_Event):
+    """The dealer panel: new hand (nouvelle donne), a seat away / back, Time called on a seat."""
+
+    type: Literal["dealer"] = "dealer"
+    button: Literal["new_hand", "away", "back", "time"]
+    seat: int | None = Field(None, ge=1, le=10)
+
+
+class SeatActed(_Event):
+    """A player's action from the seat panel; `to` is the street total for bet and raise."""
+
+    type: Literal["action"] = "action"
+    seat: int = Field(ge=1, le=10)
+    action: Literal["fold", "check", "call", "bet", "raise", "allin"]
+    to: int | None = Field(None, ge=0)
+
+
+Detail = str | int | float | bool | None | list[str] | list[int]
+
+
+class FaultSeen(_Event):
+    """A dealing fault the table's monitor raised at the card that revealed it (a fact, not a ruling)."""
+
+    type: Literal["fault"] = "fault"
+    hand: int = Field(ge=1)
+    kind: str = Field(pattern=r"^[a-z_]{3,40}$")
+    seat: int | None = Field(None, ge=1, le=10)
+    cards: list[str] = Field(default_factory=list, max_length=16)
+    details: dict[str, Detail] = Field(default_factory=dict)
+
+
+AnyTableEvent = CardEvent | HandStarted | ReaderStatus | DealerPressed | SeatActed | FaultSeen
+TableEvent = Annotated[AnyTableEvent, Field(discriminator="type")]
+_table_event: TypeAdapter[AnyTableEvent] = TypeAdapter(TableEvent)
+
+
+# Hub -> table ---------------------------------------------------------------------------------
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = SCHEMA
+    hand: int = Field(ge=1)
+
+
+class HandContextCmd(_Command):
+    """Everything the dealing monitor needs at a hand's start (`table_agent.dealing.HandContext`)."""
+
+    type: Literal["hand_context"] = "hand_context"
+    seats: list[int]
+    button: int
+    first_to_deal: int
+    small_blind: int | None = None
+    hole_cards: int = 2
+    deck: str
+    table_decks: list[str]
+    away: list[int] = Field(default_factory=list)
+    table_seats: int = 10
+    deadline: str = "first_card"
+
+
+class BettingCmd(_Command):
+    """Where the betting stands: the monitor judges premature streets with it, the LEDs show `to_act`."""
+
+    type: Literal["betting"] = "betting"
+    street: str
+    open: bool
+    to_act: int | None = None
+    closed: list[str] = Field(default_factory=list)
+    time_seat: int | None = None
+    time_expires: float | None = None  # on the hub's clock
+
+
+class RulingCmd(_Command):
+    """A ruling for the table: the monitor expects its remedy, the LEDs light the seats concerned."""
+
+    type: Literal["ruling"] = "ruling"
+    kind: str
+    decision: str
+    seat: int | None = None
+    cards: list[str] = Field(default_factory=list)
+    dead_seats: list[int] = Field(default_factory=list)
+
+
+class HandOverCmd(_Command):
+    type: Literal["hand_over"] = "hand_over"
+    result: str
+
+
+AnyCommand = HandContextCmd | BettingCmd | RulingCmd | HandOverCmd
+_command: TypeAdapter[AnyCommand] = TypeAdapter(Annotated[AnyCommand, Field(discriminator="type")])
 
 
 def encode(model: BaseModel) -> bytes:
     return model.model_dump_json(exclude_none=True).encode()
 
 
-def decode_table_event(topic: str, payload: bytes) -> CardEvent | HandStarted | ReaderStatus:
-    """Validate a table's event; its `table` must be the one in the topic (no speaking for others)."""
+def _validate(adapter: TypeAdapter[Any], topic: str, payload: bytes) -> Any:
     try:
-        event = _table_event.validate_json(payload)
+        return adapter.validate_json(payload)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "payload"
         raise PayloadError(f"{topic}: {where}: {first['msg']} ({len(payload)} bytes)") from err
+
+
+def decode_table_event(topic: str, payload: bytes) -> AnyTableEvent:
+    """Validate a table's event; its `table` must be the one in the topic (no speaking for others)."""
+    event: AnyTableEvent = _validate(_table_event, topic, payload)
     if event.table != table_of(topic):
         raise PayloadError(f"{topic}: event claims table {event.table!r}")
     return event
+
+
+def decode_command(topic: str, payload: bytes) -> AnyCommand:
+    command: AnyCommand = _validate(_command, topic, payload)
+    return command
 
 
 def hub_event(table: str, kind: str, **fields: Any) -> dict[str, Any]:

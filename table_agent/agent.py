@@ -44,6 +44,11 @@ class _NewHand:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class _Reconnected:
+    pass
+
+
 @dataclass
 class AgentStats:
     frames: int = 0
@@ -77,6 +82,7 @@ class TableAgent:
         self._seq = 0
         self._last_frame_at: float | None = None
         self._stalled = False
+        self._reader_state: dict[str, object] | None = None
         self._listeners: list[Callable[[ZoneEvent], None]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"agent-{self.table}", daemon=True)
@@ -128,6 +134,9 @@ class TableAgent:
             log.warning("table %s: reader frame rejected (%s): %s", self.table, item.reason, item.raw.hex())
         elif isinstance(item, LinkChanged):
             self._link_changed(item)
+        elif isinstance(item, _Reconnected):
+            if self._reader_state is not None:  # a hub that was away learns the reader's state again
+                self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))  # type: ignore[arg-type]
         elif isinstance(item, _NewHand):
             self.hand += 1
             self._emit(wire.HandStarted(**self._head(), hand=self.hand))
@@ -184,7 +193,8 @@ class TableAgent:
 
     def _reader_status(self, state: str, detail: str, **extra: object) -> None:
         log.info("table %s: reader %s: %s", self.table, state, detail)
-        self._emit(wire.ReaderStatus(**self._head(), state=state, detail=detail, **extra))  # type: ignore[arg-type]
+        self._reader_state = {"state": state, "detail": detail, **extra}
+        self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))  # type: ignore[arg-type]
 
     def _head(self, at: float | None = None) -> dict[str, object]:
         self._seq += 1
@@ -196,4 +206,6 @@ class TableAgent:
         self._publisher.publish(wire.table_events(self.table), wire.encode(event))
 
     def _birth(self) -> None:
+        """On every (re)connect, on paho's thread: status now, the rest through the agent's thread."""
         self._publisher.publish(wire.table_status(self.table), wire.ONLINE, retain=True)
+        self._inbox.put(_Reconnected())

@@ -60,12 +60,12 @@ def test_view_tracks_cards_and_ends_the_hand_when_the_felt_clears() -> None:
 
 def test_duplicates_ignored_gaps_counted_new_boot_restarts() -> None:
     view = TableView("t1")
-    view.apply(card(1, "board", uid="01"))
-    assert view.apply(card(1, "board", uid="01")) == []
+    assert view.accept(card(1, "board", uid="01"))
+    assert not view.accept(card(1, "board", uid="01"))
     assert view.duplicates == 1
-    view.apply(card(4, "burn", uid="02"))
+    assert view.accept(card(4, "burn", uid="02"))
     assert view.gaps == 2
-    assert view.apply(card(1, "muck", uid="03", boot="b2"))  # the agent restarted
+    assert view.accept(card(1, "muck", uid="03", boot="b2"))  # the agent restarted
     assert view.last_seq == 1
 
 

@@ -1,0 +1,395 @@
+"""One table's game at the hub: the rules engine driven by what the table saw, and every ruling.
+
+Consumes the table's facts (cards arriving in zones, panel actions, dealer presses, dealing faults)
+and the hub's clock; runs `hub.rules` (betting, Time, showdown) and `hub.rulings` (dealing faults);
+emits hub events (`spec/scenario.md` shapes: `action`, `fault`, `ruling`, `hand_end`...) and
+commands for the table (hand context, betting state, rulings to remedy). Pure: the service does IO.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hub import rulings, wire
+from hub.rules import ActionRecord, Hand, Level, Positions, RulesError, RulingGiven, Street, start_hand
+from hub.rules import Decision as EngineDecision
+from hub.rules import Ruling as EngineRuling
+from hub.rules.positions import clockwise, default_positions, next_positions
+from hub.rules.rulesets import TimeCaller, get_ruleset
+from hub.rules.timecall import TimeCall
+from table_agent.dealing_faults import FaultDetected, FaultKind
+
+log = logging.getLogger(__name__)
+
+Event = dict[str, Any]
+Command = wire.AnyCommand
+_BETTING_STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
+_STREET_CARDS = {0: 3, 3: 4, 4: 5}  # board cards the engine holds -> cards once the next street is out
+_VOID = {
+    rulings.Decision.MISDEAL: "misdeal",
+    rulings.Decision.HAND_CANCELLED_BETS_RETURNED: "cancelled",
+    rulings.Decision.HAND_CANCELLED_POT_SPLIT: "cancelled",
+}
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What the floor tells the hub about a table: the ruleset, the level, the button, the players."""
+
+    players: Mapping[int, int]  # seat -> stack
+    button: int
+    level: Level = Level(50, 100)
+    ruleset: str = rulings.DEFAULT_RULESET
+    seats: int = 10
+    decks: tuple[str, str] = ("A", "B")  # the table's two deck ids in the deck registry
+    lang: str = "fr"
+
+    def __post_init__(self) -> None:
+        get_ruleset(self.ruleset)  # UnknownRuleset (a KeyError) names the known ids
+        if len([s for s, v in self.players.items() if v > 0]) < 2:
+            raise ValueError("a table needs at least two players with chips")
+        if any(not 1 <= s <= self.seats for s in self.players):
+            raise ValueError(f"players' seats must be within 1..{self.seats}")
+
+
+@dataclass
+class Output:
+    events: list[Event] = field(default_factory=list)
+    commands: list[Command] = field(default_factory=list)
+
+    def extend(self, other: Output) -> Output:
+        self.events += other.events
+        self.commands += other.commands
+        return self
+
+
+class TableGame:
+    def __init__(self, table: str, setup: TableSetup) -> None:
+        self.table = table
+        self.setup = setup
+        self.ruleset = setup.ruleset
+        self.level = setup.level
+        self.stacks: dict[int, int] = {s: v for s, v in setup.players.items() if v > 0}
+        self.away: set[int] = set()
+        self.hand_no = 0
+        self.hand: Hand | None = None
+        self.positions: Positions | None = None
+        self._keep_positions = False  # a misdeal is redealt by the same dealer: blinds stay
+        self.hole: dict[int, list[str]] = {}  # seat -> faces on its antenna, in arrival order
+        self.board: list[str] = []  # faces on the board antenna, in arrival order
+        self._last_seat: dict[str, int] = {}  # face -> last seat it lay on
+        self.actions: list[str] = []  # voluntary actions since the deal (substantial action)
+        self.closed: list[Street] = []
+        self._logged = 0
+        self.pending_td: list[Event] = []
+
+    @property
+    def in_hand(self) -> bool:
+        return self.hand is not None and self.hand.result is None
+
+    # -- hand lifecycle -------------------------------------------------------------------------
+
+    def new_hand(self, now: float) -> Output:
+        out = Output()
+        if self.in_hand:
+            out.extend(self._void("cancelled", "new hand pressed before the hand ended"))
+        players = {s: v for s, v in self.stacks.items() if v > 0}
+        if len(players) < 2:
+            out.events.append(self._event("table_idle", reason="fewer than two players with chips"))
+            return out
+        if self.positions is None:
+            positions = default_positions(self.setup.button, players)
+        elif self._keep_positions:
+            positions = self.positions
+        else:
+            positions = next_positions(self.positions, players)
+        self._keep_positions = False
+        self.positions = positions
+        self.hand_no += 1
+        self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions)
+        self.hole, self.board, self._last_seat = {}, [], {}
+        self.actions, self.closed, self._logged = [], [], len(self.hand.log)
+        first = clockwise(players, positions.button)[0]
+        out.events.append(self._event(
+            "hand_start", button=positions.button, small_blind=positions.small_blind,
+            big_blind=positions.big_blind, level={"sb": self.level.sb, "bb": self.level.bb,
+                                                  "ante": self.level.ante, "bb_ante": self.level.bb_ante},
+            stacks={str(s): v for s, v in sorted(self.hand.stack.items())}, ruleset=self.ruleset))
+        out.commands.append(wire.HandContextCmd(
+            hand=self.hand_no, seats=sorted(players), button=positions.button, first_to_deal=first,
+            small_blind=positions.small_blind, deck=self.setup.decks[0], table_decks=list(self.setup.decks),
+            away=sorted(self.away & set(players)), table_seats=self.setup.seats,
+            deadline=str(rulings.deadline(self.ruleset))))
+        return out.extend(self._after_engine())
+
+    def set_level(self, level: Level) -> None:
+        """A new level applies from the next hand (cdc 4.1)."""
+        self.level = level
+
+    # -- facts from the table -------------------------------------------------------------------
+
+    def card(self, event: wire.CardEvent) -> Output:
+        face = event.card
+        if face is None or not self.in_hand:
+            return Output()
+        zone = event.zone
+        if zone.startswith("seat:"):
+            seat = int(zone[5:])
+            cards = self.hole.setdefault(seat, [])
+            if event.type == "card_arrived":
+                cards.append(face)
+                self._last_seat[face] = seat
+            elif face in cards:
+                cards.remove(face)
+            return Output()
+        if zone == "board":
+            if event.type == "card_arrived":
+                self.board.append(face)
+                return self._face_up_board()
+            if face in self.board:
+                self.board.remove(face)
+            return Output()
+        if zone == "muck" and event.type == "card_arrived":
+            seat = self._last_seat.get(face)
+            assert self.hand is not None
+            if seat is not None and not self.hole.get(seat) and seat in self.hand.live:
+                return self._act(seat, "fold", None, via="muck")  # cards thrown in: a fold
+        return Output()
+
+    def action(self, seat: int, action: str, to: int | None) -> Output:
+        if not self.in_hand:
+            return Output([self._event("action", seat=seat, action=action, to=to, status="rejected",
+                                       reason="no hand in progress")])
+        return self._act(seat, action, to, via="panel")
+
+    def dealer(self, button: str, seat: int | None, now: float) -> Output:
+        if button == "new_hand":
+            return self.new_hand(now)
+        if seat is None:
+            return Output([self._event("dealer_refused", button=button, reason="no seat given")])
+        if button == "away":
+            self.away.add(seat)
+            return Output([self._event("seat", seat=seat, state="away")])
+        if button == "back":
+            self.away.discard(seat)
+            return Output([self._event("seat", seat=seat, state="back")])
+        return self._call_time(seat, now)
+
+    def fault(self, fault: wire.FaultSeen) -> Output:
+        if self.hand is None or fault.hand != self.hand_no:
+            return Output()  # a late fact from a hand already over
+        if fault.kind == FaultKind.OUT_OF_TURN:
+            return Output()  # the engine rules actions out of turn (it knows what is pending)
+        detected = FaultDetected(kind=FaultKind(fault.kind), hand=fault.hand, seat=fault.seat,
+                                 cards=tuple(fault.cards), at=fault.at, details=dict(fault.details))
+        ruling = rulings.rule(detected, self.ruleset, self._situation())
+        out = Output([self._event("fault", kind=fault.kind, seat=fault.seat, cards=list(fault.cards),
+                                  ruling=self._ruling_dict(ruling))])
+        out.commands.append(wire.RulingCmd(hand=self.hand_no, kind=fault.kind, decision=str(ruling.decision),
+                                           seat=ruling.seat, cards=list(ruling.cards),
+                                           dead_seats=list(ruling.dead_seats)))
+        if ruling.decision is rulings.Decision.TD_DECISION:
+            self.pending_td.append(out.events[-1])
+        return out.extend(self._apply_ruling(ruling))
+
+    def tick(self, now: float) -> Output:
+        if not self.in_hand:
+            return Output()
+        assert self.hand is not None
+        self.hand.tick(now)
+        return self._after_engine()
+
+    # -- the engine ----------------------------------------------------------------------------
+
+    def _act(self, seat: int, action: str, to: int | None, *, via: str) -> Output:
+        hand = self.hand
+        assert hand is not None
+        out = self._feed_board()
+        try:
+            hand.act(seat, action, to)
+        except RulesError as err:
+            out.events.append(self._event("action", seat=seat, action=action, to=to, status="rejected",
+                                          reason=str(err)))
+            return out
+        if action != "fold" or via == "panel":
+            self.actions.append(action)
+        return out.extend(self._after_engine(via=via))
+
+    def _feed_board(self) -> Output:
+        """Board cards reach the engine when the street's betting is about to start, not when they
+        land: a faulty board (no burn, premature, four cards) is remedied on the felt first."""
+        hand = self.hand
+        assert hand is not None
+        out = Output()
+        while not hand.round_open and hand.result is None and hand.street in _BETTING_STREETS:
+            need = _STREET_CARDS.get(len(hand.board))
+            if need is None or len(self.board) < need:
+                break
+            hand.deal_board(*self.board[len(hand.board):need])
+            out.extend(self._after_engine())
+        return out
+
+    def _face_up_board(self) -> Output:
+        """No more betting possible (all-in): the board runs out, then the showdown."""
+        hand = self.hand
+        if hand is None or not hand.cards_face_up:
+            return Output()
+        return self._feed_board()
+
+    def _after_engine(self, via: str = "panel") -> Output:
+        """Publish what the engine logged since last time, then the betting state or the hand's end."""
+        hand = self.hand
+        assert hand is not None
+        out = Output()
+        for entry in hand.log[self._logged:]:
+            if isinstance(entry, ActionRecord):
+                out.events += self._action_events(entry, via)
+            elif isinstance(entry, RulingGiven):
+                out.events.append(self._event("ruling", seat=entry.ruling.seat, kind=entry.ruling.kind,
+                                              decision=str(entry.ruling.decision), article=entry.ruling.article))
+                if entry.ruling.kind == "time_expired":
+                    out.events.append(self._event(
+                        "fault", kind="time_expired", seat=entry.ruling.seat, cards=[],
+                        ruling={"decision": str(entry.ruling.decision), "article": entry.ruling.article,
+                                "seat": entry.ruling.seat}))
+        self._logged = len(hand.log)
+        for street in _BETTING_STREETS:
+            if street not in self.closed and self._street_closed(street):
+                self.closed.append(street)
+        out.extend(self._showdown_if_due())
+        if hand.result is not None:
+            return out
+        call = hand.time_call
+        out.commands.append(wire.BettingCmd(
+            hand=self.hand_no, street=str(hand.street), open=hand.round_open, to_act=hand.to_act,
+            closed=[str(s) for s in self.closed], time_seat=call.seat if call else None,
+            time_expires=call.expires_at if call else None))
+        return out
+
+    def _street_closed(self, street: Street) -> bool:
+        hand = self.hand
+        assert hand is not None
+        order = list(_BETTING_STREETS)
+        current = hand.street
+        if current in (Street.SHOWDOWN, Street.COMPLETE) or hand.cards_face_up:
+            return True
+        return order.index(street) < order.index(current) or (street is current and not hand.round_open)
+
+    def _showdown_if_due(self) -> Output:
+        hand = self.hand
+        assert hand is not None
+        if hand.result is None and hand.street is Street.SHOWDOWN and len(hand.board) == 5:
+            hand.showdown({s: self.hole.get(s) or None for s in hand.live})
+        if hand.result is None:
+            return Output()
+        result = hand.result.to_dict()
+        self.stacks.update(hand.result.stacks)
+        out = Output([self._event("hand_end", result=result["result"], stacks=self._all_stacks(),
+                                  pots=result["pots"], board=list(self.board[:5]))])
+        out.commands.append(wire.HandOverCmd(hand=self.hand_no, result=str(result["result"])))
+        return out
+
+    def _action_events(self, rec: ActionRecord, via: str) -> list[Event]:
+        d = rec.to_dict()
+        event = self._event("action", seat=rec.seat, action=d["action"], to=d["to"], status=d["status"],
+                            reason=d["reason"], applied=d["applied"], amount=d["amount"], street=d["street"],
+                            pending=d["pending"], via=via)
+        events = [event]
+        if rec.ruling is not None:
+            event["ruling"] = rec.ruling.to_dict()
+            kind = str(rec.ruling.kind) if rec.ruling.kind else None
+            if kind in ("out_of_turn", "insufficient_bet"):
+                events.append(self._event("fault", kind=kind, seat=rec.seat, cards=[],
+                                          ruling=rec.ruling.to_dict()))
+        return events
+
+    def _call_time(self, seat: int, now: float) -> Output:
+        hand = self.hand
+        if hand is None or hand.result is not None:
+            return Output([self._event("time_refused", seat=seat, reason="no hand in progress")])
+        try:
+            called = hand.call_time(seat, now, TimeCaller.PLAYER)
+        except RulesError as err:
+            return Output([self._event("time_refused", seat=seat, reason=str(err))])
+        if isinstance(called, TimeCall):
+            out = Output([self._event("time", seat=seat, countdown_at=called.countdown_at,
+                                      expires_at=called.expires_at, article=called.article)])
+        else:
+            out = Output([self._event("ruling", seat=seat, decision=str(called.decision),
+                                      article=called.article, options=list(called.options))])
+        return out.extend(self._after_engine())
+
+    # -- rulings ---------------------------------------------------------------------------------
+
+    def _situation(self) -> rulings.Situation:
+        hand = self.hand
+        assert hand is not None
+        return rulings.Situation(
+            substantial_action=rulings.is_substantial(self.ruleset, self.actions),
+            betting_possible=hand.round_open or not hand.cards_face_up,
+            rounds_open=(str(hand.street),) if hand.round_open else (),
+            live_seats=tuple(sorted(hand.live)),
+            committed=dict(hand.contributed),
+            pot_opened=hand.max_bet > 0 and hand.street is not Street.PREFLOP,
+        )
+
+    def _apply_ruling(self, ruling: rulings.Ruling) -> Output:
+        hand = self.hand
+        assert hand is not None
+        void = _VOID.get(ruling.decision)
+        if void is not None:
+            self._keep_positions = ruling.decision is rulings.Decision.MISDEAL
+            split = ruling.decision is rulings.Decision.HAND_CANCELLED_POT_SPLIT
+            return self._void(void, ruling.article, split=split)
+        out = Output()
+        for seat in ruling.dead_seats:
+            if seat in hand.live and hand.result is None:
+                hand.kill_hand(seat, EngineRuling(EngineDecision.HAND_DEAD, ruling.article, seat))
+        if ruling.dead_seats:
+            out.extend(self._after_engine())
+        return out
+
+    def _void(self, result: str, why: str, *, split: bool = False) -> Output:
+        """Misdeal or cancelled hand: chips go back (or the pot is shared among live hands)."""
+        hand = self.hand
+        assert hand is not None
+        stacks = dict(hand.starting_stacks)
+        pots: list[dict[str, Any]] = []
+        if split:
+            # The unfinished round goes back; the pot of finished rounds is shared by the live hands.
+            finished = {s: hand.contributed[s] - hand.bet[s] for s in hand.seats}
+            pot = sum(finished.values())
+            for s in hand.seats:
+                stacks[s] -= finished[s]
+            live = clockwise(hand.live, hand.positions.button)
+            share, odd = divmod(pot, len(live))
+            for i, s in enumerate(live):
+                stacks[s] += share + (1 if i < odd else 0)
+            pots = [{"amount": pot, "winners": live}]
+        hand.result = None
+        self.stacks.update(stacks)
+        self.hand = None
+        out = Output([self._event("hand_end", result=result, stacks=self._all_stacks(), pots=pots, why=why)])
+        out.commands.append(wire.HandOverCmd(hand=self.hand_no, result=result))
+        return out
+
+    def _ruling_dict(self, ruling: rulings.Ruling) -> dict[str, Any]:
+        d: dict[str, Any] = {"decision": str(ruling.decision), "article": ruling.article, "seat": ruling.seat,
+                             "cards": list(ruling.cards)}
+        if ruling.dead_seats:
+            d["dead_seats"] = list(ruling.dead_seats)
+        if ruling.options:
+            d["options"] = [str(o) for o in ruling.options]
+        if ruling.refunds:
+            d["refunds"] = {str(s): v for s, v in ruling.refunds.items()}
+        d["text"] = ruling.text(self.setup.lang)
+        return d
+
+    def _all_stacks(self) -> dict[str, int]:
+        return {str(s): v for s, v in sorted(self.stacks.items())}
+
+    def _event(self, kind: str, **fields: Any) -> Event:
+        return wire.hub_event(self.table, kind, hand=self.hand_no, **fields)
