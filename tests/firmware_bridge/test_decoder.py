@@ -168,3 +168,33 @@ def test_a_failing_callback_does_not_stop_decoding(caplog: pytest.LogCaptureFixt
         assert decoder.feed(b"\x00\x99\x00" + encode(StartScan())) == [StartScan()]
     assert decoder.stats.callback_errors == 1
     assert "on_reject callback raised" in caplog.text
+
+
+def _is_subsequence(small: list[Frame], big: list[Frame]) -> bool:
+    it = iter(big)
+    return all(any(frame == other for other in it) for frame in small)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    st.lists(any_frame, min_size=2, max_size=30),
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=8),
+    st.integers(0, 10**6),
+)
+def test_random_damage_costs_only_the_frames_it_touches(
+    frames: list[Frame], damage: list[tuple[int, int]], cut: int
+) -> None:
+    wire, spans = wire_of(frames)
+    broken = bytearray(wire)
+    touched: set[int] = set()
+    for offset, value in damage:
+        offset %= len(wire)
+        if broken[offset] != value:
+            broken[offset] = value
+            touched.add(_owner(spans, offset))
+    cut %= len(wire) + 1
+    decoded, _ = decode_all(bytes(broken[:cut]), bytes(broken[cut:]), encode(StartScan()))
+    untouched = [frame for i, frame in enumerate(frames) if i not in touched]
+    assert _is_subsequence(untouched, decoded)  # every frame the damage missed is recovered
+    assert _is_subsequence(decoded, frames + [StartScan()])  # and nothing invented
+    assert decoded[-1] == StartScan()  # the decoder is back in step after any damage
