@@ -1,6 +1,6 @@
 """Seat and dealer panels on gpiozero: buttons, LEDs and the amount encoder of one table.
 
-Sits at the edge of the table agent: builds gpiozero `Button`, `LED` and `RotaryEncoder` devices on an
+Sits at the edge of the table agent: builds gpiozero button inputs, `LED` and `RotaryEncoder` devices on an
 injected pin factory from a `PanelConfig`, turns their callbacks into `SeatActed` / `DealerPressed`
 events (via the pure `PanelInput`, stamped by the injected `Clock`) handed to `on_event`, and lights the
 LEDs from `TableLights` through the pure `LedPolicy` each time the agent calls `refresh()`.
@@ -15,7 +15,7 @@ from contextlib import ExitStack
 from types import TracebackType
 from typing import Protocol
 
-from gpiozero import LED, Button, Device, GPIOZeroError, PinInvalidPin, RotaryEncoder
+from gpiozero import LED, Device, DigitalInputDevice, GPIOZeroError, PinInvalidPin, RotaryEncoder
 from gpiozero.pins import Factory
 
 from hw.errors import HardwareError
@@ -101,40 +101,42 @@ class Panel:
         self.display = display or MemoryDisplay()
         self._lights = TableLights()
         self._shown_text: str | None = None
-        self.seat_buttons: dict[int, dict[SeatButton, Button]] = {}
+        self.seat_buttons: dict[int, dict[SeatButton, DigitalInputDevice]] = {}
         self.to_act_leds: dict[int, LED] = {}
         self.fault_leds: dict[int, LED] = {}
-        self.dealer_buttons: dict[DealerButton, Button] = {}
+        self.dealer_buttons: dict[DealerButton, DigitalInputDevice] = {}
         bounce = config.bounce_ms / 1000 or None
+        # Buttons are DigitalInputDevice (Button's base): long presses are timed on the injected clock,
+        # and Button's hold thread per button (45 of them) polls every 100 ms and takes 0.1 s to close.
         with ExitStack() as undo:  # a half-built panel releases the pins it took
             for seat in range(1, self.seats + 1):
                 pins = config.seats[seat]
-                buttons: dict[SeatButton, Button] = {}
+                buttons: dict[SeatButton, DigitalInputDevice] = {}
                 for kind in SeatButton:
-                    button = self._open(undo, Button, getattr(pins, kind.value), pin_factory,
+                    button = self._open(undo, DigitalInputDevice, getattr(pins, kind.value), pin_factory,
                                         pull_up=True, bounce_time=bounce)
-                    button.when_pressed = self._seat_handler(seat, kind, True)
-                    button.when_released = self._seat_handler(seat, kind, False)
+                    button.when_activated = self._seat_handler(seat, kind, True)
+                    button.when_deactivated = self._seat_handler(seat, kind, False)
                     buttons[kind] = button
                 self.seat_buttons[seat] = buttons
                 self.to_act_leds[seat] = self._open(undo, LED, pins.to_act_led, pin_factory)
                 self.fault_leds[seat] = self._open(undo, LED, pins.fault_led, pin_factory)
             dealer = config.dealer
             for kind in DealerButton:
-                button = self._open(undo, Button, getattr(dealer, kind.value), pin_factory,
+                button = self._open(undo, DigitalInputDevice, getattr(dealer, kind.value), pin_factory,
                                     pull_up=True, bounce_time=bounce)
-                button.when_pressed = self._dealer_handler(kind, True)
-                button.when_released = self._dealer_handler(kind, False)
+                button.when_activated = self._dealer_handler(kind, True)
+                button.when_deactivated = self._dealer_handler(kind, False)
                 self.dealer_buttons[kind] = button
             # max_steps=0: the encoder only reports detents; the amount lives in PanelInput
             self.encoder: RotaryEncoder = self._open(undo, RotaryEncoder, (dealer.encoder_a, dealer.encoder_b),
                                                      pin_factory, max_steps=0, bounce_time=None)
             self.encoder.when_rotated_clockwise = self._encoder_handler(True)
             self.encoder.when_rotated_counter_clockwise = self._encoder_handler(False)
-            self.push: Button = self._open(undo, Button, dealer.encoder_push, pin_factory,
+            self.push: DigitalInputDevice = self._open(undo, DigitalInputDevice, dealer.encoder_push, pin_factory,
                                            pull_up=True, bounce_time=bounce)
-            self.push.when_pressed = self._push_handler(True)
-            self.push.when_released = self._push_handler(False)
+            self.push.when_activated = self._push_handler(True)
+            self.push.when_deactivated = self._push_handler(False)
             self.dealer_led: LED | None = (
                 self._open(undo, LED, dealer.led, pin_factory) if dealer.led is not None else None
             )

@@ -70,12 +70,13 @@ class AmountKeyed:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatPickStarted:
-    """A seat-bound dealer button was pressed; the display now offers `seat` until confirmed."""
+class SeatOffered:
+    """A seat pick for away/back/time is open and the display offers `seat` (the encoder moves it;
+    the same button again or the encoder push confirms it as a `DealerPressed`)."""
 
     button: DealerButton
     seat: int
     at: float
 
 
-PanelEvent = SeatActed | DealerPressed | AmountKeyed | SeatPickStarted
+PanelEvent = SeatActed | DealerPressed | AmountKeyed | SeatOffered

@@ -19,7 +19,7 @@ from hw.panel_events import (
     SeatAction,
     SeatActed,
     SeatButton,
-    SeatPickStarted,
+    SeatOffered,
 )
 
 STEP_MULTIPLIERS = (1, 10, 100)  # encoder push cycles the step: 1, 10, 100 chip units per detent
@@ -186,7 +186,7 @@ class PanelInput:
         # Time is nearly always called on the player to act: offer that seat first
         seat = self.to_act or (self._pick.seat if self._pick else 1)
         self._pick = _Pick(button, seat, at + self.pick_window)
-        return [SeatPickStarted(button, seat, at)]
+        return [SeatOffered(button, seat, at)]
 
     def encoder_step(self, clockwise: bool, at: float) -> list[PanelEvent]:
         self.expire(at)
@@ -194,7 +194,7 @@ class PanelInput:
             pick = self._pick
             pick.seat = (pick.seat - 1 + (1 if clockwise else -1)) % self.seats + 1
             pick.expires = at + self.pick_window
-            return [SeatPickStarted(pick.button, pick.seat, at)]
+            return [SeatOffered(pick.button, pick.seat, at)]
         amount = self.amount + (self.step if clockwise else -self.step)
         amount = max(0, min(MAX_AMOUNT // self.chip_unit * self.chip_unit, amount))
         if amount == self.amount:
