@@ -429,9 +429,10 @@ class DealingMonitor:
         seat = prev.seat
         if seat not in h.ctx.seats or not h.live(seat):
             return []
+        decided = self._decided(h)  # e.g. the last hand left, mucked unshown: no one is to act
         h.folded.add(seat)  # hole cards in the muck: the hand is folded
         faults = self._end_deal(h)
-        if h.to_act is not None and h.to_act != seat and seat not in h.muck_reported:
+        if h.to_act is not None and h.to_act != seat and not decided and seat not in h.muck_reported:
             h.muck_reported.add(seat)
             faults.append(self._fault(h, FaultKind.OUT_OF_TURN, seat, (self._face(h, uid),), via="muck",
                                       skipped=h.to_act, acted_since_skipped=1))

@@ -168,3 +168,16 @@ def test_players_lifting_their_cards_to_look_is_not_a_missing_card() -> None:
     t.board(*DECK[13:16])
     t.hole(3, DECK[20])  # a real third card is still an extra card
     assert [(f.kind, f.seat, f.details["held"]) for f in t.faults] == [(K.EXTRA_HOLE_CARD, 3, 3)]
+
+
+def test_winner_mucking_after_everyone_folded_is_not_out_of_turn() -> None:
+    t, ctx = start(seats=(1, 2, 3), button=3)
+    t.deal(ctx, DECK[:6])
+    t.monitor.set_to_act(3)
+    t.act(3, 3, "fold")
+    t.monitor.set_to_act(1)
+    t.act(1, 1, "fold")
+    t.monitor.set_to_act(2)  # the engine has not yet said the hand is over
+    t.monitor.set_to_act(1)
+    assert t.muck(2) == []  # the big blind wins uncontested and mucks
+    assert t.faults == []
