@@ -98,7 +98,11 @@ class DealingMonitor:
     def action_seen(
         self, seat: int, to_act: int | None, *, action: str | None = None, at: float | None = None
     ) -> list[FaultDetected]:
-        """A player acted on the panel; `to_act` is whose turn it was. Ends the deal."""
+        """A player acted on the panel; `to_act` is whose turn it was. Ends the deal.
+
+        Not for blinds and antes (posted by the system). `action="fold"` lets the folded cards reach
+        the muck silently; `at` is the press time (default: the last card's time).
+        """
         h = self._h
         if h is None or h.void:
             return []
