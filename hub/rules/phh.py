@@ -7,6 +7,7 @@ games) are scaled to integer chips per file and scaled back for output.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
@@ -56,50 +57,108 @@ class ReplayResult:
         }
 
 
-def _decimals(v: Amount) -> int:
-    if isinstance(v, int):
-        return 0
-    exp = v.normalize().as_tuple().exponent
-    return -exp if isinstance(exp, int) and exp < 0 else 0
+def _slow_toml(text: str, name: str) -> dict[str, object]:
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as err:
+        raise PhhError(f"{name}: not a PHH (TOML) file: {err}") from err
 
 
-def _amounts(doc: dict[str, object], key: str, name: str) -> list[Amount]:
+def _numbers(doc: dict[str, object], key: str, name: str) -> list[str]:
+    """A list of numbers, kept as their text until the file's scale is known."""
     raw = doc.get(key)
-    if not isinstance(raw, list) or not all(isinstance(v, (int, Decimal)) for v in raw):
+    if not isinstance(raw, list):
         raise PhhError(f"{name}: `{key}` must be a list of numbers")
-    return list(raw)
+    out = []
+    for v in raw:
+        if isinstance(v, str) and _NUMBER.fullmatch(v) or isinstance(v, (int, Decimal)):
+            out.append(str(v))
+        else:
+            raise PhhError(f"{name}: `{key}` must be a list of numbers, not {v!r}")
+    return out
+
+
+def _amount(text: str) -> Amount:
+    return Decimal(text) if "." in text else int(text)
+
+
+# PHH files are plain `key = value` TOML. Only the keys the replay needs are read, with two
+# regular expressions (several times faster than tomllib); anything unusual (tables, multi-line
+# strings, escapes) goes to tomllib instead.
+_KEY = re.compile(r"^[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=", re.M)
+_UNUSUAL = re.compile(r"^[ \t]*\[|\'\'\'|\"\"\"|\\", re.M)
+_STRINGS = re.compile(r"""'([^'\n]*)'|"([^"\n]*)"|(#[^\n]*)""")
+_NUMBER = re.compile(r"[-+]?[0-9][0-9_]*(?:\.[0-9_]+)?")
+_COMMENT = re.compile(r"#[^\n]*")
+_WANTED = frozenset({"variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks",
+                     "actions", "finishing_stacks"})
+
+
+class _Unusual(Exception):
+    """The fast reader met TOML it does not handle; tomllib takes over."""
+
+
+def _fast_toml(text: str) -> dict[str, object]:
+    if _UNUSUAL.search(text):
+        raise _Unusual
+    keys = [(m.group(1), m.start(), m.end()) for m in _KEY.finditer(text)]
+    doc: dict[str, object] = {}
+    for i, (key, _, vstart) in enumerate(keys):
+        if key not in _WANTED:
+            continue
+        seg = text[vstart : keys[i + 1][1] if i + 1 < len(keys) else len(text)].strip()
+        if key in ("actions", "variant"):
+            strings = [a or b for a, b, comment in _STRINGS.findall(seg) if not comment]
+            doc[key] = strings if seg.startswith("[") else strings[0] if strings else None
+            continue
+        if "#" in seg:
+            seg = _COMMENT.sub("", seg).strip()
+        numbers = [n.replace("_", "") for n in _NUMBER.findall(seg)]
+        if seg.startswith("["):
+            doc[key] = numbers
+        elif len(numbers) == 1:
+            doc[key] = numbers[0]
+        else:
+            raise _Unusual
+    return doc
 
 
 def loads(text: str, name: str = "<phh>") -> PhhHand:
     try:
-        doc = tomllib.loads(text, parse_float=Decimal)
-    except tomllib.TOMLDecodeError as err:
-        raise PhhError(f"{name}: not a PHH (TOML) file: {err}") from err
+        doc = _fast_toml(text)
+    except _Unusual:
+        doc = _slow_toml(text, name)
     if doc.get("variant") != "NT":
         raise PhhError(f"{name}: variant {doc.get('variant')!r} is not no-limit hold'em ('NT')")
-    stacks = _amounts(doc, "starting_stacks", name)
-    antes = _amounts(doc, "antes", name)
-    blinds = _amounts(doc, "blinds_or_straddles", name)
-    min_bet = doc.get("min_bet", 0)
+    stacks = _numbers(doc, "starting_stacks", name)
+    antes = _numbers(doc, "antes", name)
+    blinds = _numbers(doc, "blinds_or_straddles", name)
+    min_bet = _numbers({"m": [doc.get("min_bet", 0)]}, "m", name)[0]
     actions = doc.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise PhhError(f"{name}: `actions` must be a list of strings")
-    if not isinstance(min_bet, (int, Decimal)):
-        raise PhhError(f"{name}: `min_bet` must be a number")
-    recorded_raw = doc.get("finishing_stacks")
-    recorded = tuple(_amounts(doc, "finishing_stacks", name)) if recorded_raw is not None else None
-    wagers = [Decimal(a.split()[2]) for a in actions if " cbr " in a]
-    digits = max(_decimals(v) for v in (*stacks, *antes, *blinds, min_bet, *wagers))
+    recorded = None
+    if doc.get("finishing_stacks") is not None:
+        recorded = tuple(map(_amount, _numbers(doc, "finishing_stacks", name)))
+    numbers = [*stacks, *antes, *blinds, min_bet]
+    numbers += [a.split()[2] for a in actions if " cbr " in a]
+    digits = max((len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
     scale = 10**digits
-
-    def to_int(v: Amount) -> int:
-        return int(v * scale)
+    if scale == 1:
+        def to_int(v: str) -> int:
+            return int(v)
+    else:
+        def to_int(v: str) -> int:
+            return int(Decimal(v) * scale)
 
     n = len(stacks)
     if not (len(antes) == len(blinds) == n) or n < 2:
         raise PhhError(f"{name}: stacks, antes and blinds must list the same players (2 or more)")
-    return PhhHand(name, scale, tuple(map(to_int, stacks)), tuple(map(to_int, antes)),
-                   tuple(map(to_int, blinds)), to_int(min_bet), tuple(actions), recorded)
+    try:
+        return PhhHand(name, scale, tuple(map(to_int, stacks)), tuple(map(to_int, antes)),
+                       tuple(map(to_int, blinds)), to_int(min_bet), tuple(actions), recorded)
+    except ArithmeticError as err:
+        raise PhhError(f"{name}: bad amount: {err}") from err
 
 
 def load(path: str | Path) -> PhhHand:

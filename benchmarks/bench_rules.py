@@ -1,0 +1,98 @@
+"""Benchmark: replay ../shared/phh with our engine and with PokerKit, in one run; print hands/s.
+
+Both sides are timed on the same 293 texts, already read from disk, twice: parse + replay,
+and replay alone (the hand histories parsed beforehand). Best of `--repeat` runs each.
+Run: python benchmarks/bench_rules.py [--repeat 5] [--phh DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from hub.rules.phh import PhhHand, loads, replay_hand  # noqa: E402
+
+
+def best(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--phh", type=Path, default=ROOT.parent / "shared" / "phh")
+    ns = ap.parse_args()
+    files = sorted(ns.phh.glob("*/*.phh"))
+    texts = [(str(f), f.read_text()) for f in files]
+    n = len(texts)
+
+    def ours_parse_and_replay() -> None:
+        for name, text in texts:
+            try:
+                replay_hand(loads(text, name))
+            except Exception:  # noqa: BLE001 - the defective file errors, as it should
+                pass
+
+    parsed: list[PhhHand] = [loads(text, name) for name, text in texts]
+
+    def ours_replay() -> None:
+        for h in parsed:
+            try:
+                replay_hand(h)
+            except Exception:  # noqa: BLE001
+                pass
+
+    ours_full = best(ours_parse_and_replay, ns.repeat)
+    ours_only = best(ours_replay, ns.repeat)
+    print(f"python {platform.python_version()} on {platform.machine()}, {n} PHH hands")
+    print(f"ours     parse+replay {n / ours_full:10.0f} hands/s   replay only {n / ours_only:10.0f}"
+          " hands/s")
+    try:
+        import pokerkit
+    except ImportError:
+        print("pokerkit not installed: no comparison")
+        return 0
+    warnings.simplefilter("ignore")
+
+    def pk_parse_and_replay() -> None:
+        for _, text in texts:
+            try:
+                for _state in pokerkit.HandHistory.loads(text):
+                    pass
+            except Exception:  # noqa: BLE001
+                pass
+
+    pk_parsed = [pokerkit.HandHistory.loads(text) for _, text in texts]
+
+    def pk_replay() -> None:
+        for hh in pk_parsed:
+            try:
+                for _state in hh:
+                    pass
+            except Exception:  # noqa: BLE001
+                pass
+
+    pk_full = best(pk_parse_and_replay, max(1, ns.repeat // 2))
+    pk_only = best(pk_replay, max(1, ns.repeat // 2))
+    print(f"pokerkit parse+replay {n / pk_full:10.0f} hands/s   replay only {n / pk_only:10.0f}"
+          " hands/s")
+    print(f"ratio    parse+replay {pk_full / ours_full:10.1f} x        replay only "
+          f"{pk_only / ours_only:10.1f} x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

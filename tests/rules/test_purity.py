@@ -1,0 +1,36 @@
+"""The engine core stays pure: no IO, clock, threads or randomness, and never PokerKit."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import hub.rules
+
+PACKAGE = Path(hub.rules.__file__).parent
+EDGE = {"phh.py", "cli.py"}  # read files / argv: the only modules allowed IO
+ALLOWED = {"__future__", "collections", "dataclasses", "enum", "types", "typing", "hub"}
+EDGE_ALLOWED = ALLOWED | {"argparse", "json", "sys", "tomllib", "decimal", "pathlib"}
+
+
+def imported_roots(path: Path) -> set[str]:
+    roots = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            roots |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+def test_core_imports_nothing_impure() -> None:
+    for path in sorted(PACKAGE.glob("*.py")):
+        allowed = EDGE_ALLOWED if path.name in EDGE else ALLOWED
+        assert imported_roots(path) <= allowed, path.name
+
+
+def test_every_module_has_a_docstring_and_fits_one_sitting() -> None:
+    for path in sorted(PACKAGE.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        assert ast.get_docstring(tree), path.name
+        assert len(path.read_text().splitlines()) <= 600, path.name
