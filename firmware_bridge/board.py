@@ -69,6 +69,7 @@ class ReaderBoardLogic:
         self._check_period(scan_period_ms)
         self.antennas = antennas
         self.scan_period_ms = scan_period_ms
+        self._boot_period_ms = scan_period_ms
         self.miss_rate = miss_rate
         self.dropout_rate = dropout_rate
         self.max_consecutive_misses = max_consecutive_misses
@@ -131,6 +132,16 @@ class ReaderBoardLogic:
         self.scanning = self._autostart
         self._next_scan_ms = now_ms
         return [self.hello]
+
+    def reboot(self, now_ms: int) -> list[BoardFrame]:
+        """Watchdog or brown-out reset: settings and counters back to boot values, what was reported
+        forgotten (tags still lying there are reported again), `Hello` then `ReaderFault(REBOOTED)`.
+        A host seeing a `Hello` it did not ask for sends its settings and `StartScan` again."""
+        self.scan_period_ms = self._boot_period_ms
+        self.scans = 0
+        self._misses.clear()
+        self._unread.clear()
+        return self.boot(now_ms) + [ReaderFault(None, FaultCode.REBOOTED, "watchdog reset")]
 
     def handle(self, frame: Frame, now_ms: int) -> list[BoardFrame]:
         """Obey one host frame; returns what to answer (`Hello`, or a `BAD_COMMAND` fault)."""

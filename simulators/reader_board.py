@@ -92,6 +92,7 @@ class ReaderBoardSimulator:
         self._lock = threading.Lock()
         self._outbox: list[tuple[bytes, bool]] = []  # (bytes, is a valid frame) from injections
         self._noise_kind = 0
+        self._reboot_requested = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._closed = False
@@ -178,7 +179,16 @@ class ReaderBoardSimulator:
 
     # --- the thread ----------------------------------------------------------------------------
 
+    def reboot(self) -> None:
+        """The board resets (watchdog): it says `Hello` and `ReaderFault(REBOOTED)` and waits, idle,
+        for the host to send its settings and `StartScan` again."""
+        with self._lock:
+            self._reboot_requested = True
+        self._wake()
+
     def _wake(self) -> None:
+        if self._closed:
+            return  # the pipe's fd number may already belong to someone else
         try:
             os.write(self._wake_w, b"x")
         except (BlockingIOError, OSError):
@@ -223,6 +233,11 @@ class ReaderBoardSimulator:
                     time.sleep(0.01)  # EIO: no slave open; cannot happen while we hold one, but never spin
             frames = decoder.feed(received) if received else []
             with self._lock:
+                if self._reboot_requested:
+                    self._reboot_requested = False
+                    self._outbox.clear()  # lost with the RAM
+                    self._unreported_drop = 0
+                    self._emit(self._logic.reboot(now_ms()))
                 if self._unreported_drop:
                     # as firmware does: say so once the line has room again, before anything new
                     detail = f"dropped {self._unreported_drop} bytes"

@@ -189,3 +189,21 @@ def test_impossible_requests_are_refused_clearly() -> None:
     with pytest.raises(ProtocolError):
         board(scan_period_ms=5)
     assert isinstance(BoardStateError("x"), ValueError)
+
+
+def test_reboot_forgets_settings_and_reports_and_waits_for_the_host() -> None:
+    b = board()
+    b.boot(0)
+    b.handle(SetScanPeriod(20), 0)
+    b.handle(StartScan(), 0)
+    b.place(0, ACE)
+    b.place(1, KING)
+    assert len(run(b, 0, 100)) == 10
+    assert b.reboot(100) == [
+        Hello(1, 4, "tapis-sim 1"),
+        ReaderFault(None, FaultCode.REBOOTED, "watchdog reset"),
+    ]
+    assert (b.scanning, b.scans, b.scan_period_ms) == (False, 0, 50)
+    assert run(b, 100, 1101) == [(1100, Heartbeat(1000, 0))]  # idle: no TagGone for forgotten tags
+    b.handle(StartScan(), 1101)
+    assert [f for _, f in run(b, 1101, 1152)] == [TagSeen(0, ACE), TagSeen(1, KING)] * 2

@@ -237,3 +237,19 @@ def test_a_board_nobody_reads_drops_frames_without_blocking_then_recovers() -> N
         report = next(f for f in host.frames if isinstance(f, ReaderFault))
         assert report.antenna is None and report.detail.startswith("dropped ")
         host.link.close()
+
+
+def test_a_rebooted_board_says_so_and_waits_for_the_host(sim: ReaderBoardSimulator) -> None:
+    host = Host(sim.port)
+    host.send(SetScanPeriod(20), StartScan())
+    sim.place(4, KING)
+    host.until(lambda fs: any(isinstance(f, TagSeen) for f in fs), "reads")
+    sim.reboot()
+    rebooted = ReaderFault(None, FaultCode.REBOOTED, "watchdog reset")
+    host.until(lambda fs: rebooted in fs, "the reboot report")
+    assert host.frames[host.frames.index(rebooted) - 1] == Hello(1, 8, "tapis-sim 1")
+    host.until(lambda fs: not sim.scanning, "idle after reboot")
+    host.frames.clear()
+    host.send(StartScan())  # what the agent does on a Hello it did not ask for
+    host.until(lambda fs: any(isinstance(f, TagSeen) and f.uid == KING for f in fs), "reads again")
+    host.link.close()
