@@ -219,7 +219,8 @@ class DealingMonitor:
         if not tag.known or tag.card is None:
             return [self._fault(h, FaultKind.UNKNOWN_TAG, seat, (), uid=tag.uid)]
         h.face[tag.uid] = tag.card
-        if (tag.table is not None and tag.table != self.table) or tag.deck not in h.ctx.table_decks:
+        if ((tag.table is not None and tag.table != self.table) or tag.deck not in h.ctx.table_decks
+                or tag.card[:1] in h.ctx.excluded_ranks):
             return [self._fault(h, FaultKind.FOREIGN_CARD, seat, (tag.card,), uid=tag.uid, deck=tag.deck)]
         if h.deck is None:
             h.deck = tag.deck
@@ -433,6 +434,9 @@ class DealingMonitor:
         seat = prev.seat
         if seat not in h.ctx.seats or not h.live(seat):
             return []
+        if h.discarded.get(seat, 0) < h.ctx.discards and h.held[seat]:
+            h.discarded[seat] = h.discarded.get(seat, 0) + 1
+            return []  # a discard (Pineapple): the hand plays on
         decided = self._decided(h)  # e.g. the last hand left, mucked unshown: no one is to act
         h.folded.add(seat)  # hole cards in the muck: the hand is folded
         faults = self._end_deal(h)

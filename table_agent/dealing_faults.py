@@ -141,6 +141,8 @@ class HandContext:
     deadline: Deadline = Deadline.FIRST_CARD
     dealer: int | None = None  # seat of the player dealing; None: a croupier deals
     small_blind: int | None = None  # None: derived (heads-up the button, else first to deal)
+    discards: int = 0  # cards each player throws away and keeps playing (Pineapple 1)
+    excluded_ranks: frozenset[str] = frozenset()  # not in this game's deck (short deck: 2-5)
 
     def __post_init__(self) -> None:
         if len(self.seats) < 2 or len(set(self.seats)) != len(self.seats):
@@ -149,8 +151,8 @@ class HandContext:
             raise BadHandContext(f"hand {self.hand}: seats {self.seats} outside 1..{self.table_seats}")
         if self.first_to_deal not in self.seats:
             raise BadHandContext(f"hand {self.hand}: first seat to deal {self.first_to_deal} is not dealt in")
-        if self.hole_cards < 1:
-            raise BadHandContext(f"hand {self.hand}: hole_cards must be >= 1")
+        if self.hole_cards < 1 or not 0 <= self.discards < self.hole_cards:
+            raise BadHandContext(f"hand {self.hand}: need hole_cards >= 1 and 0 <= discards < hole_cards")
 
     @property
     def deal_order(self) -> tuple[int, ...]:

@@ -44,6 +44,7 @@ class HandState:
     exposed: dict[str, int] = field(default_factory=dict)  # uid exposed during the deal -> its seat
     owed: dict[int, int] = field(default_factory=dict)  # seat -> replacement cards still due
     folded: set[int] = field(default_factory=set)
+    discarded: dict[int, int] = field(default_factory=dict)  # seat -> cards thrown away (Pineapple)
     dead: set[int] = field(default_factory=set)
     absent_reported: set[int] = field(default_factory=set)
     missing_reported: set[int] = field(default_factory=set)

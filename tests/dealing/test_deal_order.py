@@ -6,7 +6,7 @@ import pytest
 
 from table_agent.dealing import BadHandContext, DealingMonitor, FaultKind as K, HandContext, Street
 from table_agent.dealing_script import DECK, TableScript, card_tag
-from table_agent.events import BURN, BOARD, CardLeft
+from table_agent.events import BOARD, BURN, MUCK, CardLeft
 
 
 def start(**overrides: object) -> tuple[TableScript, HandContext]:
@@ -181,3 +181,22 @@ def test_winner_mucking_after_everyone_folded_is_not_out_of_turn() -> None:
     t.monitor.set_to_act(1)
     assert t.muck(2) == []  # the big blind wins uncontested and mucks
     assert t.faults == []
+
+
+def test_pineapple_discard_is_not_a_fold() -> None:
+    t, ctx = start(hole_cards=3, discards=1, seats=(1, 2, 3), button=3)
+    assert t.deal(ctx, DECK[:9]) == []
+    t.monitor.set_to_act(1)
+    assert t.move(DECK[0], MUCK) == []  # seat 1 throws one card away
+    t.monitor.betting_closed(Street.PREFLOP)
+    t.burn(DECK[9])
+    t.board(*DECK[10:13])
+    t.monitor.set_to_act(2)
+    assert [(f.kind, f.seat) for f in t.muck(1)] == [(K.OUT_OF_TURN, 1)]  # now a fold, out of turn
+
+
+def test_short_deck_low_cards_are_foreign() -> None:
+    t, ctx = start(excluded_ranks=frozenset("2345"))
+    t.hole(1, "6s")
+    faults = t.hole(2, "5s")
+    assert [(f.kind, f.seat, f.cards) for f in faults] == [(K.FOREIGN_CARD, 2, ("5s",))]
