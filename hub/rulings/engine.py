@@ -20,6 +20,7 @@ _TABLES: Mapping[str, RulingsTable] = {
 RULESETS: tuple[str, ...] = tuple(_TABLES)
 DEFAULT_RULESET = cdc_2013.RULINGS.ruleset
 _VOIDING = (Decision.MISDEAL,)  # what substantial action turns into "continue"
+_WRONG_COUNT = (FaultKind.MISSING_HOLE_CARD, FaultKind.EXTRA_HOLE_CARD, FaultKind.SEAT_SKIPPED)
 
 
 def _int(fault: FaultDetected, key: str) -> int:
@@ -107,7 +108,8 @@ def rule(fault: FaultDetected, ruleset: str = DEFAULT_RULESET, situation: Situat
         named = fault.details.get(clause.seat_from)
         seat = named if isinstance(named, int) else seat
     if clause.decision in _VOIDING and s.substantial_action:
-        dead = (fault.seat,) if fault.seat is not None else ()
+        # cdc 7.7 / brest III.12: only hands with the right cards play on
+        dead = (fault.seat,) if fault.seat is not None and fault.kind in _WRONG_COUNT else ()
         return _ruling(fault, ruleset, s, Decision.CONTINUE, data.substantial_article, seat, (), dead)
     return _ruling(fault, ruleset, s, clause.decision, article, seat, clause.options)
 

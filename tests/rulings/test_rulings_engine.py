@@ -170,3 +170,10 @@ def test_payloads_are_json_and_carry_the_contract_fields() -> None:
         "fault", 12, "exposed_card", 3, ["7h"])
     assert (back["ruling"]["decision"], back["ruling"]["article"]) == ("misdeal", "brest-2011 III.7")
     assert back["ruling"]["text"].startswith("Carte retournée pendant la donne")
+
+
+def test_substantial_action_kills_only_a_hand_with_the_wrong_cards() -> None:
+    order = rule(fault(K.WRONG_DEAL_ORDER, seat=6, cards=("As",)), "cdc-2013", Situation(substantial_action=True))
+    assert (order.decision, order.dead_seats) == (D.CONTINUE, ())
+    skipped = rule(fault(K.SEAT_SKIPPED, seat=3, cards=("Qh",)), "brest-2011", Situation(substantial_action=True))
+    assert (skipped.decision, skipped.article, skipped.dead_seats) == (D.CONTINUE, "brest-2011 III.12", (3,))
