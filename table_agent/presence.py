@@ -63,7 +63,7 @@ class Presence:
         self.confirm_reads = confirm_reads
         self._tracks: dict[str, _Track] = {}
         self._in_place: set[str] = set()  # read where it lies, in this batch
-        self._elsewhere: set[str] = set()  # read on its candidate antenna, in this batch
+        self._elsewhere: dict[str, None] = {}  # read on its candidate antenna, in this batch (in order)
         self._suspended = False
 
     def seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
@@ -81,7 +81,7 @@ class Presence:
             else:
                 track.candidate, track.candidate_reads = antenna, 1
             track.candidate_at = at
-            self._elsewhere.add(uid)
+            self._elsewhere[uid] = None
         return []
 
     def settle(self) -> list[PresenceEvent]:
@@ -93,7 +93,7 @@ class Presence:
                 continue
             if uid not in self._in_place or track.candidate_reads >= self.confirm_reads:
                 moves.append(self._move(uid, track, track.candidate, track.candidate_at))
-        for uid in self._in_place - self._elsewhere:  # read in place only: the candidate was a passer-by
+        for uid in self._in_place - self._elsewhere.keys():  # read in place only: the candidate was a passer-by
             track = self._tracks.get(uid)
             if track is not None:
                 track.candidate, track.candidate_reads = None, 0
@@ -111,7 +111,7 @@ class Presence:
             return []
         del self._tracks[uid]
         self._in_place.discard(uid)
-        self._elsewhere.discard(uid)
+        self._elsewhere.pop(uid, None)
         return [TagLifted(antenna, uid, at)]
 
     def tick(self, now: float) -> list[PresenceEvent]:

@@ -62,8 +62,8 @@ def test_a_hand_reaches_the_hub_card_by_card(room: Room) -> None:
     assert zones["board"] == ["7h", "8h", "9h"] and zones["burn"] == ["2c"]
     assert view.state(hole_cards=False)["zones"][f"seat:{a}"] == 2
     play(room, [Muck(b)])
-    until(events, lambda e: e["type"] == "card" and e["zone"] == "muck" and e["card"] == "Kc")
-    assert view.state(hole_cards=True)["zones"]["muck"] == ["Kd", "Kc"]
+    until(events, lambda e: e["type"] == "card" and e["zone"] == "muck" and len(view.zones["muck"]) == 2)
+    assert sorted(view.state(hole_cards=True)["zones"]["muck"]) == ["Kc", "Kd"]
     play(room, [Clear()])
     end = until(events, lambda e: e["type"] == "hand_end")[-1]
     assert end == {"type": "hand_end", "table": "t1", "hand": 1, "why": "felt_cleared"}
