@@ -10,6 +10,7 @@ from hub.rulings.engine import (
     clauses_for,
     deadline,
     is_substantial,
+    release,
     rule,
     rulings_table,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "clauses_for",
     "deadline",
     "is_substantial",
+    "release",
     "rule",
     "rulings_table",
 ]

@@ -177,3 +177,16 @@ def test_substantial_action_kills_only_a_hand_with_the_wrong_cards() -> None:
     assert (order.decision, order.dead_seats) == (D.CONTINUE, ())
     skipped = rule(fault(K.SEAT_SKIPPED, seat=3, cards=("Qh",)), "brest-2011", Situation(substantial_action=True))
     assert (skipped.decision, skipped.article, skipped.dead_seats) == (D.CONTINUE, "brest-2011 III.12", (3,))
+
+
+@pytest.mark.parametrize("ruleset, article", [
+    ("cdc-2013", "cdc-2013 10.2"), ("brest-2011", "brest-2011 VII.20"), ("pouques-2020", "pouques-2020 59"),
+    ("pcpm", "pcpm Les actions et les relances"), ("cpt87", "cpt87 8.2"),
+])
+def test_out_of_turn_action_released_when_the_action_changes(ruleset: str, article: str) -> None:
+    from hub.rulings import release
+
+    f = fault(K.OUT_OF_TURN, seat=5, via="panel", action="call", skipped=3, acted_since_skipped=1)
+    assert rule(f, ruleset).decision is D.ACTION_BINDING
+    released = release(f, ruleset)
+    assert (released.decision, released.article, released.seat) == (D.ACTION_RELEASED, article, 5)
