@@ -211,15 +211,17 @@ class PrivatePcscd:
         self._debug = debug
         self.ports: list[int] = []  # slot i listens on ports[i]
         self.names: list[str] = []  # slot i's reader name, as PC/SC lists it
-        base = _free_port_pair()
-        (self._conf / "vpcd").write_text(
-            f'FRIENDLYNAME "tapis vpcd"\nDEVICENAME /dev/null:0x{base:04X}\n'
-            f"LIBPATH {VPCD_DRIVER}\nCHANNELID 0x{base:04X}\n", encoding="ascii")
-        for slot in range(SLOTS_PER_DRIVER):
-            self.ports.append(base + slot)
-            self.names.append(f"tapis vpcd 00 {slot:02X}")
-        self.ports, self.names = self.ports[:readers], self.names[:readers]
+        self._readers = readers
+        self._base = _free_port_pair()
+        self._write_conf("tapis vpcd")
         self._process: subprocess.Popen[bytes] | None = None
+
+    def _write_conf(self, friendly: str) -> None:
+        (self._conf / "vpcd").write_text(
+            f'FRIENDLYNAME "{friendly}"\nDEVICENAME /dev/null:0x{self._base:04X}\n'
+            f"LIBPATH {VPCD_DRIVER}\nCHANNELID 0x{self._base:04X}\n", encoding="ascii")
+        self.ports = [self._base + slot for slot in range(self._readers)]
+        self.names = [f"{friendly} 00 {slot:02X}" for slot in range(self._readers)]
 
     def start(self) -> PrivatePcscd:
         prefix = _isolation()
@@ -231,14 +233,14 @@ class PrivatePcscd:
         try:
             listener.bind(str(self.socket_path))
             listener.listen(64)
-            fd = listener.fileno()
+            fd = listener.fileno()  # dup'ed to 3 before exec; 3 must be kept when fds are closed
             flags = ["-f", "-x", "-c", str(self._conf)] + (["-d", "-a"] if self._debug else [])
             script = 'mount -t tmpfs tmpfs /run && LISTEN_PID=$$ exec "$@"'
             env = dict(os.environ, LISTEN_FDS="1")
             env.pop("PCSCLITE_CSOCK_NAME", None)
             with open(self.log_path, "ab") as log:
                 self._process = subprocess.Popen(
-                    [*prefix, "sh", "-c", script, "sh", "pcscd", *flags], env=env, pass_fds=(fd,),
+                    [*prefix, "sh", "-c", script, "sh", "pcscd", *flags], env=env, pass_fds=(fd, 3),
                     preexec_fn=lambda: os.dup2(fd, 3), stdout=log, stderr=subprocess.STDOUT)
         finally:
             listener.close()  # pcscd holds its own copy
@@ -277,9 +279,12 @@ class PrivatePcscd:
                 process.kill()
                 process.wait()
 
-    def restart(self) -> None:
-        """pcscd stopped and started again on the same socket and ports (clients must rebuild)."""
+    def restart(self, *, friendly: str | None = None) -> None:
+        """pcscd stopped and started again on the same socket and ports (clients must rebuild); with
+        `friendly`, the readers come back under another name, as if unplugged and others plugged in."""
         self.stop()
+        if friendly is not None:
+            self._write_conf(friendly)
         self.start()
 
     @property
