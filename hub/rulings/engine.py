@@ -118,7 +118,8 @@ def release(fault: FaultDetected, ruleset: str = DEFAULT_RULESET) -> Ruling:
     """The out-of-turn action of `fault` is released: the action changed before the player's turn
     (a bet or raise by the skipped player), so he is free again, chips back (cdc 10.2, brest VII.20,
     pouques 59, pcpm, cpt87 8.2). The betting engine decides when; this cites the article."""
-    article = next(a for c, a in clauses_for(FaultKind.OUT_OF_TURN, ruleset) if c.decision is Decision.ACTION_BINDING)
+    clauses = clauses_for(FaultKind.OUT_OF_TURN, ruleset)
+    article = next(a for c, a in clauses if c.decision is Decision.ACTION_BINDING)
     return _ruling(fault, ruleset, Situation(), Decision.ACTION_RELEASED, article, fault.seat, ())
 
 
