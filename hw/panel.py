@@ -15,8 +15,15 @@ from contextlib import ExitStack
 from types import TracebackType
 from typing import Protocol
 
-from gpiozero import LED, Device, DigitalInputDevice, GPIOZeroError, PinInvalidPin, RotaryEncoder
-from gpiozero.pins import Factory
+from gpiozero import (  # type: ignore[import-untyped]  # gpiozero ships no type hints
+    LED,
+    Device,
+    DigitalInputDevice,
+    GPIOZeroError,
+    PinInvalidPin,
+    RotaryEncoder,
+)
+from gpiozero.pins import Factory  # type: ignore[import-untyped]
 
 from hw.errors import HardwareError
 from hw.panel_events import DealerButton, PanelEvent, SeatButton
@@ -122,12 +129,12 @@ class Panel:
                 self.to_act_leds[seat] = self._open(undo, LED, pins.to_act_led, pin_factory)
                 self.fault_leds[seat] = self._open(undo, LED, pins.fault_led, pin_factory)
             dealer = config.dealer
-            for kind in DealerButton:
-                button = self._open(undo, DigitalInputDevice, getattr(dealer, kind.value), pin_factory,
+            for command in DealerButton:
+                button = self._open(undo, DigitalInputDevice, getattr(dealer, command.value), pin_factory,
                                     pull_up=True, bounce_time=bounce)
-                button.when_activated = self._dealer_handler(kind, True)
-                button.when_deactivated = self._dealer_handler(kind, False)
-                self.dealer_buttons[kind] = button
+                button.when_activated = self._dealer_handler(command, True)
+                button.when_deactivated = self._dealer_handler(command, False)
+                self.dealer_buttons[command] = button
             # max_steps=0: the encoder only reports detents; the amount lives in PanelInput
             self.encoder: RotaryEncoder = self._open(undo, RotaryEncoder, (dealer.encoder_a, dealer.encoder_b),
                                                      pin_factory, max_steps=0, bounce_time=None)

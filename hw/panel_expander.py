@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gpiozero.pins import BoardInfo, HeaderInfo, PinInfo
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins import BoardInfo, HeaderInfo, PinInfo  # type: ignore[import-untyped]
+from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyped]
 
 PORTS = ("A", "B")  # GPA0..7 and GPB0..7
 

@@ -64,14 +64,14 @@ class PanelConfig(BaseModel):
     seats: dict[int, SeatPins]
     dealer: DealerPins
     expanders: tuple[int, ...] = ()  # I2C addresses of the MCP23017 chips, 0x20..0x27
-    i2c_bus: int = Field(1, ge=0)
+    i2c_bus: int = Field(default=1, ge=0)
     expander_interrupt: str | None = None  # Pi GPIO wired to every chip's INTA/INTB (open drain)
     display_spi: tuple[int, int] | None = (0, 0)  # (port, device) of the MAX7219 amount display
-    bounce_ms: int = Field(20, ge=0, le=200)
-    allin_hold_ms: int = Field(800, ge=0, le=5000)  # all-in needs a deliberate press
-    new_hand_hold_ms: int = Field(1000, ge=0, le=5000)
-    clear_hold_ms: int = Field(1000, ge=0, le=5000)  # long press on the encoder clears the amount
-    pick_window_ms: int = Field(8000, ge=1000, le=60000)  # seat pick for away/back/time expires
+    bounce_ms: int = Field(default=20, ge=0, le=200)
+    allin_hold_ms: int = Field(default=800, ge=0, le=5000)  # all-in needs a deliberate press
+    new_hand_hold_ms: int = Field(default=1000, ge=0, le=5000)
+    clear_hold_ms: int = Field(default=1000, ge=0, le=5000)  # long press on the encoder clears the amount
+    pick_window_ms: int = Field(default=8000, ge=1000, le=60000)  # seat pick for away/back/time expires
 
     @model_validator(mode="after")
     def _check(self) -> PanelConfig:

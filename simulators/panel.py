@@ -2,16 +2,21 @@
 
 Drives the `MockPin`s under a `hw.panel.Panel` built on `MockFactory` / `MockExpanderFactory`, so the
 real gpiozero callbacks fire; time between edges moves on the shared `ManualClock`. Used by tests and
-by scenario replay for the `act`, `away`, `back`, `time` and `new_hand` steps.
+by scenario replay for the `act`, `away`, `back`, `time` and `new_hand` steps. `SimulatedExpanderBus`
+stands in for the MCP23017 chips under `hw.panel_mcp23017.ExpanderFactory`.
 """
 
 from __future__ import annotations
 
-from gpiozero.pins.mock import MockPin
+from collections.abc import Iterable
+
+from gpiozero.pins.mock import MockPin  # type: ignore[import-untyped]
 
 from hw.panel import Panel
 from hw.panel_events import SEAT_BOUND, DealerButton, SeatAction, SeatButton
+from hw.panel_expander import PORTS
 from hw.panel_input import STEP_MULTIPLIERS
+from hw.panel_mcp23017 import GPINTEN, GPIO, GPPU, INTF, IODIR, OLAT
 from hw.ports import ManualClock
 
 BUTTON_OF = {
@@ -114,3 +119,88 @@ class PanelSimulator:
             chatter()
             self.clock.advance(self.chatter_s)
             settle()
+
+
+class SimulatedExpanderBus:
+    """An I2C bus carrying MCP23017 chips, for `hw.panel_mcp23017.ExpanderFactory` in tests.
+
+    Models what the driver relies on: IODIR, GPPU, GPINTEN (compare with previous value), IOCON
+    MIRROR/ODR, GPIO reads releasing the interrupt, OLAT. All chips pull one shared INT line, a mock
+    pin of the Pi's factory. Buttons are pressed with `press("MCP20:A0")` (the contact to ground).
+    """
+
+    def __init__(self, addresses: Iterable[int], *, interrupt: MockPin | None = None) -> None:
+        self.interrupt = interrupt
+        self.regs: dict[int, bytearray] = {a: bytearray(0x16) for a in addresses}
+        for regs in self.regs.values():
+            regs[IODIR], regs[IODIR + 1] = 0xFF, 0xFF
+        self.grounded: dict[int, list[int]] = {a: [0, 0] for a in self.regs}  # contacts closed to ground
+        self.pending: dict[int, list[int]] = {a: [0, 0] for a in self.regs}  # INTF
+        self.transactions = 0
+        self.failing = False
+
+    def read_byte_data(self, i2c_addr: int, register: int) -> int:
+        regs = self._chip(i2c_addr)
+        self.transactions += 1
+        if register in (GPIO, GPIO + 1):
+            port = register - GPIO
+            self.pending[i2c_addr][port] = 0  # reading GPIO clears the interrupt condition
+            value = self._levels(i2c_addr, port)
+            self._drive_interrupt()
+            return value
+        if register in (INTF, INTF + 1):
+            return self.pending[i2c_addr][register - INTF]
+        return regs[register]
+
+    def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None:
+        regs = self._chip(i2c_addr)
+        self.transactions += 1
+        if register in (GPIO, GPIO + 1):
+            register += OLAT - GPIO  # writing GPIO writes the latch
+        regs[register] = value & 0xFF
+
+    def press(self, pin: str, pressed: bool = True) -> None:
+        """Close (or open) the contact on an expander input; raises the interrupt if enabled."""
+        address, port, bit = self._locate(pin)
+        before = self._levels(address, port)
+        grounded = self.grounded[address]
+        grounded[port] = grounded[port] | (1 << bit) if pressed else grounded[port] & ~(1 << bit)
+        changed = (before ^ self._levels(address, port)) & self.regs[address][GPINTEN + port]
+        self.pending[address][port] |= changed & self.regs[address][IODIR + port]
+        self._drive_interrupt()
+
+    def release(self, pin: str) -> None:
+        self.press(pin, False)
+
+    def output(self, pin: str) -> bool:
+        """Is this expander output driven high (LED lit)?"""
+        address, port, bit = self._locate(pin)
+        regs = self.regs[address]
+        return not regs[IODIR + port] & (1 << bit) and bool(regs[OLAT + port] & (1 << bit))
+
+    def _levels(self, address: int, port: int) -> int:
+        regs = self.regs[address]
+        inputs = regs[IODIR + port]
+        # an open input floats: read as high only through its pull-up (a button's contact pulls it to 0)
+        input_levels = regs[GPPU + port] & ~self.grounded[address][port]
+        return (input_levels & inputs | regs[OLAT + port] & ~inputs) & 0xFF
+
+    def _drive_interrupt(self) -> None:
+        if self.interrupt is None:
+            return
+        if any(any(p) for p in self.pending.values()):
+            self.interrupt.drive_low()
+        else:
+            self.interrupt.drive_high()
+
+    def _chip(self, address: int) -> bytearray:
+        if self.failing:
+            raise OSError(121, "Remote I/O error")  # what the Pi's I2C driver says for an absent chip
+        if address not in self.regs:
+            raise OSError(121, f"no device at {address:#04x}")
+        return self.regs[address]
+
+    @staticmethod
+    def _locate(pin: str) -> tuple[int, int, int]:
+        label, _, place = pin.partition(":")
+        return int(label[3:], 16), PORTS.index(place[0]), int(place[1])

@@ -1,0 +1,231 @@
+"""MCP23017 I2C expanders as a gpiozero pin factory, so seat panels are ordinary gpiozero devices.
+
+`ExpanderFactory` serves `MCP20:A0`-style pins from the chips over an `I2CBus` (smbus2's `SMBus` on a
+Pi, a simulated chip in tests) and every other pin from the Pi's own factory (the dealer panel). Input
+changes arrive on one shared interrupt GPIO (INTA/INTB mirrored, open drain) or by `poll()`; they reach
+the gpiozero devices as `when_changed` calls, exactly like Pi pins.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from typing import Protocol
+
+from gpiozero import PinInvalidFunction, PinInvalidPull  # type: ignore[import-untyped]
+from gpiozero.pins import BoardInfo, Factory, Pin, PinInfo  # type: ignore[import-untyped]
+from gpiozero.pins.pi import PiPin  # type: ignore[import-untyped]
+
+from hw.errors import LinkError
+from hw.panel_expander import PORTS, expander_header, with_expanders
+
+# registers with IOCON.BANK = 0 (power-on): port A at the even address, port B at the next
+IODIR, GPINTEN, DEFVAL, INTCON, IOCON, GPPU, INTF, INTCAP, GPIO, OLAT = (
+    0x00, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x14,
+)
+IOCON_MIRROR, IOCON_ODR = 0x40, 0x04  # one INT line for both ports; open drain so chips share a wire
+
+
+class I2CBus(Protocol):
+    """The two calls of smbus2.SMBus the driver needs (register read/write of one byte)."""
+
+    def read_byte_data(self, i2c_addr: int, register: int) -> int: ...
+
+    def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None: ...
+
+
+class _Chip:
+    """Cached registers of one MCP23017, so a pin change costs one I2C write."""
+
+    def __init__(self, address: int) -> None:
+        self.address = address
+        self.iodir = [0xFF, 0xFF]  # power-on: all inputs
+        self.gppu = [0, 0]
+        self.gpinten = [0, 0]
+        self.olat = [0, 0]
+        self.levels = [0xFF, 0xFF]  # last levels seen on the inputs
+
+
+class ExpanderPin(PiPin):  # type: ignore[misc]
+    """One MCP23017 I/O. No PWM, no hardware debounce (the panel debounces), pull-up or floating."""
+
+    def __init__(self, factory: ExpanderFactory, info: PinInfo, chip: _Chip, port: int, bit: int) -> None:
+        super().__init__(factory, info)
+        self._chip, self._port, self._bit = chip, port, bit
+        self._mask = 1 << bit
+        self._bounce: float | None = None
+        self._edges = "both"
+
+    def close(self) -> None:
+        self.when_changed = None
+        self.function = "input"
+
+    def _get_function(self) -> str:
+        return "input" if self._chip.iodir[self._port] & self._mask else "output"
+
+    def _set_function(self, value: str) -> None:
+        if value not in ("input", "output"):
+            raise PinInvalidFunction(f"{self!r}: an expander pin is input or output, not {value}")
+        iodir = self._chip.iodir[self._port]
+        iodir = iodir | self._mask if value == "input" else iodir & ~self._mask
+        self._factory._write(self._chip, IODIR, self._port, iodir, self._chip.iodir)
+
+    def _get_state(self) -> bool:
+        if self._get_function() == "output":
+            return bool(self._chip.olat[self._port] & self._mask)
+        levels = self._factory._read(self._chip, GPIO + self._port)
+        self._chip.levels[self._port] = levels
+        return bool(levels & self._mask)
+
+    def _set_state(self, value: float) -> None:
+        if self._get_function() == "input":
+            raise PinInvalidFunction(f"cannot set the state of input {self!r}")
+        olat = self._chip.olat[self._port]
+        olat = olat | self._mask if value else olat & ~self._mask
+        self._factory._write(self._chip, OLAT, self._port, olat, self._chip.olat)
+
+    def _get_pull(self) -> str:
+        return "up" if self._chip.gppu[self._port] & self._mask else "floating"
+
+    def _set_pull(self, value: str) -> None:
+        if value not in ("up", "floating"):
+            raise PinInvalidPull(f"{self!r}: the MCP23017 has pull-ups only, not {value}")
+        gppu = self._chip.gppu[self._port]
+        gppu = gppu | self._mask if value == "up" else gppu & ~self._mask
+        self._factory._write(self._chip, GPPU, self._port, gppu, self._chip.gppu)
+
+    def _get_bounce(self) -> float | None:
+        return self._bounce
+
+    def _set_bounce(self, value: float | None) -> None:
+        self._bounce = None if value is None else float(value)  # kept for gpiozero; debounce is the panel's
+
+    def _get_edges(self) -> str:
+        return self._edges
+
+    def _set_edges(self, value: str) -> None:
+        self._edges = value
+
+    def _enable_event_detect(self) -> None:
+        self._chip.levels[self._port] = self._factory._read(self._chip, GPIO + self._port)
+        gpinten = self._chip.gpinten[self._port] | self._mask
+        self._factory._write(self._chip, GPINTEN, self._port, gpinten, self._chip.gpinten)
+
+    def _disable_event_detect(self) -> None:
+        gpinten = self._chip.gpinten[self._port] & ~self._mask
+        self._factory._write(self._chip, GPINTEN, self._port, gpinten, self._chip.gpinten)
+
+    def _changed(self, ticks: float, level: bool) -> None:
+        if self._edges == "both" or (self._edges == "rising") == level:
+            self._call_when_changed(ticks, level)
+
+
+class ExpanderFactory(Factory):  # type: ignore[misc]
+    """Pins of the MCP23017s at `expanders` over `bus`, and every other pin from `base`.
+
+    `interrupt`: the Pi GPIO (on `base`) that all chips' INT outputs pull low; without it, call
+    `poll()` periodically. I2C failures raise `LinkError` (an OSError).
+    """
+
+    def __init__(
+        self, base: Factory, bus: I2CBus, expanders: Iterable[int], *, interrupt: str | None = None
+    ) -> None:
+        super().__init__()
+        self._base = base
+        self._bus = bus
+        self._bus_lock = threading.RLock()
+        self._chips = {address: _Chip(address) for address in expanders}
+        self._pins: dict[str, ExpanderPin] = {}
+        self._board: BoardInfo | None = None
+        self._infos: dict[str, tuple[PinInfo, _Chip, int, int]] = {}
+        for address, chip in self._chips.items():
+            for info in expander_header(address).pins.values():
+                alias = next(n for n in info.names if not n.startswith("MCP:"))
+                port, bit = PORTS.index(alias[-2]), int(alias[-1])
+                for name in info.names:
+                    self._infos[name] = (info, chip, port, bit)
+            self._write(chip, IOCON, 0, IOCON_MIRROR | IOCON_ODR)
+            self._write(chip, IOCON, 1, IOCON_MIRROR | IOCON_ODR)
+            for port in (0, 1):
+                chip.levels[port] = self._read(chip, GPIO + port)
+        self._interrupt: Pin | None = None
+        if interrupt is not None:
+            self._interrupt = base.pin(interrupt)
+            self._interrupt.function = "input"
+            self._interrupt.pull = "up"
+            self._interrupt.edges = "falling"
+            self._interrupt.when_changed = self._on_interrupt
+
+    def pin(self, name: str) -> Pin:
+        found = self._infos.get(name)
+        if found is None:
+            return self._base.pin(name)
+        info, chip, port, bit = found
+        pin = self._pins.get(info.name)
+        if pin is None:
+            pin = self._pins[info.name] = ExpanderPin(self, info, chip, port, bit)
+        return pin
+
+    def _get_board_info(self) -> BoardInfo:
+        if self._board is None:
+            self._board = with_expanders(self._base.board_info, self._chips)
+        return self._board
+
+    def ticks(self) -> float:
+        return float(self._base.ticks())
+
+    def ticks_diff(self, later: float, earlier: float) -> float:
+        return float(self._base.ticks_diff(later, earlier))
+
+    def close(self) -> None:
+        if self._interrupt is not None:
+            self._interrupt.when_changed = None
+        for pin in self._pins.values():
+            pin.close()
+        self._pins.clear()
+
+    def poll(self) -> int:
+        """Read every chip's inputs and fire `when_changed` for each changed pin; returns how many."""
+        fired: list[tuple[ExpanderPin, bool]] = []
+        with self._bus_lock:
+            for chip in self._chips.values():
+                for port in (0, 1):
+                    if not chip.gpinten[port]:
+                        continue
+                    levels = self._read(chip, GPIO + port)  # reading GPIO also releases INT
+                    changed = (levels ^ chip.levels[port]) & chip.gpinten[port]
+                    chip.levels[port] = levels
+                    for bit in range(8):
+                        if changed & (1 << bit):
+                            pin = self._pins.get(f"MCP:{chip.address * 16 + port * 8 + bit}")
+                            if pin is not None:
+                                fired.append((pin, bool(levels & (1 << bit))))
+        ticks = self.ticks()
+        for pin, level in fired:  # outside the bus lock: handlers may light LEDs
+            pin._changed(ticks, level)
+        return len(fired)
+
+    def _on_interrupt(self, ticks: float, state: bool) -> None:
+        # chips share the line: while any still holds it low no new falling edge comes, so drain
+        for _ in range(8):
+            self.poll()
+            if self._interrupt is None or self._interrupt.state:
+                return
+
+    def _read(self, chip: _Chip, register: int) -> int:
+        try:
+            with self._bus_lock:
+                return int(self._bus.read_byte_data(chip.address, register))
+        except OSError as err:
+            raise LinkError(f"I2C read of MCP23017 {chip.address:#04x} register {register:#04x}: {err}") from err
+
+    def _write(self, chip: _Chip, register: int, port: int, value: int,
+               cache: list[int] | None = None) -> None:
+        try:
+            with self._bus_lock:
+                self._bus.write_byte_data(chip.address, register + port, value & 0xFF)
+                if cache is not None:
+                    cache[port] = value & 0xFF
+        except OSError as err:
+            raise LinkError(f"I2C write to MCP23017 {chip.address:#04x} register {register + port:#04x}: {err}") from err
+
