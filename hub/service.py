@@ -52,6 +52,7 @@ class HubService:
         self._inbox: queue.Queue[tuple[Message, float] | _Tick | _Configure | None] = queue.Queue()
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
+        self.commands_sent: dict[str, int] = {}
         self.stats = HubStats()
         self._listeners: list[Callable[[HubEvent], None]] = []
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
@@ -166,6 +167,7 @@ class HubService:
     def _emit(self, view: TableView, out: Output) -> None:
         for command in out.commands:
             self._link.publish(wire.table_commands(view.table), wire.encode(command))
+            self.commands_sent[view.table] = self.commands_sent.get(view.table, 0) + 1
         self._publish(view, out.events)
 
     def _view(self, table: str) -> TableView:

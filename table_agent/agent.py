@@ -20,10 +20,12 @@ from pydantic import BaseModel
 
 from firmware_bridge import PROTOCOL_VERSION, Frame, Hello, ReaderFault, TagGone, TagSeen
 from hub import wire
+from hub.mqtt import Message
 from hw.decks import DeckRegistry
 from hw.ports import ByteLink, Clock
 from hw.profile import TableProfile
 from table_agent.events import CardArrived, ZoneEvent
+from table_agent.hand_watch import HandWatch, fault_details
 from table_agent.presence import Presence
 from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
 from table_agent.zones import ZoneTracker
@@ -38,10 +40,25 @@ class Publisher(Protocol):
 
     def on_connect(self, hook: Callable[[], None]) -> None: ...
 
+    def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> Callable[[], None]: ...
+
 
 @dataclass(frozen=True, slots=True)
-class _NewHand:
-    pass
+class _Dealer:
+    button: str  # new_hand, away, back, time
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Acted:
+    seat: int
+    action: str
+    to: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Command:
+    message: Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +71,9 @@ class AgentStats:
     frames: int = 0
     rejected: int = 0
     events: int = 0
+    faults: int = 0
+    commands: int = 0
+    bad_commands: int = 0
     unknown_antenna_reads: int = 0
     reader_up: bool = False
     reader: str = ""
@@ -78,7 +98,7 @@ class TableAgent:
         self.reader = ReaderWorker(open_link=open_link, out=self._inbox, clock=clock,
                                    scan_period_ms=profile.reader.scan_period_ms, name=f"reader-{self.table}")
         self.stats = AgentStats()
-        self.hand = 0
+        self.watch = HandWatch(table=self.table)
         self._seq = 0
         self._last_frame_at: float | None = None
         self._stalled = False
@@ -87,6 +107,7 @@ class TableAgent:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"agent-{self.table}", daemon=True)
         publisher.on_connect(self._birth)
+        publisher.subscribe(wire.table_commands(self.table), lambda m: self._inbox.put(_Command(m)))
 
     # Commands (any thread) --------------------------------------------------------------------
 
@@ -101,7 +122,15 @@ class TableAgent:
 
     def new_hand(self) -> None:
         """The dealer pressed "new hand" (nouvelle donne)."""
-        self._inbox.put(_NewHand())
+        self._inbox.put(_Dealer("new_hand"))
+
+    def dealer_press(self, button: str, seat: int | None = None) -> None:
+        """The dealer panel: `away`, `back` or `time` for a seat (or `new_hand`)."""
+        self._inbox.put(_Dealer(button, seat))
+
+    def player_action(self, seat: int, action: str, to: int | None = None) -> None:
+        """A seat panel press: fold, check, call, bet, raise or allin (`to`: the street total)."""
+        self._inbox.put(_Acted(seat, action, to))
 
     def add_listener(self, listener: Callable[[ZoneEvent], None]) -> None:
         """Called on the agent's thread for every zone event (terminal view, dealing monitor)."""
@@ -121,6 +150,17 @@ class TableAgent:
                 self._check_timeouts(self._clock.now())
             except Exception:  # one bad item must not stop the table
                 log.exception("table %s: failed on %r", self.table, item)
+            finally:
+                if item is not None:
+                    self._inbox.task_done()
+
+    def idle(self) -> bool:
+        """Nothing queued or in progress (replays wait for this between steps)."""
+        return self._inbox.unfinished_tasks == 0
+
+    @property
+    def seq(self) -> int:
+        return self._seq
 
     def _handle(self, item: object) -> None:
         if isinstance(item, FramesRead):
@@ -137,9 +177,39 @@ class TableAgent:
         elif isinstance(item, _Reconnected):
             if self._reader_state is not None:  # a hub that was away learns the reader's state again
                 self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))  # type: ignore[arg-type]
-        elif isinstance(item, _NewHand):
-            self.hand += 1
-            self._emit(wire.HandStarted(**self._head(), hand=self.hand))
+        elif isinstance(item, _Dealer):
+            self._dealer(item)
+        elif isinstance(item, _Acted):
+            self._emit(wire.SeatActed(**self._head(), seat=item.seat, action=item.action, to=item.to))  # type: ignore[arg-type]
+            self._faults(self.watch.action(item.seat, item.action, self._clock.now()))
+        elif isinstance(item, _Command):
+            self.stats.commands += 1
+            self._command(item.message)
+
+    def _dealer(self, press: _Dealer) -> None:
+        if press.button == "new_hand":
+            self.watch.new_hand_pressed()
+        elif press.button == "away" and press.seat is not None:
+            self.watch.away(press.seat)
+        elif press.button == "back" and press.seat is not None:
+            self.watch.back(press.seat)
+        self._emit(wire.DealerPressed(**self._head(), button=press.button, seat=press.seat))  # type: ignore[arg-type]
+
+    def _command(self, message: Message) -> None:
+        try:
+            command = wire.decode_command(message.topic, message.payload)
+        except wire.PayloadError as err:
+            self.stats.bad_commands += 1
+            log.warning("table %s: ignored a malformed command: %s", self.table, err)
+            return
+        self._faults(self.watch.command(command))
+
+    def _faults(self, faults: list) -> None:  # type: ignore[type-arg]
+        for fault in faults:
+            self.stats.faults += 1
+            self._emit(wire.FaultSeen(**self._head(at=fault.at), hand=fault.hand, kind=str(fault.kind),
+                                      seat=fault.seat, cards=list(fault.cards),
+                                      details=fault_details(fault.details)))
 
     def _frame(self, frame: Frame, at: float) -> None:
         self.stats.frames += 1
@@ -169,6 +239,7 @@ class TableAgent:
                     order=event.order))
                 for listener in self._listeners:
                     listener(event)
+                self._faults(self.watch.zone_event(event))
         self.stats.unknown_antenna_reads = self.zones.unmapped_reads
 
     def _link_changed(self, item: LinkChanged) -> None:

@@ -91,6 +91,7 @@ class ReaderWorker:
         while not self._stop.is_set():
             try:
                 self._link = self._open_link()
+                self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
                 for frame in (HostHello(PROTOCOL_VERSION), SetScanPeriod(self._scan_period_ms), StartScan()):
                     self._link.write(encode(frame))
                 self._out.put(LinkChanged(True, "opened", self._clock.now()))

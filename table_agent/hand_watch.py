@@ -1,0 +1,145 @@
+"""Hand watch: the dealing monitor kept in step with the hub's commands, on the agent's thread.
+
+Consumes the hub's commands (`hub.wire` hand context, betting state, rulings, hand over), zone
+events and panel presses; feeds `table_agent.dealing.DealingMonitor` and returns its faults. Cards
+that land between "new hand" and the hub's context are held and judged once the context arrives, in
+their order. Also keeps what the seat LEDs show: whose turn, the Time countdown, seats at fault.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from hub import wire
+from table_agent.dealing import (
+    Deadline,
+    DealingError,
+    DealingMonitor,
+    FaultDetected,
+    HandContext,
+    Remedy,
+    Street,
+)
+from table_agent.events import ZoneEvent
+
+log = logging.getLogger(__name__)
+
+_REMEDIES = frozenset(r.value for r in Remedy)
+_STREETS = {s.value: s for s in Street}
+HELD_MAX = 400  # zone events kept while waiting for a context (a hub away for a whole hand)
+
+
+@dataclass
+class SeatLights:
+    """What the LEDs must show, derived from the hub's latest commands."""
+
+    to_act: int | None = None
+    time_seat: int | None = None
+    time_expires: float | None = None
+    at_fault: set[int] = field(default_factory=set)
+
+
+class HandWatch:
+    def __init__(self, *, table: str) -> None:
+        self.monitor = DealingMonitor(table=table)
+        self.hand: int | None = None
+        self.lights = SeatLights()
+        self._waiting = False  # "new hand" pressed, context not yet received
+        self._held: deque[ZoneEvent] = deque(maxlen=HELD_MAX)
+        self._opened: set[Street] = set()
+        self._closed: set[Street] = set()
+
+    def new_hand_pressed(self) -> None:
+        self.monitor.end_hand()
+        self.hand = None
+        self._waiting = True
+        self._held.clear()
+        self.lights = SeatLights()
+
+    def zone_event(self, event: ZoneEvent) -> list[FaultDetected]:
+        if self._waiting:
+            self._held.append(event)
+            return []
+        return self.monitor.observe(event)
+
+    def action(self, seat: int, action: str, at: float) -> list[FaultDetected]:
+        # Out of turn is the engine's to rule (it knows pending actions): the monitor only learns
+        # that the deal is over and who folded.
+        return self.monitor.action_seen(seat, None, action=action, at=at)
+
+    def away(self, seat: int) -> None:
+        self.monitor.seat_away(seat)
+
+    def back(self, seat: int) -> None:
+        self.monitor.seat_back(seat)
+
+    def command(self, cmd: wire.AnyCommand) -> list[FaultDetected]:
+        if isinstance(cmd, wire.HandContextCmd):
+            return self._start(cmd)
+        if cmd.hand != self.hand:
+            return []  # about a hand this table is no longer dealing
+        if isinstance(cmd, wire.BettingCmd):
+            return self._betting(cmd)
+        if isinstance(cmd, wire.RulingCmd):
+            if cmd.decision in _REMEDIES:
+                try:
+                    self.monitor.expect_remedy(cmd.decision, cards=cmd.cards, seat=cmd.seat)
+                except DealingError as err:
+                    log.warning("hand %s: ruling %s not understood: %s", cmd.hand, cmd.decision, err)
+            self.lights.at_fault |= {s for s in [cmd.seat, *cmd.dead_seats] if s is not None}
+            return []
+        self.monitor.end_hand()
+        self.lights = SeatLights()
+        return []
+
+    def _start(self, cmd: wire.HandContextCmd) -> list[FaultDetected]:
+        ctx = HandContext(
+            hand=cmd.hand, seats=tuple(cmd.seats), button=cmd.button, first_to_deal=cmd.first_to_deal,
+            hole_cards=cmd.hole_cards, deck=cmd.deck, table_decks=frozenset(cmd.table_decks),
+            away=frozenset(cmd.away), table_seats=cmd.table_seats, deadline=Deadline(cmd.deadline),
+            small_blind=cmd.small_blind)
+        self.hand = cmd.hand
+        self._opened, self._closed = set(), set()
+        self.lights = SeatLights()
+        faults = self.monitor.start_hand(ctx)
+        self._waiting = False
+        held, self._held = list(self._held), deque(maxlen=HELD_MAX)
+        for event in held:
+            faults += self.monitor.observe(event)
+        return faults
+
+    def _betting(self, cmd: wire.BettingCmd) -> list[FaultDetected]:
+        faults: list[FaultDetected] = []
+        for name in cmd.closed:
+            street = _STREETS.get(name)
+            if street is not None and street not in self._closed:
+                self._closed.add(street)
+                faults += self.monitor.betting_closed(street)
+        street = _STREETS.get(cmd.street)
+        if cmd.open and street is not None and street not in self._opened:
+            self._opened.add(street)
+            faults += self.monitor.betting_opened(street)
+        self.monitor.set_to_act(cmd.to_act)
+        self.lights.to_act = cmd.to_act
+        self.lights.time_seat, self.lights.time_expires = cmd.time_seat, cmd.time_expires
+        return faults
+
+
+def fault_details(details: Mapping[str, object]) -> dict[str, wire.Detail]:
+    """The monitor's details as JSON values for the wire (enums as their value, tuples as lists)."""
+    out: dict[str, wire.Detail] = {}
+    for key, value in details.items():
+        if isinstance(value, bool | int | float | str) or value is None:
+            out[key] = value
+        elif isinstance(value, tuple | list | set | frozenset):
+            items = list(value)
+            if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
+                out[key] = [int(i) for i in items]
+            else:
+                out[key] = [str(i) for i in items]
+        else:
+            out[key] = str(value)
+    return out
