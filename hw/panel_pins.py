@@ -111,6 +111,9 @@ class PanelConfig(BaseModel):
                 raise PinMapError(f"{use}: {pin} is on expander 0x{m.group(1)}, not listed in expanders")
             if use == "expander_interrupt" or use.startswith("dealer encoder"):
                 raise PinMapError(f"{use}: {pin} must be a Pi GPIO (needs its own edge interrupt)")
+            if m.group(3) == "7" and not use.endswith("led"):
+                # Microchip's datasheet (rev. D on) makes GPA7/GPB7 output-only
+                raise PinMapError(f"{use}: {pin} is output-only on the MCP23017; wire a button on bits 0..6")
             return
         raise PinMapError(f"{use}: {pin!r} is not a pin name (GPIO17 or MCP20:A3)")
 

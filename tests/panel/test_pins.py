@@ -65,6 +65,7 @@ def test_map_smaller_than_the_table_is_refused() -> None:
         ("fold", "GPIO10", "belongs to SPI0"),
         ("fold", "MCP27:A0", "expander 0x27, not listed"),
         ("fold", "MCP20:C0", "is not a pin name"),
+        ("fold", "MCP22:A7", "output-only on the MCP23017"),
         ("fold", "17", "is not a pin name"),
     ],
 )
@@ -73,6 +74,12 @@ def test_bad_pin_names_are_refused(field: str, pin: str, message: str) -> None:
     data["seats"][5][field] = pin
     with pytest.raises(PinMapError, match=message):
         PanelConfig.parse(data)
+
+
+def test_leds_may_use_the_output_only_bit_7() -> None:
+    data = reference_data()
+    data["seats"][5]["fault_led"] = "MCP22:A7"
+    assert PanelConfig.parse(data).seats[5].fault_led == "MCP22:A7"
 
 
 def test_encoder_must_sit_on_a_pi_gpio() -> None:
