@@ -1,0 +1,211 @@
+"""The hub's durable event store: one SQLite file per room (hub, after MQTT in, before any ruling).
+
+Consumes every table event as received (raw payload, deduplicated by table, boot and sequence),
+every tournament event the floor produced (JSON) and a small key/value config; emits them back in
+arrival order so that a hub killed at any moment rebuilds the same tournament, tables and hands.
+
+Threading: one connection, used by one thread at a time (the hub's consumer thread); it may be
+created on another thread (`check_same_thread=False`), but never used from two at once.
+Durability: WAL journal with `synchronous=FULL`, so a write that returned survives a SIGKILL or a
+power cut; `durable=False` (demos, benchmarks) keeps WAL but does not wait for the disk.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+JSON = str | int | float | bool | None | list["JSON"] | dict[str, "JSON"]
+
+STORE_SCHEMA = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS table_event (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    tbl TEXT NOT NULL,
+    boot TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    at REAL NOT NULL,
+    payload BLOB NOT NULL,
+    UNIQUE (tbl, boot, seq)
+);
+CREATE INDEX IF NOT EXISTS table_event_tbl ON table_event (tbl, id);
+CREATE TABLE IF NOT EXISTS tournament_event (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    body TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS config (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+class StoreError(OSError):
+    """The event store's file cannot be used (corrupt, unwritable, not a tapis store)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One stored table event with its arrival position (`row`) and the hub's arrival time."""
+
+    row: int
+    table: str
+    boot: str
+    seq: int
+    at: float
+    payload: bytes
+
+
+class EventStore:
+    """`EventStore(path)`; `":memory:"` for a throwaway store. See the module docstring."""
+
+    def __init__(self, path: str | Path, *, durable: bool = True) -> None:
+        self.path = str(path)
+        self._batch = 0  # depth of `atomic()` blocks: commit only at the outermost end
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot open the event store {self.path}: {err}") from err
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
+            self._db.executescript(_SCHEMA)
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                self._db.execute(f"PRAGMA user_version={STORE_SCHEMA}")
+            elif version != STORE_SCHEMA:
+                raise StoreError(f"{self.path} is a tapis store of schema {version}, "
+                                 f"this hub reads schema {STORE_SCHEMA}")
+        except sqlite3.Error as err:
+            self._db.close()
+            raise StoreError(self._explain(err)) from err
+
+    def _explain(self, err: sqlite3.Error) -> str:
+        text = str(err)
+        if "not a database" in text or "malformed" in text:
+            return f"the event store {self.path} is corrupt or not a tapis store ({text})"
+        if "readonly" in text or "unable to open" in text or "disk I/O" in text:
+            return f"the event store {self.path} cannot be written ({text}): check the path and permissions"
+        return f"the event store {self.path} failed: {text}"
+
+    # --- transactions ---------------------------------------------------------------------------
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Writes inside the block are committed together (or not at all, on an exception)."""
+        if self._batch == 0:
+            self._exec("BEGIN IMMEDIATE")
+        self._batch += 1
+        try:
+            yield
+        except BaseException:
+            self._batch -= 1
+            if self._batch == 0:
+                self._exec("ROLLBACK")
+            raise
+        self._batch -= 1
+        if self._batch == 0:
+            self._exec("COMMIT")
+
+    def _exec(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Cursor:
+        try:
+            return self._db.execute(sql, params)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as err:
+            raise StoreError(self._explain(err)) from err
+
+    # --- table events ---------------------------------------------------------------------------
+
+    def append_table_event(self, table: str, boot: str, seq: int, payload: bytes, at: float) -> bool:
+        """Store a table's event; False if (table, boot, seq) is already stored (a resend)."""
+        try:
+            with self.atomic():
+                self._exec("INSERT INTO table_event (tbl, boot, seq, at, payload) VALUES (?, ?, ?, ?, ?)",
+                           (table, boot, seq, at, payload))
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    def table_events(self, table: str | None = None) -> Iterator[tuple[str, bytes]]:
+        """(table, payload) in arrival order, for one table or all."""
+        for row in self.table_rows(table=table):
+            yield row.table, row.payload
+
+    def table_rows(self, *, table: str | None = None, after: int = 0) -> Iterator[TableRow]:
+        """Stored table events past row `after`, in arrival order, with their row and arrival time."""
+        if table is None:
+            cur = self._exec("SELECT id, tbl, boot, seq, at, payload FROM table_event WHERE id > ? "
+                             "ORDER BY id", (after,))
+        else:
+            cur = self._exec("SELECT id, tbl, boot, seq, at, payload FROM table_event "
+                             "WHERE tbl = ? AND id > ? ORDER BY id", (table, after))
+        for row in cur.fetchall():
+            yield TableRow(int(row[0]), str(row[1]), str(row[2]), int(row[3]), float(row[4]), bytes(row[5]))
+
+    def last_table_row(self) -> int:
+        """Row of the latest stored table event (0 when none)."""
+        return int(self._exec("SELECT COALESCE(MAX(id), 0) FROM table_event").fetchone()[0])
+
+    def count_table_events(self, table: str | None = None) -> int:
+        if table is None:
+            return int(self._exec("SELECT COUNT(*) FROM table_event").fetchone()[0])
+        return int(self._exec("SELECT COUNT(*) FROM table_event WHERE tbl = ?", (table,)).fetchone()[0])
+
+    # --- tournament events ----------------------------------------------------------------------
+
+    def append_tournament_event(self, event: dict[str, JSON]) -> int:
+        """Store one tournament event (JSON-ready dict); returns its position (1, 2, ...)."""
+        return self.append_tournament_events([event])
+
+    def append_tournament_events(self, events: list[dict[str, JSON]]) -> int:
+        """Store a command's events together: all or none survive a crash. Returns the last position."""
+        last = 0
+        with self.atomic():
+            for event in events:
+                cur = self._exec("INSERT INTO tournament_event (body) VALUES (?)",
+                                 (json.dumps(event, separators=(",", ":")),))
+                last = int(cur.lastrowid or 0)
+        return last
+
+    def tournament_events(self) -> Iterator[dict[str, JSON]]:
+        for (body,) in self._exec("SELECT body FROM tournament_event ORDER BY id").fetchall():
+            value = json.loads(body)
+            if not isinstance(value, dict):
+                raise StoreError(f"the event store {self.path} holds a tournament event that is not an object")
+            yield value
+
+    def count_tournament_events(self) -> int:
+        return int(self._exec("SELECT COUNT(*) FROM tournament_event").fetchone()[0])
+
+    # --- config ---------------------------------------------------------------------------------
+
+    def put_config(self, key: str, value: JSON) -> None:
+        with self.atomic():
+            self._exec("INSERT INTO config (key, value) VALUES (?, ?) "
+                       "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
+
+    def get_config(self, key: str) -> JSON | None:
+        row = self._exec("SELECT value FROM config WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        value: JSON = json.loads(row[0])
+        return value
+
+    def config_keys(self, prefix: str = "") -> list[str]:
+        rows = self._exec("SELECT key FROM config WHERE key >= ? ORDER BY key", (prefix,)).fetchall()
+        return [str(k) for (k,) in rows if str(k).startswith(prefix)]
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
