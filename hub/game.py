@@ -28,6 +28,11 @@ Event = dict[str, Any]
 Command = wire.AnyCommand
 _BETTING_STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
 _STREET_CARDS = {0: 3, 3: 4, 4: 5}  # board cards the engine holds -> cards once the next street is out
+_BOARD_FAULTS = frozenset({
+    FaultKind.FLOP_WITHOUT_BURN, FaultKind.FLOP_TWO_BURNS, FaultKind.FLOP_FOUR_CARDS, FaultKind.PREMATURE_FLOP,
+    FaultKind.TURN_WITHOUT_BURN, FaultKind.RIVER_WITHOUT_BURN, FaultKind.PREMATURE_TURN,
+    FaultKind.PREMATURE_RIVER, FaultKind.BOARD_REMOVED,
+})
 _VOID = {
     rulings.Decision.MISDEAL: "misdeal",
     rulings.Decision.HAND_CANCELLED_BETS_RETURNED: "cancelled",
@@ -83,6 +88,7 @@ class TableGame:
         self._last_seat: dict[str, int] = {}  # face -> last seat it lay on
         self.actions: list[str] = []  # voluntary actions since the deal (substantial action)
         self.closed: list[Street] = []
+        self._faulty_board = False  # a board fault on the street being dealt: wait for the players
         self._logged = 0
         self.pending_td: list[Event] = []
 
@@ -112,6 +118,7 @@ class TableGame:
         self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions)
         self.hole, self.board, self._last_seat = {}, [], {}
         self.actions, self.closed, self._logged = [], [], len(self.hand.log)
+        self._faulty_board = False
         first = clockwise(players, positions.button)[0]
         out.events.append(self._event(
             "hand_start", button=positions.button, small_blind=positions.small_blind,
@@ -148,7 +155,9 @@ class TableGame:
         if zone == "board":
             if event.type == "card_arrived":
                 self.board.append(face)
-                return self._face_up_board()
+                if self._faulty_board:
+                    return self._face_up_board()
+                return self._feed_board()
             if face in self.board:
                 self.board.remove(face)
             return Output()
@@ -183,6 +192,8 @@ class TableGame:
             return Output()  # a late fact from a hand already over
         if fault.kind == FaultKind.OUT_OF_TURN:
             return Output()  # the engine rules actions out of turn (it knows what is pending)
+        if fault.kind in _BOARD_FAULTS:
+            self._faulty_board = True  # the remedy reshapes the board: feed it at the first action
         detected = FaultDetected(kind=FaultKind(fault.kind), hand=fault.hand, seat=fault.seat,
                                  cards=tuple(fault.cards), at=fault.at, details=dict(fault.details))
         ruling = rulings.rule(detected, self.ruleset, self._situation())
@@ -219,8 +230,10 @@ class TableGame:
         return out.extend(self._after_engine(via=via))
 
     def _feed_board(self) -> Output:
-        """Board cards reach the engine when the street's betting is about to start, not when they
-        land: a faulty board (no burn, premature, four cards) is remedied on the felt first."""
+        """Board cards reach the engine once a street's cards are out (so the LEDs show who speaks
+        first), or, after a board fault, when the street's first action or Time comes: the
+        remedy (burn designated, premature card taken back) reshapes the board on the felt first.
+        The table sends a fault before the card that revealed it, so it is known in time."""
         hand = self.hand
         assert hand is not None
         out = Output()
@@ -229,6 +242,7 @@ class TableGame:
             if need is None or len(self.board) < need:
                 break
             hand.deal_board(*self.board[len(hand.board):need])
+            self._faulty_board = False
             out.extend(self._after_engine())
         return out
 
@@ -247,14 +261,12 @@ class TableGame:
         for entry in hand.log[self._logged:]:
             if isinstance(entry, ActionRecord):
                 out.events += self._action_events(entry, via)
-            elif isinstance(entry, RulingGiven):
+            elif isinstance(entry, RulingGiven) and entry.ruling.kind == "time_expired":
+                out.events.append(self._event("fault", kind="time_expired", seat=entry.ruling.seat, cards=[],
+                                              ruling=entry.ruling.to_dict()))
+            elif isinstance(entry, RulingGiven):  # a ruling that changed after its fault
                 out.events.append(self._event("ruling", seat=entry.ruling.seat, kind=entry.ruling.kind,
                                               decision=str(entry.ruling.decision), article=entry.ruling.article))
-                if entry.ruling.kind == "time_expired":
-                    out.events.append(self._event(
-                        "fault", kind="time_expired", seat=entry.ruling.seat, cards=[],
-                        ruling={"decision": str(entry.ruling.decision), "article": entry.ruling.article,
-                                "seat": entry.ruling.seat}))
         self._logged = len(hand.log)
         for street in _BETTING_STREETS:
             if street not in self.closed and self._street_closed(street):
@@ -310,16 +322,18 @@ class TableGame:
         hand = self.hand
         if hand is None or hand.result is not None:
             return Output([self._event("time_refused", seat=seat, reason="no hand in progress")])
+        out = self._feed_board()
         try:
             called = hand.call_time(seat, now, TimeCaller.PLAYER)
         except RulesError as err:
-            return Output([self._event("time_refused", seat=seat, reason=str(err))])
+            out.events.append(self._event("time_refused", seat=seat, reason=str(err)))
+            return out
         if isinstance(called, TimeCall):
-            out = Output([self._event("time", seat=seat, countdown_at=called.countdown_at,
-                                      expires_at=called.expires_at, article=called.article)])
+            out.events.append(self._event("time", seat=seat, countdown_at=called.countdown_at,
+                                          expires_at=called.expires_at, article=called.article))
         else:
-            out = Output([self._event("ruling", seat=seat, decision=str(called.decision),
-                                      article=called.article, options=list(called.options))])
+            out.events.append(self._event("ruling", seat=seat, decision=str(called.decision),
+                                          article=called.article, options=list(called.options)))
         return out.extend(self._after_engine())
 
     # -- rulings ---------------------------------------------------------------------------------
@@ -391,5 +405,5 @@ class TableGame:
     def _all_stacks(self) -> dict[str, int]:
         return {str(s): v for s, v in sorted(self.stacks.items())}
 
-    def _event(self, kind: str, **fields: Any) -> Event:
-        return wire.hub_event(self.table, kind, hand=self.hand_no, **fields)
+    def _event(self, event_type: str, /, **fields: Any) -> Event:
+        return wire.hub_event(self.table, event_type, hand=self.hand_no, **fields)

@@ -222,6 +222,6 @@ def decode_command(topic: str, payload: bytes) -> AnyCommand:
     return command
 
 
-def hub_event(table: str, kind: str, **fields: Any) -> dict[str, Any]:
+def hub_event(table: str, event_type: str, /, **fields: Any) -> dict[str, Any]:
     """A hub event as published and as printed by `tapis demo --json` / `tapis replay`."""
-    return {"type": kind, "table": table, **fields}
+    return {"type": event_type, "table": table, **fields}

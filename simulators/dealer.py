@@ -129,6 +129,10 @@ class Felt:
         if antenna is not None:
             self._board.remove(antenna, bytes.fromhex(uid))
 
+    def placed(self) -> list[str]:
+        """Every tag this felt has put down and not lifted."""
+        return list(self._where)
+
     def cards_at(self, zone: Zone) -> list[str]:
         antenna = self._profile.antenna_of(zone)
         return [uid for uid, a in self._where.items() if a == antenna]

@@ -232,6 +232,8 @@ class TableAgent:
     def _zone_events(self, presence_events: list) -> None:  # type: ignore[type-arg]
         for pe in presence_events:
             for event in self.zones.apply(pe):
+                # The fault goes first: the hub must know a board card is faulty before it sees it.
+                self._faults(self.watch.zone_event(event))
                 self._emit(wire.CardEvent(
                     **self._head(at=event.at),
                     type="card_arrived" if isinstance(event, CardArrived) else "card_left",
@@ -239,7 +241,6 @@ class TableAgent:
                     order=event.order))
                 for listener in self._listeners:
                     listener(event)
-                self._faults(self.watch.zone_event(event))
         self.stats.unknown_antenna_reads = self.zones.unmapped_reads
 
     def _link_changed(self, item: LinkChanged) -> None:
