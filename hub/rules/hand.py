@@ -28,7 +28,7 @@ from hub.rules.records import (
     RulingGiven,
     Street,
 )
-from hub.rules.rulesets import Ruleset, TimeCaller, get_ruleset
+from hub.rules.rulesets import ReopenRule, Ruleset, TimeCaller, get_ruleset
 
 _WAGERS = (ActionKind.BET, ActionKind.RAISE, ActionKind.ALLIN)
 _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
@@ -55,6 +55,7 @@ class Hand:
         if positions.big_blind not in stacks:
             raise HandSetupError(f"the big blind seat {positions.big_blind} has no player")
         self.rules = rules
+        self._cumulative = rules.reopen is ReopenRule.CUMULATIVE  # needs the minimum when acted
         self.positions = positions
         self.bb = bb
         self.seats: list[int] = clockwise(stacks, positions.button)  # dealing order
@@ -207,9 +208,20 @@ class Hand:
     def _next_to_act(self, after: int) -> int | None:
         seats = self.seats
         i = self._index.get(after)
-        order = clockwise(seats, after) if i is None else seats[i + 1 :] + seats[: i + 1]
-        for s in order:
-            if self._needs_action(s):
+        if i is None:  # a dead button: start from the first seat on its left
+            after = clockwise(seats, after)[-1]
+            i = self._index[after]
+        n = len(seats)
+        live, stack, bet, acted, top = self.live, self.stack, self.bet, self._acted, self.max_bet
+        able = 0  # live seats with chips: a lone one with its bet matched has nobody to face
+        for s in live:
+            if stack[s] > 0:
+                able += 1
+        for k in range(i + 1, i + 1 + n):
+            s = seats[k % n]
+            if s not in live or stack[s] == 0:
+                continue
+            if bet[s] < top or (s not in acted and able > 1):
                 return s
         return None
 
@@ -246,7 +258,7 @@ class Hand:
         chips: Sequence[int] | None = None,
     ) -> ActionRecord:
         """Apply a player's action; `to` is the street total for bet/raise ("raise to")."""
-        kind = ActionKind(action)
+        kind = action if type(action) is ActionKind else ActionKind(action)
         if self.result is not None or not self.round_open:
             return self._record(seat, kind, to, ActionStatus.REJECTED, None, "betting_closed")
         if seat not in self.live or self.stack.get(seat, 0) == 0:
@@ -313,14 +325,14 @@ class Hand:
         if added:
             self._put(seat, added, live_bet=True)
         if to > self.max_bet:
-            min_to = self.min_raise_to()
-            if to >= min_to:  # a full bet or raise reopens the betting
+            if to >= self.min_raise_to():  # a full bet or raise reopens the betting
                 self.last_full = full_raise_marker(self.rules, self.max_bet, to)
                 self.full_seq += 1
                 out_of_turn.lift_restrictions(self, seat)
             self.max_bet = to
             self.aggressors.setdefault(self.street, []).append(seat)
-        self._acted[seat] = (self.full_seq, self.min_raise_to(), self.max_bet)
+        self._acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0,
+                             self.max_bet)
         rec = self._record(seat, kind, requested, status, applied, reason, ruling, added)
         self._after_action(seat)
         return rec

@@ -19,6 +19,7 @@ from hub.rules.records import ActionKind, ActionStatus, PhhError, RulesError
 from hub.rules.rulesets import DEFAULT_RULESET, get_ruleset
 
 Amount = int | Decimal
+Step = tuple[str, int, int, tuple[str, ...], str]  # op, seat, amount, cards, original text
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,7 @@ class PhhHand:
     min_bet: int
     actions: tuple[str, ...]
     recorded: tuple[Amount, ...] | None
+    steps: tuple[Step, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +71,13 @@ def _numbers(doc: dict[str, object], key: str, name: str) -> list[str]:
     raw = doc.get(key)
     if not isinstance(raw, list):
         raise PhhError(f"{name}: `{key}` must be a list of numbers")
+    if all(type(v) is str for v in raw):
+        return raw  # type: ignore[return-value]  # the fast reader matched them as numbers
     out = []
     for v in raw:
-        if isinstance(v, str) and _NUMBER.fullmatch(v) or isinstance(v, (int, Decimal)):
-            out.append(str(v))
-        else:
+        if not isinstance(v, (int, Decimal)) or isinstance(v, bool):
             raise PhhError(f"{name}: `{key}` must be a list of numbers, not {v!r}")
+        out.append(str(v))
     return out
 
 
@@ -86,7 +89,7 @@ def _amount(text: str) -> Amount:
 # regular expressions (several times faster than tomllib); anything unusual (tables, multi-line
 # strings, escapes) goes to tomllib instead.
 _KEY = re.compile(r"^[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=", re.M)
-_UNUSUAL = re.compile(r"^[ \t]*\[|\'\'\'|\"\"\"|\\", re.M)
+_TABLE = re.compile(r"^[ \t]*\[", re.M)
 _STRINGS = re.compile(r"""'([^'\n]*)'|"([^"\n]*)"|(#[^\n]*)""")
 _NUMBER = re.compile(r"[-+]?[0-9][0-9_]*(?:\.[0-9_]+)?")
 _COMMENT = re.compile(r"#[^\n]*")
@@ -99,7 +102,7 @@ class _Unusual(Exception):
 
 
 def _fast_toml(text: str) -> dict[str, object]:
-    if _UNUSUAL.search(text):
+    if "\\" in text or "'''" in text or '"""' in text or _TABLE.search(text):
         raise _Unusual
     keys = [(m.group(1), m.start(), m.end()) for m in _KEY.finditer(text)]
     doc: dict[str, object] = {}
@@ -156,7 +159,8 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
         raise PhhError(f"{name}: stacks, antes and blinds must list the same players (2 or more)")
     try:
         return PhhHand(name, scale, tuple(map(to_int, stacks)), tuple(map(to_int, antes)),
-                       tuple(map(to_int, blinds)), to_int(min_bet), tuple(actions), recorded)
+                       tuple(map(to_int, blinds)), to_int(min_bet), tuple(actions), recorded,
+                       _steps(tuple(actions), scale, name))
     except ArithmeticError as err:
         raise PhhError(f"{name}: bad amount: {err}") from err
 
@@ -193,9 +197,48 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
 
 
 def _seat(token: str, name: str, action: str) -> int:
-    if len(token) < 2 or token[0] != "p" or not token[1:].isdigit():
+    if token[0] != "p" or not token[1:].isdigit():
         raise PhhError(f"{name}: bad actor in {action!r}")
     return int(token[1:])
+
+
+def _pairs(cards: str) -> tuple[str, ...]:
+    return tuple(cards[i : i + 2] for i in range(0, len(cards), 2))
+
+
+_PLAYER_OPS = {"f": ActionKind.FOLD, "cc": ActionKind.CALL, "cbr": ActionKind.RAISE}
+
+
+def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
+    """Actions parsed once: (op, seat, amount, cards, text)."""
+    steps: list[Step] = []
+    for action in actions:
+        parts = action.split()
+        try:
+            if parts[0] == "d":
+                if parts[1] == "dh":
+                    steps.append(("dh", _seat(parts[2], name, action), 0, (parts[3],), action))
+                elif parts[1] == "db":
+                    steps.append(("db", 0, 0, _pairs(parts[2]), action))
+                else:
+                    raise PhhError(f"{name}: unsupported dealing action {action!r}")
+                continue
+            seat = _seat(parts[0], name, action)
+            op = parts[1]
+            if op == "sm":
+                steps.append(("sm", seat, 0, tuple(parts[2:3]), action))
+            elif op == "cbr":
+                amount = int(parts[2]) if scale == 1 else int(Decimal(parts[2]) * scale)
+                steps.append(("cbr", seat, amount, (), action))
+            elif op in _PLAYER_OPS:
+                steps.append((op, seat, 0, (), action))
+            else:
+                raise PhhError(f"{name}: unsupported action {action!r}")
+        except (IndexError, ValueError, ArithmeticError) as err:
+            if isinstance(err, PhhError):
+                raise
+            raise PhhError(f"{name}: bad action {action!r}") from err
+    return tuple(steps)
 
 
 def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...]:
@@ -205,46 +248,34 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
     name = h.name
     dealt: dict[int, str] = {}
     shown: dict[int, str | None] = {}
-    for action in h.actions:
-        parts = action.split()
+    accepted = ActionStatus.ACCEPTED
+    for op, seat, amount, cards, action in h.steps:
         try:
-            if parts[0] == "d":
-                if parts[1] == "dh":
-                    dealt[_seat(parts[2], name, action)] = parts[3]
-                elif parts[1] == "db":
-                    cards = parts[2]
-                    hand.deal_board(*(cards[i : i + 2] for i in range(0, len(cards), 2)))
-                else:
-                    raise PhhError(f"{name}: unsupported dealing action {action!r}")
-                continue
-            seat = _seat(parts[0], name, action)
-            op = parts[1]
-            if op == "sm":
-                cards = parts[2] if len(parts) > 2 else dealt.get(seat, "????")
-                shown[seat] = None if cards in ("-", "") or "?" in cards else cards
-                continue
-            if seat != hand.to_act:
-                raise PhhError(f"{name}: {action!r}: the engine expects p{hand.to_act} to act")
-            if op == "f":
-                rec = hand.act(seat, ActionKind.FOLD)
-            elif op == "cc":
-                rec = hand.act(seat, ActionKind.CALL)
-            elif op == "cbr":
-                rec = hand.act(seat, ActionKind.RAISE, int(Decimal(parts[2]) * h.scale))
+            if op == "db":
+                hand.deal_board(*cards)
+            elif op == "dh":
+                dealt[seat] = cards[0]
+            elif op == "sm":
+                c = cards[0] if cards else dealt.get(seat, "????")
+                shown[seat] = None if c in ("-", "") or "?" in c else c
             else:
-                raise PhhError(f"{name}: unsupported action {action!r}")
-            if rec.status is not ActionStatus.ACCEPTED:
-                raise PhhError(f"{name}: {action!r} {rec.status}: {rec.reason}")
+                if seat != hand.to_act:
+                    raise PhhError(f"{name}: {action!r}: the engine expects p{hand.to_act} "
+                                   "to act")
+                rec = hand.act(seat, _PLAYER_OPS[op], amount if op == "cbr" else None)
+                if rec.status is not accepted:
+                    raise PhhError(f"{name}: {action!r} {rec.status}: {rec.reason}")
         except PhhError:
             raise
-        except (RulesError, IndexError, ValueError) as err:
+        except RulesError as err:
             raise PhhError(f"{name}: {action!r}: {err}") from err
     if hand.result is None:
+        hole: dict[int, tuple[str, ...] | None] = {}
+        for s in hand.live:
+            c = shown.get(s, dealt.get(s))
+            hole[s] = None if c is None or "?" in c else _pairs(c)
         try:
-            cards = {s: shown.get(s, dealt.get(s)) for s in hand.live}
-            cards = {s: (None if c is None or "?" in c else c) for s, c in cards.items()}
-            hand.showdown({s: tuple(c[i : i + 2] for i in range(0, len(c), 2)) if c else None
-                           for s, c in cards.items()})
+            hand.showdown(hole)
         except RulesError as err:
             raise PhhError(f"{name}: the actions end before the hand does: {err}") from err
     assert hand.result is not None

@@ -10,7 +10,7 @@ import hub.rules
 PACKAGE = Path(hub.rules.__file__).parent
 EDGE = {"phh.py", "cli.py"}  # read files / argv: the only modules allowed IO
 ALLOWED = {"__future__", "collections", "dataclasses", "enum", "types", "typing", "hub"}
-EDGE_ALLOWED = ALLOWED | {"argparse", "json", "sys", "tomllib", "decimal", "pathlib"}
+EDGE_ALLOWED = ALLOWED | {"argparse", "json", "sys", "tomllib", "decimal", "pathlib", "re"}
 
 
 def imported_roots(path: Path) -> set[str]:
