@@ -278,11 +278,12 @@ class DealingMonitor:
             if h.live(seat) and len(h.held[seat]) > 1:
                 return [self._fault(h, FaultKind.DEAD_CARD_IN_HAND, seat, card, came_from=str(prev))]
             return []
-        if prev is not None:
+        if prev is not None:  # from another seat or the board: only its count can be wrong
+            faults = [self._extra(h, seat, uid)] if h.live(seat) and self._full(h, seat) else []
             h.held[seat].append(uid)
-            return []  # a card moved between seats: nothing the rulebooks name
+            return faults
         faults = self._deal_card(h, seat, uid) if not h.deal_over else []
-        if h.deal_over and len(h.held[seat]) >= h.ctx.hole_cards:
+        if h.deal_over and self._full(h, seat):
             faults.append(self._extra(h, seat, uid))
         h.held[seat].append(uid)
         faults += self._absent_check(h, seat)
@@ -299,7 +300,7 @@ class DealingMonitor:
             if h.owed.get(seat, 0) > 0:
                 h.owed[seat] -= 1
                 return []
-            if len(h.held[seat]) >= h.ctx.hole_cards:
+            if self._full(h, seat):
                 return [self._extra(h, seat, uid)]
             return []  # a short seat made whole after the rounds
         if h.order_faulted:
@@ -333,6 +334,11 @@ class DealingMonitor:
             if h.round >= h.ctx.hole_cards:
                 h.deal_complete = True
         return faults
+
+    @staticmethod
+    def _full(h: HandState, seat: int) -> bool:
+        """The seat already holds every card the variant leaves in a hand."""
+        return len(h.held[seat]) >= h.ctx.hole_cards - h.discarded.get(seat, 0)
 
     def _extra(self, h: HandState, seat: int, uid: str) -> FaultDetected:
         held = len(h.held[seat]) + 1

@@ -6,7 +6,7 @@ import pytest
 
 from table_agent.dealing import BadHandContext, DealingMonitor, FaultKind as K, HandContext, Street
 from table_agent.dealing_script import DECK, TableScript, card_tag
-from table_agent.events import BOARD, BURN, MUCK, CardLeft
+from table_agent.events import BOARD, BURN, MUCK, CardLeft, Zone
 
 
 def start(**overrides: object) -> tuple[TableScript, HandContext]:
@@ -200,3 +200,13 @@ def test_short_deck_low_cards_are_foreign() -> None:
     t.hole(1, "6s")
     faults = t.hole(2, "5s")
     assert [(f.kind, f.seat, f.cards) for f in faults] == [(K.FOREIGN_CARD, 2, ("5s",))]
+
+
+def test_a_neighbours_card_sliding_onto_a_full_hand_is_an_extra_card() -> None:
+    t, ctx = start()
+    t.deal(ctx, DECK[:12])
+    t.monitor.set_to_act(3)
+    t.act(3, 3, "call")
+    faults = t.move(DECK[1], Zone.seat_zone(3))  # seat 2's first card lands on seat 3's hand
+    assert [(f.kind, f.seat, f.cards, f.details["held"]) for f in faults] == [
+        (K.EXTRA_HOLE_CARD, 3, (DECK[1],), 3)]
