@@ -18,6 +18,7 @@ from hub.rules.records import (
     HandResult,
     HandSetupError,
     Legal,
+    NoBettingRound,
     PhhError,
     PotResult,
     RulesError,
@@ -31,7 +32,7 @@ from hub.rules.rulesets import DEFAULT_RULESET, RULESETS, Ruleset, TimeCaller, g
 __all__ = [
     "DEFAULT_RULESET", "RULESETS", "ActionKind", "ActionRecord", "ActionStatus",
     "BettingRoundOpen", "Decision", "FaultKind", "Hand", "HandEndKind", "HandOver", "HandResult",
-    "HandSetupError", "Legal", "Level", "PhhError", "PotResult", "Positions", "RulesError",
+    "HandSetupError", "Legal", "Level", "NoBettingRound", "PhhError", "PotResult", "Positions", "RulesError",
     "Ruleset", "Ruling", "RulingGiven", "Street", "TimeCaller", "UnknownRuleset",
     "default_positions", "get_ruleset", "next_positions", "start_hand",
 ]

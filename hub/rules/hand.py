@@ -24,6 +24,7 @@ from hub.rules.records import (
     HandResult,
     HandSetupError,
     Legal,
+    NoBettingRound,
     Ruling,
     RulingGiven,
     Street,
@@ -161,8 +162,10 @@ class Hand:
     def legal(self, seat: int | None = None) -> Legal:
         """What the seat to act (or `seat`) may do now."""
         seat = self.to_act if seat is None else seat
+        if self.result is not None:
+            raise HandOver("the hand is over")
         if seat is None or not self.round_open:
-            raise HandOver("no betting round is open")
+            raise NoBettingRound(f"no betting round is open ({self.street})")
         own, stack = self.bet[seat], self.stack[seat]
         call_to = min(self.max_bet, own + stack)
         can_raise = stack > self.max_bet - own and self._may_raise(seat)

@@ -72,7 +72,7 @@ def _numbers(doc: dict[str, object], key: str, name: str) -> list[str]:
     if not isinstance(raw, list):
         raise PhhError(f"{name}: `{key}` must be a list of numbers")
     if all(type(v) is str for v in raw):
-        return raw  # type: ignore[return-value]  # the fast reader matched them as numbers
+        return raw  # the fast reader matched them as numbers
     out = []
     for v in raw:
         if not isinstance(v, (int, Decimal)) or isinstance(v, bool):
@@ -272,8 +272,8 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
     if hand.result is None:
         hole: dict[int, tuple[str, ...] | None] = {}
         for s in hand.live:
-            c = shown.get(s, dealt.get(s))
-            hole[s] = None if c is None or "?" in c else _pairs(c)
+            held = shown.get(s, dealt.get(s))
+            hole[s] = None if held is None or "?" in held else _pairs(held)
         try:
             hand.showdown(hole)
         except RulesError as err:

@@ -197,5 +197,9 @@ class HandOver(RulesError, RuntimeError):
     """The hand is already complete."""
 
 
+class NoBettingRound(RulesError, RuntimeError):
+    """A betting question was asked while no betting round is open (between streets)."""
+
+
 class PhhError(RulesError, ValueError):
     """A PHH file cannot be read or replayed strictly; the message names the file and the action."""
