@@ -17,7 +17,6 @@ from hw.errors import ConfigError
 MAX_SEATS = 10
 PI_GPIOS = range(0, 28)  # BCM GPIO0..GPIO27 on the 40-pin header
 I2C_PINS = frozenset({"GPIO2", "GPIO3"})  # SDA1/SCL1: taken by the expander bus
-SPI0_PINS = frozenset({"GPIO8", "GPIO9", "GPIO10", "GPIO11"})  # CE0, MISO, MOSI, SCLK: the display
 EXPANDER_ADDRESSES = range(0x20, 0x28)  # MCP23017 A2..A0 strapping
 
 _GPIO = re.compile(r"^GPIO(\d{1,2})$")
@@ -56,6 +55,16 @@ class DealerPins(BaseModel):
     led: str | None = None  # lit while a seat is being picked; PWM-capable pin preferred
 
 
+class DisplayPins(BaseModel):
+    """The MAX7219 amount display, clocked bit by bit (defaults: the SPI0 pins MOSI, SCLK, CE0)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    din: str = "GPIO10"
+    clk: str = "GPIO11"
+    cs: str = "GPIO8"
+
+
 class PanelConfig(BaseModel):
     """The `[panel]` section of a table profile. Times in milliseconds, as a TOML file writes them."""
 
@@ -66,7 +75,7 @@ class PanelConfig(BaseModel):
     expanders: tuple[int, ...] = ()  # I2C addresses of the MCP23017 chips, 0x20..0x27
     i2c_bus: int = Field(default=1, ge=0)
     expander_interrupt: str | None = None  # Pi GPIO wired to every chip's INTA/INTB (open drain)
-    display_spi: tuple[int, int] | None = (0, 0)  # (port, device) of the MAX7219 amount display
+    display: DisplayPins | None = None  # the dealer's 8-digit amount display, if fitted
     bounce_ms: int = Field(default=20, ge=0, le=200)
     allin_hold_ms: int = Field(default=800, ge=0, le=5000)  # all-in needs a deliberate press
     new_hand_hold_ms: int = Field(default=1000, ge=0, le=5000)
@@ -103,13 +112,11 @@ class PanelConfig(BaseModel):
                 raise PinMapError(f"{use}: {pin} is not a Raspberry Pi GPIO (GPIO0..GPIO27)")
             if self.expanders and pin in I2C_PINS:
                 raise PinMapError(f"{use}: {pin} carries the I2C bus to the expanders")
-            if self.display_spi is not None and self.display_spi[0] == 0 and pin in SPI0_PINS:
-                raise PinMapError(f"{use}: {pin} belongs to SPI0, which drives the amount display")
             return
         if (m := _MCP.match(pin)) is not None:
             if int(m.group(1), 16) not in self.expanders:
                 raise PinMapError(f"{use}: {pin} is on expander 0x{m.group(1)}, not listed in expanders")
-            if use == "expander_interrupt" or use.startswith("dealer encoder"):
+            if use == "expander_interrupt" or use.startswith(("dealer encoder", "display")):
                 raise PinMapError(f"{use}: {pin} must be a Pi GPIO (needs its own edge interrupt)")
             if m.group(3) == "7" and not use.endswith("led"):
                 # Microchip's datasheet (rev. D on) makes GPA7/GPB7 output-only
@@ -125,6 +132,9 @@ class PanelConfig(BaseModel):
         for field, pin in self.dealer:
             if pin is not None:
                 yield f"dealer {field.replace('_', ' ')}", str(pin)
+        if self.display is not None:
+            for field, pin in self.display:
+                yield f"display {field}", str(pin)
         if self.expander_interrupt is not None:
             yield "expander_interrupt", self.expander_interrupt
 
@@ -161,7 +171,8 @@ class PanelConfig(BaseModel):
             new_hand="GPIO17", away="GPIO27", back="GPIO22", time="GPIO23",
             encoder_a="GPIO5", encoder_b="GPIO6", encoder_push="GPIO13", led="GPIO12",
         )
-        return cls(seats=seat_pins, dealer=dealer, expanders=chips, expander_interrupt="GPIO4")
+        return cls(seats=seat_pins, dealer=dealer, expanders=chips, expander_interrupt="GPIO4",
+                   display=DisplayPins())
 
 
 def _message(error: object) -> str:

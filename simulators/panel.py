@@ -3,16 +3,18 @@
 Drives the `MockPin`s under a `hw.panel.Panel` built on `MockFactory` / `MockExpanderFactory`, so the
 real gpiozero callbacks fire; time between edges moves on the shared `ManualClock`. Used by tests and
 by scenario replay for the `act`, `away`, `back`, `time` and `new_hand` steps. `SimulatedExpanderBus`
-stands in for the MCP23017 chips under `hw.panel_mcp23017.ExpanderFactory`.
+stands in for the MCP23017 chips under `hw.panel_mcp23017.ExpanderFactory`, `SimulatedMAX7219` for the
+amount display.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gpiozero.pins.mock import MockPin  # type: ignore[import-untyped]
+from gpiozero.pins.mock import MockFactory, MockPin, MockSPIDevice  # type: ignore[import-untyped]
 
 from hw.panel import Panel
+from hw.panel_display import DIGIT0, FONT, SHUTDOWN
 from hw.panel_events import SEAT_BOUND, DealerButton, SeatAction, SeatButton
 from hw.panel_expander import PORTS
 from hw.panel_input import STEP_MULTIPLIERS
@@ -204,3 +206,27 @@ class SimulatedExpanderBus:
     def _locate(pin: str) -> tuple[int, int, int]:
         label, _, place = pin.partition(":")
         return int(label[3:], 16), PORTS.index(place[0]), int(place[1])
+
+
+class SimulatedMAX7219(MockSPIDevice):  # type: ignore[misc]
+    """A MAX7219 listening on mock pins (create it before the display takes the pins): keeps its
+    registers and reads the digits back as text, so tests check what the dealer would see."""
+
+    def __init__(self, *, din: str, clk: str, cs: str, pin_factory: MockFactory) -> None:
+        super().__init__(clk, din, None, cs, pin_factory=pin_factory)
+        self.registers: dict[int, int] = {}
+        self.frames = 0
+
+    def on_bit(self) -> None:
+        if self.rx_bit == 16:
+            register, value = divmod(int(self.rx_word()), 256)
+            self.registers[register] = value
+            self.frames += 1
+
+    @property
+    def text(self) -> str:
+        """The eight digits as shown, leftmost first ('' while shut down)."""
+        if not self.registers.get(SHUTDOWN):
+            return ""
+        glyphs = {code: char for char, code in reversed(FONT.items())}
+        return "".join(glyphs.get(self.registers.get(DIGIT0 + 7 - i, 0) & 0x7F, "?") for i in range(8))

@@ -23,8 +23,9 @@ def test_reference_map_wires_two_seats_per_expander() -> None:
     assert config.seats[2].fold == "MCP20:B0"
     assert config.seats[10].fault_led == "MCP24:B5"
     assert config.dealer.encoder_a == "GPIO5"
-    # 10 seats x 6 + 8 dealer pins + the shared interrupt line
-    assert len(list(config.uses())) == 69
+    # 10 seats x 6 + 8 dealer pins + 3 display pins + the shared interrupt line
+    assert len(list(config.uses())) == 72
+    assert config.display is not None and config.display.din == "GPIO10"
     assert PanelConfig.reference(9).expanders == (0x20, 0x21, 0x22, 0x23, 0x24)
     assert PanelConfig.reference(6).expanders == (0x20, 0x21, 0x22)
 
@@ -62,7 +63,7 @@ def test_map_smaller_than_the_table_is_refused() -> None:
     [
         ("fold", "GPIO28", "not a Raspberry Pi GPIO"),
         ("fold", "GPIO2", "carries the I2C bus"),
-        ("fold", "GPIO10", "belongs to SPI0"),
+        ("fold", "GPIO10", "pin GPIO10 used twice: seat 5 fold and display din"),
         ("fold", "MCP27:A0", "expander 0x27, not listed"),
         ("fold", "MCP20:C0", "is not a pin name"),
         ("fold", "MCP22:A7", "output-only on the MCP23017"),
@@ -111,7 +112,6 @@ def test_unknown_key_is_refused() -> None:
 BARE_TOML = """
 [panel]
 bounce_ms = 30
-display_spi = [0, 0]
 
 [panel.seats.1]
 fold = "GPIO4"
@@ -128,6 +128,9 @@ bet_raise = "GPIO19"
 allin = "GPIO20"
 to_act_led = "GPIO21"
 fault_led = "GPIO26"
+
+[panel.display]
+din = "GPIO9"
 
 [panel.dealer]
 new_hand = "GPIO17"
@@ -147,4 +150,5 @@ def test_a_toml_panel_section_parses() -> None:
     assert config.seats[2].allin == "GPIO20"
     assert config.bounce_ms == 30
     assert config.expanders == ()
-    assert config.display_spi == (0, 0)
+    assert config.display is not None
+    assert (config.display.din, config.display.clk, config.display.cs) == ("GPIO9", "GPIO11", "GPIO8")
