@@ -19,6 +19,7 @@ from hw.ports import MonotonicClock
 from hw.profile import TableProfile
 from simulators.vcard import PrivatePcscd, VirtualCard, respond
 from table_agent.agent import TableAgent
+from tests.pcsc.agent_fakes import RecordingPublisher
 from table_agent.reader import FramesRead, LinkChanged
 
 AS = bytes.fromhex("04A1B2C3")
@@ -122,19 +123,11 @@ def test_a_card_on_a_pcsc_reader_reaches_the_agent_as_card_arrived(pcscd: Privat
     registry = DeckRegistry.generate(["t1"])
     ace = bytes.fromhex(registry.uid_of("t1/A", "As"))
     profile = TableProfile.default("t1", seats=2)  # antennas 0, 1 seats; 2 board
-    published: queue.Queue[dict[str, object]] = queue.Queue()
-
-    class Publisher:
-        def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> object:
-            if topic == wire.table_events("t1"):
-                published.put(json.loads(payload))
-            return None
-
-        def on_connect(self, hook: Callable[[], None]) -> None:
-            pass
+    publisher = RecordingPublisher("t1")
+    published = publisher.events
 
     clock = MonotonicClock()
-    agent = TableAgent(profile=profile, registry=registry, publisher=Publisher(), clock=clock,
+    agent = TableAgent(profile=profile, registry=registry, publisher=publisher, clock=clock,
                        open_link=lambda: (_ for _ in ()).throw(OSError("unused")))
     # the factory the CLI will choose from the profile: same queue, same clock
     agent.reader = PcscReaderWorker(open_pcsc=PyscardPort, readers={pcscd.names[0]: 0, pcscd.names[1]: 2},
