@@ -73,9 +73,8 @@ class ExpanderPin(PiPin):  # type: ignore[misc]
     def _get_state(self) -> bool:
         if self._get_function() == "output":
             return bool(self._chip.olat[self._port] & self._mask)
-        levels = self._factory._read(self._chip, GPIO + self._port)
-        self._chip.levels[self._port] = levels
-        return bool(levels & self._mask)
+        # chip.levels is left alone: it is what poll() last dispatched, so no pending change is lost
+        return bool(self._factory._read(self._chip, GPIO + self._port) & self._mask)
 
     def _set_state(self, value: float) -> None:
         if self._get_function() == "input":
@@ -107,7 +106,9 @@ class ExpanderPin(PiPin):  # type: ignore[misc]
         self._edges = value
 
     def _enable_event_detect(self) -> None:
-        self._chip.levels[self._port] = self._factory._read(self._chip, GPIO + self._port)
+        # start this pin from its present level; the other bits of the port keep theirs
+        level = self._factory._read(self._chip, GPIO + self._port) & self._mask
+        self._chip.levels[self._port] = self._chip.levels[self._port] & ~self._mask | level
         gpinten = self._chip.gpinten[self._port] | self._mask
         self._factory._write(self._chip, GPINTEN, self._port, gpinten, self._chip.gpinten)
 

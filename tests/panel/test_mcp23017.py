@@ -122,3 +122,12 @@ def test_pi_pins_still_come_from_the_base_factory(rig: Rig) -> None:
     button = rig.panel.dealer_buttons
     assert all(b.pin is rig.base.pin(getattr(CONFIG.dealer, k.value)) for k, b in button.items())
     assert rig.panel.seat_buttons[1][SeatButton.FOLD].pin is rig.factory.pin("MCP20:A0")
+
+
+def test_reading_a_pin_does_not_swallow_a_pending_change(rig: Rig) -> None:
+    # a press on seat 3's fold is waiting while something reads seat 3's check/call level
+    rig.bus.interrupt = None
+    rig.bus.press(CONFIG.seats[3].fold)
+    assert rig.panel.seat_buttons[3][SeatButton.CHECK_CALL].value == 0
+    assert rig.factory.poll() == 1
+    assert [(e.seat, e.action) for e in rig.events if isinstance(e, SeatActed)] == [(3, SeatAction.FOLD)]

@@ -281,3 +281,10 @@ def test_a_two_seat_panel_on_bare_pi_gpios_with_a_pwm_pin_factory(clock: ManualC
             ]
     finally:
         factory.reset()
+
+
+def test_gpiozero_bounce_time_and_pull_ups_are_set_on_every_button(panel: Panel) -> None:
+    buttons = [b for seat in panel.seat_buttons.values() for b in seat.values()]
+    buttons += [*panel.dealer_buttons.values(), panel.push]
+    assert len(buttons) == 45
+    assert {(b.pin.bounce, b.pin.pull) for b in buttons} == {(0.02, "up")}
