@@ -82,7 +82,7 @@ class PyscardPort:
     def __init__(self, *, scard: ModuleType | None = None) -> None:
         if scard is None:
             try:
-                from smartcard import scard as module  # imported here: unit tests run without pyscard
+                from smartcard import scard as module  # type: ignore[import-untyped]  # here: tests run without it
             except ImportError as err:
                 raise PcscServiceError("pyscard is not installed (pip install pyscard)") from err
             scard = module

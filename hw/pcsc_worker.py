@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from firmware_bridge import (
     PROTOCOL_VERSION,
     BoardFrame,
+    Frame,
     FaultCode,
     Heartbeat,
     Hello,
@@ -224,6 +225,6 @@ class PcscReaderWorker:
                 frames.append(Heartbeat(uptime_ms, scanner.scans & 0xFFFF_FFFF))
                 next_heartbeat = max(next_heartbeat + HEARTBEAT_PERIOD, now)
             if frames:
-                self._out.put(FramesRead(frames, now))
+                self._out.put(FramesRead(list[Frame](frames), now))
             self._stop.wait(self._period)
 

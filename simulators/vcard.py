@@ -167,7 +167,7 @@ def unavailable_reason() -> str | None:
     if not VPCD_DRIVER.exists():
         return f"vpcd driver {VPCD_DRIVER} missing (apt-get install vsmartcard-vpcd)"
     try:
-        import smartcard.scard  # noqa: F401
+        import smartcard.scard  # type: ignore[import-untyped]  # noqa: F401
     except ImportError:
         return "pyscard is not installed (pip install pyscard; needs libpcsclite-dev and swig to build)"
     if _isolation() is None:
