@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hw.panel import Panel, PanelError
 from hw.panel_events import (
@@ -288,3 +290,39 @@ def test_gpiozero_bounce_time_and_pull_ups_are_set_on_every_button(panel: Panel)
     buttons += [*panel.dealer_buttons.values(), panel.push]
     assert len(buttons) == 45
     assert {(b.pin.bounce, b.pin.pull) for b in buttons} == {(0.02, "up")}
+
+
+press_plan = st.lists(
+    st.tuples(st.integers(1, 10), st.sampled_from(list(SeatButton)), st.integers(0, 8),
+              st.floats(0.03, 1.5)),
+    min_size=1, max_size=25,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(plan=press_plan)
+def test_any_sequence_of_bouncing_presses_gives_one_event_per_press(
+    plan: list[tuple[int, SeatButton, int, float]]
+) -> None:
+    config = PanelConfig.reference(10)
+    factory = MockExpanderFactory(config.expanders)
+    clock = ManualClock()
+    events: list[PanelEvent] = []
+    try:
+        with Panel(config, pin_factory=factory, clock=clock, on_event=events.append) as panel:
+            sim = PanelSimulator(panel, clock)
+            expected: list[tuple[int, SeatAction]] = []
+            for seat, button, bounces, hold in plan:
+                sim.bounces = bounces
+                sim.tap(panel.seat_buttons[seat][button].pin, hold)
+                if button is SeatButton.ALLIN:
+                    # held from the first contact: the press chatter (2 ms per bounce) counts too
+                    if hold + bounces * 2 * sim.chatter_s >= 0.8:
+                        expected.append((seat, SeatAction.ALLIN))
+                else:
+                    action = {SeatButton.FOLD: SeatAction.FOLD, SeatButton.CHECK_CALL: SeatAction.CHECK,
+                              SeatButton.BET_RAISE: SeatAction.BET}[button]
+                    expected.append((seat, action))
+            assert [(e.seat, e.action) for e in acted(events)] == expected
+    finally:
+        factory.reset()
