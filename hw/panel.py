@@ -67,7 +67,7 @@ class MemoryDisplay:
 
 
 def display_text(pad: PanelInput) -> str:
-    """Eight characters: `AWAY  3` while picking a seat, else the keyed amount right-aligned (blank at 0)."""
+    """Eight characters: `AWAY   3` while picking a seat, else the keyed amount right-aligned (blank at 0)."""
     if pad.picking is not None:
         word = {DealerButton.AWAY: "AWAY", DealerButton.BACK: "BACK", DealerButton.TIME: "TIME"}[pad.picking]
         return f"{word}{pad.picked_seat:>4}"
@@ -104,8 +104,8 @@ class Panel:
             clear_hold=config.clear_hold_ms / 1000,
             pick_window=config.pick_window_ms / 1000,
         )
-        self.policy = policy or LedPolicy(self.seats)
-        self.display = display or MemoryDisplay()
+        self.policy = policy if policy is not None else LedPolicy(self.seats)
+        self.display = display if display is not None else MemoryDisplay()  # the panel owns and closes it
         self._lights = TableLights()
         self._shown_text: str | None = None
         self.seat_buttons: dict[int, dict[SeatButton, DigitalInputDevice]] = {}
