@@ -71,7 +71,7 @@ def _numbers(doc: dict[str, object], key: str, name: str) -> list[str]:
     raw = doc.get(key)
     if not isinstance(raw, list):
         raise PhhError(f"{name}: `{key}` must be a list of numbers")
-    if all(type(v) is str for v in raw):
+    if raw and type(raw[0]) is str:
         return raw  # the fast reader matched them as numbers
     out = []
     for v in raw:
@@ -196,12 +196,6 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
                 short_blind_is_full_bet=False)
 
 
-def _seat(token: str, name: str, action: str) -> int:
-    if token[0] != "p" or not token[1:].isdigit():
-        raise PhhError(f"{name}: bad actor in {action!r}")
-    return int(token[1:])
-
-
 def _pairs(cards: str) -> tuple[str, ...]:
     return tuple(cards[i : i + 2] for i in range(0, len(cards), 2))
 
@@ -209,35 +203,36 @@ def _pairs(cards: str) -> tuple[str, ...]:
 _PLAYER_OPS = {"f": ActionKind.FOLD, "cc": ActionKind.CALL, "cbr": ActionKind.RAISE}
 
 
+_ACTION = re.compile(
+    r"d dh p([0-9]+) (\S+)|d db (\S+)|p([0-9]+) (f|cc|cbr|sm)(?: (\S+))?(?: .*)?"
+)
+
+
 def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
     """Actions parsed once: (op, seat, amount, cards, text)."""
     steps: list[Step] = []
+    match = _ACTION.fullmatch
     for action in actions:
-        parts = action.split()
-        try:
-            if parts[0] == "d":
-                if parts[1] == "dh":
-                    steps.append(("dh", _seat(parts[2], name, action), 0, (parts[3],), action))
-                elif parts[1] == "db":
-                    steps.append(("db", 0, 0, _pairs(parts[2]), action))
-                else:
-                    raise PhhError(f"{name}: unsupported dealing action {action!r}")
-                continue
-            seat = _seat(parts[0], name, action)
-            op = parts[1]
-            if op == "sm":
-                steps.append(("sm", seat, 0, tuple(parts[2:3]), action))
-            elif op == "cbr":
-                amount = int(parts[2]) if scale == 1 else int(Decimal(parts[2]) * scale)
-                steps.append(("cbr", seat, amount, (), action))
-            elif op in _PLAYER_OPS:
-                steps.append((op, seat, 0, (), action))
-            else:
-                raise PhhError(f"{name}: unsupported action {action!r}")
-        except (IndexError, ValueError, ArithmeticError) as err:
-            if isinstance(err, PhhError):
-                raise
-            raise PhhError(f"{name}: bad action {action!r}") from err
+        m = match(action.strip())
+        if m is None:
+            raise PhhError(f"{name}: unsupported action {action!r}")
+        hole_seat, hole, board, seat, op, arg = m.groups()
+        if hole_seat is not None:
+            steps.append(("dh", int(hole_seat), 0, (hole,), action))
+        elif board is not None:
+            steps.append(("db", 0, 0, _pairs(board), action))
+        elif op == "cbr":
+            if arg is None:
+                raise PhhError(f"{name}: bad action {action!r}")
+            try:
+                amount = int(arg) if scale == 1 else int(Decimal(arg) * scale)
+            except (ValueError, ArithmeticError) as err:
+                raise PhhError(f"{name}: bad amount in {action!r}") from err
+            steps.append(("cbr", int(seat), amount, (), action))
+        elif op == "sm":
+            steps.append(("sm", int(seat), 0, (arg,) if arg else (), action))
+        else:
+            steps.append((op, int(seat), 0, (), action))
     return tuple(steps)
 
 
