@@ -193,8 +193,11 @@ class Panel:
             return frame
 
     def close(self) -> None:
-        """Release every pin (LEDs go off)."""
+        """Turn the LEDs off and release every pin (a released pin floats: it would not switch off)."""
         with self._lock:
+            for led in (*self.to_act_leds.values(), *self.fault_leds.values(), self.dealer_led):
+                if led is not None and not led.closed:
+                    led.off()
             self._devices.close()
             self.display.close()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gpiozero.pins import Pin  # type: ignore[import-untyped]
 from gpiozero.pins.mock import MockFactory, MockPin, MockSPIDevice  # type: ignore[import-untyped]
 
 from hw.panel import Panel
@@ -35,12 +36,21 @@ class PanelSimulator:
     """Presses and turns the panel's controls. Each press holds `press_s` of simulated time (long
     presses a little more than the configured hold) and `bounces` extra contact chatters per edge."""
 
-    def __init__(self, panel: Panel, clock: ManualClock, *, press_s: float = 0.1, bounces: int = 0) -> None:
+    def __init__(
+        self,
+        panel: Panel,
+        clock: ManualClock,
+        *,
+        press_s: float = 0.1,
+        bounces: int = 0,
+        bus: SimulatedExpanderBus | None = None,
+    ) -> None:
         self.panel = panel
         self.clock = clock
         self.press_s = press_s
         self.bounces = bounces
         self.chatter_s = 0.001
+        self.bus = bus  # when the panel runs on ExpanderFactory: expander contacts are closed on the bus
 
     # -- the steps of a scenario -----------------------------------------------------------------------
 
@@ -95,7 +105,20 @@ class PanelSimulator:
 
     # -- raw gestures ------------------------------------------------------------------------------------
 
-    def tap(self, pin: MockPin, hold: float) -> None:
+    def down(self, pin: Pin) -> None:
+        """Close a contact: a mock pin is driven low, an expander input grounded on the simulated bus."""
+        if isinstance(pin, MockPin):
+            pin.drive_low()
+        else:
+            self._bus_for(pin).press(_alias(pin))
+
+    def up(self, pin: Pin) -> None:
+        if isinstance(pin, MockPin):
+            pin.drive_high()
+        else:
+            self._bus_for(pin).release(_alias(pin))
+
+    def tap(self, pin: Pin, hold: float) -> None:
         """Press (drive low), hold `hold` seconds of simulated time, release, with contact bounce."""
         self._edge(pin, low=True)
         self.clock.advance(hold)
@@ -113,14 +136,24 @@ class PanelSimulator:
             second.drive_high()
             self.clock.advance(0.01)
 
-    def _edge(self, pin: MockPin, *, low: bool) -> None:
-        settle, chatter = (pin.drive_low, pin.drive_high) if low else (pin.drive_high, pin.drive_low)
-        settle()
+    def _bus_for(self, pin: Pin) -> SimulatedExpanderBus:
+        if self.bus is None:
+            raise ValueError(f"{pin!r} is not a mock pin and the simulator has no expander bus")
+        return self.bus
+
+    def _edge(self, pin: Pin, *, low: bool) -> None:
+        settle, chatter = (self.down, self.up) if low else (self.up, self.down)
+        settle(pin)
         for _ in range(self.bounces):  # a contact chatters for a millisecond or two before it settles
             self.clock.advance(self.chatter_s)
-            chatter()
+            chatter(pin)
             self.clock.advance(self.chatter_s)
-            settle()
+            settle(pin)
+
+
+def _alias(pin: Pin) -> str:
+    """`MCP20:A3` for an expander pin (its canonical gpiozero name is `MCP:515`)."""
+    return next(name for name in pin.info.names if isinstance(name, str) and not name.startswith("MCP:"))
 
 
 class SimulatedExpanderBus:

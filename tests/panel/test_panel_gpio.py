@@ -1,9 +1,11 @@
-"""The panel through the real gpiozero code on MockFactory: pins driven low/high, events out, LED
-pin histories in. Seat panels sit on MCP23017 headers, the dealer panel on Pi GPIOs."""
+"""The panel through the real gpiozero code: contacts closed and opened, events out, LED levels in.
+Seat panels sit on MCP23017 pins, the dealer panel on Pi GPIOs; the tests taking the `panel` fixture
+run on both backends of conftest (MockFactory pins, and the MCP23017 factory on a simulated bus)."""
 
 from __future__ import annotations
 
 import pytest
+from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,6 +22,7 @@ from hw.panel_events import (
     SeatOffered,
 )
 from hw.panel_expander import MockExpanderFactory
+from tests.panel.conftest import Backend
 from hw.panel_leds import TableLights
 from hw.panel_pins import PanelConfig, PinMapError
 from hw.ports import ManualClock
@@ -34,14 +37,14 @@ def acted(events: list[PanelEvent]) -> list[SeatActed]:
 
 @pytest.mark.parametrize("seat", ALL_SEATS)
 def test_every_button_of_every_seat_yields_its_event(
-    seat: int, panel: Panel, clock: ManualClock, events: list[PanelEvent]
+    seat: int, panel: Panel, sim: PanelSimulator, clock: ManualClock, events: list[PanelEvent]
 ) -> None:
     buttons = panel.seat_buttons[seat]
     for button in SeatButton:
         pin = buttons[button].pin
-        pin.drive_low()
+        sim.down(pin)
         clock.advance(1.0)  # past the all-in hold
-        pin.drive_high()
+        sim.up(pin)
         clock.advance(0.5)
     assert events == [
         SeatActed(seat, SeatAction.FOLD, None, 1000.0),
@@ -86,11 +89,13 @@ def test_a_bouncing_contact_gives_one_event(
     ]
 
 
-def test_a_short_allin_press_is_ignored(panel: Panel, clock: ManualClock, events: list[PanelEvent]) -> None:
+def test_a_short_allin_press_is_ignored(
+    panel: Panel, sim: PanelSimulator, clock: ManualClock, events: list[PanelEvent]
+) -> None:
     pin = panel.seat_buttons[6][SeatButton.ALLIN].pin
-    pin.drive_low()
+    sim.down(pin)
     clock.advance(0.3)  # under the 0.8 s hold
-    pin.drive_high()
+    sim.up(pin)
     assert events == []
 
 
@@ -163,16 +168,18 @@ def test_an_unconfirmed_pick_expires(
     assert events[-1] == AmountKeyed(1, events[-1].at)
 
 
-def test_new_hand_needs_a_long_press(panel: Panel, clock: ManualClock, events: list[PanelEvent]) -> None:
+def test_new_hand_needs_a_long_press(
+    panel: Panel, sim: PanelSimulator, clock: ManualClock, events: list[PanelEvent]
+) -> None:
     pin = panel.dealer_buttons[DealerButton.NEW_HAND].pin
-    pin.drive_low()
+    sim.down(pin)
     clock.advance(0.5)
-    pin.drive_high()
+    sim.up(pin)
     clock.advance(0.5)
     assert events == []
-    pin.drive_low()
+    sim.down(pin)
     clock.advance(1.0)
-    pin.drive_high()
+    sim.up(pin)
     assert events == [DealerPressed(DealerButton.NEW_HAND, None, 1002.0)]
 
 
@@ -181,8 +188,21 @@ def test_seat_to_act_led_is_lit(panel: Panel) -> None:
     assert [s for s, led in panel.to_act_leds.items() if led.pin.state] == [4]
     panel.show(TableLights(to_act=5))
     assert [s for s, led in panel.to_act_leds.items() if led.pin.state] == [5]
-    assert [p.state for p in panel.to_act_leds[4].pin.states] == [False, True, False]
-    assert [p.state for p in panel.to_act_leds[5].pin.states] == [False, True]
+
+
+def test_led_pin_history_on_mock_pins(config: PanelConfig, clock: ManualClock) -> None:
+    factory = MockExpanderFactory(config.expanders)
+    try:
+        with Panel(config, pin_factory=factory, clock=clock, on_event=lambda e: None) as panel:
+            panel.show(TableLights(to_act=4))
+            panel.show(TableLights(to_act=5))
+            panel.show(TableLights(to_act=5, faults=frozenset({5})))
+            assert [p.state for p in panel.to_act_leds[4].pin.states] == [False, True, False]
+            assert [p.state for p in panel.to_act_leds[5].pin.states] == [False, True]
+            assert [p.state for p in panel.fault_leds[5].pin.states] == [False, True]
+            assert [p.state for p in panel.to_act_leds[6].pin.states] == [False]
+    finally:
+        factory.reset()
 
 
 def test_seat_at_fault_is_lit(panel: Panel) -> None:
@@ -199,11 +219,12 @@ def test_time_countdown_blinks_faster_in_the_last_ten_seconds(panel: Panel, cloc
     pin = panel.to_act_leds[6].pin
 
     def changes_over(seconds: float) -> int:
-        before = len(pin.states)
+        changes, level = 0, pin.state
         for _ in range(int(seconds * 16)):
             clock.advance(1 / 16)
             panel.refresh()
-        return len(pin.states) - before
+            changes, level = changes + (pin.state != level), pin.state
+        return changes
 
     assert changes_over(50.0) == 100  # 1 Hz: two changes a second
     changes_over(10.0)
@@ -213,18 +234,17 @@ def test_time_countdown_blinks_faster_in_the_last_ten_seconds(panel: Panel, cloc
     assert panel.dealer_led is not None and not panel.dealer_led.pin.state
 
 
-def test_closing_releases_every_pin(
-    config: PanelConfig, factory: MockExpanderFactory, clock: ManualClock, panel: Panel
-) -> None:
+def test_closing_releases_every_pin(config: PanelConfig, factory: Factory, clock: ManualClock, panel: Panel) -> None:
     panel.show(TableLights(to_act=2))
     panel.close()
     assert all(d.closed for d in panel.devices())
+    assert not factory.pin(config.seats[2].to_act_led).state  # closing turned the LED off
     with Panel(config, pin_factory=factory, clock=clock, on_event=lambda e: None) as again:
         assert again.seat_buttons[1][SeatButton.FOLD].pin is factory.pin("MCP20:A0")
 
 
 def test_a_pin_already_taken_is_refused_and_nothing_leaks(
-    config: PanelConfig, factory: MockExpanderFactory, clock: ManualClock, panel: Panel
+    config: PanelConfig, factory: Factory, clock: ManualClock, panel: Panel
 ) -> None:
     with pytest.raises(PanelError, match="MCP20:A0"):
         Panel(config, pin_factory=factory, clock=clock, on_event=lambda e: None)
@@ -242,22 +262,22 @@ def test_expander_pins_unknown_to_the_factory_are_a_pin_map_error(clock: ManualC
         factory.reset()
 
 
-def test_map_not_covering_the_table_is_refused(factory: MockExpanderFactory, clock: ManualClock) -> None:
+def test_map_not_covering_the_table_is_refused(factory: Factory, clock: ManualClock) -> None:
     with pytest.raises(PinMapError, match="seat 10"):
         Panel(PanelConfig.reference(9), seats=10, pin_factory=factory, clock=clock, on_event=lambda e: None)
 
 
 @pytest.mark.allow_logged_exceptions
 def test_a_failing_sink_is_logged_not_raised_into_gpiozero(
-    config: PanelConfig, factory: MockExpanderFactory, clock: ManualClock, caplog: pytest.LogCaptureFixture
+    config: PanelConfig, backend: Backend, clock: ManualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     def broken(event: PanelEvent) -> None:
         raise RuntimeError("queue full")
 
-    with Panel(config, pin_factory=factory, clock=clock, on_event=broken) as panel:
+    with Panel(config, pin_factory=backend.factory, clock=clock, on_event=broken) as panel:
         pin = panel.seat_buttons[2][SeatButton.FOLD].pin
         with caplog.at_level("ERROR"):
-            pin.drive_low()
+            PanelSimulator(panel, clock, bus=backend.bus).down(pin)
         assert "panel event lost" in caplog.text
 
 
