@@ -1,0 +1,401 @@
+"""The tournament floor as a running service (hub: table facts and TD commands in, clock and moves out).
+
+Wraps the pure `Tournament` aggregate and the durable `EventStore`: every command's events are
+appended (in one transaction) before they count, and `FloorService.open(store)` rebuilds the same
+tournament after a kill. Publishes the clock snapshot retained through an injected `MqttLink` every
+second and on every change; accepts TD commands from MQTT, executed on the owner's thread by `pump`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import random
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from hub.floor_commands import (TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT, AnyCommand,
+                                ClockCmd, CommandError, CommandResult, Eliminate, Move, NewTournament,
+                                Register, Results, Seat, Start, Status, decode_command)
+from hub.mqtt import Message, MqttLink
+from hub.rules import Level as HandLevel
+from hub.store import JSON, EventStore, StoreError
+from hub.tournament.errors import FloorError, TournamentError
+from hub.tournament.events import Event, FinalTableDrawn, MoveOrdered, TableBroken, event_from_dict
+from hub.tournament.results import PayoutRule, PayoutTier, Standing, prizes
+from hub.tournament.state import PlayerStatus
+from hub.tournament.structure import AnteKind, Level, from_toml
+from hub.tournament.tournament import Tournament
+from hw.ports import Clock
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+_SEED_KEY = "floor/seed"
+_PAYOUT_KEY = "floor/payouts"
+_TABLES_KEY = "floor/draw_tables"
+
+
+def table_id(number: int) -> str:
+    """The hub's table id for the tournament's table number (1 -> "t1")."""
+    return f"t{number}"
+
+
+def table_number(table: str) -> int:
+    """The tournament's table number for a hub table id ("t3" -> 3); a FloorError otherwise."""
+    if table.startswith("t") and table[1:].isdigit() and int(table[1:]) > 0:
+        return int(table[1:])
+    raise FloorError(f"table {table!r} is not a tournament table (t1, t2, ...)")
+
+
+def hand_level(level: Level) -> HandLevel:
+    """The rules engine's level for a structure level (cpt87 8.8: the big blind posts every ante)."""
+    return HandLevel(level.small_blind, level.big_blind, level.ante, level.ante_kind is AnteKind.BIG_BLIND)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveInstruction:
+    """Tell a table: `player` leaves `from_table`/`from_seat` for `to_table`/`to_seat` (hub table ids)."""
+
+    player: str
+    from_table: str
+    from_seat: int
+    to_table: str
+    to_seat: int
+    reason: str  # balance, break, td, final
+    waits_one_hand: bool
+    article: str
+
+    def to_dict(self) -> dict[str, JSON]:
+        return {"player": self.player, "from_table": self.from_table, "from_seat": self.from_seat,
+                "to_table": self.to_table, "to_seat": self.to_seat, "reason": self.reason,
+                "waits_one_hand": self.waits_one_hand, "article": self.article}
+
+
+class FloorService:
+    """One tournament over one store. Every method runs on the owner's (the hub's consumer) thread."""
+
+    def __init__(self, store: EventStore, *, link: MqttLink | None = None) -> None:
+        self.store = store
+        self.tournament: Tournament | None = None
+        self._rng = random.Random(0)
+        self._seed = 0
+        self._payouts: PayoutRule | None = None
+        self._link = link
+        self._inbox: queue.Queue[bytes] = queue.Queue()
+        self._changed = True
+        self._published_at: float | None = None
+        self.listeners: list[Callable[[list[Event]], None]] = []  # called with every batch stored
+        if link is not None:
+            link.subscribe(TOURNAMENT_CMD, self._enqueue)
+            link.on_connect(lambda: setattr(self, "_changed", True))  # republish after a reconnect
+
+    # --- lifecycle --------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, store: EventStore, *, link: MqttLink | None = None) -> FloorService:
+        """The floor as stored: the same tournament (clock, seats, stacks, hands) after a kill."""
+        floor = cls(store, link=link)
+        floor._load()
+        return floor
+
+    def _load(self) -> None:
+        seed = self.store.get_config(_SEED_KEY)
+        self._seed = seed if isinstance(seed, int) else 0
+        self._payouts = _payout_rule(self.store.get_config(_PAYOUT_KEY))
+        try:
+            events = [event_from_dict(d) for d in self.store.tournament_events()]
+        except TournamentError as err:
+            raise StoreError(f"the event store {self.store.path} holds a bad tournament event: {err}") from err
+        self.tournament = Tournament.replay(events, rng=self._rng) if events else None
+        self._changed = True
+
+    def create(self, command: NewTournament, now: float) -> list[Event]:
+        """A new tournament in an empty store (`tapis tournament new`)."""
+        if self.tournament is not None or self.store.count_tournament_events():
+            raise FloorError(f"{self.store.path} already holds a tournament: use a new --db file")
+        try:
+            structure = from_toml(command.structure_toml)
+        except TournamentError as err:
+            raise FloorError(str(err)) from err
+        self._seed = command.seed
+        self._reseed(0)
+        t = Tournament(name=command.name, ruleset=command.ruleset, structure=structure, now=now,
+                       rng=self._rng, seats_per_table=command.seats_per_table,
+                       buy_in_cents=command.buy_in_cents, paid_places=command.paid_places)
+        rule: dict[str, JSON] | None = None
+        if command.payout_basis_points:
+            rule = {"pool_percent": command.pool_percent,
+                    "basis_points": list(command.payout_basis_points)}
+        with self.store.atomic():
+            self.store.put_config(_SEED_KEY, command.seed)
+            self.store.put_config(_PAYOUT_KEY, rule)
+            self.store.put_config(_TABLES_KEY, command.tables)
+            self.store.append_tournament_events([e.to_dict() for e in t.events])
+        self.tournament, self._payouts = t, _payout_rule(rule)
+        self._changed = True
+        return list(t.events)
+
+    def _reseed(self, position: int) -> None:
+        # The draws of the command after `position` events depend only on the seed and the
+        # position, so a tournament rebuilt from the store draws exactly what the original would.
+        self._rng.seed(f"{self._seed}/{position}")
+
+    def _run(self, command: Callable[[Tournament], T]) -> tuple[T, list[Event]]:
+        """Run a command on the aggregate; store its events before anyone sees them."""
+        t = self.require()
+        before = len(t.events)
+        self._reseed(before)
+        result = command(t)
+        new = t.events[before:]
+        if new:
+            try:
+                self.store.append_tournament_events([e.to_dict() for e in new])
+            except StoreError:
+                self._load()  # the events did not count: back to what the store holds
+                raise
+            self._changed = True
+            for listener in self.listeners:
+                listener(list(new))
+        return result, list(new)
+
+    def require(self) -> Tournament:
+        if self.tournament is None:
+            raise FloorError(f"no tournament in {self.store.path}: create one with `tapis tournament new`")
+        return self.tournament
+
+    # --- table facts (called by the hub per table) ------------------------------------------------
+
+    def can_start_hand(self, table: str, now: float) -> bool:
+        t = self.require()
+        number = table_number(table)
+        return number in t.state.tables and t.can_start_hand(number, now)
+
+    def players_for_hand(self, table: str) -> dict[int, int]:
+        """Seat -> chips of the players dealt in at `table`'s next hand (a mover who waits a hand is not)."""
+        s = self.require().state
+        tb = s.tables.get(table_number(table))
+        if tb is None:
+            return {}
+        return {seat: s.players[name].chips for seat, name in sorted(tb.seats.items())
+                if not s.players[name].waits_one_hand and s.players[name].chips > 0}
+
+    def fresh_button(self, table: str) -> int | None:
+        """The drawn button when the table's first hand (or the final table's) is next, else None."""
+        tb = self.require().state.tables.get(table_number(table))
+        return tb.button if tb is not None and tb.fresh_button else None
+
+    def hand_started(self, table: str, hand_no: int, now: float, *, button: int | None = None,
+                     big_blind: int | None = None) -> HandLevel:
+        """The level for this hand (cdc 4.1: a level that ends mid-hand applies from the next one).
+
+        Raises FloorError when the floor stops the table (break, hand for hand, short table).
+        Players who moved here and are dealt in are confirmed at their new seat.
+        """
+        number = table_number(table)
+
+        def start(t: Tournament) -> Level:
+            dealt = set(self.players_for_hand(table))
+            level = t.hand_started(number, hand_no, now, button=button, big_blind=big_blind)
+            for seat, name in sorted(t.state.tables[number].seats.items()):
+                if seat in dealt and t.state.players[name].status is PlayerStatus.MOVING:
+                    t.move_confirmed(name, number, now)
+            return level
+
+        level, _ = self._run(start)
+        return hand_level(level)
+
+    def hand_ended(self, table: str, hand_no: int, stacks: Mapping[int, int], now: float) -> list[MoveInstruction]:
+        """Stacks after the hand: eliminations, then the moves and broken tables the tables must apply."""
+        number = table_number(table)
+        before = self._seat_map()
+        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now))
+        return move_instructions(events, before)
+
+    def _seat_map(self) -> dict[str, tuple[int, int]]:
+        return {p.name: (p.table, p.seat) for p in self.require().state.alive()
+                if p.table is not None and p.seat is not None}
+
+    def in_hand(self, table: str) -> int | None:
+        """The hand number the floor has in progress at `table` (None between hands)."""
+        tb = self.require().state.tables.get(table_number(table))
+        return tb.hand_no if tb is not None and tb.in_hand else None
+
+    # --- TD commands ------------------------------------------------------------------------------
+
+    def execute(self, command: AnyCommand | bytes | dict[str, JSON], now: float) -> CommandResult:
+        """Run one TD command; refusals come back as a result with `ok=False`, never as an exception
+        (a store failure is the exception: the caller must know its command was not kept)."""
+        cmd_name = "?"
+        ident = ""
+        try:
+            cmd = command if isinstance(command, tuple(_HANDLERS)) else decode_command(command)  # type: ignore[arg-type]
+            cmd_name, ident = cmd.cmd, cmd.id
+            events, data = _HANDLERS[type(cmd)](self, cmd, now)
+        except (CommandError, TournamentError) as err:
+            return CommandResult(id=ident, cmd=cmd_name, ok=False, error=str(err))
+        return CommandResult(id=ident, cmd=cmd_name, ok=True, events=[type(e).__name__ for e in events],
+                             data=data)
+
+    def _new(self, cmd: NewTournament, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        return self.create(cmd, now), {}
+
+    def _register(self, cmd: Register, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        def register(t: Tournament) -> None:
+            for name in cmd.players:
+                t.register(name, now, present=cmd.present)
+        return self._run(register)[1], {}
+
+    def _seat(self, cmd: Seat, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        tables = self.store.get_config(_TABLES_KEY)
+        count = tables if isinstance(tables, int) else None
+        return self._run(lambda t: t.draw_seats(now, tables=count))[1], {}
+
+    def _start(self, cmd: Start, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        return self._run(lambda t: t.start(now))[1], {}
+
+    def _clock(self, cmd: ClockCmd, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        seconds, level = cmd.seconds or 0.0, cmd.level or 0
+        actions: dict[str, Callable[[Tournament], list[Event]]] = {
+            "pause": lambda t: t.pause(now, cmd.reason), "resume": lambda t: t.resume(now),
+            "add": lambda t: t.add_time(seconds, now), "remove": lambda t: t.remove_time(seconds, now),
+            "level": lambda t: t.jump_to_level(level, now)}
+        return self._run(actions[cmd.action])[1], {}
+
+    def _eliminate(self, cmd: Eliminate, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        before = self._seat_map()
+        _, events = self._run(lambda t: t.eliminate(cmd.player, now))
+        return events, {"moves": [m.to_dict() for m in move_instructions(events, before)]}
+
+    def _move(self, cmd: Move, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        number = table_number(cmd.table)
+        before = self._seat_map()
+        _, events = self._run(lambda t: t.move_player(cmd.player, number, cmd.seat, now))
+        return events, {"moves": [m.to_dict() for m in move_instructions(events, before)]}
+
+    def _status(self, cmd: Status, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        return [], self.snapshot(now)
+
+    def _results(self, cmd: Results, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        return [], self.results()
+
+    # --- views ------------------------------------------------------------------------------------
+
+    def snapshot(self, now: float) -> dict[str, JSON]:
+        """The clock screen's JSON (schema 1 of `hub.tournament.snapshot`), payouts included."""
+        t = self.require()
+        snap = t.snapshot(max(now, t.state.now))
+        rule = self.payout_rule()
+        if rule is not None:
+            s = t.state
+            snap["prize_pool_cents"] = rule.prize_pool(s.entries, s.buy_in_cents)
+            snap["payouts_cents"] = list(rule.payouts(s.entries, s.buy_in_cents))
+        return snap
+
+    def payout_rule(self) -> PayoutRule | None:
+        return self.require().state.policy.payouts or self._payouts
+
+    def prizes(self) -> dict[str, int]:
+        """Cents won per player for the standings now (the ruleset's table, else the TD's)."""
+        t = self.require()
+        rule = self.payout_rule()
+        if rule is None:
+            return {}
+        return prizes(rule, t.state.entries, t.state.buy_in_cents, t.standings())
+
+    def standings(self) -> list[Standing]:
+        return self.require().standings()
+
+    def results(self) -> dict[str, JSON]:
+        t = self.require()
+        won = self.prizes()
+        rule = self.payout_rule()
+        ranking: list[JSON] = [{"place": st.place, "player": st.player, "tied": st.tied,
+                                "prize_cents": won.get(st.player, 0)} for st in t.standings()]
+        return {"name": t.state.name, "entries": t.state.entries, "players_left": len(t.state.alive()),
+                "prize_pool_cents": rule.prize_pool(t.state.entries, t.state.buy_in_cents) if rule else 0,
+                "ranking": ranking}
+
+    # --- MQTT ---------------------------------------------------------------------------------------
+
+    def _enqueue(self, message: Message) -> None:
+        self._inbox.put(message.payload)  # paho's thread: only enqueue
+
+    def pump(self, now: float) -> None:
+        """On the owner's thread, about every 0.2 s: TD commands from MQTT, the clock, the retained snapshot."""
+        while True:
+            try:
+                payload = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            try:
+                result = self.execute(payload, now)
+            except StoreError as err:
+                result = CommandResult(cmd="?", ok=False, error=f"not kept: {err}")
+            if self._link is not None:
+                self._link.publish(TOURNAMENT_RESULT, result.model_dump_json().encode())
+        if self.tournament is not None and self.tournament.state.clock.started:
+            self._run(lambda t: t.tick(max(now, t.state.now)))
+        self.publish_clock(now)
+
+    def publish_clock(self, now: float, *, force: bool = False) -> bool:
+        """Retained snapshot on every change and at least every second."""
+        if self._link is None or self.tournament is None:
+            return False
+        if not (force or self._changed or self._published_at is None or now - self._published_at >= 1.0):
+            return False
+        self._link.publish(TOURNAMENT_CLOCK, json.dumps(self.snapshot(now)).encode(), retain=True)
+        self._changed, self._published_at = False, now
+        return True
+
+    def serve(self, clock: Clock, stop: threading.Event, *, period: float = 0.2) -> None:
+        """Run the floor alone (no tables): `tapis tournament serve`, tests. Returns when `stop` is set."""
+        while not stop.wait(period):
+            try:
+                self.pump(clock.now())
+            except Exception:  # noqa: BLE001 - the floor keeps serving the TD
+                log.exception("floor: pump failed")
+
+
+_Handler = Callable[[FloorService, AnyCommand, float], tuple[list[Event], dict[str, JSON]]]
+_HANDLERS: dict[type[AnyCommand], _Handler] = {  # type: ignore[dict-item]
+    NewTournament: FloorService._new, Register: FloorService._register, Seat: FloorService._seat,
+    Start: FloorService._start, ClockCmd: FloorService._clock, Eliminate: FloorService._eliminate,
+    Move: FloorService._move, Status: FloorService._status, Results: FloorService._results,
+}
+
+
+def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]) -> list[MoveInstruction]:
+    """What the tables must do after a batch of floor events: moves, breaks, the final-table draw.
+
+    `before` maps each player to his (table, seat) before the batch (the final draw only names
+    where players go)."""
+    out: list[MoveInstruction] = []
+    seats = dict(before)
+    for e in events:
+        if isinstance(e, MoveOrdered):
+            seats[e.player] = (e.to_table, e.to_seat)
+            out.append(MoveInstruction(e.player, table_id(e.from_table), e.from_seat, table_id(e.to_table),
+                                       e.to_seat, e.reason.value, e.waits_one_hand, e.article))
+        elif isinstance(e, FinalTableDrawn):
+            for name, seat in e.seats:
+                old = seats.get(name, (0, 0))
+                if old != (e.table, seat):
+                    out.append(MoveInstruction(name, table_id(old[0]) if old[0] else "", old[1],
+                                               table_id(e.table), seat, "final", False, e.article))
+        elif isinstance(e, TableBroken):
+            pass  # its players' MoveOrdered records came first
+    return out
+
+
+def _payout_rule(raw: JSON | None) -> PayoutRule | None:
+    if not isinstance(raw, dict):
+        return None
+    points = raw.get("basis_points")
+    percent = raw.get("pool_percent")
+    if not isinstance(points, list) or not isinstance(percent, int) or not points:
+        return None
+    return PayoutRule(percent, (PayoutTier(0, tuple(int(p) for p in points if isinstance(p, int))),), "TD")

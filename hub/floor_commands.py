@@ -1,0 +1,126 @@
+"""TD commands for the tournament floor as they cross a process boundary (MQTT, the TD command line).
+
+Consumes JSON from `tapis/v1/hub/tournament/cmd` (or built by `hub.td`); emits validated pydantic
+models the `FloorService` executes, and the result payload it answers on `.../cmd/result`.
+Topics live here until the lead moves them into `hub.wire`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from hub.store import JSON
+from hub.wire import ROOT, SCHEMA, TABLE_ID
+
+TOURNAMENT_CLOCK = f"{ROOT}/hub/tournament/clock"  # retained snapshot, every second and on change
+TOURNAMENT_CMD = f"{ROOT}/hub/tournament/cmd"  # TD -> hub, JSON `Command`
+TOURNAMENT_RESULT = f"{ROOT}/hub/tournament/cmd/result"  # hub -> TD, JSON `CommandResult`
+
+
+class CommandError(ValueError):
+    """A TD command that is not well formed (the floor never saw it)."""
+
+
+class _Cmd(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = SCHEMA
+    id: str = Field("", max_length=64)  # echoed in the result so the TD matches answers
+
+
+class NewTournament(_Cmd):
+    cmd: Literal["new"] = "new"
+    name: str = Field(min_length=1, max_length=80)
+    ruleset: Literal["cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87"]
+    structure_toml: str = Field(min_length=1)
+    seats_per_table: int = Field(10, ge=2, le=10)
+    tables: int | None = Field(None, ge=1, le=100)  # tables for the draw (None: as few as fit)
+    buy_in_cents: int = Field(0, ge=0)
+    paid_places: int = Field(0, ge=0)
+    # Payout table for rulesets without one (basis points of the pool, 1st first); pouques has its own.
+    payout_basis_points: list[int] = Field(default_factory=list, max_length=200)
+    pool_percent: int = Field(100, ge=1, le=100)
+    seed: int = 0
+
+
+class Register(_Cmd):
+    cmd: Literal["register"] = "register"
+    players: list[str] = Field(min_length=1, max_length=1000)
+    present: bool = True
+
+
+class Seat(_Cmd):
+    """Draw the seats (tirage des places)."""
+
+    cmd: Literal["seat"] = "seat"
+
+
+class Start(_Cmd):
+    cmd: Literal["start"] = "start"
+
+
+class ClockCmd(_Cmd):
+    cmd: Literal["clock"] = "clock"
+    action: Literal["pause", "resume", "add", "remove", "level"]
+    seconds: float | None = Field(None, gt=0, le=6 * 3600)
+    level: int | None = Field(None, ge=1)
+    reason: str = Field("TD", max_length=80)
+
+
+class Eliminate(_Cmd):
+    cmd: Literal["eliminate"] = "eliminate"
+    player: str = Field(min_length=1)
+
+
+class Move(_Cmd):
+    cmd: Literal["move"] = "move"
+    player: str = Field(min_length=1)
+    table: str = Field(pattern=TABLE_ID)
+    seat: int = Field(ge=1, le=10)
+
+
+class Status(_Cmd):
+    cmd: Literal["status"] = "status"
+
+
+class Results(_Cmd):
+    cmd: Literal["results"] = "results"
+
+
+AnyCommand = NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | Status | Results
+_command: TypeAdapter[AnyCommand] = TypeAdapter(Annotated[AnyCommand, Field(discriminator="cmd")])
+
+
+def decode_command(payload: bytes | str | dict[str, JSON]) -> AnyCommand:
+    """Validate a TD command; a `CommandError` says in plain words what is wrong."""
+    try:
+        if isinstance(payload, dict):
+            command: AnyCommand = _command.validate_python(payload)
+        else:
+            command = _command.validate_json(payload)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "command"
+        raise CommandError(f"bad TD command: {where}: {first['msg']}") from err
+    if isinstance(command, ClockCmd):
+        if command.action in ("add", "remove") and command.seconds is None:
+            raise CommandError(f"clock {command.action} needs seconds")
+        if command.action == "level" and command.level is None:
+            raise CommandError("clock level needs a level number")
+    return command
+
+
+class CommandResult(BaseModel):
+    """The answer on `.../cmd/result`: ok, or the reason the floor refused the command."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = SCHEMA
+    id: str = ""
+    cmd: str
+    ok: bool
+    error: str | None = None
+    events: list[str] = Field(default_factory=list)  # names of the records the command produced
+    data: dict[str, Any] = Field(default_factory=dict)  # status snapshot or results (JSON)

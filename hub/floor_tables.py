@@ -1,0 +1,200 @@
+"""The tournament's tables at the hub: each table's events stored, then played under the floor.
+
+Consumes validated table events (`hub.wire`) with their raw payloads; stores each one first
+(deduplicated), plays it on the table's `TableGame`, asks the `FloorService` for the level when a
+hand starts and gives it the stacks when one ends; emits the game's `Output` plus move instructions.
+`FloorTables.open` rebuilds every table, the hand in progress included, from the store after a kill.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hub import wire
+from hub.floor import FloorService, MoveInstruction, table_number
+from hub.game import Output, TableGame, TableSetup
+from hub.rules import Level as HandLevel
+from hub.rules import Positions, default_positions, next_positions
+from hub.store import JSON, EventStore
+from hub.tournament.errors import TournamentError
+
+_CONTEXT = "game/"  # config key prefix: the table's context at the start of its current hand
+
+
+@dataclass
+class TableSeat:
+    """What the hub keeps per table besides its game: the last positions and the last result."""
+
+    game: TableGame | None = None
+    positions: Positions | None = None
+    misdealt: bool = False  # a misdeal is redealt with the same button and blinds
+    moves: list[MoveInstruction] = field(default_factory=list)
+
+
+class FloorTables:
+    """The hub side of every tournament table; one thread (the hub's consumer) calls it."""
+
+    def __init__(self, floor: FloorService, store: EventStore, *, seats: int = 10,
+                 decks: tuple[str, str] = ("A", "B")) -> None:
+        self.floor = floor
+        self.store = store
+        self.seats = seats
+        self.decks = decks
+        self.tables: dict[str, TableSeat] = {}
+        self.on_moves: list[Callable[[list[MoveInstruction]], None]] = []
+        self._replaying = False
+        self._context_rows: dict[str, int] = {}
+
+    def game(self, table: str) -> TableGame | None:
+        seat = self.tables.get(table)
+        return seat.game if seat is not None else None
+
+    # --- live ---------------------------------------------------------------------------------------
+
+    def receive(self, table: str, event: wire.AnyTableEvent, payload: bytes, now: float) -> Output | None:
+        """Store then play one event; None for a duplicate (already stored and played)."""
+        if not self.store.append_table_event(table, event.boot, event.seq, payload, now):
+            return None
+        return self.play(table, event, now, row=self.store.last_table_row())
+
+    def play(self, table: str, event: wire.AnyTableEvent, now: float, *, row: int) -> Output:
+        state = self.tables.setdefault(table, TableSeat())
+        if isinstance(event, wire.DealerPressed) and event.button == "new_hand":
+            return self._new_hand(table, state, now, row)
+        game = state.game
+        if game is None:
+            return Output()
+        if isinstance(event, wire.CardEvent):
+            out = game.card(event)
+        elif isinstance(event, wire.SeatActed):
+            out = game.action(event.seat, event.action, event.to)
+        elif isinstance(event, wire.DealerPressed):
+            out = game.dealer(event.button, event.seat, now)
+        elif isinstance(event, wire.FaultSeen):
+            out = game.fault(event)
+        else:
+            return Output()
+        return self._after(table, state, out, now)
+
+    def _new_hand(self, table: str, state: TableSeat, now: float, row: int) -> Output:
+        floor = self.floor
+        game = state.game
+        if self._replaying and row == self._context_rows.get(table):
+            return self._resume(table, state, now)  # the last hand started before the kill
+        if game is not None and game.in_hand:
+            return Output([wire.hub_event(table, "hand_refused", hand=game.hand_no,
+                                          reason="the hand in progress has not ended")])
+        if self._replaying and now < floor.require().state.now:
+            return Output()  # a press the floor refused before the kill: it changed nothing
+        players = floor.players_for_hand(table)
+        hand_no = (game.hand_no if game is not None else 0) + 1
+        try:
+            if len(players) < 2 or not floor.can_start_hand(table, now):
+                floor.require().verify_start_hand(table_number(table), now)
+                raise TournamentError(f"table {table} has fewer than two players")
+            fresh = floor.fresh_button(table)
+            if fresh is not None or state.positions is None:
+                button = fresh if fresh is not None else min(players)
+                positions = default_positions(button, players)
+            elif state.misdealt:
+                positions = state.positions
+            else:
+                positions = next_positions(state.positions, players)
+            with self.store.atomic():
+                level = floor.hand_started(table, hand_no, now, button=positions.button,
+                                           big_blind=positions.big_blind)
+                self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row))
+        except (TournamentError, ValueError) as err:
+            return Output([wire.hub_event(table, "hand_refused", hand=hand_no, reason=str(err))])
+        return self._deal(table, state, hand_no, players, positions, level, now)
+
+    def _deal(self, table: str, state: TableSeat, hand_no: int, players: dict[int, int],
+              positions: Positions, level: HandLevel, now: float) -> Output:
+        setup = TableSetup(players=players, button=positions.button, level=level,
+                           ruleset=self.floor.require().state.policy.ruleset.value, seats=self.seats,
+                           decks=self.decks)
+        game = state.game
+        if game is None:
+            game = state.game = TableGame(table, setup)
+        else:
+            game.setup = setup
+            game.stacks = dict(players)  # who sits here now: moves and eliminations since the last hand
+        game.set_level(level)
+        game.hand_no = hand_no - 1
+        # Start from exactly the positions the floor recorded (dead button, misdeal redeal).
+        game.positions = positions
+        game._keep_positions = True  # noqa: SLF001 - TableGame has no public way to set them yet
+        state.positions, state.misdealt = positions, False
+        return self._after(table, state, game.new_hand(now), now)
+
+    def _resume(self, table: str, state: TableSeat, now: float) -> Output:
+        ctx = self.store.get_config(_CONTEXT + table)
+        hand_no, players, positions, level = _from_context(ctx)
+        return self._deal(table, state, hand_no, players, positions, level, now)
+
+    def _after(self, table: str, state: TableSeat, out: Output, now: float) -> Output:
+        """A hand that ended goes to the floor (once: a replay finds it already counted)."""
+        game = state.game
+        assert game is not None
+        for event in out.events:
+            if event["type"] != "hand_end":
+                continue
+            state.misdealt = event.get("result") == "misdeal"
+            if self.floor.in_hand(table) != event["hand"]:
+                continue
+            stacks = {int(s): int(v) for s, v in event["stacks"].items()}
+            moves = self.floor.hand_ended(table, event["hand"], stacks, now)
+            if moves:
+                out.events.append(wire.hub_event(table, "floor_moves", hand=event["hand"],
+                                                 moves=[m.to_dict() for m in moves]))
+                for listener in self.on_moves:
+                    listener(moves)
+        return out
+
+    # --- rebuild ------------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, floor: FloorService, store: EventStore, *, seats: int = 10,
+             decks: tuple[str, str] = ("A", "B")) -> FloorTables:
+        """Every table as it was: each from its last hand's context, then its events since, replayed."""
+        tables = cls(floor, store, seats=seats, decks=decks)
+        starts: dict[str, int] = {}
+        for key in store.config_keys(_CONTEXT):
+            ctx = store.get_config(key)
+            if isinstance(ctx, dict) and isinstance(ctx.get("row"), int):
+                starts[key[len(_CONTEXT):]] = int(ctx["row"])  # type: ignore[arg-type]
+        if not starts:
+            return tables
+        tables._replaying, tables._context_rows = True, starts
+        try:
+            for row in store.table_rows(after=min(starts.values()) - 1):
+                if row.table not in starts or row.row < starts[row.table]:
+                    continue
+                try:
+                    event = wire.decode_table_event(wire.table_events(row.table), row.payload)
+                except wire.PayloadError:
+                    continue
+                tables.play(row.table, event, row.at, row=row.row)
+        finally:
+            tables._replaying = False
+        return tables
+
+
+def _context(hand_no: int, players: dict[int, int], positions: Positions, level: HandLevel,
+             row: int) -> dict[str, JSON]:
+    return {"hand_no": hand_no, "players": {str(s): v for s, v in sorted(players.items())},
+            "positions": [positions.button, positions.small_blind, positions.big_blind],
+            "level": [level.sb, level.bb, level.ante, level.bb_ante], "row": row}
+
+
+def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, HandLevel]:
+    if not isinstance(ctx, dict):
+        raise TournamentError("no stored context for the hand in progress")
+    raw = json.loads(json.dumps(ctx))  # plain types for the checks below
+    b, sb, bb = raw["positions"]
+    lv = raw["level"]
+    players = {int(s): int(v) for s, v in raw["players"].items()}
+    return int(raw["hand_no"]), players, Positions(b, sb, bb), HandLevel(lv[0], lv[1], lv[2], bool(lv[3]))
+
