@@ -57,7 +57,8 @@ def default_positions(button: int, seats: Collection[int]) -> Positions:
     return Positions(button=button, small_blind=sb, big_blind=next_seat(seats, sb))
 
 
-def next_positions(previous: Positions, seats: Collection[int]) -> Positions:
+def next_positions(previous: Positions, seats: Collection[int], table_size: int = 10
+                   ) -> Positions:
     """The dead button rule: the big blind moves on to the next player, the small blind goes to
     the previous big blind when he is still there (otherwise no small blind), and the button to
     the previous small blind's seat, even if it is now empty (cdc 5.2)."""
@@ -72,7 +73,12 @@ def next_positions(previous: Positions, seats: Collection[int]) -> Positions:
     small = previous.big_blind if previous.big_blind in live else None
     if small == big:
         small = None
-    button = previous.small_blind if previous.small_blind is not None else previous.button
+    if previous.small_blind is not None:
+        button = previous.small_blind
+    else:  # no small blind last hand: the button still moves one seat, towards the big blind
+        button = previous.button % table_size + 1
+        if button == previous.big_blind:
+            button = previous.button
     if small is not None and button == small:
         button = previous.button
     return Positions(button=button, small_blind=small, big_blind=big)

@@ -133,6 +133,9 @@ def test_dead_button_cdc_5_2() -> None:
     h = start_hand("cdc-2013", Level(50, 100), 2, {1: 1_000, 3: 1_000, 4: 1_000, 5: 1_000},
                    positions=pos2)
     assert h.to_act == 5 and h.seats == [3, 4, 5, 1]
+    # After a hand without small blind the button still moves one seat (onto the empty seat 3).
+    after = next_positions(Positions(button=2, small_blind=None, big_blind=4), {1, 4, 5})
+    assert after == Positions(button=3, small_blind=4, big_blind=5)
 
 
 def test_heads_up_nobody_big_blind_twice() -> None:
