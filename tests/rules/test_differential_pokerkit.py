@@ -191,3 +191,19 @@ def test_known_difference_odd_chips_one_each_from_the_buttons_left() -> None:
 
     assert split_pot(302, [1, 2, 3]) == [(1, 101), (2, 101), (3, 100)]
     assert pokerkit.state.divmod(302, 3) == (100, 2)
+
+
+def test_evaluator_orders_hands_like_pokerkit() -> None:
+    from hub.rules.evaluator import evaluate, parse_cards
+
+    rng = random.Random(7)
+    for _ in range(3_000):
+        deck = DECK[:]
+        rng.shuffle(deck)
+        board = "".join(deck[:5])
+        a, b = "".join(deck[5:7]), "".join(deck[7:9])
+        ours = evaluate(parse_cards(a + board)) - evaluate(parse_cards(b + board))
+        pa = pokerkit.StandardHighHand.from_game(a, board)
+        pb = pokerkit.StandardHighHand.from_game(b, board)
+        theirs = (pa > pb) - (pa < pb)
+        assert (ours > 0) - (ours < 0) == theirs, (a, b, board)
