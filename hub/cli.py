@@ -3,6 +3,7 @@
     tapis demo [--tables N] [--hands N] [--json]   simulated room on the embedded broker
     tapis hub [--broker URL]                        the hub (starts a private Mosquitto if no URL)
     tapis agent --profile FILE --decks FILE --broker URL    one table's agent on its reader
+    tapis replay SCENARIO                           one table's scenario through the real pipeline
     tapis phh FILE... [--json]                      replay Poker Hand History files through the engine
 """
 
@@ -43,6 +44,11 @@ def parser() -> argparse.ArgumentParser:
     agent.add_argument("--decks", required=True, help="deck registry TOML")
     agent.add_argument("--broker", required=True, help="mqtt://host:port")
 
+    replay = sub.add_parser("replay", help="play a table scenario through the real pipeline")
+    replay.add_argument("scenario", help="scenario file (YAML or JSON, see spec/scenario.md)")
+    replay.add_argument("--cards", action="store_true", help="also print card, reader and status events")
+    replay.add_argument("--lang", choices=("fr", "en"), default="fr", help="language of ruling texts")
+
     phh = sub.add_parser("phh", help="replay PHH hand histories strictly", add_help=False)
     phh.add_argument("args", nargs=argparse.REMAINDER)
     return p
@@ -57,6 +63,11 @@ def main(argv: list[str] | None = None) -> int:
             from simulators.demo import run_demo  # simulators only for the demo, never for production
             return run_demo(tables=args.tables, hands=args.hands, as_json=args.json, broker=args.broker,
                             pace=args.pace, seed=args.seed)
+        if args.command == "replay":
+            from simulators.replay import replay
+            from simulators.scenario import load
+            replay(load(args.scenario), include_cards=args.cards, lang=args.lang)
+            return 0
         if args.command == "hub":
             return run_hub(args.broker)
         if args.command == "agent":

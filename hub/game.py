@@ -51,6 +51,7 @@ class TableSetup:
     seats: int = 10
     decks: tuple[str, str] = ("A", "B")  # the table's two deck ids in the deck registry
     lang: str = "fr"
+    croupier: bool | None = None  # None: as the ruleset's rooms do (pouques: croupiers; others: players)
 
     def __post_init__(self) -> None:
         get_ruleset(self.ruleset)  # UnknownRuleset (a KeyError) names the known ids
@@ -129,8 +130,15 @@ class TableGame:
             hand=self.hand_no, seats=sorted(players), button=positions.button, first_to_deal=first,
             small_blind=positions.small_blind, deck=self.setup.decks[0], table_decks=list(self.setup.decks),
             away=sorted(self.away & set(players)), table_seats=self.setup.seats,
-            deadline=str(rulings.deadline(self.ruleset))))
+            deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions)))
         return out.extend(self._after_engine())
+
+    def _dealer(self, positions: Positions) -> int | None:
+        """Dealerless rooms: the player on the button deals (cdc, brest, pcpm, cpt87)."""
+        croupier = self.setup.croupier
+        if croupier is None:
+            croupier = self.ruleset == "pouques-2020"
+        return None if croupier else positions.button
 
     def set_level(self, level: Level) -> None:
         """A new level applies from the next hand (cdc 4.1)."""
@@ -165,7 +173,7 @@ class TableGame:
             seat = self._last_seat.get(face)
             assert self.hand is not None
             if seat is not None and not self.hole.get(seat) and seat in self.hand.live:
-                return self._act(seat, "fold", None, via="muck")  # cards thrown in: a fold
+                return self._mucked(seat)
         return Output()
 
     def action(self, seat: int, action: str, to: int | None) -> Output:
@@ -228,6 +236,18 @@ class TableGame:
         if action != "fold" or via == "panel":
             self.actions.append(action)
         return out.extend(self._after_engine(via=via))
+
+    def _mucked(self, seat: int) -> Output:
+        """Cards thrown in: a fold during a betting round (out of turn: binding); between rounds
+        the hand is dead all the same (cdc 9.4: a hand thrown face down is dead)."""
+        hand = self.hand
+        assert hand is not None
+        out = self._feed_board()
+        if hand.round_open:
+            return out.extend(self._act(seat, "fold", None, via="muck"))
+        article = "cdc-2013 9.4" if self.ruleset == "cdc-2013" else f"cdc-2013 9.4 ({self.ruleset} silent)"
+        hand.kill_hand(seat, EngineRuling(EngineDecision.HAND_DEAD, article, seat))
+        return out.extend(self._after_engine(via="muck"))
 
     def _feed_board(self) -> Output:
         """Board cards reach the engine once a street's cards are out (so the LEDs show who speaks
@@ -313,7 +333,8 @@ class TableGame:
         if rec.ruling is not None:
             event["ruling"] = rec.ruling.to_dict()
             kind = str(rec.ruling.kind) if rec.ruling.kind else None
-            if kind in ("out_of_turn", "insufficient_bet"):
+            # An out-of-turn action is a fault when it is held; applied later, its event says so.
+            if kind == "insufficient_bet" or (kind == "out_of_turn" and rec.pending):
                 events.append(self._event("fault", kind=kind, seat=rec.seat, cards=[],
                                           ruling=rec.ruling.to_dict()))
         return events

@@ -162,6 +162,7 @@ class HandContextCmd(_Command):
     away: list[int] = Field(default_factory=list)
     table_seats: int = 10
     deadline: str = "first_card"
+    dealer: int | None = None  # the seat of the player dealing; None: a croupier deals
 
 
 class BettingCmd(_Command):

@@ -69,7 +69,7 @@ class Table:
 
 
 @contextmanager
-def pipeline(scenario: Scenario, *, scan_period: float = 0.02) -> Iterator[Table]:
+def pipeline(scenario: Scenario, *, scan_period: float = 0.02, lang: str = "fr") -> Iterator[Table]:
     """Everything a replay needs, started; stopped in reverse order on exit."""
     with ExitStack() as stack:
         broker = stack.enter_context(EmbeddedBroker())
@@ -86,7 +86,7 @@ def pipeline(scenario: Scenario, *, scan_period: float = 0.02) -> Iterator[Table
         hub.configure_table(table_id, TableSetup(
             players=scenario.players, button=scenario.button, ruleset=scenario.ruleset,
             level=Level(lv.sb, lv.bb, lv.ante, lv.bb_ante), seats=scenario.table.seats,
-            decks=(f"{table_id}/A", f"{table_id}/B")))
+            decks=(f"{table_id}/A", f"{table_id}/B"), lang=lang))
         # No missed reads: a replay must give the same output every time (flicker has its own tests).
         board = ReaderBoardSimulator(antennas=scenario.table.seats + 4, scan_period=scan_period,
                                      miss_rate=0.0, dropout_rate=0.0, rng=random.Random(0))
@@ -172,7 +172,7 @@ def _put(t: Table, zone: Zone, card: str) -> Callable[[], bool]:
 
 
 def replay(scenario: Scenario, *, out: TextIO = sys.stdout, include_cards: bool = False,
-           timeout: float = 10.0) -> list[dict[str, Any]]:
+           timeout: float = 10.0, lang: str = "fr") -> list[dict[str, Any]]:
     """Play the scenario; print (and return) the hub's events for the table as JSON lines."""
     events: queue.Queue[dict[str, Any]] = queue.Queue()
     printed: list[dict[str, Any]] = []
@@ -188,7 +188,7 @@ def replay(scenario: Scenario, *, out: TextIO = sys.stdout, include_cards: bool 
             out.write(json.dumps(event, ensure_ascii=False) + "\n")
         out.flush()
 
-    with pipeline(scenario) as t:
+    with pipeline(scenario, lang=lang) as t:
         t.hub.add_listener(events.put)
         settle(t, lambda: t.agent.stats.reader_up and bool(t.agent.stats.reader), timeout)
         t.agent.new_hand()  # the first hand begins when the scenario starts

@@ -86,7 +86,8 @@ class HandWatch:
         if isinstance(cmd, wire.RulingCmd):
             if cmd.decision in _REMEDIES:
                 try:
-                    self.monitor.expect_remedy(cmd.decision, cards=cmd.cards, seat=cmd.seat)
+                    self.monitor.expect_remedy(cmd.decision, cards=cmd.cards, seat=cmd.seat,
+                                               dead_seats=cmd.dead_seats)
                 except DealingError as err:
                     log.warning("hand %s: ruling %s not understood: %s", cmd.hand, cmd.decision, err)
             self.lights.at_fault |= {s for s in [cmd.seat, *cmd.dead_seats] if s is not None}
@@ -100,7 +101,7 @@ class HandWatch:
             hand=cmd.hand, seats=tuple(cmd.seats), button=cmd.button, first_to_deal=cmd.first_to_deal,
             hole_cards=cmd.hole_cards, deck=cmd.deck, table_decks=frozenset(cmd.table_decks),
             away=frozenset(cmd.away), table_seats=cmd.table_seats, deadline=Deadline(cmd.deadline),
-            small_blind=cmd.small_blind)
+            small_blind=cmd.small_blind, dealer=cmd.dealer)
         self.hand = cmd.hand
         self._opened, self._closed = set(), set()
         self.lights = SeatLights()
