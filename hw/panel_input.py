@@ -127,6 +127,14 @@ class PanelInput:
         if self._pick is not None and now >= self._pick.expires:
             self._pick = None
 
+    def action_of(self, seat: int, button: SeatButton) -> SeatAction:
+        """What a press of `button` at `seat` reports now (check or call, bet or raise)."""
+        if button is SeatButton.CHECK_CALL:
+            return SeatAction.CALL if self._owed.get(seat, 0) > 0 else SeatAction.CHECK
+        if button is SeatButton.BET_RAISE:
+            return SeatAction.RAISE if self._opened.get(seat, False) else SeatAction.BET
+        return SeatAction.FOLD if button is SeatButton.FOLD else SeatAction.ALLIN
+
     # -- edges from the hardware ---------------------------------------------------------------------
 
     def seat_edge(self, seat: int, button: SeatButton, pressed: bool, at: float) -> list[PanelEvent]:
@@ -147,13 +155,8 @@ class PanelInput:
             return []
         if not contact.press(at):
             return []
-        if button is SeatButton.FOLD:
-            return [SeatActed(seat, SeatAction.FOLD, None, at)]
-        if button is SeatButton.CHECK_CALL:
-            action = SeatAction.CALL if self._owed.get(seat, 0) > 0 else SeatAction.CHECK
-            return [SeatActed(seat, action, None, at)]
-        action = SeatAction.RAISE if self._opened.get(seat, False) else SeatAction.BET
-        if self.amount == 0:
+        action = self.action_of(seat, button)
+        if button is not SeatButton.BET_RAISE or self.amount == 0:
             return [SeatActed(seat, action, None, at)]
         to, self.amount = self.amount, 0  # the keyed amount belongs to this bet
         return [SeatActed(seat, action, to, at), AmountKeyed(0, at)]

@@ -54,8 +54,13 @@ class PanelSimulator:
 
     # -- the steps of a scenario -----------------------------------------------------------------------
 
-    def press(self, seat: int, action: SeatAction | str, to: int | None = None) -> None:
-        """`act: {seat, action, to}`: key `to` on the dealer's encoder if given, then press the button."""
+    def press(self, seat: int, action: SeatAction | str, to: int | None = None) -> SeatAction:
+        """`act: {seat, action, to}`: key `to` on the dealer's encoder if given, then press the button.
+
+        Returns what the panel reports for that button now: check/call and bet/raise are one button
+        each, resolved from `Panel.set_to_call`, so a scenario's `check` facing a bet comes out as
+        `call`. A replay that must send the scenario's action verbatim compares and decides.
+        """
         action = SeatAction(action)
         if to is not None:
             if action not in (SeatAction.BET, SeatAction.RAISE):
@@ -65,7 +70,9 @@ class PanelSimulator:
         if seat not in self.panel.seat_buttons:
             raise ValueError(f"seat {seat} is not wired on this panel")
         hold = self.panel.input.allin_hold + self.press_s if action is SeatAction.ALLIN else self.press_s
+        reported = self.panel.input.action_of(seat, button)
         self.tap(self.panel.seat_buttons[seat][button].pin, hold)
+        return reported
 
     def dealer(self, button: DealerButton | str, seat: int | None = None) -> None:
         """`new_hand`, or `away`/`back`/`time` on `seat`: press, turn the encoder to the seat, press again."""

@@ -59,13 +59,15 @@ def test_check_call_and_bet_raise_follow_what_is_owed(
 ) -> None:
     panel.set_to_call(3, 100)  # facing the big blind of 100
     panel.set_to_call(2, 0, opened=True)  # the big blind itself: may check, a bet/raise is a raise
+    assert sim.press(3, "check") is SeatAction.CALL  # one button: facing a bet it can only call
     sim.press(3, "call")
     sim.press(2, "check")
     sim.press(2, "raise")
     sim.press(4, "bet")  # nothing known owed at seat 4: check/bet
     sim.press(4, "check")
     assert [(e.seat, e.action) for e in acted(events)] == [
-        (3, SeatAction.CALL), (2, SeatAction.CHECK), (2, SeatAction.RAISE), (4, SeatAction.BET), (4, SeatAction.CHECK)
+        (3, SeatAction.CALL), (3, SeatAction.CALL), (2, SeatAction.CHECK), (2, SeatAction.RAISE),
+        (4, SeatAction.BET), (4, SeatAction.CHECK),
     ]
     panel.clear_to_call()
     sim.press(3, "check")
