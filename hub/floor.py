@@ -25,7 +25,7 @@ from hub.rules import Level as HandLevel
 from hub.store import JSON, EventStore, StoreError
 from hub.tournament.errors import FloorError, TournamentError
 from hub.tournament.events import Event, FinalTableDrawn, MoveOrdered, TableBroken, event_from_dict
-from hub.tournament.results import PayoutRule, PayoutTier, Standing, prizes
+from hub.tournament.results import POUQUES_PAYOUTS, PayoutRule, PayoutTier, Standing, prizes
 from hub.tournament.state import PlayerStatus
 from hub.tournament.structure import AnteKind, Level, from_toml
 from hub.tournament.tournament import Tournament
@@ -105,7 +105,7 @@ class FloorService:
     def _load(self) -> None:
         seed = self.store.get_config(_SEED_KEY)
         self._seed = seed if isinstance(seed, int) else 0
-        self._payouts = _payout_rule(self.store.get_config(_PAYOUT_KEY))
+        self._payouts = parse_payouts(self.store.get_config(_PAYOUT_KEY))
         try:
             events = [event_from_dict(d) for d in self.store.tournament_events()]
         except TournamentError as err:
@@ -126,16 +126,14 @@ class FloorService:
         t = Tournament(name=command.name, ruleset=command.ruleset, structure=structure, now=now,
                        rng=self._rng, seats_per_table=command.seats_per_table,
                        buy_in_cents=command.buy_in_cents, paid_places=command.paid_places)
-        rule: dict[str, JSON] | None = None
-        if command.payout_basis_points:
-            rule = {"pool_percent": command.pool_percent,
-                    "basis_points": list(command.payout_basis_points)}
+        rule: dict[str, JSON] = {"payouts": command.payouts, "pool_percent": command.pool_percent}
+        parse_payouts(rule)  # a bad payout table is refused before anything is stored
         with self.store.atomic():
             self.store.put_config(_SEED_KEY, command.seed)
             self.store.put_config(_PAYOUT_KEY, rule)
             self.store.put_config(_TABLES_KEY, command.tables)
             self.store.append_tournament_events([e.to_dict() for e in t.events])
-        self.tournament, self._payouts = t, _payout_rule(rule)
+        self.tournament, self._payouts = t, parse_payouts(rule)
         self._changed = True
         return list(t.events)
 
@@ -231,6 +229,8 @@ class FloorService:
         (a store failure is the exception: the caller must know its command was not kept)."""
         cmd_name = "?"
         ident = ""
+        if self.tournament is not None:
+            now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
         try:
             cmd = command if isinstance(command, tuple(_HANDLERS)) else decode_command(command)  # type: ignore[arg-type]
             cmd_name, ident = cmd.cmd, cmd.id
@@ -391,11 +391,19 @@ def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]
     return out
 
 
-def _payout_rule(raw: JSON | None) -> PayoutRule | None:
+def parse_payouts(raw: JSON | None) -> PayoutRule | None:
+    """The TD's payout table from its stored form ({"payouts": ..., "pool_percent": n})."""
     if not isinstance(raw, dict):
         return None
-    points = raw.get("basis_points")
-    percent = raw.get("pool_percent")
-    if not isinstance(points, list) or not isinstance(percent, int) or not points:
+    kind, percent = raw.get("payouts"), raw.get("pool_percent")
+    if kind == "pouques":
+        return POUQUES_PAYOUTS
+    if not isinstance(kind, str) or kind == "ruleset" or not isinstance(percent, int):
         return None
-    return PayoutRule(percent, (PayoutTier(0, tuple(int(p) for p in points if isinstance(p, int))),), "TD")
+    try:
+        points = tuple(round(float(p) * 100) for p in kind.split(","))
+    except ValueError as err:
+        raise FloorError(f"payouts {kind!r}: percents of the pool, 1st first, e.g. 50,30,20") from err
+    if sum(points) != 10_000 or any(p <= 0 for p in points):
+        raise FloorError(f"payouts {kind!r} add up to {sum(points) / 100:g} %, not 100 %")
+    return PayoutRule(percent, (PayoutTier(0, points),), "TD")

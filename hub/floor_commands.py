@@ -39,9 +39,10 @@ class NewTournament(_Cmd):
     tables: int | None = Field(None, ge=1, le=100)  # tables for the draw (None: as few as fit)
     buy_in_cents: int = Field(0, ge=0)
     paid_places: int = Field(0, ge=0)
-    # Payout table for rulesets without one (basis points of the pool, 1st first); pouques has its own.
-    payout_basis_points: list[int] = Field(default_factory=list, max_length=200)
-    pool_percent: int = Field(100, ge=1, le=100)
+    # Payouts for rulesets without a table: "ruleset" (its own table, if any), "pouques" (the
+    # pouques-2020 81 table), or percents of the pool per place, 1st first: "50,30,20".
+    payouts: str = Field("ruleset", pattern=r"^(ruleset|pouques|[0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*)$")
+    pool_percent: int = Field(100, ge=1, le=100)  # share of the buy-ins paid out (percents payouts)
     seed: int = 0
 
 

@@ -28,7 +28,6 @@ from hub.rules import Hand, HandOver
 from hub.store import EventStore
 from hub.tournament.events import (Event, FinalTableDrawn, HeadsUpStarted, LevelStarted,
                                    PlayerEliminated, TableBroken)
-from hub.tournament.results import POUQUES_PAYOUTS
 from hub.tournament.structure import AnteKind, Break, Item, Level, Structure, to_toml
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
@@ -166,11 +165,9 @@ class SimRoom:
 def new_demo(store: EventStore, *, players: int, tables: int, ruleset: str, seed: int) -> FloorService:
     """Create, register, draw and start the demo tournament in an empty store."""
     floor = FloorService(store)
-    payouts = [] if ruleset == "pouques-2020" else list(POUQUES_PAYOUTS.tier(players).basis_points)
     floor.create(NewTournament(name=f"Démo {players} joueurs", ruleset=ruleset,  # type: ignore[arg-type]
                                structure_toml=to_toml(demo_structure()), tables=tables,
-                               buy_in_cents=5_000, payout_basis_points=payouts,
-                               pool_percent=POUQUES_PAYOUTS.pool_percent, seed=seed), 0.0)
+                               buy_in_cents=5_000, payouts="pouques", seed=seed), 0.0)
     for command in ({"cmd": "register", "players": [f"joueur{i:02d}" for i in range(1, players + 1)]},
                     {"cmd": "seat"}, {"cmd": "start"}):
         result = floor.execute(command, 0.5)  # type: ignore[arg-type]

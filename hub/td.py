@@ -1,0 +1,283 @@
+"""`tapis tournament ...`: the TD's command line for rooms without a screen (hub, TD side).
+
+Builds a TD command (`hub.floor_commands`) from the arguments and runs it on the SQLite store
+directly when the hub is not running (`--db`), or sends it over MQTT to the running hub (`--broker`)
+and prints its answer. Emits readable text (or `--json`); refusals in plain words, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any, TextIO
+
+from hub.floor_commands import (TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandError, CommandResult,
+                                decode_command)
+from hub.store import EventStore, StoreError
+from hub.tournament.structure import pouques_2020, to_toml
+
+DEFAULT_DB = "tapis-tournament.db"
+RULESETS = ("cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87")
+
+
+def _options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", default=argparse.SUPPRESS,
+                        help=f"the tournament's SQLite file when the hub is not running (default {DEFAULT_DB})")
+    common.add_argument("--broker", default=argparse.SUPPRESS,
+                        help="mqtt://host:port: send the command to the running hub instead")
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
+    return common
+
+
+def parser() -> argparse.ArgumentParser:
+    common = _options()
+    p = argparse.ArgumentParser(prog="tapis tournament", parents=[common],
+                                description="The TD's commands: create, register, seat, clock, floor, results.")
+    sub = p.add_subparsers(dest="command", required=True)
+    new = sub.add_parser("new", parents=[common], help="create the tournament (an empty --db)")
+    new.add_argument("--ruleset", required=True, choices=RULESETS)
+    new.add_argument("--structure", required=True, help="structure TOML file, or `pouques` (built in)")
+    new.add_argument("--tables", type=int, default=None, help="tables for the seat draw (default: as few as fit)")
+    new.add_argument("--buy-in", type=float, required=True, help="buy-in in euros")
+    new.add_argument("--name", default=None)
+    new.add_argument("--seats", type=int, default=10, help="seats per table")
+    new.add_argument("--payouts", default="ruleset",
+                     help="`ruleset` (its table, if any), `pouques` (pouques-2020 81) or percents: 50,30,20")
+    new.add_argument("--pool-percent", type=int, default=100, help="share of the buy-ins paid out")
+    new.add_argument("--seed", type=int, default=None, help="draws' seed (default: random)")
+    reg = sub.add_parser("register", parents=[common], help="enter players (before the draw or late)")
+    reg.add_argument("players", nargs="+", metavar="NAME")
+    reg.add_argument("--absent", action="store_true", help="registered, not arrived yet")
+    sub.add_parser("seat", parents=[common], help="draw the seats (tirage des places)")
+    sub.add_parser("start", parents=[common], help="draw the button and start the clock")
+    clock = sub.add_parser("clock", parents=[common], help="pause, resume, add or remove time, jump to a level")
+    clock.add_argument("action", choices=("pause", "resume", "add", "remove", "level"))
+    clock.add_argument("value", nargs="?", type=float, help="seconds (add, remove) or level number (level)")
+    clock.add_argument("--reason", default="TD")
+    elim = sub.add_parser("eliminate", parents=[common], help="rule a player out between hands")
+    elim.add_argument("player", metavar="NAME")
+    move = sub.add_parser("move", parents=[common], help="move a player between hands")
+    move.add_argument("player", metavar="NAME")
+    move.add_argument("table", help="t1, t2, ... (or 1, 2, ...)")
+    move.add_argument("seat", type=int)
+    sub.add_parser("status", parents=[common], help="clock, players left, average stack, tables, payouts")
+    sub.add_parser("results", parents=[common], help="the ranking and the prizes")
+    serve = sub.add_parser("serve", parents=[common], help="run the floor alone on MQTT (no tables)")
+    serve.add_argument("--period", type=float, default=0.2)
+    return p
+
+
+def build_command(args: argparse.Namespace) -> dict[str, Any]:
+    """The JSON command for the parsed arguments (validated by the floor's models)."""
+    c = args.command
+    if c == "new":
+        if args.structure == "pouques":
+            text = to_toml(pouques_2020())
+        else:
+            try:
+                text = Path(args.structure).read_text(encoding="utf-8")
+            except OSError as err:
+                raise CommandError(f"cannot read the structure file {args.structure}: {err.strerror}") from err
+        seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+        return {"cmd": "new", "name": args.name or f"Tournoi {args.ruleset}", "ruleset": args.ruleset,
+                "structure_toml": text, "seats_per_table": args.seats, "tables": args.tables,
+                "buy_in_cents": round(args.buy_in * 100), "payouts": args.payouts,
+                "pool_percent": args.pool_percent, "seed": seed}
+    if c == "register":
+        return {"cmd": "register", "players": args.players, "present": not args.absent}
+    if c == "clock":
+        cmd: dict[str, Any] = {"cmd": "clock", "action": args.action, "reason": args.reason}
+        if args.action in ("add", "remove"):
+            cmd["seconds"] = args.value
+        elif args.action == "level":
+            if args.value is None or args.value != int(args.value):
+                raise CommandError("clock level needs a whole level number, e.g. `clock level 5`")
+            cmd["level"] = int(args.value)
+        return cmd
+    if c == "eliminate":
+        return {"cmd": "eliminate", "player": args.player}
+    if c == "move":
+        table = args.table if args.table.startswith("t") else f"t{args.table}"
+        return {"cmd": "move", "player": args.player, "table": table, "seat": args.seat}
+    return {"cmd": c}
+
+
+def run_local(db: str, command: dict[str, Any]) -> CommandResult:
+    """Run on the store file itself: only when no hub has it open (one writer)."""
+    from hub.floor import FloorService
+
+    if command["cmd"] != "new" and not Path(db).exists():
+        raise StoreError(f"no tournament file {db}: create it with `tapis tournament new --db {db} ...`")
+    with EventStore(db) as store:
+        floor = FloorService.open(store)
+        return floor.execute(decode_command(command), time.time())
+
+
+def run_remote(broker: str, command: dict[str, Any], *, timeout: float = 10.0) -> CommandResult:
+    """Send to the running hub over MQTT and wait for its answer on `.../cmd/result`."""
+    from hub.broker import parse_url
+    from hub.mqtt import Message, MqttLink
+
+    host, port = parse_url(broker)
+    command = {**command, "id": uuid.uuid4().hex[:16]}
+    decode_command(command)  # refuse a malformed command here, in plain words
+    answers: queue.Queue[CommandResult] = queue.Queue()
+
+    def on_result(message: Message) -> None:
+        try:
+            result = CommandResult.model_validate_json(message.payload)
+        except ValueError:
+            return
+        if result.id == command["id"]:
+            answers.put(result)
+
+    link = MqttLink(client_id=f"tapis-td-{command['id']}", host=host, port=port)
+    subscribed = threading.Event()
+    link.on_connect(subscribed.set)
+    link.subscribe(TOURNAMENT_RESULT, on_result)
+    link.start(timeout=timeout)
+    try:
+        subscribed.wait(timeout)
+        link.publish(TOURNAMENT_CMD, json.dumps(command).encode())
+        try:
+            return answers.get(timeout=timeout)
+        except queue.Empty:
+            raise TimeoutError(f"no answer from the hub on {broker} within {timeout:g} s: is it running?") from None
+    finally:
+        link.stop()
+
+
+class WallClock:
+    """The floor's clock: wall time, because a tournament outlives a reboot (monotonic time restarts)."""
+
+    def now(self) -> float:
+        return time.time()
+
+
+def serve(db: str, broker: str, *, period: float) -> int:
+    """The floor alone on MQTT: TD commands and the retained clock, until Ctrl-C."""
+    import signal
+
+    from hub.broker import parse_url
+    from hub.floor import FloorService
+    from hub.mqtt import MqttLink
+    host, port = parse_url(broker)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    with EventStore(db) as store:
+        link = MqttLink(client_id="tapis-floor", host=host, port=port)
+        floor = FloorService.open(store, link=link)
+        link.start()
+        print(f"tapis tournament: floor of {db} on {broker}", file=sys.stderr)
+        try:
+            floor.serve(WallClock(), stop, period=period)
+        finally:
+            link.stop()
+    return 0
+
+
+def td_main(argv: list[str], out: TextIO | None = None) -> int:
+    """`tapis tournament ...`; 0 on success, 2 with a plain-words error otherwise."""
+    out = out or sys.stdout
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as exit_:
+        return 0 if exit_.code == 0 else 2
+    db = getattr(args, "db", DEFAULT_DB)
+    broker = getattr(args, "broker", None)
+    as_json = getattr(args, "json", False)
+    try:
+        if args.command == "serve":
+            if broker is None:
+                raise CommandError("serve needs --broker mqtt://host:port")
+            return serve(db, broker, period=args.period)
+        command = build_command(args)
+        result = run_remote(broker, command) if broker else run_local(db, command)
+    except (CommandError, OSError, ValueError) as err:  # StoreError, TimeoutError, ConnectionError
+        print(f"tapis tournament {args.command}: {err}", file=sys.stderr)
+        return 2
+    if not result.ok:
+        print(f"tapis tournament {args.command}: refused: {result.error}", file=sys.stderr)
+        return 2
+    out.write((json.dumps(result.model_dump()) if as_json else render(result)) + "\n")
+    return 0
+
+
+def _euros(cents: int) -> str:
+    return f"{cents // 100:,}".replace(",", " ") + f",{cents % 100:02d} €"
+
+
+def _mmss(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
+
+
+def render(result: CommandResult) -> str:
+    if result.cmd == "status":
+        return render_status(result.data)
+    if result.cmd == "results":
+        return render_results(result.data)
+    lines = [f"{result.cmd}: ok ({len(result.events)} records)"]
+    for move in result.data.get("moves", []):
+        lines.append(f"  move {move['player']}: {move['from_table']} seat {move['from_seat']} -> "
+                     f"{move['to_table']} seat {move['to_seat']} ({move['article']})")
+    return "\n".join(lines)
+
+
+def render_status(s: dict[str, Any]) -> str:
+    """The clock screen as text: what a TD reads at a glance."""
+    state = "not started" if not s["started"] else ("running" if s["running"] else "PAUSED")
+    if s["on_break"]:
+        where = f"BREAK ({s['break']})"
+    else:
+        where = f"level {s['level']}  {s['small_blind']}/{s['big_blind']}" + (
+            f" ante {s['ante']}" if s["ante"] else "")
+    lines = [f"{s['name']}  [{s['ruleset']}]",
+             f"  clock    {where}  {_mmss(s['time_left'])} left  ({state})"]
+    nxt = s.get("next_level")
+    if nxt:
+        lines.append(f"  next     level {nxt['level']}  {nxt['small_blind']}/{nxt['big_blind']}"
+                     + (f" ante {nxt['ante']}" if nxt["ante"] else "")
+                     + (f"   break in {_mmss(s['next_break_in'])}" if s.get("next_break_in") is not None else ""))
+    lines.append(f"  players  {s['players_left']} left of {s['entries']} entries   "
+                 f"average stack {s['average_stack']:,}".replace(",", " "))
+    flags = [name for name, on in (("hand for hand", s["hand_for_hand"]), ("heads-up", s["heads_up"]),
+                                   ("final table", s["final_table"] is not None)) if on]
+    if flags:
+        lines.append(f"  floor    {', '.join(flags)}")
+    lines.append("  tables")
+    for number, t in s["tables"].items():
+        chips = sum(seat["chips"] for seat in t["seats"].values())
+        state_t = f"hand {t['hand_no']} in play" if t["in_hand"] else f"between hands ({t['hand_no']} played)"
+        lines.append(f"    t{number:<3} {len(t['seats']):>2} players  {chips:>9,} chips  {state_t}"
+                     .replace(",", " ") + ("  STOPPED (short)" if t["stopped"] else ""))
+    for m in s.get("moves", []):
+        lines.append(f"  move     {m['player']}: t{m['from_table']} seat {m['from_seat']} -> "
+                     f"t{m['to_table']} seat {m['to_seat']} ({m['article']})")
+    if s["payouts_cents"]:
+        lines.append(f"  prizes   pool {_euros(s['prize_pool_cents'])}: " + ", ".join(
+            f"{place}. {_euros(c)}" for place, c in enumerate(s["payouts_cents"], start=1)))
+    return "\n".join(lines)
+
+
+def render_results(r: dict[str, Any]) -> str:
+    lines = [f"{r['name']}: {r['players_left']} left of {r['entries']} entries, "
+             f"prize pool {_euros(r['prize_pool_cents'])}"]
+    for row in r["ranking"]:
+        tie = " (ex aequo)" if row["tied"] > 1 else ""
+        prize = f"  {_euros(row['prize_cents'])}" if row["prize_cents"] else ""
+        lines.append(f"  {row['place']:>4}  {row['player']}{tie}{prize}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(td_main(sys.argv[1:]))
