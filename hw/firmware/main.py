@@ -1,0 +1,64 @@
+"""Reader board firmware entry point on a Raspberry Pi Pico (RP2040) with MicroPython >= 1.20.
+
+Wires the hardware (pins as in hw/README.md) to `tapis_board.Board` and runs the main loop: bytes from
+the host over USB CDC in, frames out, a watchdog fed every turn. Copy tapis_*.py and this file to the
+board (`mpremote cp hw/firmware/*.py :`); it starts at power-on.
+"""
+
+import select
+import sys
+import time
+
+import machine
+import micropython
+
+from tapis_board import Board
+from tapis_mfrc522 import AntennaBank
+
+FIRMWARE = "tapis-rp2040 1"
+SPI_SCK, SPI_MOSI, SPI_MISO = 2, 3, 4
+CS_PINS = (5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18)  # antenna 0 .. 13, in the profile's order
+RESET_PIN = 20
+LED_PIN = 25  # the Pico's own LED: on while scanning (never an LED near an antenna)
+
+
+def main() -> None:
+    micropython.kbd_intr(-1)  # 0x03 is data in our frames, not Ctrl-C
+    rebooted = machine.reset_cause() == machine.WDT_RESET
+    spi = machine.SPI(0, baudrate=4_000_000, polarity=0, phase=0, sck=machine.Pin(SPI_SCK),
+                      mosi=machine.Pin(SPI_MOSI), miso=machine.Pin(SPI_MISO))
+    cs = [machine.Pin(n, machine.Pin.OUT, value=1) for n in CS_PINS]
+    bank = AntennaBank(spi, cs, time.sleep_ms, reset=machine.Pin(RESET_PIN, machine.Pin.OUT, value=1))
+    board = Board(bank, FIRMWARE)
+    led = machine.Pin(LED_PIN, machine.Pin.OUT, value=0)
+    wdt = machine.WDT(timeout=2000)  # a hung SPI read reboots the board; the host sees REBOOTED
+    out = sys.stdout.buffer
+    source = sys.stdin.buffer
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+    start = time.ticks_ms()
+    elapsed = 0  # ms since boot, not wrapping (ticks_ms wraps after ~12 days)
+
+    def now_ms() -> int:
+        nonlocal start, elapsed
+        tick = time.ticks_ms()
+        elapsed += time.ticks_diff(tick, start)
+        start = tick
+        return elapsed
+
+    for data in board.boot(now_ms(), rebooted):
+        out.write(data)
+    while True:
+        wdt.feed()
+        incoming = bytearray()
+        while poll.poll(0) and len(incoming) < 64:
+            incoming += source.read(1)
+        for data in board.step(now_ms(), bytes(incoming)):
+            out.write(data)
+        led.value(1 if board.scanning else 0)
+        wait = board.next_due_ms() - now_ms()
+        if wait > 0:
+            poll.poll(min(wait, 20))  # wakes early when the host sends something
+
+
+main()
