@@ -240,10 +240,10 @@ class Panel:
         try:
             with self._lock:
                 events = produce(self._clock.now())
-                if events:
-                    self._update_display()
                 for event in events:
                     self._on_event(event)
+                if events:
+                    self._update_display()  # after delivery: a display fault loses no press
         except Exception:
             log.exception("panel event lost")
 

@@ -8,6 +8,7 @@ the gpiozero devices as `when_changed` calls, exactly like Pi pins.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable
 from typing import Protocol
@@ -18,6 +19,8 @@ from gpiozero.pins.pi import PiPin  # type: ignore[import-untyped]
 
 from hw.errors import LinkError
 from hw.panel_expander import PORTS, expander_header, with_expanders
+
+log = logging.getLogger(__name__)
 
 # registers with IOCON.BANK = 0 (power-on): port A at the even address, port B at the next
 IODIR, GPINTEN, DEFVAL, INTCON, IOCON, GPPU, INTF, INTCAP, GPIO, OLAT = (
@@ -206,12 +209,39 @@ class ExpanderFactory(Factory):  # type: ignore[misc]
             pin._changed(ticks, level)
         return len(fired)
 
+    def restore(self) -> list[int]:
+        """Rewrite the configuration of any chip that lost it (brown-out, a cable kicked at the table).
+
+        Compares each chip's IODIR and IOCON with what the driver set; returns the addresses rewritten.
+        The agent calls it every few seconds; it costs two reads per chip when all is well.
+        """
+        restored: list[int] = []
+        with self._bus_lock:
+            for chip in self._chips.values():
+                iocon = self._read(chip, IOCON)
+                iodir = [self._read(chip, IODIR), self._read(chip, IODIR + 1)]
+                if iocon == IOCON_MIRROR | IOCON_ODR and iodir == chip.iodir:
+                    continue
+                self._write(chip, IOCON, 0, IOCON_MIRROR | IOCON_ODR)
+                self._write(chip, IOCON, 1, IOCON_MIRROR | IOCON_ODR)
+                for port in (0, 1):
+                    # latch before direction, so an LED does not flash on the way
+                    for register, cache in ((OLAT, chip.olat), (GPPU, chip.gppu), (IODIR, chip.iodir),
+                                            (GPINTEN, chip.gpinten)):
+                        self._write(chip, register, port, cache[port])
+                restored.append(chip.address)
+        return restored
+
     def _on_interrupt(self, ticks: float, state: bool) -> None:
         # chips share the line: while any still holds it low no new falling edge comes, so drain
-        for _ in range(8):
-            self.poll()
-            if self._interrupt is None or self._interrupt.state:
-                return
+        try:
+            for _ in range(8):
+                self.poll()
+                if self._interrupt is None or self._interrupt.state:
+                    return
+        except LinkError:
+            # on gpiozero's callback thread: report, never kill it; the next edge or poll() retries
+            log.exception("expander interrupt not served")
 
     def _read(self, chip: _Chip, register: int) -> int:
         try:

@@ -131,3 +131,28 @@ def test_reading_a_pin_does_not_swallow_a_pending_change(rig: Rig) -> None:
     assert rig.panel.seat_buttons[3][SeatButton.CHECK_CALL].value == 0
     assert rig.factory.poll() == 1
     assert [(e.seat, e.action) for e in rig.events if isinstance(e, SeatActed)] == [(3, SeatAction.FOLD)]
+
+
+def test_a_chip_that_lost_its_configuration_is_restored(rig: Rig) -> None:
+    rig.panel.show(TableLights(to_act=5))  # seat 5: chip 0x22 port A, LED on bit 4
+    assert rig.factory.restore() == []
+    regs = rig.bus.regs[0x22]
+    regs[:] = bytes(len(regs))  # power glitch: the chip is back at its power-on state
+    regs[IODIR] = regs[IODIR + 1] = 0xFF
+    assert not rig.bus.output(CONFIG.seats[5].to_act_led)
+    assert rig.factory.restore() == [0x22]
+    assert regs[IOCON] == 0x44 and regs[IODIR] == 0b1100_1111 and regs[GPINTEN] == 0b0000_1111
+    assert rig.bus.output(CONFIG.seats[5].to_act_led)
+    rig.tap(CONFIG.seats[5].fold)
+    assert rig.events[-1] == SeatActed(5, SeatAction.FOLD, None, rig.events[-1].at)
+
+
+@pytest.mark.allow_logged_exceptions
+def test_an_i2c_failure_during_an_interrupt_is_logged(rig: Rig, caplog: pytest.LogCaptureFixture) -> None:
+    rig.bus.press(CONFIG.seats[1].fold)  # served normally
+    rig.bus.failing = True
+    with caplog.at_level("ERROR"):
+        rig.base.pin("GPIO4").drive_high()
+        rig.base.pin("GPIO4").drive_low()  # an edge while the bus is down
+    assert "expander interrupt not served" in caplog.text
+    rig.bus.failing = False
