@@ -30,11 +30,13 @@ IOCON_MIRROR, IOCON_ODR = 0x40, 0x04  # one INT line for both ports; open drain 
 
 
 class I2CBus(Protocol):
-    """The two calls of smbus2.SMBus the driver needs (register read/write of one byte)."""
+    """The three calls of smbus2.SMBus the driver needs."""
 
     def read_byte_data(self, i2c_addr: int, register: int) -> int: ...
 
     def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None: ...
+
+    def read_i2c_block_data(self, i2c_addr: int, register: int, length: int) -> list[int]: ...
 
 
 class _Chip:
@@ -193,10 +195,11 @@ class ExpanderFactory(Factory):  # type: ignore[misc]
         fired: list[tuple[ExpanderPin, bool]] = []
         with self._bus_lock:
             for chip in self._chips.values():
+                if not any(chip.gpinten):
+                    continue
+                both = self._read_ports(chip)  # one transaction; reading GPIO also releases INT
                 for port in (0, 1):
-                    if not chip.gpinten[port]:
-                        continue
-                    levels = self._read(chip, GPIO + port)  # reading GPIO also releases INT
+                    levels = both[port]
                     changed = (levels ^ chip.levels[port]) & chip.gpinten[port]
                     chip.levels[port] = levels
                     for bit in range(8):
@@ -249,6 +252,17 @@ class ExpanderFactory(Factory):  # type: ignore[misc]
                 return int(self._bus.read_byte_data(chip.address, register))
         except OSError as err:
             raise LinkError(f"I2C read of MCP23017 {chip.address:#04x} register {register:#04x}: {err}") from err
+
+    def _read_ports(self, chip: _Chip) -> tuple[int, int]:
+        """GPIOA then GPIOB in one sequential read (IOCON.SEQOP left at 0: the address increments)."""
+        try:
+            with self._bus_lock:
+                data = self._bus.read_i2c_block_data(chip.address, GPIO, 2)
+        except OSError as err:
+            raise LinkError(f"I2C read of MCP23017 {chip.address:#04x} GPIO: {err}") from err
+        if len(data) != 2:
+            raise LinkError(f"I2C read of MCP23017 {chip.address:#04x} GPIO: {len(data)} bytes, wanted 2")
+        return int(data[0]), int(data[1])
 
     def _write(self, chip: _Chip, register: int, port: int, value: int,
                cache: list[int] | None = None) -> None:

@@ -194,6 +194,12 @@ class SimulatedExpanderBus:
             return self.pending[i2c_addr][register - INTF]
         return regs[register]
 
+    def read_i2c_block_data(self, i2c_addr: int, register: int, length: int) -> list[int]:
+        """A sequential read: the register pointer increments (IOCON.SEQOP = 0), one transaction."""
+        data = [self.read_byte_data(i2c_addr, register + i) for i in range(length)]
+        self.transactions -= length - 1
+        return data
+
     def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None:
         regs = self._chip(i2c_addr)
         self.transactions += 1
