@@ -8,7 +8,9 @@ A wrong map (pin used twice, seat missing, unknown pin) is refused with `PinMapE
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -155,6 +157,18 @@ class PanelConfig(BaseModel):
                 for e in err.errors()
             )
             raise PinMapError(f"{source}: {problems}") from err
+
+    @classmethod
+    def load(cls, path: str | Path) -> PanelConfig:
+        """The `[panel]` table of a TOML file (a table profile, or a file of its own)."""
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as err:
+            raise PinMapError(f"panel map {path}: {err}") from err
+        section = data.get("panel")
+        if not isinstance(section, dict):
+            raise PinMapError(f"panel map {path}: no [panel] section")
+        return cls.parse(section, source=f"{path} [panel]")
 
     @classmethod
     def reference(cls, seats: int = MAX_SEATS) -> PanelConfig:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -152,3 +153,18 @@ def test_a_toml_panel_section_parses() -> None:
     assert config.expanders == ()
     assert config.display is not None
     assert (config.display.din, config.display.clk, config.display.cs) == ("GPIO9", "GPIO11", "GPIO8")
+
+
+def test_load_reads_the_panel_section_of_a_profile_file(tmp_path: Path) -> None:
+    profile = tmp_path / "t1.toml"
+    profile.write_text('table = "t1"\nseats = 2\n' + BARE_TOML, encoding="utf-8")
+    assert PanelConfig.load(profile).seats[1].fold == "GPIO4"
+    broken = tmp_path / "t2.toml"
+    broken.write_text(BARE_TOML.replace('allin = "GPIO20"', 'allin = "GPIO16"'), encoding="utf-8")
+    with pytest.raises(PinMapError, match=r"t2\.toml \[panel\]: pin GPIO16 used twice: seat 2 check_call and seat 2 allin"):
+        PanelConfig.load(broken)
+    with pytest.raises(PinMapError, match="no \\[panel\\] section"):
+        (tmp_path / "t3.toml").write_text('table = "t3"\n', encoding="utf-8")
+        PanelConfig.load(tmp_path / "t3.toml")
+    with pytest.raises(PinMapError, match="t4.toml"):
+        PanelConfig.load(tmp_path / "t4.toml")
