@@ -1,0 +1,52 @@
+"""Builders shared by the floor tests: a started tournament in a store, and table states to compare."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hub.floor import FloorService
+from hub.floor_commands import NewTournament
+from hub.floor_tables import FloorTables
+from hub.game import TableGame
+from hub.store import EventStore
+from hub.tournament.structure import pouques_2020, to_toml
+
+
+def started_floor(store: EventStore, players: int, *, ruleset: str = "cdc-2013", tables: int | None = None,
+                  payouts: str = "ruleset", buy_in_cents: int = 5_000, seed: int = 3) -> FloorService:
+    floor = FloorService(store)
+    floor.create(NewTournament(name="Test", ruleset=ruleset, structure_toml=to_toml(pouques_2020()),  # type: ignore[arg-type]
+                               tables=tables, buy_in_cents=buy_in_cents, payouts=payouts, seed=seed), 0.0)
+    for cmd in ({"cmd": "register", "players": [f"p{i:02d}" for i in range(1, players + 1)]},
+                {"cmd": "seat"}, {"cmd": "start"}):
+        result = floor.execute(cmd, 0.0)  # type: ignore[arg-type]
+        assert result.ok, result.error
+    return floor
+
+
+def game_state(game: TableGame) -> dict[str, object]:
+    """Everything that decides how a table's hand goes on."""
+    hand = game.hand
+    out: dict[str, object] = {"hand_no": game.hand_no, "stacks": dict(game.stacks), "positions": game.positions,
+                              "hole": {s: list(c) for s, c in game.hole.items()}, "board": list(game.board),
+                              "level": game.level, "in_hand": game.in_hand}
+    if hand is not None:
+        out.update(street=hand.street, to_act=hand.to_act, live=sorted(hand.live), stack=dict(hand.stack),
+                   bet=dict(hand.bet), contributed=dict(hand.contributed), engine_board=list(hand.board),
+                   round_open=hand.round_open, result=hand.result.to_dict() if hand.result else None)
+    return out
+
+
+def tables_state(tables: FloorTables) -> dict[str, dict[str, object]]:
+    return {t: game_state(seat.game) for t, seat in sorted(tables.tables.items()) if seat.game is not None}
+
+
+def floor_state(floor: FloorService, now: float) -> dict[str, object]:
+    t = floor.require()
+    players = {p.name: (p.status.value, p.table, p.seat, p.chips) for p in t.state.players.values()}
+    return {"snapshot": floor.snapshot(now), "players": players,
+            "events": [e.to_dict() for e in t.events], "standings": t.standings()}
+
+
+def db(tmp_path: Path, name: str = "floor.db") -> str:
+    return str(tmp_path / name)

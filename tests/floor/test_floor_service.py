@@ -1,0 +1,155 @@
+"""FloorService: TD commands validated and stored, hands started and ended per table, moves out,
+and a floor rebuilt from its store equal to the original (clock position, seats, stacks, hands)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from floor_helpers import db, floor_state, started_floor, tables_state
+
+from hub.floor import FloorService, table_id, table_number
+from hub.floor_tables import FloorTables
+from hub.rules import Level as HandLevel
+from hub.store import EventStore
+from hub.tournament.structure import pouques_2020, to_toml
+from simulators.tournament_demo import SimRoom, new_demo, open_room
+
+
+def test_commands_set_up_a_pouques_clock(tmp_path: Path) -> None:
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 12, ruleset="pouques-2020", tables=2)
+        snap = floor.snapshot(60.0)
+        # pouques-2020 34: level 1 is 50/100 without ante, 40 minutes; 50,000 chips (31).
+        assert (snap["level"], snap["small_blind"], snap["big_blind"], snap["ante"]) == (1, 50, 100, 0)
+        assert snap["time_left"] == 2340.0
+        assert snap["players_left"] == 12 and snap["average_stack"] == 50_000
+        assert sorted(snap["tables"]) == ["1", "2"]  # type: ignore[arg-type]
+        assert [len(t["seats"]) for t in snap["tables"].values()] == [6, 6]  # type: ignore[union-attr, index]
+        # Every record is in the store, in order.
+        assert [e["type"] for e in store.tournament_events()] == [type(e).__name__ for e in floor.require().events]
+
+
+def test_malformed_or_refused_commands_change_nothing(tmp_path: Path) -> None:
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 6)
+        stored = store.count_tournament_events()
+        cases = {
+            b"{not json": "bad TD command",
+            b'{"cmd": "fly"}': "bad TD command",
+            b'{"cmd": "clock", "action": "add"}': "clock add needs seconds",
+            b'{"cmd": "clock", "action": "pause", "extra": 1}': "extra",
+            b'{"cmd": "move", "player": "p01", "table": "t1", "seat": 11}': "seat",
+            b'{"cmd": "eliminate", "player": "nobody"}': "unknown player 'nobody'",
+            b'{"cmd": "clock", "action": "resume"}': "not paused",
+        }
+        for payload, words in cases.items():
+            result = floor.execute(payload, 5.0)
+            assert not result.ok and words in (result.error or ""), (payload, result.error)
+        assert store.count_tournament_events() == stored
+
+
+def test_clock_commands_are_stored_and_shown(tmp_path: Path) -> None:
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 6)
+        assert floor.execute({"cmd": "clock", "action": "pause", "reason": "dealer change"}, 600.0).ok
+        assert floor.snapshot(900.0)["time_left"] == 1800.0  # paused: 10 of 40 minutes used
+        assert floor.execute({"cmd": "clock", "action": "add", "seconds": 120}, 900.0).ok
+        assert floor.execute({"cmd": "clock", "action": "resume"}, 1000.0).ok
+        assert floor.snapshot(1000.0)["time_left"] == 1920.0
+        assert floor.execute({"cmd": "clock", "action": "level", "level": 3}, 1010.0).ok
+        snap = floor.snapshot(1010.0)
+        assert (snap["level"], snap["small_blind"], snap["big_blind"], snap["ante"]) == (3, 150, 300, 25)
+
+
+def test_level_ending_mid_hand_applies_from_the_next_hand(tmp_path: Path) -> None:
+    """cdc-2013 4.1: the hand keeps its level; pouques levels 1 -> 2 are 50/100 -> 100/200."""
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 6, tables=1)
+        stacks = floor.players_for_hand("t1")
+        assert floor.hand_started("t1", 1, 2390.0) == HandLevel(50, 100, 0, False)
+        assert floor.hand_ended("t1", 1, stacks, 2410.0) == []
+        assert floor.snapshot(2410.0)["level"] == 2
+        assert floor.hand_started("t1", 2, 2420.0) == HandLevel(100, 200, 0, False)
+
+
+def test_a_table_that_can_be_seated_elsewhere_breaks_and_its_players_move(tmp_path: Path) -> None:
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 18, tables=3)
+        t = floor.require()
+        occupied = {n: set(t.state.tables[n].seats) for n in (1, 2)}
+        stacks = floor.players_for_hand("t3")
+        floor.hand_started("t3", 1, 10.0)
+        busted = sorted(stacks)[:2]
+        winner = sorted(stacks)[2]
+        after = dict(stacks)
+        for seat in busted:
+            after[winner] += after[seat]
+            after[seat] = 0
+        moves = floor.hand_ended("t3", 1, after, 20.0)
+        # 16 players fit at two tables of 10: t3 breaks (cdc-2013 3.4, highest number first) and its
+        # 4 players go to the shortest tables, 2 each, at free seats.
+        assert len(moves) == 4
+        assert {m.from_table for m in moves} == {"t3"}
+        assert sorted(m.to_table for m in moves) == ["t1", "t1", "t2", "t2"]
+        assert {m.reason for m in moves} == {"break"} and {m.article for m in moves} == {"cdc-2013 3.4"}
+        for m in moves:
+            assert m.to_seat not in occupied[table_number(m.to_table)]
+        assert len({(m.to_table, m.to_seat) for m in moves}) == 4
+        assert sorted(t.state.tables) == [1, 2]
+        assert floor.can_start_hand("t3", 30.0) is False
+        # The movers are dealt in at their new table's next hand and confirmed there.
+        mover = moves[0]
+        assert floor.players_for_hand(mover.to_table)[mover.to_seat] == t.state.players[mover.player].chips
+        floor.hand_started(mover.to_table, 1, 30.0)
+        assert t.state.players[mover.player].status.value == "seated"
+
+
+def test_td_payout_table_and_pouques_table(tmp_path: Path) -> None:
+    with EventStore(db(tmp_path, "a.db")) as store:
+        floor = started_floor(store, 12, payouts="50,30,20", buy_in_cents=5_000)
+        assert floor.snapshot(0.0)["payouts_cents"] == [30_000, 18_000, 12_000]
+    with EventStore(db(tmp_path, "b.db")) as store:
+        floor = started_floor(store, 60, payouts="pouques", buy_in_cents=5_000, tables=6)
+        snap = floor.snapshot(0.0)
+        # pouques-2020 81: 96 % of 60 x 50 EUR; 12 places below 120 entries; remainder to the winner.
+        assert snap["prize_pool_cents"] == 288_000
+        assert snap["payouts_cents"] == [70_132, 50_256, 36_000, 28_080, 23_040, 18_144, 15_120, 12_556,
+                                         10_396, 8_092, 8_092, 8_092]
+    with EventStore(db(tmp_path, "c.db")) as store:
+        floor = FloorService(store)
+        result = floor.execute({"cmd": "new", "name": "x", "ruleset": "cdc-2013",
+                                "structure_toml": to_toml(pouques_2020()), "payouts": "50,30"}, 0.0)
+        assert not result.ok and "80 %" in (result.error or "")
+        assert store.count_tournament_events() == 0
+
+
+def test_table_ids() -> None:
+    assert table_id(3) == "t3" and table_number("t12") == 12
+    for bad in ("x1", "t0", "t", "table1"):
+        try:
+            table_number(bad)
+        except ValueError as err:
+            assert bad in str(err)
+        else:
+            raise AssertionError(bad)
+
+
+def test_floor_rebuilt_from_the_store_equals_the_original(tmp_path: Path) -> None:
+    path = db(tmp_path)
+    with EventStore(path) as store:
+        new_demo(store, players=30, tables=3, ruleset="cdc-2013", seed=11)
+        room = open_room(store, seed=11)
+        while room.steps < 1000 or not any(room.floor.in_hand(t) for t in ("t1", "t2", "t3")
+                                           if table_number(t) in room.floor.require().state.tables):
+            room.step()  # on to a moment some table is mid-hand
+        steps = room.steps
+        now = room.now
+        original, original_tables = floor_state(room.floor, now), tables_state(room.tables)
+    with EventStore(path) as store:
+        floor = FloorService.open(store)
+        tables = FloorTables.open(floor, store)
+        assert floor_state(floor, now) == original
+        assert tables_state(tables) == original_tables
+        # And it plays on: the rebuilt room takes the next step from the same place.
+        again = SimRoom(floor, tables, store, seed=11)
+        assert again.steps == steps and again.now == now
