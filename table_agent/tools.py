@@ -325,7 +325,12 @@ def check_config(profile_path: Path, decks_path: Path | None) -> tuple[list[Find
                 findings.append(Finding("decks", Status.WARN, f"{decks_path}: table {profile.table} has "
                                         f"{len(mine)} deck(s) registered, a table deals from two"))
             else:
-                findings.append(Finding("decks", Status.OK, f"{len(registry)} tags registered"))
+                short = [f"{d.id} has {len(d.cards)}" for d in mine if len(d.cards) != 52]
+                if short:
+                    findings.append(Finding("decks", Status.WARN, f"{decks_path}: {', '.join(short)} of 52 "
+                                            "cards: an unregistered card reads as an unknown tag"))
+                else:
+                    findings.append(Finding("decks", Status.OK, f"{len(registry)} tags registered"))
         except (ValueError, OSError) as err:
             findings.append(Finding("decks", Status.FAIL, f"{err}"))
     return findings, profile
@@ -552,3 +557,10 @@ def main_agent_tools(argv: Sequence[str] | None = None, *, out: TextIO | None = 
     except (ValueError, OSError) as err:
         print(f"tapis agent {args.tool}: {err}", file=sys.stderr)
         return 2
+
+
+if __name__ == "__main__":  # `python -m table_agent.tools doctor|scan|capture|replay ...` until `tapis` wires them
+    arguments = sys.argv[1:]
+    if arguments[:1] == ["doctor"]:
+        sys.exit(doctor_main(arguments[1:]))
+    sys.exit(main_agent_tools(arguments))
