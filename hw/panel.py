@@ -66,11 +66,14 @@ class MemoryDisplay:
         pass
 
 
-def display_text(pad: PanelInput) -> str:
-    """Eight characters: `AWAY   3` while picking a seat, else the keyed amount right-aligned (blank at 0)."""
+def display_text(pad: PanelInput, now: float) -> str:
+    """Eight characters: `AWAY   3` while picking a seat, `STEP 250` just after the step changed,
+    else the keyed amount right-aligned (blank at 0)."""
     if pad.picking is not None:
         word = {DealerButton.AWAY: "AWAY", DealerButton.BACK: "BACK", DealerButton.TIME: "TIME"}[pad.picking]
         return f"{word}{pad.picked_seat:>4}"
+    if now < pad.step_shown_until:
+        return f"STEP{pad.step:>4}" if pad.step < 10_000 else f"S{pad.step:>7}"
     return f"{pad.amount:>8}" if pad.amount else " " * 8
 
 
@@ -242,8 +245,7 @@ class Panel:
                 events = produce(self._clock.now())
                 for event in events:
                     self._on_event(event)
-                if events:
-                    self._update_display()  # after delivery: a display fault loses no press
+                self._update_display()  # after delivery: a display fault loses no press
         except Exception:
             log.exception("panel event lost")
 
@@ -260,7 +262,7 @@ class Panel:
         return lambda: self._deliver(lambda at: self.input.push_edge(pressed, at))
 
     def _update_display(self) -> None:
-        text = display_text(self.input)
+        text = display_text(self.input, self._clock.now())
         if text != self._shown_text:
             self._shown_text = text
             self.display.show(text)

@@ -24,6 +24,7 @@ from hw.panel_events import (
 
 STEP_MULTIPLIERS = (1, 10, 100)  # encoder push cycles the step: 1, 10, 100 chip units per detent
 MAX_AMOUNT = 99_999_999  # eight digits on the display
+STEP_SHOWN_FOR = 1.5  # seconds the display shows the step size after a short push
 
 
 class _Contact:
@@ -85,6 +86,7 @@ class PanelInput:
         self.chip_unit = 1
         self.amount = 0
         self._multiplier = 0  # index into STEP_MULTIPLIERS
+        self.step_shown_until = float("-inf")  # the display shows the new step size until then
         self._pick: _Pick | None = None
 
     # -- what the hub tells the panel ---------------------------------------------------------------
@@ -159,6 +161,7 @@ class PanelInput:
         if button is not SeatButton.BET_RAISE or self.amount == 0:
             return [SeatActed(seat, action, None, at)]
         to, self.amount = self.amount, 0  # the keyed amount belongs to this bet
+        self.step_shown_until = float("-inf")
         return [SeatActed(seat, action, to, at), AmountKeyed(0, at)]
 
     def dealer_edge(self, button: DealerButton, pressed: bool, at: float) -> list[PanelEvent]:
@@ -198,6 +201,7 @@ class PanelInput:
             pick.seat = (pick.seat - 1 + (1 if clockwise else -1)) % self.seats + 1
             pick.expires = at + self.pick_window
             return [SeatOffered(pick.button, pick.seat, at)]
+        self.step_shown_until = float("-inf")  # turning brings the amount back at once
         amount = self.amount + (self.step if clockwise else -self.step)
         amount = max(0, min(MAX_AMOUNT // self.chip_unit * self.chip_unit, amount))
         if amount == self.amount:
@@ -224,6 +228,7 @@ class PanelInput:
             self.amount = 0
             return [AmountKeyed(0, at)]
         self._multiplier = (self._multiplier + 1) % len(STEP_MULTIPLIERS)
+        self.step_shown_until = at + STEP_SHOWN_FOR
         return []
 
     # -- internals -----------------------------------------------------------------------------------

@@ -92,3 +92,25 @@ def test_the_dealer_sees_the_amount_and_the_seat_pick() -> None:
     finally:
         chip.close()
         factory.reset()
+
+
+def test_a_short_push_shows_the_new_step_for_a_moment() -> None:
+    config = PanelConfig.reference(2)
+    factory = MockExpanderFactory(config.expanders)
+    clock = ManualClock()
+    try:
+        with Panel(config, pin_factory=factory, clock=clock, on_event=lambda e: None) as panel:
+            sim = PanelSimulator(panel, clock, press_s=0.1)
+            panel.set_chip_unit(25)
+            sim.turn(2)
+            sim.tap(panel.push.pin, 0.1)  # x10
+            assert panel.display.text == "STEP 250"
+            clock.advance(1.5)
+            panel.refresh()
+            assert panel.display.text == "      50"
+            sim.tap(panel.push.pin, 0.1)  # x100
+            assert panel.display.text == "STEP2500"
+            sim.turn(1)  # turning shows the amount at once
+            assert panel.display.text == "    2550"
+    finally:
+        factory.reset()
