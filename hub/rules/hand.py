@@ -18,8 +18,6 @@ from hub.rules.records import (
     ActionRecord,
     ActionStatus,
     BettingRoundOpen,
-    Decision,
-    FaultKind,
     HandOver,
     HandResult,
     HandSetupError,
@@ -31,7 +29,6 @@ from hub.rules.records import (
 )
 from hub.rules.rulesets import ReopenRule, Ruleset, TimeCaller, get_ruleset
 
-_WAGERS = (ActionKind.BET, ActionKind.RAISE, ActionKind.ALLIN)
 _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
 
 
@@ -441,6 +438,3 @@ def start_hand(
             antes = dict.fromkeys(players, level.ante)
     return Hand(rules, stacks=players, positions=pos, sb=level.sb, bb=level.bb, antes=antes)
 
-
-FAULT_KINDS = tuple(FaultKind)
-DECISIONS = tuple(Decision)
