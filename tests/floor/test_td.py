@@ -1,0 +1,164 @@
+"""The TD command line on the tournament file (hub not running) and over MQTT to a running floor on a
+real Mosquitto: commands, the retained clock, and malformed commands answered without any change."""
+
+from __future__ import annotations
+
+import io
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from hub.broker import EmbeddedBroker
+from hub.floor import FloorService
+from hub.floor_commands import TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandResult
+from hub.mqtt import MqttLink
+from hub.store import EventStore
+from hub.td import td_main
+from hw.ports import ManualClock
+
+PLAYERS = ["Ada", "Bea", "Cyd", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea"]
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    return td_main(argv, out), out.getvalue()
+
+
+def test_a_tournament_run_from_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = ["--db", str(tmp_path / "club.db")]
+    code, text = run(["new", "--ruleset", "pouques-2020", "--structure", "pouques", "--tables", "2",
+                      "--buy-in", "35", "--seed", "4", "--name", "Pouques test", *db])
+    assert (code, text) == (0, "new: ok (1 records)\n")
+    assert run(["register", *PLAYERS, *db]) == (0, "register: ok (12 records)\n")
+    assert run(["seat", *db]) == (0, "seat: ok (12 records)\n")
+    assert run(["start", *db])[0] == 0
+    assert run(["clock", "pause", "--reason", "dîner", *db])[0] == 0
+    assert run(["clock", "add", "300", *db])[0] == 0
+    assert run(["clock", "resume", *db])[0] == 0
+    code, status = run(["status", *db])
+    assert code == 0
+    assert "Pouques test  [pouques-2020]" in status
+    assert "level 1  50/100" in status and "(running)" in status
+    assert "12 left of 12 entries   average stack 50 000" in status
+    # pouques-2020 81: 96 % of 12 x 35 EUR = 403.20 EUR, 12 places below 120 entries.
+    # Each place rounded down to the cent (2435 bp -> 98.17), the 8 cents left over to the winner.
+    assert "pool 403,20 €: 1. 98,25 €, 2. 70,35 €, 3. 50,40 €" in status
+    code, js = run(["status", "--json", *db])
+    snap = json.loads(js)["data"]
+    assert snap["time_left"] > 2400 + 290  # 40 minutes + 5 added, minus the seconds this test took
+    assert [len(t["seats"]) for t in snap["tables"].values()] == [6, 6]
+    assert run(["eliminate", "Ada", *db])[0] == 0
+    code, results = run(["results", *db])
+    assert code == 0 and results.splitlines()[-1].strip().startswith("12  Ada")
+    # Refusals in plain words, exit status 2, nothing stored.
+    with EventStore(tmp_path / "club.db") as store:
+        before = store.count_tournament_events()
+    assert run(["eliminate", "Ada", *db])[0] == 2
+    assert "Ada is not playing" in capsys.readouterr().err
+    assert run(["move", "Bea", "t9", "1", *db])[0] == 2
+    assert "no table 9 in play" in capsys.readouterr().err
+    assert run(["clock", "resume", *db])[0] == 2
+    assert "not paused" in capsys.readouterr().err
+    assert run(["new", "--ruleset", "cdc-2013", "--structure", "pouques", "--buy-in", "5", *db])[0] == 2
+    assert "already holds a tournament" in capsys.readouterr().err
+    with EventStore(tmp_path / "club.db") as store:
+        assert store.count_tournament_events() == before
+
+
+def test_plain_words_errors_without_a_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["status", "--db", str(tmp_path / "none.db")])[0] == 2
+    assert "no tournament file" in capsys.readouterr().err
+    assert run(["new", "--ruleset", "cdc-2013", "--structure", str(tmp_path / "nope.toml"), "--buy-in", "5",
+                "--db", str(tmp_path / "x.db")])[0] == 2
+    assert "cannot read the structure file" in capsys.readouterr().err
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"garbage" * 500)
+    assert run(["status", "--db", str(bad)])[0] == 2
+    assert "corrupt" in capsys.readouterr().err
+    assert run(["clock", "level", "--db", str(bad)])[0] == 2
+    assert run(["fly"])[0] == 2
+
+
+@pytest.fixture
+def running_floor(broker: EmbeddedBroker, tmp_path: Path) -> Iterator[tuple[FloorService, ManualClock]]:
+    store = EventStore(tmp_path / "hub.db")
+    link = MqttLink(client_id="floor-under-test", host=broker.host, port=broker.port)
+    floor = FloorService.open(store, link=link)
+    link.start()
+    clock = ManualClock(1000.0)
+    stop = threading.Event()
+    thread = threading.Thread(target=floor.serve, args=(clock, stop), kwargs={"period": 0.02}, daemon=True)
+    thread.start()
+    yield floor, clock
+    stop.set()
+    thread.join(5)
+    link.stop()
+    store.close()
+
+
+def test_td_commands_over_mqtt(broker: EmbeddedBroker, running_floor: tuple[FloorService, ManualClock],
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    floor, clock = running_floor
+    url = ["--broker", broker.url]
+    assert run(["new", "--ruleset", "cdc-2013", "--structure", "pouques", "--buy-in", "20", "--tables", "2",
+                "--payouts", "50,30,20", "--seed", "9", *url])[0] == 0
+    assert run(["register", *PLAYERS, *url])[0] == 0
+    assert run(["seat", *url])[0] == 0
+    assert run(["start", *url])[0] == 0
+    clock.advance(600)
+    assert run(["clock", "pause", *url])[0] == 0
+
+    clocks: queue.Queue[dict[str, object]] = queue.Queue()
+    results: queue.Queue[CommandResult] = queue.Queue()
+    viewer = MqttLink(client_id="viewer", host=broker.host, port=broker.port)
+    viewer.subscribe(TOURNAMENT_CLOCK, lambda m: clocks.put(json.loads(m.payload)))
+    viewer.subscribe(TOURNAMENT_RESULT, lambda m: results.put(CommandResult.model_validate_json(m.payload)))
+    viewer.start()
+    try:
+        snap = clocks.get(timeout=5)  # retained: the screen shows the clock as soon as it connects
+        assert (snap["level"], snap["running"], snap["players_left"]) == (1, False, 12)
+        assert snap["time_left"] == 1800.0  # paused after 10 of 40 minutes
+        assert snap["payouts_cents"] == [12_000, 7_200, 4_800]  # 12 x 20 EUR, 50/30/20 %
+
+        stored = floor.store.count_tournament_events()
+        for payload in (b"not json", b'{"cmd": "clock", "action": "warp"}', b'{"cmd": "eliminate"}'):
+            viewer.publish(TOURNAMENT_CMD, payload)
+            answer = results.get(timeout=5)
+            assert not answer.ok and answer.error and answer.error.startswith("bad TD command")
+        assert floor.store.count_tournament_events() == stored
+
+        code, text = run(["status", *url])
+        assert code == 0 and "(PAUSED)" in text and "12 left of 12 entries" in text
+        assert run(["clock", "resume", *url])[0] == 0
+        assert _next_where(clocks, lambda snap: snap["running"] is True)  # published on the change
+        assert run(["clock", "pause", *url])[0] == 0
+        assert run(["clock", "pause", *url])[0] == 2
+        assert "refused: the clock is already paused" in capsys.readouterr().err
+    finally:
+        viewer.stop()
+    # Everything the hub did over MQTT is in its store: a reopened floor is the same tournament.
+    with EventStore(floor.store.path) as again:
+        assert [e["type"] for e in again.tournament_events()] == [type(e).__name__ for e in floor.require().events]
+
+
+def test_no_hub_on_the_broker_is_a_plain_words_timeout(broker: EmbeddedBroker, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import hub.td as td
+
+    real = td.run_remote
+    monkeypatch.setattr(td, "run_remote", lambda b, c: real(b, c, timeout=0.5))
+    assert run(["status", "--broker", broker.url])[0] == 2
+    assert "no answer from the hub" in capsys.readouterr().err
+
+
+def _next_where(q: queue.Queue[dict[str, object]], wanted: Callable[[dict[str, object]], bool]) -> bool:
+    while True:
+        try:
+            if wanted(q.get(timeout=5)):
+                return True
+        except queue.Empty:
+            return False
