@@ -49,7 +49,7 @@ if ! id tapis >/dev/null 2>&1; then
   useradd --system --home-dir /var/lib/tapis --shell /usr/sbin/nologin tapis
 fi
 if [ "$role" = agent ]; then
-  for group in dialout gpio; do
+  for group in dialout gpio i2c; do
     getent group "$group" >/dev/null || groupadd --system "$group"
     usermod -aG "$group" tapis
   done

@@ -392,8 +392,9 @@ def check_reader(profile: TableProfile, open_link: Callable[[], ByteLink], *, ti
                                f"{hello.antennas} antennas) on {url}")]
 
 
-def check_panel(gpio_chips: Sequence[Path]) -> list[Finding]:
-    """The seat panel's buttons and LEDs need a GPIO chip the service user may open."""
+def check_panel(gpio_chips: Sequence[Path], i2c_buses: Sequence[Path] = ()) -> list[Finding]:
+    """The dealer panel needs a GPIO chip, the seat panels' MCP23017 expanders an I2C bus, both
+    openable by the service user."""
     present = [chip for chip in gpio_chips if chip.exists()]
     if not present:
         return [Finding("panel", Status.WARN, f"no GPIO chip ({', '.join(map(str, gpio_chips))}): not a "
@@ -402,7 +403,17 @@ def check_panel(gpio_chips: Sequence[Path]) -> list[Finding]:
     if denied:
         return [Finding("panel", Status.FAIL, f"cannot open {denied[0]}: the service user must be in the "
                         "gpio group (sudo usermod -aG gpio tapis)")]
-    return [Finding("panel", Status.OK, f"GPIO {', '.join(str(c) for c in present)} accessible")]
+    findings = [Finding("panel", Status.OK, f"GPIO {', '.join(str(c) for c in present)} accessible")]
+    for bus in i2c_buses:
+        if not bus.exists():
+            findings.append(Finding("panel", Status.WARN, f"no {bus}: I2C is off, the seat panels will not "
+                                    "work (sudo raspi-config nonint do_i2c 0, then reboot)"))
+        elif not os.access(bus, os.R_OK | os.W_OK):
+            findings.append(Finding("panel", Status.FAIL, f"cannot open {bus}: the service user must be in the "
+                                    "i2c group (sudo usermod -aG i2c tapis)"))
+        else:
+            findings.append(Finding("panel", Status.OK, f"I2C {bus} accessible"))
+    return findings
 
 
 def _mqtt_connect_packet(client_id: str) -> bytes:
@@ -477,6 +488,7 @@ def check_clock(probe: Callable[[], bool | None]) -> list[Finding]:
 def doctor(*, profile_path: Path, decks_path: Path | None = None, broker: str | None = None,
            open_link: Callable[[TableProfile], ByteLink] | None = None,
            gpio_chips: Sequence[Path] = (Path("/dev/gpiochip0"),),
+           i2c_buses: Sequence[Path] = (Path("/dev/i2c-1"),),
            clock_probe: Callable[[], bool | None] = ntp_synchronised, timeout: float = 2.0) -> list[Finding]:
     """Every check, in the order a volunteer should fix things. `open_link` defaults to the profile's
     serial URL; the broker check is skipped without a URL."""
@@ -484,7 +496,7 @@ def doctor(*, profile_path: Path, decks_path: Path | None = None, broker: str | 
     if profile is not None:
         opener = open_link or _serial_opener
         findings += check_reader(profile, lambda: opener(profile), timeout=timeout)
-    findings += check_panel(gpio_chips)
+    findings += check_panel(gpio_chips, i2c_buses)
     if broker:
         findings += check_broker(broker, timeout=timeout)
     else:

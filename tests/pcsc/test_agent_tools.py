@@ -195,6 +195,11 @@ def test_doctor_clock_and_panel_verdicts(tmp_path: Path) -> None:
     assert check_panel([chip])[0].status is Status.WARN
     chip.write_bytes(b"")
     assert check_panel([chip]) == [Finding("panel", Status.OK, f"GPIO {chip} accessible")]
+    bus = tmp_path / "i2c-1"
+    [_, missing] = check_panel([chip], [bus])
+    assert missing.status is Status.WARN and "do_i2c 0" in missing.message
+    bus.write_bytes(b"")
+    assert check_panel([chip], [bus])[1] == Finding("panel", Status.OK, f"I2C {bus} accessible")
 
 
 def test_doctor_main_reports_each_finding_and_fails_on_a_bad_config(tmp_path: Path) -> None:
@@ -213,11 +218,13 @@ def test_doctor_all_good_on_a_working_table(board: ReaderBoardSimulator, broker:
     decks.write_text(REGISTRY.dump())
     chip = tmp_path / "gpiochip0"
     chip.write_bytes(b"")
+    bus = tmp_path / "i2c-1"
+    bus.write_bytes(b"")
     findings = doctor(profile_path=profile, decks_path=decks, broker=broker.url, gpio_chips=[chip],
-                      clock_probe=lambda: True)
+                      i2c_buses=[bus], clock_probe=lambda: True)
     assert [(f.check, f.status) for f in findings] == [
         ("config", Status.OK), ("decks", Status.OK), ("reader", Status.OK), ("panel", Status.OK),
-        ("broker", Status.OK), ("clock", Status.OK)]
+        ("panel", Status.OK), ("broker", Status.OK), ("clock", Status.OK)]
 
 
 def test_agent_tools_replay_prints_the_frames(recorded: Path) -> None:

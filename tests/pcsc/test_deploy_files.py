@@ -32,7 +32,7 @@ def test_units_pass_systemd_analyze_verify(unit: str, tmp_path: Path) -> None:
 def test_the_agent_unit_keeps_serial_and_gpio_reachable() -> None:
     unit = (DEPLOY / "tapis-agent.service").read_text()
     settings = [line.split("=", 1)[0] for line in unit.splitlines() if "=" in line and not line.startswith("#")]
-    assert "SupplementaryGroups=dialout gpio" in unit
+    assert "SupplementaryGroups=dialout gpio i2c" in unit
     assert "PrivateDevices" not in settings and "ProtectClock" not in settings and "DeviceAllow" not in settings
     assert "Restart=always" in unit and "StandardOutput=journal" in unit and "User=tapis" in unit
 
