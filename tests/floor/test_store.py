@@ -121,5 +121,8 @@ def test_appends_survive_sigkill(tmp_path: Path) -> None:
         # returned after the line we read).
         assert len(payloads) >= confirmed
         assert payloads == [b"payload-%d" % n for n in range(1, len(payloads) + 1)]
-        assert [e["n"] for e in store.tournament_events()] == list(range(3, len(payloads) + 1, 3))
+        ticks = [e["n"] for e in store.tournament_events()]
+        assert ticks == list(range(3, 3 * len(ticks) + 1, 3))
+        # The kill may fall between a table append and the tournament append that follows it.
+        assert confirmed - confirmed % 3 <= 3 * len(ticks) <= len(payloads)
         assert store.append_table_event("t1", "boot", confirmed, b"again", 0.0) is False
