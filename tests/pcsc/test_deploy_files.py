@@ -39,7 +39,7 @@ def test_the_agent_unit_keeps_serial_and_gpio_reachable() -> None:
 
 def test_example_configuration_loads() -> None:
     profile = TableProfile.load(DEPLOY / "etc-tapis" / "table.toml")
-    assert (profile.table, profile.seats, profile.antenna_count) == ("t1", 9, 13)
+    assert (profile.table, profile.seats, profile.antenna_count) == ("t1", 9, 14)  # board on 9 and 10
     assert profile.reader.url.startswith("/dev/serial/by-id/")
     registry = DeckRegistry.load(DEPLOY / "etc-tapis" / "decks.toml")
     assert registry.lookup("04A1B2C3D4E580").card == "As"
