@@ -17,9 +17,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from hub.floor_commands import (TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT, AnyCommand,
-                                ClockCmd, CommandError, CommandResult, Eliminate, Move, NewTournament,
-                                Register, Results, Seat, Start, Status, decode_command)
+from hub.floor_commands import (COMMAND_TYPES, TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT,
+                                AnyCommand, ClockCmd, CommandError, CommandResult, Eliminate, Move,
+                                NewTournament, Register, Seat, Start, Status, decode_command)
 from hub.mqtt import Message, MqttLink
 from hub.rules import Level as HandLevel
 from hub.store import JSON, EventStore, StoreError
@@ -232,16 +232,32 @@ class FloorService:
         if self.tournament is not None:
             now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
         try:
-            cmd = command if isinstance(command, tuple(_HANDLERS)) else decode_command(command)  # type: ignore[arg-type]
+            cmd = command if isinstance(command, COMMAND_TYPES) else decode_command(command)
             cmd_name, ident = cmd.cmd, cmd.id
-            events, data = _HANDLERS[type(cmd)](self, cmd, now)
+            events, data = self._dispatch(cmd, now)
         except (CommandError, TournamentError) as err:
             return CommandResult(id=ident, cmd=cmd_name, ok=False, error=str(err))
         return CommandResult(id=ident, cmd=cmd_name, ok=True, events=[type(e).__name__ for e in events],
                              data=data)
 
-    def _new(self, cmd: NewTournament, now: float) -> tuple[list[Event], dict[str, JSON]]:
-        return self.create(cmd, now), {}
+    def _dispatch(self, cmd: AnyCommand, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        if isinstance(cmd, NewTournament):
+            return self.create(cmd, now), {}
+        if isinstance(cmd, Register):
+            return self._register(cmd, now)
+        if isinstance(cmd, Seat):
+            return self._seat(cmd, now)
+        if isinstance(cmd, Start):
+            return self._run(lambda t: t.start(now))[1], {}
+        if isinstance(cmd, ClockCmd):
+            return self._clock(cmd, now)
+        if isinstance(cmd, Eliminate):
+            return self._eliminate(cmd, now)
+        if isinstance(cmd, Move):
+            return self._move(cmd, now)
+        if isinstance(cmd, Status):
+            return [], self.snapshot(now)
+        return [], self.results()
 
     def _register(self, cmd: Register, now: float) -> tuple[list[Event], dict[str, JSON]]:
         def register(t: Tournament) -> None:
@@ -253,9 +269,6 @@ class FloorService:
         tables = self.store.get_config(_TABLES_KEY)
         count = tables if isinstance(tables, int) else None
         return self._run(lambda t: t.draw_seats(now, tables=count))[1], {}
-
-    def _start(self, cmd: Start, now: float) -> tuple[list[Event], dict[str, JSON]]:
-        return self._run(lambda t: t.start(now))[1], {}
 
     def _clock(self, cmd: ClockCmd, now: float) -> tuple[list[Event], dict[str, JSON]]:
         seconds, level = cmd.seconds or 0.0, cmd.level or 0
@@ -275,12 +288,6 @@ class FloorService:
         before = self._seat_map()
         _, events = self._run(lambda t: t.move_player(cmd.player, number, cmd.seat, now))
         return events, {"moves": [m.to_dict() for m in move_instructions(events, before)]}
-
-    def _status(self, cmd: Status, now: float) -> tuple[list[Event], dict[str, JSON]]:
-        return [], self.snapshot(now)
-
-    def _results(self, cmd: Results, now: float) -> tuple[list[Event], dict[str, JSON]]:
-        return [], self.results()
 
     # --- views ------------------------------------------------------------------------------------
 
@@ -358,14 +365,6 @@ class FloorService:
                 self.pump(clock.now())
             except Exception:  # noqa: BLE001 - the floor keeps serving the TD
                 log.exception("floor: pump failed")
-
-
-_Handler = Callable[[FloorService, AnyCommand, float], tuple[list[Event], dict[str, JSON]]]
-_HANDLERS: dict[type[AnyCommand], _Handler] = {  # type: ignore[dict-item]
-    NewTournament: FloorService._new, Register: FloorService._register, Seat: FloorService._seat,
-    Start: FloorService._start, ClockCmd: FloorService._clock, Eliminate: FloorService._eliminate,
-    Move: FloorService._move, Status: FloorService._status, Results: FloorService._results,
-}
 
 
 def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]) -> list[MoveInstruction]:

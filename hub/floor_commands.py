@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from hub.store import JSON
-from hub.wire import ROOT, SCHEMA, TABLE_ID
+from hub.wire import ROOT, TABLE_ID
 
 TOURNAMENT_CLOCK = f"{ROOT}/hub/tournament/clock"  # retained snapshot, every second and on change
 TOURNAMENT_CMD = f"{ROOT}/hub/tournament/cmd"  # TD -> hub, JSON `Command`
@@ -26,7 +26,7 @@ class CommandError(ValueError):
 class _Cmd(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    v: Literal[1] = SCHEMA
+    v: Literal[1] = 1  # SCHEMA
     id: str = Field("", max_length=64)  # echoed in the result so the TD matches answers
 
 
@@ -91,6 +91,7 @@ class Results(_Cmd):
 
 
 AnyCommand = NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | Status | Results
+COMMAND_TYPES = (NewTournament, Register, Seat, Start, ClockCmd, Eliminate, Move, Status, Results)
 _command: TypeAdapter[AnyCommand] = TypeAdapter(Annotated[AnyCommand, Field(discriminator="cmd")])
 
 
@@ -118,7 +119,7 @@ class CommandResult(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    v: Literal[1] = SCHEMA
+    v: Literal[1] = 1  # SCHEMA
     id: str = ""
     cmd: str
     ok: bool

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Literal, TextIO
 
 from hub import wire
 from hub.floor import FloorService, table_id
@@ -25,7 +25,7 @@ from hub.floor_commands import NewTournament
 from hub.floor_tables import FloorTables
 from hub.game import TableGame
 from hub.rules import Hand, HandOver
-from hub.store import EventStore
+from hub.store import JSON, EventStore
 from hub.tournament.events import (Event, FinalTableDrawn, HeadsUpStarted, LevelStarted,
                                    PlayerEliminated, TableBroken)
 from hub.tournament.structure import AnteKind, Break, Item, Level, Structure, to_toml
@@ -47,6 +47,22 @@ def demo_structure() -> Structure:
         if n % 6 == 0:
             items.append(Break("pause", 5))
     return Structure("démo rapide", 10_000, tuple(items))
+
+
+Choice = Literal["fold", "check", "call", "bet", "raise", "allin"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Base:
+    """What every event of one step carries: table, sequence number, time."""
+
+    table: str
+    seq: int
+    at: float
+
+    def acted(self, seat: int, action: Choice, to: int | None) -> wire.SeatActed:
+        return wire.SeatActed(table=self.table, boot=BOOT, seq=self.seq, at=self.at, seat=seat, action=action,
+                              to=to)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +108,11 @@ class SimRoom:
 
     def _next(self, table: str, now: float) -> Step:
         seq = self._seq_for(table)
-        base = {"table": table, "boot": BOOT, "seq": seq, "at": now}
+        base = _Base(table, seq, now)
         game = self.tables.game(table)
         if game is None or not game.in_hand or game.hand is None:
-            return Step(table, wire.DealerPressed(button="new_hand", **base))
+            return Step(table, wire.DealerPressed(table=table, boot=BOOT, seq=seq, at=now, button="new_hand",
+                                                     seat=None))
         hand = game.hand
         deck = self._deck(table, game.hand_no)
         seats = hand.seats
@@ -123,23 +140,24 @@ class SimRoom:
         return deck
 
     @staticmethod
-    def _card(base: dict[str, object], zone: str, card: str, index: int) -> wire.CardEvent:
+    def _card(base: _Base, zone: str, card: str, index: int) -> wire.CardEvent:
         uid = f"{DECK.index(card) + 1:02X}A0"
-        return wire.CardEvent(type="card_arrived", zone=zone, uid=uid, card=card, deck="A",  # type: ignore[arg-type]
-                              order=index + 1, **base)  # type: ignore[arg-type]
+        return wire.CardEvent(table=base.table, boot=BOOT, seq=base.seq, at=base.at, type="card_arrived",
+                              zone=zone, uid=uid, card=card, deck="A", order=index + 1)
 
     @staticmethod
-    def _decide(base: dict[str, object], hand: Hand, seat: int, rng: random.Random) -> wire.SeatActed:
+    def _decide(base: _Base, hand: Hand, seat: int, rng: random.Random) -> wire.SeatActed:
         """A loose-aggressive simulated player: short stacks shove, the rest mix calls and raises."""
         try:
             legal = hand.legal(seat)
         except HandOver:
-            return wire.SeatActed(seat=seat, action="fold", **base)  # type: ignore[arg-type]
+            return base.acted(seat, "fold", None)
         stack = hand.stack[seat] + hand.bet[seat]
         stack_bb = stack / max(hand.bb, 1)
         price = legal.call_amount / max(stack, 1)  # share of his stack a call costs
         r = rng.random()
-        action, to = "fold", None
+        action: Choice = "fold"
+        to: int | None = None
         if stack_bb < 10 and r < 0.4:
             action = "allin"  # short stack: push or fold
         elif legal.can_check:
@@ -159,18 +177,19 @@ class SimRoom:
             action = "allin"
         if to is not None and to >= legal.max_raise_to:
             action, to = "allin", None
-        return wire.SeatActed(seat=seat, action=action, to=to, **base)  # type: ignore[arg-type]
+        return base.acted(seat, action, to)
 
 
 def new_demo(store: EventStore, *, players: int, tables: int, ruleset: str, seed: int) -> FloorService:
     """Create, register, draw and start the demo tournament in an empty store."""
     floor = FloorService(store)
-    floor.create(NewTournament(name=f"Démo {players} joueurs", ruleset=ruleset,  # type: ignore[arg-type]
-                               structure_toml=to_toml(demo_structure()), tables=tables,
-                               buy_in_cents=5_000, payouts="pouques", seed=seed), 0.0)
-    for command in ({"cmd": "register", "players": [f"joueur{i:02d}" for i in range(1, players + 1)]},
-                    {"cmd": "seat"}, {"cmd": "start"}):
-        result = floor.execute(command, 0.5)  # type: ignore[arg-type]
+    floor.create(NewTournament.model_validate({
+        "name": f"Démo {players} joueurs", "ruleset": ruleset, "structure_toml": to_toml(demo_structure()),
+        "tables": tables, "buy_in_cents": 5_000, "payouts": "pouques", "seed": seed}), 0.0)
+    names: list[JSON] = [f"joueur{i:02d}" for i in range(1, players + 1)]
+    commands: list[dict[str, JSON]] = [{"cmd": "register", "players": names}, {"cmd": "seat"}, {"cmd": "start"}]
+    for command in commands:
+        result = floor.execute(command, 0.5)
         if not result.ok:
             raise RuntimeError(f"demo setup: {result.error}")
     return floor
