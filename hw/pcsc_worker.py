@@ -228,3 +228,23 @@ class PcscReaderWorker:
                 self._out.put(FramesRead(list[Frame](frames), now))
             self._stop.wait(self._period)
 
+
+def pcsc_worker_factory(readers: Mapping[str, int], *, open_pcsc: Callable[[], PcscPort] | None = None,
+                        retry_max: float = 2.0) -> Callable[..., PcscReaderWorker]:
+    """What `tapis agent` passes where it would build a serial `ReaderWorker`: called with the same
+    keywords (`out`, `clock`, `scan_period_ms`, `name`), it builds a worker over pcscd (pyscard unless
+    `open_pcsc` says otherwise). The reader table is checked now, at configuration time."""
+    table = check_reader_map(readers)
+    if open_pcsc is None:
+        from hw.pcsc import PyscardPort
+
+        opener: Callable[[], PcscPort] = PyscardPort
+    else:
+        opener = open_pcsc
+
+    def build(*, out: queue.Queue[object], clock: Clock, scan_period_ms: int = 50,
+              name: str = "pcsc") -> PcscReaderWorker:
+        return PcscReaderWorker(open_pcsc=opener, readers=table, out=out, clock=clock,
+                                scan_period_ms=scan_period_ms, name=name, retry_max=retry_max)
+
+    return build

@@ -7,11 +7,13 @@ import queue
 import time
 
 import pytest
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, rule
 
 from firmware_bridge import FaultCode, Heartbeat, Hello, ReaderFault, TagGone, TagSeen
 from hw.errors import ConfigError, LinkError
 from hw.pcsc import CardReadError, FakePcsc, PcscServiceError, parse_uid_response
-from hw.pcsc_worker import PcscReaderWorker, PcscScanner
+from hw.pcsc_worker import PcscReaderWorker, PcscScanner, pcsc_worker_factory
 from hw.ports import ManualClock, MonotonicClock
 from table_agent.reader import FramesRead, LinkChanged
 
@@ -164,3 +166,72 @@ def test_the_worker_feeds_the_agent_queue_and_survives_a_pcscd_restart() -> None
         assert worker.connections == 2
     finally:
         worker.stop()
+
+
+def test_the_factory_builds_a_worker_from_the_agents_keywords() -> None:
+    fake = FakePcsc([SEAT1])
+    build = pcsc_worker_factory({SEAT1: 0}, open_pcsc=fake.open)
+    out: queue.Queue[object] = queue.Queue()
+    worker = build(out=out, clock=MonotonicClock(), scan_period_ms=10, name="reader-t1")
+    fake.place(SEAT1, AS)
+    worker.start()
+    try:
+        drain(out, lambda i: isinstance(i, FramesRead) and TagSeen(0, AS) in i.frames)
+    finally:
+        worker.stop()
+    with pytest.raises(ConfigError):
+        pcsc_worker_factory({})
+
+
+class FakeTable(RuleBasedStateMachine):
+    """Any sequence of placements, lifts, swaps, unplugs and replugs: after every scan the frames say
+    exactly what changed, and a card lying on a plugged reader is seen on every scan."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names = ["r0", "r1", "r2"]
+        self.fake = FakePcsc(self.names)
+        self.scanner = PcscScanner(port=self.fake.open(), antennas={n: i for i, n in enumerate(self.names)})
+        self.cards: dict[str, bytes | None] = dict.fromkeys(self.names)
+        self.plugged = set(self.names)
+        self.reported: dict[int, bytes] = {}
+
+    @rule(reader=st.integers(0, 2), uid=st.sampled_from([AS, KD, bytes.fromhex("04000001")]))
+    def place(self, reader: int, uid: bytes) -> None:
+        name = self.names[reader]
+        if name in self.plugged:
+            self.fake.place(name, uid)
+            self.cards[name] = uid
+
+    @rule(reader=st.integers(0, 2))
+    def lift(self, reader: int) -> None:
+        name = self.names[reader]
+        if name in self.plugged:
+            self.fake.remove(name)
+            self.cards[name] = None
+
+    @rule(reader=st.integers(0, 2))
+    def unplug_or_replug(self, reader: int) -> None:
+        name = self.names[reader]
+        if name in self.plugged:
+            self.fake.unplug(name)
+            self.plugged.discard(name)
+            self.cards[name] = None
+        else:
+            self.fake.plug(name)
+            self.plugged.add(name)
+
+    @rule()
+    def scan(self) -> None:
+        frames = self.scanner.scan()
+        seen = {f.antenna: f.uid for f in frames if isinstance(f, TagSeen)}
+        gone = {(f.antenna, f.uid) for f in frames if isinstance(f, TagGone)}
+        expected = {i: self.cards[n] for i, n in enumerate(self.names) if n in self.plugged and self.cards[n]}
+        assert seen == expected
+        for antenna, uid in self.reported.items():
+            assert ((antenna, uid) in gone) == (expected.get(antenna) != uid)
+        assert all((a, u) in self.reported.items() for a, u in gone)  # never gone without being seen
+        self.reported = dict(expected)  # type: ignore[arg-type]
+
+
+TestFakeTable = FakeTable.TestCase
