@@ -46,6 +46,7 @@ class FloorTables:
         self.on_moves: list[Callable[[list[MoveInstruction]], None]] = []
         self._replaying = False
         self._context_rows: dict[str, int] = {}
+        self._last_row = 0
 
     def game(self, table: str) -> TableGame | None:
         seat = self.tables.get(table)
@@ -86,11 +87,13 @@ class FloorTables:
         if game is not None and game.in_hand:
             return Output([wire.hub_event(table, "hand_refused", hand=game.hand_no,
                                           reason="the hand in progress has not ended")])
-        if self._replaying and now < floor.require().state.now:
-            return Output()  # a press the floor refused before the kill: it changed nothing
-        players = floor.players_for_hand(table)
+        if self._replaying and row < self._last_row:
+            # Not the last hand's start (that is the context), not the last event stored (the one
+            # a kill may have left unplayed): a press the floor refused, which changed nothing.
+            return Output()
         hand_no = (game.hand_no if game is not None else 0) + 1
         try:
+            players = floor.players_for_hand(table)
             if len(players) < 2 or not floor.can_start_hand(table, now):
                 floor.require().verify_start_hand(table_number(table), now)
                 raise TournamentError(f"table {table} has fewer than two players")
@@ -168,6 +171,7 @@ class FloorTables:
         if not starts:
             return tables
         tables._replaying, tables._context_rows = True, starts
+        tables._last_row = store.last_table_row()
         try:
             for row in store.table_rows(after=min(starts.values()) - 1):
                 if row.table not in starts or row.row < starts[row.table]:

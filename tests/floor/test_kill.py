@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from floor_helpers import floor_state, tables_state
 
 from hub import wire
@@ -52,7 +54,9 @@ def _reference(tmp_path: Path, steps: int) -> tuple[dict[str, object], dict[str,
         return floor_state(room.floor, room.now), tables_state(room.tables), room.now
 
 
-def test_hub_killed_mid_hand_resumes_identically(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kill_at, mid_hand", [(700, True), (1130, False)])
+def test_hub_killed_mid_hand_resumes_identically(tmp_path: Path, kill_at: int, mid_hand: bool) -> None:
+    """At 700 table events hands are in play; at 1130 the break has begun (presses are refused)."""
     straight = tmp_path / "straight.db"
     subprocess.run(_script(straight, TOTAL), cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
 
@@ -60,7 +64,7 @@ def test_hub_killed_mid_hand_resumes_identically(tmp_path: Path) -> None:
     proc = subprocess.Popen(_script(killed, TOTAL), cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
-        if int(line.split()[1]) >= 700:
+        if int(line.split()[1]) >= kill_at:
             break
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -70,10 +74,12 @@ def test_hub_killed_mid_hand_resumes_identically(tmp_path: Path) -> None:
         stored = store.count_table_events()
         floor = FloorService.open(store)
         tables = FloorTables.open(floor, store)
-        assert 700 <= stored < TOTAL
-        # Mid-hand: some table's hand is in progress, with cards on the felt.
+        assert kill_at <= stored < TOTAL
         live = [g for g in (tables.game(t) for t in tables.tables) if g is not None and g.in_hand]
-        assert live and any(g.hole for g in live)
+        if mid_hand:  # some table's hand is in progress, with cards on the felt
+            assert live and any(g.hole for g in live)
+        else:
+            assert floor.require().state.clock.on_break
         ref_floor, ref_tables, now = _reference(tmp_path, stored)
         assert floor_state(floor, now) == ref_floor
         assert tables_state(tables) == ref_tables
