@@ -4,16 +4,17 @@ same CRC, same COBS, frames the firmware sends decode on the host, host frames d
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import tapis_proto as fw
-from conftest import FIRMWARE
+import tapis_proto as fw  # on sys.path by this directory's conftest, as on the board
 from firmware_bridge import (Decoder, FaultCode, Heartbeat, Hello, HostHello, ReaderFault, SetScanPeriod,
                              StartScan, StopScan, TagGone, TagSeen, cobs_decode, cobs_encode, crc16, encode)
 
+FIRMWARE = Path(__file__).resolve().parents[2] / "hw" / "firmware"
 uids = st.sampled_from([4, 7, 10]).flatmap(lambda n: st.binary(min_size=n, max_size=n))
 texts = st.text(max_size=40)
 
