@@ -33,7 +33,7 @@ from hub.tournament.structure import AnteKind, Break, Item, Level, Structure, to
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 DECK = [r + s for r in RANKS for s in SUITS]
 BOOT = "sim"
-STEP_SECONDS = 2.0  # simulated seconds per table event: a 6-minute level lasts 180 events
+STEP_SECONDS = 2.0  # simulated seconds between two events of one table (a hand lasts about a minute)
 
 
 def demo_structure() -> Structure:
@@ -77,11 +77,9 @@ class SimRoom:
     def __init__(self, floor: FloorService, tables: FloorTables, store: EventStore, *, seed: int) -> None:
         self.floor, self.tables, self.store, self.seed = floor, tables, store, seed
         self.steps = store.count_table_events()  # the script's position: resumes where the store is
+        last = store.last_table_row()
+        self.now = next(store.table_rows(after=last - 1)).at if last else 1.0
         self._seq: dict[str, int] = {}
-
-    @property
-    def now(self) -> float:
-        return 1.0 + self.steps * STEP_SECONDS
 
     def finished(self) -> bool:
         return len(self.floor.require().state.alive()) <= 1
@@ -89,16 +87,20 @@ class SimRoom:
     def step(self) -> list[Event]:
         """One table event into the hub; returns the tournament events it caused."""
         t = self.floor.require()
-        active = [table_id(n) for n in sorted(t.state.tables)]
-        table = active[self.steps % len(active)]
-        now = self.now
         before = len(t.events)
-        self.floor.pump(now)  # the clock's level changes, as the hub's tick would
-        step = self._next(table, now)
-        payload = wire.encode(step.event)
-        self.tables.receive(table, step.event, payload, now)
+        step = self.prepare()
+        self.tables.receive(step.table, step.event, wire.encode(step.event), self.now)
         self.steps += 1
         return t.events[before:]
+
+    def prepare(self) -> Step:
+        """The next table event (the clock moved on, the hub's tick done), not yet given to the hub."""
+        t = self.floor.require()
+        active = [table_id(n) for n in sorted(t.state.tables)]
+        table = active[self.steps % len(active)]
+        self.now = now = self.now + STEP_SECONDS / len(active)  # the tables play side by side
+        self.floor.pump(now)  # the clock's level changes, as the hub's tick would
+        return self._next(table, now)
 
     def _seq_for(self, table: str) -> int:
         if table not in self._seq:

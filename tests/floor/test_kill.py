@@ -26,7 +26,6 @@ from simulators.tournament_demo import new_demo, open_room
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["--players", "27", "--tables", "3", "--seed", "5", "--ruleset", "cdc-2013"]
-TOTAL = 1500
 
 
 def _script(db: Path, steps: int) -> list[str]:
@@ -54,9 +53,23 @@ def _reference(tmp_path: Path, steps: int) -> tuple[dict[str, object], dict[str,
         return floor_state(room.floor, room.now), tables_state(room.tables), room.now
 
 
-@pytest.mark.parametrize("kill_at, mid_hand", [(700, True), (1130, False)])
+def _first_break_step() -> int:
+    """Table events stored when the script's first break has begun (presses refused from then on)."""
+    with EventStore(":memory:", durable=False) as store:
+        new_demo(store, players=27, tables=3, ruleset="cdc-2013", seed=5)
+        room = open_room(store, seed=5)
+        while not room.floor.require().state.clock.on_break:
+            room.step()
+        return room.steps
+
+
+BREAK = _first_break_step()
+TOTAL = BREAK + 400
+
+
+@pytest.mark.parametrize("kill_at, mid_hand", [(700, True), (BREAK + 60, False)])
 def test_hub_killed_mid_hand_resumes_identically(tmp_path: Path, kill_at: int, mid_hand: bool) -> None:
-    """At 700 table events hands are in play; at 1130 the break has begun (presses are refused)."""
+    """At 700 table events hands are in play; past the first break's start presses are refused."""
     straight = tmp_path / "straight.db"
     subprocess.run(_script(straight, TOTAL), cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
 
@@ -108,10 +121,9 @@ def test_kill_between_storing_an_event_and_playing_it(tmp_path: Path) -> None:
         while room.steps < steps - 1:
             room.step()
         t = room.floor.require()
-        table = f"t{sorted(t.state.tables)[room.steps % len(t.state.tables)]}"
-        room.floor.pump(room.now)
-        last = room._next(table, room.now)  # noqa: SLF001 - the script's next event, stored unplayed
-        assert store.append_table_event(table, last.event.boot, last.event.seq, wire.encode(last.event), room.now)
+        last = room.prepare()  # the script's next event, stored but never played
+        assert store.append_table_event(last.table, last.event.boot, last.event.seq, wire.encode(last.event),
+                                        room.now)
         assert sum(1 for e in t.events if isinstance(e, HandEnded)) == 2
     with EventStore(path, durable=False) as store:
         floor = FloorService.open(store)

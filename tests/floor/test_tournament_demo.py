@@ -31,7 +31,8 @@ def test_sixty_players_to_one_winner_with_payouts() -> None:
     assert kinds.count("PlayerEliminated") == 59
     # Balancing and breaking happened on the way: 6 tables -> the final table (cdc-2013 3.4, 3.6).
     assert kinds.count("TableBroken") >= 3 and "FinalTableDrawn" in kinds and "MoveOrdered" in kinds
-    assert kinds.count("MoveOrdered") == kinds.count("MoveConfirmed")
+    # A mover is confirmed when dealt in at his new table (one moved twice before that, once).
+    assert 0 < kinds.count("MoveConfirmed") <= kinds.count("MoveOrdered")
     # pouques-2020 81 table (the demo's): 96 % of 60 x 50 EUR, 12 places, every cent paid out.
     assert results["prize_pool_cents"] == 288_000
     paid = [row["prize_cents"] for row in ranking if row["prize_cents"]]
