@@ -153,3 +153,62 @@ def test_floor_rebuilt_from_the_store_equals_the_original(tmp_path: Path) -> Non
         # And it plays on: the rebuilt room takes the next step from the same place.
         again = SimRoom(floor, tables, store, seed=11)
         assert again.steps == steps and again.now == now
+
+
+class FakeLink:
+    """Records what the floor publishes (the MQTT test runs the real broker)."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[str, bytes, bool]] = []
+        self.handlers: dict[str, object] = {}
+
+    def subscribe(self, pattern: str, handler: object) -> None:
+        self.handlers[pattern] = handler
+
+    def on_connect(self, hook: object) -> None:
+        pass
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
+        self.published.append((topic, payload, retain))
+
+
+def test_clock_published_retained_every_second_and_on_change(tmp_path: Path) -> None:
+    from hub.floor_commands import TOURNAMENT_CLOCK
+
+    link = FakeLink()
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 6)
+        floor = FloorService.open(store, link=link)  # type: ignore[arg-type]
+        times = []
+        for now in (10.0, 10.5, 10.9, 11.0, 11.2, 12.0):
+            before = len(link.published)
+            floor.pump(now)
+            if len(link.published) > before:
+                times.append(now)
+        assert times == [10.0, 11.0, 12.0]
+        assert floor.execute({"cmd": "clock", "action": "pause"}, 12.3).ok
+        floor.pump(12.3)  # a change: published at once
+        topic, payload, retain = link.published[-1]
+        assert (topic, retain) == (TOURNAMENT_CLOCK, True)
+        import json
+        assert json.loads(payload)["running"] is False
+
+
+def test_tables_refuse_hands_the_floor_does_not_allow(tmp_path: Path) -> None:
+    from hub import wire
+
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 6, tables=1)
+        tables = FloorTables(floor, store)
+        press = wire.DealerPressed(table="t1", boot="b", seq=1, at=5.0, button="new_hand", seat=None)
+        out = tables.receive("t1", press, wire.encode(press), 5.0)
+        assert out is not None and out.events[0]["type"] == "hand_start"
+        assert tables.receive("t1", press, wire.encode(press), 5.5) is None  # a resend: stored once
+        again = wire.DealerPressed(table="t1", boot="b", seq=2, at=6.0, button="new_hand", seat=None)
+        out = tables.receive("t1", again, wire.encode(again), 6.0)
+        assert out is not None and out.events[0]["type"] == "hand_refused"
+        stray = wire.DealerPressed(table="x9", boot="b", seq=1, at=7.0, button="new_hand", seat=None)
+        out = tables.receive("x9", stray, wire.encode(stray), 7.0)
+        assert out is not None and out.events[0]["type"] == "hand_refused"
+        assert "not a tournament table" in out.events[0]["reason"]
+        assert floor.in_hand("t1") == 1
