@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from hub.broker import EmbeddedBroker, parse_url
+from hub.game import TableSetup
+from hub.rules import Level
 from hub.mqtt import MqttLink
 from hub.service import HubService
 from hub.tables import HubEvent
@@ -25,7 +27,8 @@ from hw.decks import DeckRegistry
 from hw.ports import MonotonicClock
 from hw.profile import TableProfile
 from hw.serial_link import SerialLink
-from simulators.dealer import Felt, deal_hand, next_button
+from simulators.croupier import Croupier
+from simulators.dealer import Felt
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
 
@@ -66,7 +69,9 @@ class Room:
 
 
 def build_room(*, tables: int, host: str, port: int, seed: int = 1, scan_period_ms: int = 50,
-               miss_rate: float = 0.02, dropout_rate: float = 0.01) -> Room:
+               miss_rate: float = 0.02, dropout_rate: float = 0.01, games: bool = True,
+               ruleset: str = "cdc-2013", stack: int = 20_000) -> Room:
+    """Simulated tables on a broker; with `games`, the hub runs each table's hands (players seated)."""
     rng = random.Random(seed)
     ids = [f"t{i + 1}" for i in range(tables)]
     registry = DeckRegistry.generate(ids)
@@ -94,22 +99,25 @@ def build_room(*, tables: int, host: str, port: int, seed: int = 1, scan_period_
         agent.start()
         room._closers.append(agent.stop)
         felt = Felt(profile=profile, registry=registry, board=board)
-        room.tables.append(SimTable(profile, board, agent, link, felt, seats, button=rng.choice(seats)))
+        button = rng.choice(seats)
+        if games:
+            hub.configure_table(table_id, TableSetup(
+                players=dict.fromkeys(seats, stack), button=button, level=Level(50, 100), ruleset=ruleset,
+                seats=9, decks=profile.deck_ids))
+        room.tables.append(SimTable(profile, board, agent, link, felt, seats, button=button))
     return room
 
 
-def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: int) -> None:
-    """The dealer's thread: `hands` complete hands (None: until the room stops)."""
-    rng = random.Random(seed)
-    while not room.stop.is_set() and (hands is None or table.hands_dealt < hands):
-        table.agent.new_hand()
-        for step in deal_hand(table.seats, table.button, rng):
-            if room.stop.wait(pace * rng.uniform(0.6, 1.4)):
-                return
-            table.felt.perform(step)
-        table.hands_dealt += 1
-        table.button = next_button(table.seats, table.button)
-        room.stop.wait(max(1.0, 6 * pace))  # the felt clears before the next hand is pitched
+def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: int,
+         boxed_rate: float = 0.0, on_fault_injected: Callable[[str], None] | None = None) -> None:
+    """The croupier's thread: `hands` complete hands played with the hub (None: until stopped)."""
+    croupier = Croupier(agent=table.agent, felt=table.felt, game=lambda: room.hub.games.get(table.profile.table),
+                        rng=random.Random(seed), pace=pace, stop=room.stop, boxed_rate=boxed_rate,
+                        on_fault_injected=on_fault_injected)
+    while not room.stop.is_set() and (hands is None or croupier.hands < hands):
+        if not croupier.play_hand():
+            return
+        table.hands_dealt = croupier.hands
 
 
 def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False, broker: str | None = None,
@@ -146,6 +154,9 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
         while not done.wait(0.5):
             if not as_json:
                 render(room, out)
+            if not any(t.thread is not None and t.thread.is_alive() for t in room.tables):
+                out.write("demo: every dealer stopped before the hands were played\n")
+                return 1
             if deadline is not None and time.monotonic() > deadline:
                 out.write(f"demo: timed out after {timeout} s\n")
                 return 1

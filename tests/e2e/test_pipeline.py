@@ -42,7 +42,7 @@ def play(room: Room, steps: list, pace: float = 0.03) -> None:  # type: ignore[t
 
 @pytest.fixture
 def room(broker: EmbeddedBroker):  # type: ignore[no-untyped-def]
-    built = build_room(tables=1, host=broker.host, port=broker.port, seed=3)
+    built = build_room(tables=1, host=broker.host, port=broker.port, seed=3, games=False)
     yield built
     built.close()
 
@@ -98,7 +98,7 @@ def test_corrupted_frames_are_rejected_and_nothing_is_lost(room: Room) -> None:
 
 def test_demo_prints_hand_end_for_every_table() -> None:
     out = io.StringIO()
-    assert run_demo(tables=3, hands=2, as_json=True, pace=0.02, out=out, timeout=90) == 0
+    assert run_demo(tables=3, hands=2, as_json=True, pace=0.02, out=out, timeout=120) == 0
     events = [json.loads(line) for line in out.getvalue().splitlines()]
     ends = {(e["table"], e["hand"]) for e in events if e["type"] == "hand_end"}
     assert {("t1", 1), ("t1", 2), ("t2", 1), ("t2", 2), ("t3", 1), ("t3", 2)} <= ends
