@@ -17,11 +17,11 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, TextIO
+from typing import IO, Protocol, TextIO
 
 from firmware_bridge import (
     PROTOCOL_VERSION,
@@ -36,6 +36,7 @@ from firmware_bridge import (
     encode,
 )
 from hw.errors import LinkError
+from hw.pcsc import PcscPort
 from hw.ports import ByteLink, Clock, ManualClock, MonotonicClock
 from hw.profile import TableProfile
 from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker
@@ -253,14 +254,27 @@ class ScanView:
         return lines
 
 
-def scan(profile: TableProfile, open_link: Callable[[], ByteLink], out: TextIO, seconds: float, *,
-         clock: Clock | None = None) -> ScanView:
+class _Worker(Protocol):
+    def start(self) -> None: ...
+
+    def stop(self, timeout: float = 2.0) -> None: ...
+
+
+def scan(profile: TableProfile, open_link: Callable[[], ByteLink] | None, out: TextIO, seconds: float, *,
+         clock: Clock | None = None, reader: Callable[..., _Worker] | None = None) -> ScanView:
     """Run the reader for `seconds`, printing each tag as it appears on or leaves an antenna, then a
-    summary per antenna. Returns the view (its counters) for callers and tests."""
+    summary per antenna. Returns the view (its counters) for callers and tests. `reader`, when given,
+    builds the worker instead of a serial `ReaderWorker` (e.g. `hw.pcsc_worker.pcsc_worker_factory`)."""
     clock = clock or MonotonicClock()
     items: queue.Queue[object] = queue.Queue()
-    worker = ReaderWorker(open_link=open_link, out=items, clock=clock,
-                          scan_period_ms=profile.reader.scan_period_ms, name="scan")
+    period = profile.reader.scan_period_ms
+    worker: _Worker
+    if reader is not None:
+        worker = reader(out=items, clock=clock, scan_period_ms=period, name="scan")
+    elif open_link is not None:
+        worker = ReaderWorker(open_link=open_link, out=items, clock=clock, scan_period_ms=period, name="scan")
+    else:
+        raise ValueError("scan needs a link to open or a reader worker factory")
     view = ScanView(profile)
     worker.start()
     try:
@@ -392,6 +406,32 @@ def check_reader(profile: TableProfile, open_link: Callable[[], ByteLink], *, ti
                                f"{hello.antennas} antennas) on {url}")]
 
 
+def check_pcsc(open_pcsc: Callable[[], PcscPort], readers: Mapping[str, int]) -> list[Finding]:
+    """PC/SC readers instead of a board: pcscd reachable, every mapped reader plugged in."""
+    try:
+        port = open_pcsc()
+    except OSError as err:
+        return [Finding("reader", Status.FAIL, f"{err}: is pcscd installed and running? "
+                        "(sudo systemctl status pcscd.socket)")]
+    try:
+        listed = port.readers()
+    except OSError as err:
+        return [Finding("reader", Status.FAIL, str(err))]
+    finally:
+        try:
+            port.close()
+        except OSError:
+            pass
+    missing = [f"{name!r} (antenna {antenna})" for name, antenna in sorted(readers.items(), key=lambda r: r[1])
+               if name not in listed]
+    others = [name for name in listed if name not in readers]
+    hint = f"; pcscd sees {', '.join(repr(n) for n in others)}" if others else ""
+    if missing:
+        return [Finding("reader", Status.FAIL, f"PC/SC reader{'s' if len(missing) > 1 else ''} not plugged in: "
+                        f"{', '.join(missing)}{hint}")]
+    return [Finding("reader", Status.OK, f"{len(readers)} PC/SC readers present" + hint)]
+
+
 def check_panel(gpio_chips: Sequence[Path], i2c_buses: Sequence[Path] = ()) -> list[Finding]:
     """The dealer panel needs a GPIO chip, the seat panels' MCP23017 expanders an I2C bus, both
     openable by the service user."""
@@ -489,11 +529,16 @@ def doctor(*, profile_path: Path, decks_path: Path | None = None, broker: str | 
            open_link: Callable[[TableProfile], ByteLink] | None = None,
            gpio_chips: Sequence[Path] = (Path("/dev/gpiochip0"),),
            i2c_buses: Sequence[Path] = (Path("/dev/i2c-1"),),
-           clock_probe: Callable[[], bool | None] = ntp_synchronised, timeout: float = 2.0) -> list[Finding]:
+           clock_probe: Callable[[], bool | None] = ntp_synchronised, timeout: float = 2.0,
+           pcsc_readers: Mapping[str, int] | None = None,
+           open_pcsc: Callable[[], PcscPort] | None = None) -> list[Finding]:
     """Every check, in the order a volunteer should fix things. `open_link` defaults to the profile's
-    serial URL; the broker check is skipped without a URL."""
+    serial URL; with `pcsc_readers` (name -> antenna) the PC/SC readers are checked instead; the
+    broker check is skipped without a URL."""
     findings, profile = check_config(profile_path, decks_path)
-    if profile is not None:
+    if pcsc_readers:
+        findings += check_pcsc(open_pcsc or _pyscard, pcsc_readers)
+    elif profile is not None:
         opener = open_link or _serial_opener
         findings += check_reader(profile, lambda: opener(profile), timeout=timeout)
     findings += check_panel(gpio_chips, i2c_buses)
@@ -503,6 +548,23 @@ def doctor(*, profile_path: Path, decks_path: Path | None = None, broker: str | 
         findings.append(Finding("broker", Status.WARN, "no broker URL given (--broker or TAPIS_BROKER): not checked"))
     findings += check_clock(clock_probe)
     return findings
+
+
+def _pyscard() -> PcscPort:
+    from hw.pcsc import PyscardPort
+
+    return PyscardPort()
+
+
+def parse_pcsc_readers(specs: Sequence[str]) -> dict[str, int]:
+    """`NAME=ANTENNA` arguments (reader names contain spaces: quote them) to a reader table."""
+    table: dict[str, int] = {}
+    for spec in specs:
+        name, _, antenna = spec.rpartition("=")
+        if not name or not antenna.strip().isdigit():
+            raise ValueError(f"--pcsc-reader {spec!r}: expected \"READER NAME=ANTENNA\"")
+        table[name.strip()] = int(antenna)
+    return table
 
 
 def _serial_opener(profile: TableProfile) -> ByteLink:
@@ -525,9 +587,16 @@ def doctor_main(argv: Sequence[str] | None = None, *, out: TextIO | None = None)
     p.add_argument("--decks", default=DEFAULT_DECKS)
     p.add_argument("--broker", default=os.environ.get("TAPIS_BROKER"), help="mqtt://host:port (env TAPIS_BROKER)")
     p.add_argument("--timeout", type=float, default=2.0)
+    p.add_argument("--pcsc-reader", action="append", default=[], metavar="NAME=ANTENNA",
+                   help="check PC/SC readers instead of the serial board (repeat per reader)")
     args = p.parse_args(argv)
     decks = Path(args.decks) if args.decks else None
-    findings = doctor(profile_path=Path(args.profile), decks_path=decks, broker=args.broker, timeout=args.timeout)
+    try:
+        readers = parse_pcsc_readers(args.pcsc_reader)
+    except ValueError as err:
+        p.error(str(err))
+    findings = doctor(profile_path=Path(args.profile), decks_path=decks, broker=args.broker, timeout=args.timeout,
+                      pcsc_readers=readers or None)
     for finding in findings:
         print(finding, file=out)
     failed = sum(f.status is Status.FAIL for f in findings)
@@ -543,6 +612,9 @@ def main_agent_tools(argv: Sequence[str] | None = None, *, out: TextIO | None = 
     s = sub.add_parser("scan", help="show live antenna reads (lay the antennas, put a card on each)")
     s.add_argument("--profile", default=DEFAULT_PROFILE)
     s.add_argument("--seconds", type=float, default=60.0)
+    s.add_argument("--pcsc", action="store_true", help="PC/SC readers instead of the serial board")
+    s.add_argument("--pcsc-reader", action="append", default=[], metavar="NAME=ANTENNA",
+                   help="with --pcsc: which reader is which antenna (default: every reader, in pcscd's order)")
     c = sub.add_parser("capture", help="record raw reader traffic with timestamps (JSON lines)")
     c.add_argument("file")
     c.add_argument("--profile", default=DEFAULT_PROFILE)
@@ -559,6 +631,20 @@ def main_agent_tools(argv: Sequence[str] | None = None, *, out: TextIO | None = 
             print(f"{decoder.stats.frames} frames, {decoder.stats.rejected_total} rejected", file=out)
             return 0
         profile = TableProfile.load(args.profile)
+        if args.tool == "scan" and args.pcsc:
+            from hw.pcsc_worker import pcsc_worker_factory
+
+            readers = parse_pcsc_readers(args.pcsc_reader)
+            if not readers:
+                port = _pyscard()
+                try:
+                    readers = {name: antenna for antenna, name in enumerate(port.readers())}
+                finally:
+                    port.close()
+            for name, antenna in sorted(readers.items(), key=lambda r: r[1]):
+                print(f"antenna {antenna:>2} = PC/SC reader {name!r}", file=out)
+            scan(profile, None, out, args.seconds, reader=pcsc_worker_factory(readers))
+            return 0
         if args.tool == "scan":
             scan(profile, lambda: _serial_opener(profile), out, args.seconds)
             return 0

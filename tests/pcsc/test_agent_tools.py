@@ -19,6 +19,8 @@ from firmware_bridge import (FaultCode, Frame, Hello, HostHello, ReaderFault, Se
 from hub import wire
 from hub.broker import EmbeddedBroker, free_port
 from hw.decks import DeckRegistry
+from hw.pcsc import FakePcsc
+from hw.pcsc_worker import pcsc_worker_factory
 from hw.ports import ManualClock
 from hw.profile import TableProfile
 from hw.serial_link import SerialLink
@@ -27,8 +29,8 @@ from table_agent.agent import TableAgent
 from table_agent.reader import FramesRead, LinkChanged, ReaderWorker
 from tests.pcsc.agent_fakes import RecordingPublisher
 from table_agent.tools import (CAPTURE_FORMAT, CaptureLink, Finding, ScanView, Status, capture, check_broker,
-                               check_clock, check_panel, check_reader, decode_capture, doctor, doctor_main,
-                               main_agent_tools, replay_capture, scan)
+                               check_clock, check_panel, check_pcsc, check_reader, decode_capture, doctor,
+                               doctor_main, main_agent_tools, parse_pcsc_readers, replay_capture, scan)
 
 REGISTRY = DeckRegistry.generate(["t1"])
 ACE = bytes.fromhex(REGISTRY.uid_of("t1/A", "As"))
@@ -233,3 +235,38 @@ def test_agent_tools_replay_prints_the_frames(recorded: Path) -> None:
     lines = out.getvalue().splitlines()
     assert lines[-1].endswith("frames, 0 rejected")
     assert any("TagSeen(antenna=2" in line for line in lines)
+
+
+# --- PC/SC readers in the tools --------------------------------------------------------------------
+
+SEAT1 = "ACS ACR122U PICC Interface 00 00"
+BOARD = "ACS ACR122U PICC Interface 01 00"
+
+
+def test_doctor_checks_pcsc_readers() -> None:
+    fake = FakePcsc([SEAT1, "Other Reader 00 00"])
+    assert check_pcsc(fake.open, {SEAT1: 0}) == [
+        Finding("reader", Status.OK, "1 PC/SC readers present; pcscd sees 'Other Reader 00 00'")]
+    [missing] = check_pcsc(fake.open, {SEAT1: 0, BOARD: 2})
+    assert missing == Finding("reader", Status.FAIL, f"PC/SC reader not plugged in: {BOARD!r} (antenna 2); "
+                              "pcscd sees 'Other Reader 00 00'")
+    fake.stop()
+    [down] = check_pcsc(fake.open, {SEAT1: 0})
+    assert down.status is Status.FAIL and "pcscd is not running" in down.message and "pcscd.socket" in down.message
+
+
+def test_pcsc_reader_arguments() -> None:
+    assert parse_pcsc_readers([f"{SEAT1}=0", f"{BOARD} = 9"]) == {SEAT1: 0, BOARD: 9}
+    with pytest.raises(ValueError, match="READER NAME=ANTENNA"):
+        parse_pcsc_readers([SEAT1])
+
+
+def test_scan_shows_pcsc_reads() -> None:
+    fake = FakePcsc([SEAT1, BOARD])
+    fake.place(BOARD, ACE)
+    out = io.StringIO()
+    profile = TableProfile.default("t1", seats=2)
+    view = scan(profile, None, out, 0.5, reader=pcsc_worker_factory({SEAT1: 0, BOARD: 2}, open_pcsc=fake.open))
+    assert f"+ antenna  2 (board)  {ACE.hex().upper()}" in out.getvalue()
+    assert "board: pcsc 2 readers (protocol v1, 3 antennas)" in out.getvalue()
+    assert view.antennas[2].tags == {ACE}
