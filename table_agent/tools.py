@@ -51,14 +51,16 @@ class RecordingLink:
     """A `ByteLink` that passes everything through and writes it to a capture, one JSON line per
     read or write: `{"t": seconds since the start, "rx"|"tx": hex}`. The first line is a header."""
 
-    def __init__(self, link: ByteLink, sink: IO[str], *, clock: Clock, source: str = "") -> None:
+    def __init__(self, link: ByteLink, sink: IO[str], *, clock: Clock, source: str = "",
+                 start: float | None = None) -> None:
         self._link = link
         self._sink = sink
         self._clock = clock
-        self._start = clock.now()
         self.bytes_rx = 0
-        sink.write(json.dumps({"format": CAPTURE_FORMAT, "source": source,
-                               "wall": time.strftime("%Y-%m-%dT%H:%M:%S%z")}) + "\n")
+        if start is None:  # a new capture; a reopened link continues one (`recording_opener`)
+            sink.write(json.dumps({"format": CAPTURE_FORMAT, "source": source,
+                                   "wall": time.strftime("%Y-%m-%dT%H:%M:%S%z")}) + "\n")
+        self._start = clock.now() if start is None else start
 
     def _record(self, key: str, data: bytes) -> None:
         t = round(self._clock.now() - self._start, 6)
@@ -78,6 +80,24 @@ class RecordingLink:
 
     def close(self) -> None:
         self._link.close()
+
+
+def recording_opener(open_link: Callable[[], ByteLink], sink: IO[str], *, clock: Clock,
+                     source: str = "") -> Callable[[], ByteLink]:
+    """Wraps a link factory so everything the running agent reads and writes goes to one capture,
+    across reopens (one header, times from the first open): `TableAgent(open_link=recording_opener(
+    lambda: SerialLink(url), open(path, "w"), clock=clock), ...)` records a club's session as it plays."""
+    start: list[float] = []
+
+    def open_recorded() -> ByteLink:
+        link = open_link()
+        if not start:
+            recorded = RecordingLink(link, sink, clock=clock, source=source)
+            start.append(clock.now())
+            return recorded
+        return RecordingLink(link, sink, clock=clock, start=start[0])
+
+    return open_recorded
 
 
 def capture(open_link: Callable[[], ByteLink], path: str | Path, seconds: float, *,

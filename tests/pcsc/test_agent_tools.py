@@ -30,7 +30,8 @@ from table_agent.reader import FramesRead, LinkChanged, ReaderWorker
 from tests.pcsc.agent_fakes import RecordingPublisher
 from table_agent.tools import (CAPTURE_FORMAT, CaptureLink, Finding, ScanView, Status, capture, check_broker,
                                check_clock, check_panel, check_pcsc, check_reader, decode_capture, doctor,
-                               doctor_main, main_agent_tools, parse_pcsc_readers, replay_capture, scan)
+                               doctor_main, main_agent_tools, parse_pcsc_readers, recording_opener, replay_capture,
+                               scan)
 
 REGISTRY = DeckRegistry.generate(["t1"])
 ACE = bytes.fromhex(REGISTRY.uid_of("t1/A", "As"))
@@ -270,3 +271,24 @@ def test_scan_shows_pcsc_reads() -> None:
     assert f"+ antenna  2 (board)  {ACE.hex().upper()}" in out.getvalue()
     assert "board: pcsc 2 readers (protocol v1, 3 antennas)" in out.getvalue()
     assert view.antennas[2].tags == {ACE}
+
+
+def test_recording_the_agents_own_link_survives_a_reopen(board: ReaderBoardSimulator, tmp_path: Path) -> None:
+    board.place(0, ACE)
+    path = tmp_path / "live.capture"
+    clock = ManualClock(5.0)
+    with open(path, "w", encoding="utf-8") as sink:
+        opener = recording_opener(lambda: SerialLink(board.port), sink, clock=clock, source="t1")
+        for _ in range(2):  # the worker reopens the link after a loss
+            link = opener()
+            link.write(encode(HostHello(1)) + encode(StartScan()))
+            for _ in range(10):
+                clock.advance(0.05)
+                link.read()
+            link.close()
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [r.get("format") for r in lines].count(CAPTURE_FORMAT) == 1
+    times = [r["t"] for r in lines[1:]]
+    assert times == sorted(times) and times[-1] > 0.5  # one time line across both opens
+    assert TagSeen(0, ACE, None) in [TagSeen(f.antenna, f.uid) for f in decode_capture(path)
+                                     if isinstance(f, TagSeen)]
