@@ -91,6 +91,7 @@ class TableGame:
         self.closed: list[Street] = []
         self._faulty_board = False  # a board fault on the street being dealt: wait for the players
         self._logged = 0
+        self._now = 0.0  # the hub's clock at the last tick or Time call
         self.pending_td: list[Event] = []
 
     @property
@@ -215,6 +216,7 @@ class TableGame:
         return out.extend(self._apply_ruling(ruling))
 
     def tick(self, now: float) -> Output:
+        self._now = now
         if not self.in_hand:
             return Output()
         assert self.hand is not None
@@ -295,10 +297,12 @@ class TableGame:
         if hand.result is not None:
             return out
         call = hand.time_call
+        to_call = hand.legal().call_amount if hand.round_open and hand.to_act is not None else 0
         out.commands.append(wire.BettingCmd(
             hand=self.hand_no, street=str(hand.street), open=hand.round_open, to_act=hand.to_act,
-            closed=[str(s) for s in self.closed], time_seat=call.seat if call else None,
-            time_expires=call.expires_at if call else None))
+            closed=[str(s) for s in self.closed], to_call=to_call, opened=hand.max_bet > 0,
+            time_seat=call.seat if call else None,
+            time_left=max(0.0, call.expires_at - self._now) if call else None))
         return out
 
     def _street_closed(self, street: Street) -> bool:
@@ -343,6 +347,7 @@ class TableGame:
         hand = self.hand
         if hand is None or hand.result is not None:
             return Output([self._event("time_refused", seat=seat, reason="no hand in progress")])
+        self._now = now
         out = self._feed_board()
         try:
             called = hand.call_time(seat, now, TimeCaller.PLAYER)

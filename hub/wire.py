@@ -173,8 +173,10 @@ class BettingCmd(_Command):
     open: bool
     to_act: int | None = None
     closed: list[str] = Field(default_factory=list)
+    to_call: int = Field(0, ge=0)  # what `to_act` must add to call (0: he may check)
+    opened: bool = False  # a bet stands on this street (the bet/raise button raises)
     time_seat: int | None = None
-    time_expires: float | None = None  # on the hub's clock
+    time_left: float | None = None  # seconds of Time left when sent (clocks differ between machines)
 
 
 class RulingCmd(_Command):

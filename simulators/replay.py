@@ -28,7 +28,12 @@ from hw.decks import DeckRegistry
 from hw.ports import ManualClock, MonotonicClock
 from hw.profile import TableProfile
 from hw.serial_link import SerialLink
+from hw.panel import Panel
+from hw.panel_events import SeatAction
+from hw.panel_expander import MockExpanderFactory
+from hw.panel_pins import PanelConfig
 from simulators.dealer import Felt, Muck
+from simulators.panel import BUTTON_OF, PanelSimulator
 from simulators.reader_board import ReaderBoardSimulator
 from simulators.scenario import CARD, Scenario, Step
 from table_agent.agent import TableAgent
@@ -52,6 +57,7 @@ class Table:
     felt: Felt
     clock: ManualClock
     board_scan: float
+    panel: PanelSimulator
 
     @property
     def id(self) -> str:
@@ -99,10 +105,21 @@ def pipeline(scenario: Scenario, *, scan_period: float = 0.02, lang: str = "fr")
                            open_link=lambda: SerialLink(profile.reader.url))
         link.start()
         stack.callback(link.stop)
+        # The panels on gpiozero's mock pins, through the real gpiozero code; their own clock, so
+        # the time a finger holds a button does not run the hub's (Time) clock.
+        panel_config = PanelConfig.reference(10)
+        pins = MockExpanderFactory(panel_config.expanders)
+        stack.callback(pins.close)
+        stack.callback(pins.reset)
+        panel_clock = ManualClock(1000.0)
+        panel = Panel(panel_config, pin_factory=pins, clock=panel_clock, on_event=agent.panel_event)
+        stack.callback(panel.close)
+        agent.attach_panel(panel)
         agent.start()
         stack.callback(agent.stop)
         felt = Felt(profile=profile, registry=registry, board=board, deck=f"{table_id}/A")
-        yield Table(scenario, registry, profile, board, agent, hub, felt, clock, scan_period)
+        yield Table(scenario, registry, profile, board, agent, hub, felt, clock, scan_period,
+                    PanelSimulator(panel, panel_clock))
 
 
 def settle(t: Table, until: Callable[[], bool] = lambda: True, timeout: float = 10.0) -> None:
@@ -143,10 +160,10 @@ def perform(t: Table, step: Step) -> Callable[[], bool]:
         return lambda: zones.zone_of(uid) is None
     if kind == "act":
         assert step.act is not None
-        t.agent.player_action(step.act.seat, step.act.action, step.act.to)
+        press(t, step.act.seat, step.act.action, step.act.to)
     elif kind in ("away", "back", "time"):
         ref = getattr(step, kind)
-        t.agent.dealer_press(kind, ref.seat)
+        t.panel.dealer(kind, ref.seat)
     elif kind == "wait":
         assert step.wait is not None
         t.clock.advance(step.wait)
@@ -155,7 +172,7 @@ def perform(t: Table, step: Step) -> Callable[[], bool]:
         for uid in list(t.felt.placed()):
             t.felt.lift(uid)
         settle(t, lambda: len(zones) == 0)
-        t.agent.new_hand()
+        t.panel.dealer("new_hand")
     elif kind == "noise":
         assert step.noise is not None
         before = t.agent.stats.rejected
@@ -163,6 +180,16 @@ def perform(t: Table, step: Step) -> Callable[[], bool]:
         frames = step.noise.frames
         return lambda: t.agent.stats.rejected >= before + frames
     return lambda: True
+
+
+def press(t: Table, seat: int, action: str, to: int | None) -> None:
+    """A seat panel press. One button is check/call and one bet/raise, resolved from what the seat
+    owes: a scenario's `check` facing a bet cannot be pressed, so it is sent as the agent would."""
+    wanted = SeatAction(action)
+    if t.panel.panel.input.action_of(seat, BUTTON_OF[wanted]) is wanted:
+        t.panel.press(seat, wanted, to)
+    else:
+        t.agent.player_action(seat, action, to)
 
 
 def _put(t: Table, zone: Zone, card: str) -> Callable[[], bool]:
@@ -191,7 +218,7 @@ def replay(scenario: Scenario, *, out: TextIO = sys.stdout, include_cards: bool 
     with pipeline(scenario, lang=lang) as t:
         t.hub.add_listener(events.put)
         settle(t, lambda: t.agent.stats.reader_up and bool(t.agent.stats.reader), timeout)
-        t.agent.new_hand()  # the first hand begins when the scenario starts
+        t.panel.dealer("new_hand")  # the first hand begins when the scenario starts
         settle(t, timeout=timeout)
         for step in scenario.steps:
             reached = perform(t, step)

@@ -25,12 +25,26 @@ from hw.decks import DeckRegistry
 from hw.ports import ByteLink, Clock
 from hw.profile import TableProfile
 from table_agent.events import CardArrived, ZoneEvent
+from hw.panel_events import DealerPressed, SeatActed
+from hw.panel_leds import TableLights
 from table_agent.hand_watch import HandWatch, fault_details
 from table_agent.presence import Presence
 from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
 from table_agent.zones import ZoneTracker
 
 log = logging.getLogger(__name__)
+
+
+class PanelPort(Protocol):
+    """What the agent needs of the seat and dealer panels (`hw.panel.Panel`)."""
+
+    def set_to_call(self, seat: int, amount: int, *, opened: bool | None = None) -> None: ...
+
+    def clear_to_call(self) -> None: ...
+
+    def show(self, lights: TableLights) -> None: ...
+
+    def refresh(self) -> object: ...
 
 
 class Publisher(Protocol):
@@ -104,6 +118,7 @@ class TableAgent:
         self._stalled = False
         self._reader_state: dict[str, object] | None = None
         self._listeners: list[Callable[[ZoneEvent], None]] = []
+        self._panel: PanelPort | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"agent-{self.table}", daemon=True)
         publisher.on_connect(self._birth)
@@ -132,6 +147,17 @@ class TableAgent:
         """A seat panel press: fold, check, call, bet, raise or allin (`to`: the street total)."""
         self._inbox.put(_Acted(seat, action, to))
 
+    def attach_panel(self, panel: PanelPort) -> None:
+        """The seat and dealer panels: build them with `on_event=agent.panel_event`, then attach."""
+        self._panel = panel
+
+    def panel_event(self, event: object) -> None:
+        """The panel's callback (on a gpiozero thread): presses become the agent's commands."""
+        if isinstance(event, SeatActed):
+            self._inbox.put(_Acted(event.seat, str(event.action), event.to))
+        elif isinstance(event, DealerPressed):
+            self._inbox.put(_Dealer(str(event.button), event.seat))
+
     def add_listener(self, listener: Callable[[ZoneEvent], None]) -> None:
         """Called on the agent's thread for every zone event (terminal view, dealing monitor)."""
         self._listeners.append(listener)
@@ -153,6 +179,11 @@ class TableAgent:
             finally:
                 if item is not None:
                     self._inbox.task_done()
+            if self._panel is not None:
+                try:
+                    self._panel.refresh()  # blink the Time countdown
+                except Exception:
+                    log.exception("table %s: the panel failed", self.table)
 
     def idle(self) -> bool:
         """Nothing queued or in progress (replays wait for this between steps)."""
@@ -203,6 +234,19 @@ class TableAgent:
             log.warning("table %s: ignored a malformed command: %s", self.table, err)
             return
         self._faults(self.watch.command(command))
+        if self._panel is not None:
+            self._show_lights()
+
+    def _show_lights(self) -> None:
+        assert self._panel is not None
+        lights = self.watch.lights
+        self._panel.clear_to_call()
+        if lights.to_act is not None:
+            self._panel.set_to_call(lights.to_act, lights.to_call, opened=lights.opened)
+        ends = None if lights.time_left is None else self._clock.now() + lights.time_left
+        self._panel.show(TableLights(to_act=lights.to_act, faults=frozenset(lights.at_fault),
+                                     time_seat=lights.time_seat if ends is not None else None,
+                                     time_ends_at=ends))
 
     def _faults(self, faults: list) -> None:  # type: ignore[type-arg]
         for fault in faults:

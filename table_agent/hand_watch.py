@@ -37,8 +37,10 @@ class SeatLights:
     """What the LEDs must show, derived from the hub's latest commands."""
 
     to_act: int | None = None
+    to_call: int = 0
+    opened: bool = False
     time_seat: int | None = None
-    time_expires: float | None = None
+    time_left: float | None = None  # seconds left when the hub sent it
     at_fault: set[int] = field(default_factory=set)
 
 
@@ -124,8 +126,8 @@ class HandWatch:
             self._opened.add(street)
             faults += self.monitor.betting_opened(street)
         self.monitor.set_to_act(cmd.to_act)
-        self.lights.to_act = cmd.to_act
-        self.lights.time_seat, self.lights.time_expires = cmd.time_seat, cmd.time_expires
+        self.lights.to_act, self.lights.to_call, self.lights.opened = cmd.to_act, cmd.to_call, cmd.opened
+        self.lights.time_seat, self.lights.time_left = cmd.time_seat, cmd.time_left
         return faults
 
 
