@@ -1,8 +1,7 @@
-"""PC/SC readers (one contactless reader such as an ACS ACR122U per antenna) behind a small port.
+"""PC/SC readers (one contactless reader, e.g. an ACS ACR122U, per antenna) behind a small port.
 
-`PcscPort` is what `hw.pcsc_worker` needs of PC/SC: the reader names, whether a card lies on each,
-and the card's UID by `FF CA 00 00 00`. `PyscardPort` implements it over pyscard and a running
-`pcscd`; `FakePcsc` ships here for unit tests. Errors come out as `hw.errors` types, never pyscard's.
+`PcscPort` is what `hw.pcsc_worker` needs: reader names, card presence, the UID by `FF CA 00 00 00`.
+`PyscardPort` implements it over pyscard and pcscd, `FakePcsc` for tests; errors are `hw.errors` types.
 """
 
 from __future__ import annotations

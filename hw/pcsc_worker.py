@@ -1,9 +1,7 @@
 """The PC/SC reader backend: PC/SC readers in, protocol v1 frames on the agent's queue out.
 
-`PcscScanner` turns one poll of an `hw.pcsc.PcscPort` into the frames a reader board would send
-(`TagSeen` every scan while a card lies on a reader, `TagGone` when it is lifted, `ReaderFault` when a
-reader is unplugged or a card will not give its UID). `PcscReaderWorker` runs it on a thread with the
-same constructor shape and queue items (`FramesRead`, `LinkChanged`) as `table_agent.reader.ReaderWorker`.
+`PcscScanner` turns one poll of a `PcscPort` into the frames a board would send; `PcscReaderWorker`
+runs it on a thread with the constructor shape and queue items (`FramesRead`, `LinkChanged`) of `ReaderWorker`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""PC/SC virtual cards: a real pcscd with vsmartcard's vpcd reader driver, and our card on its socket.
+"""PC/SC virtual cards: a real pcscd with vsmartcard's vpcd driver, on a private socket, and our cards.
 
-Stands in for contactless readers (ACR122U) with cards on them: `PrivatePcscd` starts `pcscd` on a
-private socket and a private reader configuration (vpcd slots on chosen TCP ports); a `VirtualCard`
-connects to one slot (card placed), speaks vpcd's protocol (2-byte big-endian length, then an APDU, or
-one control byte: 00 power off, 01 on, 02 reset, 04 ATR) and answers `FF CA 00 00 00` with its UID.
+Stands in for contactless readers with cards on them: `PrivatePcscd` runs pcscd with two vpcd slots;
+a `VirtualCard` on a slot's TCP port speaks vpcd's protocol and answers `FF CA 00 00 00` with its UID.
 """
 
 from __future__ import annotations

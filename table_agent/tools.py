@@ -1,9 +1,7 @@
-"""Install and support tools around one table's reader: `tapis agent scan|capture|replay`, `tapis doctor`.
+"""Install and support tools around a table's reader: `tapis agent scan|capture|replay`, `tapis doctor`.
 
-Capture records raw reader traffic (both directions, seconds since start) as JSON lines; `CaptureLink`
-plays it back as a `ByteLink`, so a club's capture feeds the real `ReaderWorker` and agent in a test.
-`ScanView` turns reader items into the lines an installer reads while laying antennas under the felt;
-`doctor` checks config, reader, panel GPIO, broker and clock sync, and says what is wrong in plain words.
+Capture: raw reader traffic as timestamped JSON lines; `CaptureLink` plays it back as a `ByteLink` into
+the real agent. `ScanView`: live reads for an installer. `doctor`: plain-words checks of the setup.
 """
 
 from __future__ import annotations

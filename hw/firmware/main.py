@@ -1,8 +1,7 @@
-"""Reader board firmware entry point on a Raspberry Pi Pico (RP2040) with MicroPython >= 1.20.
+"""Reader board firmware entry point on a Raspberry Pi Pico (RP2040), MicroPython >= 1.20.
 
-Wires the hardware (pins as in hw/README.md) to `tapis_board.Board` and runs the main loop: bytes from
-the host over USB CDC in, frames out, a watchdog fed every turn. Copy tapis_*.py and this file to the
-board (`mpremote cp hw/firmware/*.py :`); it starts at power-on.
+Wires the hardware (pin map in hw/README.md) to `tapis_board.Board`: host bytes over USB CDC in,
+frames out, a watchdog fed every turn. Install: `mpremote cp hw/firmware/*.py :`, then reset.
 """
 
 import select

@@ -1,9 +1,7 @@
 """The reference board's behaviour in MicroPython: scans, TagGone after 3 unread scans, heartbeats.
 
-Ports `firmware_bridge.board.ReaderBoardLogic` line for line, minus the simulated misses (real RF
-misses on its own). Consumes host bytes, the time in ms since boot and an antenna bank (anything with
-`count` and `inventory(antenna) -> (uids, complete)`, raising OSError when the reader chip is silent);
-emits wire bytes. No `machine` import: main.py wires the hardware, the host tests a fake bank.
+Ports `firmware_bridge.board.ReaderBoardLogic` minus its simulated misses. Consumes host bytes, time in
+ms and an antenna bank (`count`, `inventory(antenna)`); emits wire bytes. No `machine`: tested on the host.
 """
 
 import tapis_proto as proto

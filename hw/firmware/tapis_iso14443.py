@@ -1,9 +1,7 @@
 """ISO/IEC 14443-3 type A on one antenna: wake the cards, resolve collisions, read every UID.
 
-Sits between the reader chip driver (`tapis_mfrc522`, anything with `transceive` and `anticollision`)
-and the board logic: `inventory()` returns the UIDs of all cards in the field. Each card read is
-halted (HLTA) so the next REQA hears only the others; stacked hole cards are read one by one.
-Pure: runs under CPython against a simulated field in tests/firmware_ref.
+Between the reader chip driver (`transceive`, `anticollision`) and the board logic: `inventory()` reads
+each card, halts it (HLTA) and asks again, so stacked cards are read one by one. Pure: host-tested.
 """
 
 REQA = 0x26  # 7-bit short frame: cards in IDLE answer; halted cards stay quiet (WUPA 0x52 would wake them)

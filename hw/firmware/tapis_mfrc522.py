@@ -1,9 +1,7 @@
 """NXP MFRC522 reader chips on one SPI bus, one chip per antenna, one RF field on at a time.
 
-Sits under `tapis_iso14443`: `Mfrc522` gives it `transceive` and `anticollision` through the chip's
-registers (datasheet MFRC522 rev. 3.9, sections 9 and 10); `AntennaBank` is what `tapis_board.Board`
-scans: `count`, `inventory(antenna)`. Takes SPI and pin objects and a `sleep_ms`, imports no `machine`.
-Register-level code is unverified on hardware in this repository: check it on a bench first.
+`Mfrc522` gives `tapis_iso14443` its `transceive` and `anticollision` through the chip's registers;
+`AntennaBank` is what `tapis_board.Board` scans. Not yet run on hardware here: bench it first.
 """
 
 from tapis_iso14443 import Iso14443a

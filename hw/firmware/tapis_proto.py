@@ -1,8 +1,7 @@
 """Reader board protocol v1, board side, in MicroPython: CRC-16, COBS, frames to bytes, host frames in.
 
-Runs on the RP2040 and, unchanged, under CPython for the host-side tests (tests/firmware_ref). Mirrors
-`firmware_bridge.codec` (see docs/firmware-protocol.md): body = LEN | TYPE | PAYLOAD | CRC16 big-endian,
-COBS-stuffed, 00 before and after. Frames are built straight to wire bytes: no objects on the MCU heap.
+Mirrors `firmware_bridge.codec` (docs/firmware-protocol.md): LEN | TYPE | PAYLOAD | CRC16, COBS, 00
+around. Frames are built straight to wire bytes; runs unchanged under CPython for the host tests.
 """
 
 PROTOCOL_VERSION = 1
