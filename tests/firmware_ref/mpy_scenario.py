@@ -114,7 +114,8 @@ def main():
             if bank.fields[antenna].cards:
                 bank.fields[antenna].cards.pop(rand(len(bank.fields[antenna].cards)))
         if step == 150:
-            host = proto.frame(proto.SET_SCAN_PERIOD, b"\x00\x05") + proto.frame(proto.TAG_SEEN, b"\x00\x04\x01\x02\x03\x04")
+            host = proto.frame(proto.SET_SCAN_PERIOD, b"\x00\x05")  # refused: BAD_COMMAND
+            host += proto.frame(proto.TAG_SEEN, b"\x00\x04\x01\x02\x03\x04")  # not a host frame
         out += board.step(now, host)
         host = b""
     for data in out:
