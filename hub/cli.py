@@ -1,10 +1,12 @@
 """`tapis`: the one command line for the room. Each subcommand builds its object graph here.
 
     tapis demo [--tables N] [--hands N] [--json]   simulated room on the embedded broker
-    tapis hub [--broker URL]                        the hub (starts a private Mosquitto if no URL)
+    tapis hub [--broker URL] [--db FILE]            the hub (a private Mosquitto if no URL; --db: tournament)
     tapis agent --profile FILE --decks FILE --broker URL    one table's agent on its reader
     tapis replay SCENARIO                           one table's scenario through the real pipeline
     tapis phh FILE... [--json]                      replay Poker Hand History files through the engine
+    tapis tournament new|seat|clock|status ...      the TD's command line (see docs/td-guide.md)
+    tapis demo --tournament                         a whole simulated tournament to the payouts
 """
 
 from __future__ import annotations
@@ -35,9 +37,18 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument("--broker", default=None, help="mqtt://host:port (default: a private Mosquitto)")
     demo.add_argument("--pace", type=float, default=0.12, help="seconds between the dealer's cards")
     demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--tournament", action="store_true",
+                      help="a whole simulated tournament (60 players, 6 tables) to the final ranking")
+    demo.add_argument("--players", type=_positive, default=60, help="with --tournament")
+    demo.add_argument("--ruleset", default="cdc-2013")
 
     hub = sub.add_parser("hub", help="run the hub")
     hub.add_argument("--broker", default=None, help="mqtt://host:port (default: a private Mosquitto)")
+    hub.add_argument("--db", default=None, help="tournament store (SQLite): the room plays that tournament")
+
+    tournament = sub.add_parser("tournament", help="the TD's command line (new, seat, clock, status...)",
+                                add_help=False)
+    tournament.add_argument("args", nargs=argparse.REMAINDER)
 
     agent = sub.add_parser("agent", help="run one table's agent")
     agent.add_argument("--profile", required=True, help="table profile TOML (antennas, reader URL)")
@@ -55,10 +66,22 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    # Subcommands with their own parsers get every argument, options first included.
+    if argv[:1] == ["phh"]:
+        from hub.rules.cli import main as phh_main
+        return phh_main(argv[1:])
+    if argv[:1] == ["tournament"]:
+        from hub.td import td_main
+        return td_main(argv[1:])
     args = parser().parse_args(argv)
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
+        if args.command == "demo" and args.tournament:
+            from simulators.tournament_demo import run_tournament_demo
+            return run_tournament_demo(players=args.players, tables=args.tables if args.tables != 4 else 6,
+                                       ruleset=args.ruleset, seed=args.seed, as_json=args.json)
         if args.command == "demo":
             from simulators.demo import run_demo  # simulators only for the demo, never for production
             return run_demo(tables=args.tables, hands=args.hands, as_json=args.json, broker=args.broker,
@@ -69,12 +92,9 @@ def main(argv: list[str] | None = None) -> int:
             replay(load(args.scenario), include_cards=args.cards, lang=args.lang)
             return 0
         if args.command == "hub":
-            return run_hub(args.broker)
+            return run_hub(args.broker, args.db)
         if args.command == "agent":
             return run_agent(args.profile, args.decks, args.broker)
-        if args.command == "phh":
-            from hub.rules.cli import main as phh_main
-            return phh_main(args.args)
     except (ValueError, OSError, RuntimeError) as err:  # config and environment errors, in plain words
         print(f"tapis {args.command}: {err}", file=sys.stderr)
         return 2
@@ -88,25 +108,35 @@ def _wait_for_signal() -> None:
     stop.wait()
 
 
-def run_hub(broker: str | None) -> int:
+def run_hub(broker: str | None, db: str | None = None) -> int:
     from hub import wire
     from hub.broker import EmbeddedBroker, parse_url
+    from hub.floor import FloorService
+    from hub.floor_tables import FloorTables
     from hub.mqtt import MqttLink
     from hub.service import HubService
+    from hub.store import EventStore
 
     embedded = EmbeddedBroker().start() if broker is None else None
     host, port = (embedded.host, embedded.port) if embedded else parse_url(broker or "")
     link = MqttLink(client_id="tapis-hub", host=host, port=port, will=(wire.HUB_STATUS, wire.OFFLINE),
                     session_expiry=3600)
-    service = HubService(link=link)
+    store = EventStore(db) if db else None
+    floor_tables = None
+    if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
+        floor_tables = FloorTables.open(FloorService.open(store, link=link), store)
+    service = HubService(link=link, floor_tables=floor_tables)
     service.start()
     link.start()
-    print(f"tapis hub: listening to every table on mqtt://{host}:{port}", file=sys.stderr)
+    print(f"tapis hub: listening to every table on mqtt://{host}:{port}"
+          + (f", tournament {db}" if db else ""), file=sys.stderr)
     try:
         _wait_for_signal()
     finally:
         link.stop()
         service.stop()
+        if store is not None:
+            store.close()
         if embedded:
             embedded.stop()
     print(f"tapis hub: stopped after {service.stats.received} messages "

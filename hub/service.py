@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hub import wire
+from hub.floor_tables import FloorTables
 from hub.game import Output, TableGame, TableSetup
 from hub.mqtt import Message, MqttLink
 from hub.tables import HubEvent, TableView, public
@@ -45,8 +46,13 @@ class _Configure:
 
 
 class HubService:
-    def __init__(self, *, link: MqttLink, clock: Clock | None = None, tick: float = 0.2) -> None:
+    def __init__(self, *, link: MqttLink, clock: Clock | None = None, tick: float = 0.2,
+                 floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time) -> None:
+        """`floor_tables`: a tournament runs the room; its tables' events are stored first (SQLite)
+        and played under the floor, which is ticked on the wall clock (`wall`)."""
         self._link = link
+        self.floor_tables = floor_tables
+        self._wall = wall
         self._clock = clock or MonotonicClock()
         self._tick = tick
         self._inbox: queue.Queue[tuple[Message, float] | _Tick | _Configure | None] = queue.Queue()
@@ -122,7 +128,15 @@ class HubService:
 
     def _tick_games(self) -> None:
         now = self._clock.now()
-        for table, game in self.games.items():
+        games = dict(self.games)
+        if self.floor_tables is not None:
+            wall = self._wall()
+            try:
+                self.floor_tables.floor.pump(wall)
+            except Exception:
+                log.exception("hub: the tournament floor failed on the clock")
+            games.update({t: g for t in self.floor_tables.tables if (g := self.floor_tables.game(t))})
+        for table, game in games.items():
             try:
                 self._emit(self._view(table), game.tick(now))
             except Exception:
@@ -150,6 +164,14 @@ class HubService:
         game = self.games.get(table)
         if game is not None:
             out.extend(self._play(game, event))
+        elif self.floor_tables is not None:
+            view.managed = True
+            played = self.floor_tables.receive(table, event, message.payload, self._wall())
+            if played is None:
+                return  # stored and played before (a resend after a reconnect)
+            out.extend(played)
+            game = self.floor_tables.game(table)
+        if game is not None:
             view.hand, view.hand_open = game.hand_no, game.in_hand
         self._emit(view, out)
 
