@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from floor_helpers import db, floor_state, started_floor, tables_state
+from service_helpers import db, floor_state, started_floor, tables_state
 
 from hub.floor import FloorService, table_id, table_number
 from hub.floor_tables import FloorTables

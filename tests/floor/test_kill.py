@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from floor_helpers import floor_state, tables_state
+from service_helpers import floor_state, tables_state
 
 from hub import wire
 from hub.floor import FloorService
