@@ -11,6 +11,12 @@ sudo_=""
 need=()
 command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
+if [ "${1:-}" = "--test" ]; then
+  # the PC/SC tests run a real pcscd with vsmartcard's virtual reader; pyscard builds against libpcsclite
+  [ -x /usr/sbin/pcscd ] || need+=(pcscd)
+  dpkg -s vsmartcard-vpcd >/dev/null 2>&1 || need+=(vsmartcard-vpcd)
+  dpkg -s libpcsclite-dev >/dev/null 2>&1 || need+=(libpcsclite-dev swig)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]} from apt" >&2
   $sudo_ apt-get update -qq

@@ -7,6 +7,8 @@
     tapis phh FILE... [--json]                      replay Poker Hand History files through the engine
     tapis tournament new|seat|clock|status ...      the TD's command line (see docs/td-guide.md)
     tapis demo --tournament                         a whole simulated tournament to the payouts
+    tapis agent scan|capture|replay ...             install tools: live antenna reads, raw captures
+    tapis doctor --profile FILE ...                 checks readers, panel, broker, clock sync
 """
 
 from __future__ import annotations
@@ -74,6 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["tournament"]:
         from hub.td import td_main
         return td_main(argv[1:])
+    if argv[:1] == ["doctor"]:
+        from table_agent.tools import doctor_main
+        return doctor_main(argv[1:])
+    if argv[:2] in (["agent", "scan"], ["agent", "capture"], ["agent", "replay"]):
+        from table_agent.tools import main_agent_tools
+        return main_agent_tools(argv[1:])
     args = parser().parse_args(argv)
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
