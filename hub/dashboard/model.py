@@ -1,0 +1,229 @@
+"""The TD dashboard's room model: hub events and table snapshots in, what each browser may see out.
+
+Consumes the hub's events (plain dicts) with a snapshot of the table taken on the hub's thread
+(`capture`); keeps the latest snapshot per table and the open faults, their acknowledgements and the
+TD's decisions. Emits JSON-ready messages for the TD and, filtered (`for_viewer`, `viewer_event`),
+for viewers: a viewer never receives a hole card of a live hand. Pure: no IO, no clock, no threads.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from hub.game import TableGame
+from hub.tables import TableView, public
+
+JSONDict = dict[str, Any]
+TD_DECISION = "td_decision"  # hub.rulings.Decision.TD_DECISION: the rulebook leaves it to the TD
+MAX_FAULTS = 300  # the faults kept for the page (open ones are never dropped first)
+_FACE = re.compile(r"\b(?:10|[2-9TJQKA])[cdhs]\b")  # a card as the rulings' texts name it ("As")
+
+
+class Role(StrEnum):
+    TD = "td"  # directeur de tournoi: sees hole cards, acts
+    VIEWER = "viewer"  # spectator screens, players: no hole cards of a live hand
+
+
+class DashboardError(Exception):
+    """Root of the dashboard's errors."""
+
+
+class UnknownFault(DashboardError, KeyError):
+    """No such fault (or it was dropped from the page's history)."""
+
+
+class BadDecision(DashboardError, ValueError):
+    """The decision is not one of the ruling's options, or the fault asks for none."""
+
+
+def capture(view: TableView, game: TableGame | None) -> JSONDict:
+    """The table as the TD sees it, read on the hub's thread (the only thread that owns it)."""
+    state = view.state(hole_cards=True)
+    snap: JSONDict = {"table": view.table, "online": view.online, "reader": view.reader,
+                      "reader_detail": view.reader_detail, "hand": view.hand, "hand_open": view.hand_open,
+                      "zones": state["zones"], "board": list(state["zones"].get("board", [])),
+                      "gaps": view.gaps, "managed": view.managed, "seats": [], "street": None,
+                      "to_act": None, "pot": 0, "button": None}
+    if game is None:
+        return snap
+    snap["hand"], snap["hand_open"] = game.hand_no, game.in_hand
+    hand = game.hand if game.in_hand else None
+    seats: list[JSONDict] = []
+    for seat in sorted(set(game.stacks) | (set(hand.seats) if hand else set())):
+        hole = list(game.hole.get(seat, [])) if hand else []
+        seats.append({
+            "seat": seat,
+            "stack": hand.stack.get(seat, 0) if hand else game.stacks.get(seat, 0),
+            "bet": hand.bet.get(seat, 0) if hand else 0,
+            "live": seat in hand.live if hand else False,
+            "away": seat in game.away,
+            "hole": hole, "hole_count": len(hole)})
+    snap["seats"] = seats
+    if hand is not None:
+        snap["board"] = list(game.board)
+        snap["street"] = str(hand.street)
+        snap["to_act"] = hand.to_act
+        snap["pot"] = hand.pot
+        snap["button"] = hand.positions.button
+    snap["pending_td"] = len(game.pending_td)
+    return snap
+
+
+def for_viewer(snapshot: Mapping[str, Any]) -> JSONDict:
+    """The snapshot without hole cards: seat zones and seats carry counts only."""
+    snap = dict(snapshot)
+    snap["zones"] = {zone: (len(cards) if zone.startswith("seat:") and isinstance(cards, list) else cards)
+                     for zone, cards in dict(snapshot.get("zones", {})).items()}
+    snap["seats"] = [{k: v for k, v in seat.items() if k != "hole"} for seat in snapshot.get("seats", [])]
+    return snap
+
+
+def viewer_ruling(ruling: Mapping[str, Any]) -> JSONDict:
+    """A ruling without the cards it names (in its fields and in its text)."""
+    out = {**ruling, "cards": []}
+    if isinstance(out.get("text"), str):
+        out["text"] = _FACE.sub("??", out["text"])
+    return out
+
+
+def viewer_event(event: Mapping[str, Any]) -> JSONDict:
+    """A hub event as a viewer may receive it: no seat card faces, no cards named by a fault."""
+    out = dict(public(dict(event)))
+    if out.get("type") in ("fault", "ruling"):
+        out["cards"] = []
+    ruling = out.get("ruling")
+    if isinstance(ruling, dict):  # faults, and actions ruled out of turn
+        out["ruling"] = viewer_ruling(ruling)
+    return out
+
+
+@dataclass
+class Fault:
+    """A fault or ruling shown on the room view until the TD acknowledges it (or decides it)."""
+
+    id: str
+    table: str
+    hand: int
+    kind: str
+    seat: int | None
+    cards: list[str]
+    ruling: JSONDict
+    at: float  # the dashboard's clock when it arrived
+    acked_by: str | None = None
+    acked_at: float | None = None
+    decision: str | None = None  # the option the TD chose for a td_decision
+
+    @property
+    def needs_decision(self) -> bool:
+        return self.ruling.get("decision") == TD_DECISION and self.decision is None
+
+    @property
+    def open(self) -> bool:
+        return self.acked_by is None or self.needs_decision
+
+    def to_dict(self, role: Role) -> JSONDict:
+        ruling = dict(self.ruling)
+        cards = list(self.cards)
+        if role is Role.VIEWER:
+            ruling, cards = viewer_ruling(ruling), []
+        return {"id": self.id, "table": self.table, "hand": self.hand, "kind": self.kind, "seat": self.seat,
+                "cards": cards, "ruling": ruling, "at": self.at, "acked_by": self.acked_by,
+                "acked_at": self.acked_at, "decision": self.decision, "open": self.open,
+                "needs_decision": self.needs_decision, "options": list(ruling.get("options", []))}
+
+
+@dataclass(frozen=True, slots=True)
+class FaultAcknowledged:
+    fault: str
+    table: str
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionTaken:
+    """The TD chose one of a td_decision's options; the hub applies it (hook `on_decision`)."""
+
+    fault: str
+    table: str
+    hand: int
+    kind: str
+    option: str
+    by: str
+    at: float
+
+    def to_dict(self) -> JSONDict:
+        return {"type": "td_decided", "fault": self.fault, "table": self.table, "hand": self.hand,
+                "kind": self.kind, "option": self.option, "by": self.by, "at": self.at}
+
+
+@dataclass
+class RoomModel:
+    """Every table's latest snapshot and the faults; one thread (the dashboard's consumer) owns it."""
+
+    tables: dict[str, JSONDict] = field(default_factory=dict)
+    faults: OrderedDict[str, Fault] = field(default_factory=OrderedDict)
+    _counter: int = 0
+
+    def apply(self, event: Mapping[str, Any], snapshot: Mapping[str, Any] | None, now: float) -> Fault | None:
+        """One hub event; returns the fault it opened, if any."""
+        table = str(event.get("table", ""))
+        if snapshot is not None:
+            self.tables[table] = dict(snapshot)
+        if event.get("type") != "fault":
+            return None
+        ruling = event.get("ruling")
+        self._counter += 1
+        fault = Fault(id=f"f{self._counter}", table=table, hand=int(event.get("hand") or 0),
+                      kind=str(event.get("kind", "")), seat=event.get("seat"),
+                      cards=[str(c) for c in event.get("cards") or []],
+                      ruling=copy.deepcopy(ruling) if isinstance(ruling, dict) else {}, at=now)
+        self.faults[fault.id] = fault
+        self._trim()
+        return fault
+
+    def _trim(self) -> None:
+        while len(self.faults) > MAX_FAULTS:
+            closed = next((k for k, f in self.faults.items() if not f.open), None)
+            self.faults.pop(closed if closed is not None else next(iter(self.faults)))
+
+    def fault(self, fault_id: str) -> Fault:
+        try:
+            return self.faults[fault_id]
+        except KeyError:
+            raise UnknownFault(f"no fault {fault_id!r} on the dashboard") from None
+
+    def acknowledge(self, fault_id: str, by: str, now: float) -> FaultAcknowledged:
+        """The TD has seen it (idempotent: the first acknowledgement is kept)."""
+        fault = self.fault(fault_id)
+        if fault.acked_by is None:
+            fault.acked_by, fault.acked_at = by, now
+        return FaultAcknowledged(fault.id, fault.table, fault.acked_by, fault.acked_at or now)
+
+    def decide(self, fault_id: str, option: str, by: str, now: float) -> DecisionTaken:
+        fault = self.fault(fault_id)
+        if fault.ruling.get("decision") != TD_DECISION:
+            raise BadDecision(f"fault {fault_id} was ruled {fault.ruling.get('decision')!r}: nothing to decide")
+        if fault.decision is not None:
+            raise BadDecision(f"fault {fault_id} was already decided: {fault.decision}")
+        options = [str(o) for o in fault.ruling.get("options", [])]
+        if options and option not in options:
+            raise BadDecision(f"{option!r} is not an option of fault {fault_id} ({', '.join(options)})")
+        fault.decision = option
+        if fault.acked_by is None:
+            fault.acked_by, fault.acked_at = by, now
+        return DecisionTaken(fault.id, fault.table, fault.hand, fault.kind, option, by, now)
+
+    def faults_for(self, role: Role) -> list[JSONDict]:
+        return [f.to_dict(role) for f in self.faults.values()]
+
+    def room(self, role: Role) -> JSONDict:
+        """The whole room for a browser that just connected."""
+        tables = {t: (dict(s) if role is Role.TD else for_viewer(s)) for t, s in sorted(self.tables.items())}
+        return {"tables": tables, "faults": self.faults_for(role)}

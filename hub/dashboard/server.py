@@ -1,0 +1,371 @@
+"""The TD dashboard's web server: hub events in (a listener), pages, JSON and Server-Sent Events out.
+
+The hub's listener snapshots the table on the hub's thread and only enqueues; one consumer thread
+applies events to the `RoomModel` and fans each one out, serialised once per role, to every browser's
+queue. Viewers' messages are filtered on the server (no hole cards of a live hand); TD actions need a
+login (session cookie) and a CSRF token. Standard library only: `http.server` threads, no build step.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from hub.dashboard.auth import Session, Sessions
+from hub.dashboard.model import (DashboardError, DecisionTaken, JSONDict, Role, RoomModel, capture, for_viewer,
+                                 viewer_event)
+from hub.floor import FloorService
+from hub.service import HubService
+from hub.store import StoreError
+from hub.tables import HubEvent
+from hub.tournament.errors import TournamentError
+from hw.ports import Clock, MonotonicClock
+
+log = logging.getLogger(__name__)
+
+COOKIE = "tapis_td"
+CLIENT_QUEUE = 2000  # messages buffered per browser; a browser that falls this far behind is dropped
+PAGES = {"/": "room.html", "/table": "table.html", "/clock": "clock.html", "/login": "login.html"}
+_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+          ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
+_SECURITY = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+             "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'"}
+
+
+@dataclass(eq=False)
+class _Client:
+    role: Role
+    messages: queue.Queue[bytes | None] = field(default_factory=lambda: queue.Queue(CLIENT_QUEUE))
+    dropped: bool = False
+
+
+def _sse(name: str, data: Mapping[str, Any]) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+
+
+def _static_files() -> dict[str, bytes]:
+    root = resources.files("hub.dashboard") / "static"
+    return {f.name: f.read_bytes() for f in root.iterdir() if f.is_file()}
+
+
+class Dashboard:
+    """`Dashboard(hub, floor=..., users=...)`, `.start()`, `.url`, `.stop()`.
+
+    `floor_lock` must be the lock the floor's owner holds around `FloorService.pump` (the floor is
+    single-threaded); `on_decision` is called with each td_decision the TD settles on the page.
+    """
+
+    def __init__(self, hub: HubService, *, floor: FloorService | None = None, host: str = "127.0.0.1",
+                 port: int = 0, users: Mapping[str, str] | None = None, clock: Clock | None = None,
+                 floor_lock: threading.Lock | None = None,
+                 on_decision: Callable[[DecisionTaken], None] | None = None,
+                 clock_period: float = 1.0) -> None:
+        self.hub = hub
+        self.floor = floor
+        self.clock: Clock = clock or MonotonicClock()
+        self.floor_lock = floor_lock or threading.Lock()
+        self.on_decision = on_decision
+        self.sessions = Sessions(users)
+        self.model = RoomModel()
+        self.decisions: list[DecisionTaken] = []
+        self._clock_period = clock_period
+        self._lock = threading.Lock()  # the model and the client list
+        self._clients: list[_Client] = []
+        self._inbox: queue.Queue[tuple[float, HubEvent, JSONDict | None] | None] = queue.Queue()
+        self._static = _static_files()
+        self._running = False
+        self._last_clock: JSONDict | None = None
+        self._server = ThreadingHTTPServer((host, port), _handler(self))
+        self._server.daemon_threads = True
+        self._threads = [threading.Thread(target=self._server.serve_forever, name="dashboard-http", daemon=True),
+                         threading.Thread(target=self._consume, name="dashboard", daemon=True)]
+        hub.add_listener(self._on_hub_event)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def start(self) -> Dashboard:
+        self._running = True
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._running = False
+        self._inbox.put(None)
+        with self._lock:
+            clients, self._clients = self._clients, []
+        for client in clients:
+            self._close(client)
+        self._server.shutdown()
+        self._server.server_close()
+        for thread in self._threads:
+            thread.join(5)
+
+    # --- hub side -----------------------------------------------------------------------------------
+
+    def _on_hub_event(self, event: HubEvent) -> None:
+        """On the hub's thread: copy the table's state (only this thread may read it) and enqueue."""
+        if not self._running:
+            return
+        table = str(event.get("table", ""))
+        view = self.hub.tables.get(table)
+        snapshot = capture(view, self.hub.games.get(table)) if view is not None else None
+        self._inbox.put((time.monotonic(), event, snapshot))
+
+    def _consume(self) -> None:
+        next_clock = time.monotonic()
+        while True:
+            try:
+                item = self._inbox.get(timeout=max(0.0, next_clock - time.monotonic()))
+                if item is None:
+                    return
+            except queue.Empty:
+                item = None  # time for the clock
+            try:
+                if item is not None:
+                    self._apply(*item)
+                if time.monotonic() >= next_clock:
+                    next_clock = time.monotonic() + self._clock_period
+                    self.publish_clock()
+            except Exception:  # noqa: BLE001 - the page keeps following the other tables
+                log.exception("dashboard: failed on a hub event")
+
+    def _apply(self, t0: float, event: HubEvent, snapshot: JSONDict | None) -> None:
+        with self._lock:
+            fault = self.model.apply(event, snapshot, self.clock.now())
+            td: JSONDict = {"t0": t0, "event": event, "table": snapshot}
+            viewer: JSONDict = {"t0": t0, "event": viewer_event(event),
+                                "table": for_viewer(snapshot) if snapshot is not None else None}
+            self._fan_out(_sse("update", td), _sse("update", viewer))
+            if fault is not None:
+                self._fan_out(_sse("fault", fault.to_dict(Role.TD)), _sse("fault", fault.to_dict(Role.VIEWER)))
+
+    def _fan_out(self, td: bytes, viewer: bytes | None = None) -> None:
+        """Called with `_lock` held, so a browser that just connected misses nothing."""
+        for client in self._clients:
+            try:
+                client.messages.put_nowait(td if client.role is Role.TD or viewer is None else viewer)
+            except queue.Full:
+                client.dropped = True  # its handler ends the stream; EventSource reconnects and resyncs
+
+    def clock_snapshot(self) -> JSONDict | None:
+        if self.floor is None:
+            return None
+        with self.floor_lock:
+            try:
+                return self.floor.snapshot(self.clock.now())
+            except TournamentError:
+                return None  # no tournament yet
+
+    def publish_clock(self) -> None:
+        snap = self.clock_snapshot()
+        self._last_clock = snap
+        with self._lock:
+            self._fan_out(_sse("clock", {"clock": snap}))
+
+    # --- browsers -----------------------------------------------------------------------------------
+
+    def subscribe(self, role: Role) -> tuple[_Client, bytes]:
+        """A new stream: the whole room now, then every change (registered under the model's lock)."""
+        client = _Client(role)
+        with self._lock:
+            first = _sse("room", {**self.model.room(role), "clock": self._last_clock})
+            self._clients.append(client)
+        return client, first
+
+    def unsubscribe(self, client: _Client) -> None:
+        with self._lock:
+            if client in self._clients:
+                self._clients.remove(client)
+
+    @staticmethod
+    def _close(client: _Client) -> None:
+        try:
+            client.messages.put_nowait(None)
+        except queue.Full:
+            client.dropped = True
+
+    @property
+    def clients(self) -> int:
+        with self._lock:
+            return len(self._clients)
+
+    # --- TD actions ---------------------------------------------------------------------------------
+
+    def acknowledge(self, fault_id: str, by: str) -> JSONDict:
+        with self._lock:
+            self.model.acknowledge(fault_id, by, self.clock.now())
+            fault = self.model.fault(fault_id)
+            self._fan_out(_sse("fault", fault.to_dict(Role.TD)), _sse("fault", fault.to_dict(Role.VIEWER)))
+            return fault.to_dict(Role.TD)
+
+    def decide(self, fault_id: str, option: str, by: str) -> JSONDict:
+        with self._lock:
+            decision = self.model.decide(fault_id, option, by, self.clock.now())
+            self.decisions.append(decision)
+            fault = self.model.fault(fault_id)
+            self._fan_out(_sse("fault", fault.to_dict(Role.TD)), _sse("fault", fault.to_dict(Role.VIEWER)))
+        if self.on_decision is not None:
+            self.on_decision(decision)
+        return decision.to_dict()
+
+    def floor_command(self, command: JSONDict) -> JSONDict:
+        """Pause, resume, add time, move, eliminate, penalty, redraw... as `FloorService.execute` has them."""
+        if self.floor is None:
+            return {"ok": False, "error": "no tournament floor on this hub", "cmd": command.get("cmd", "?")}
+        with self.floor_lock:
+            try:
+                result = self.floor.execute(command, self.clock.now())
+            except StoreError as err:
+                return {"ok": False, "error": f"not kept: {err}", "cmd": command.get("cmd", "?")}
+        self.publish_clock()
+        return result.model_dump()
+
+
+def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "tapis-dashboard"
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+            log.debug("dashboard: " + format, *args)
+
+        # -- helpers --
+
+        def _session(self) -> Session | None:
+            for part in (self.headers.get("Cookie") or "").split(";"):
+                name, _, value = part.strip().partition("=")
+                if name == COOKIE:
+                    return dash.sessions.get(value, time.time())
+            return None
+
+        def _send(self, status: int, body: bytes, content_type: str, headers: Mapping[str, str] = {}) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            for name, value in {**_SECURITY, **headers}.items():
+                self.send_header(name, value)
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def _json(self, status: int, data: Any, headers: Mapping[str, str] = {}) -> None:
+            self._send(status, json.dumps(data).encode(), "application/json", headers)
+
+        def _body(self) -> JSONDict | None:
+            if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
+                return None  # a cross-site form cannot send JSON without a preflight we never answer
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > 65536:
+                return None
+            try:
+                data = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError:
+                return None
+            return data if isinstance(data, dict) else None
+
+        # -- GET --
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            path = urlsplit(self.path).path
+            session = self._session()
+            if path in PAGES:
+                self._send(200, dash._static[PAGES[path]], _TYPES[".html"])
+            elif path.startswith("/static/") and path[8:] in dash._static:
+                name = path[8:]
+                self._send(200, dash._static[name], _TYPES.get(name[name.rfind("."):], "application/octet-stream"))
+            elif path == "/api/me":
+                self._json(200, {"role": Role.TD if session else Role.VIEWER,
+                                 "user": session.user if session else None,
+                                 "csrf": session.csrf if session else None, "floor": dash.floor is not None})
+            elif path == "/api/room":
+                role = Role.TD if session else Role.VIEWER
+                with dash._lock:
+                    room = dash.model.room(role)
+                self._json(200, {**room, "clock": dash._last_clock})
+            elif path == "/api/clock":
+                self._json(200, {"clock": dash.clock_snapshot()})
+            elif path == "/events":
+                self._stream(Role.TD if session else Role.VIEWER)
+            else:
+                self._json(404, {"error": "not found"})
+
+        def _stream(self, role: Role) -> None:
+            client, first = dash.subscribe(role)
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-store")
+                self.send_header("X-Accel-Buffering", "no")
+                self.end_headers()
+                self.wfile.write(b"retry: 1000\n\n" + first)
+                self.wfile.flush()
+                while dash._running and not client.dropped:
+                    try:
+                        message = client.messages.get(timeout=15)
+                    except queue.Empty:
+                        message = b": ping\n\n"  # keeps proxies and dead peers honest
+                    if message is None:
+                        break
+                    self.wfile.write(message)
+                    self.wfile.flush()
+            except OSError:
+                pass  # the browser went away
+            finally:
+                dash.unsubscribe(client)
+                self.close_connection = True
+
+        # -- POST --
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            path = urlsplit(self.path).path
+            body = self._body()
+            if body is None:
+                self._json(400, {"error": "a JSON object with Content-Type application/json is expected"})
+                return
+            if path == "/api/login":
+                session = dash.sessions.login(str(body.get("user", "")), str(body.get("password", "")), time.time())
+                if session is None:
+                    self._json(401, {"error": "bad user or password"})
+                    return
+                cookie = f"{COOKIE}={session.token}; HttpOnly; SameSite=Strict; Path=/"
+                self._json(200, {"user": session.user, "csrf": session.csrf}, {"Set-Cookie": cookie})
+                return
+            session = self._session()
+            if session is None or not Sessions.csrf_ok(session, self.headers.get("X-CSRF-Token")):
+                self._json(403, {"error": "TD login and CSRF token required"})
+                return
+            if path == "/api/logout":
+                dash.sessions.logout(session.token)
+                self._json(200, {"ok": True}, {"Set-Cookie": f"{COOKIE}=; Max-Age=0; Path=/"})
+                return
+            try:
+                if path == "/api/td/ack":
+                    self._json(200, dash.acknowledge(str(body.get("fault", "")), session.user))
+                elif path == "/api/td/decide":
+                    self._json(200, dash.decide(str(body.get("fault", "")), str(body.get("option", "")),
+                                                session.user))
+                elif path == "/api/td/floor":
+                    result = dash.floor_command(body)
+                    self._json(200 if result.get("ok") else 409, result)
+                else:
+                    self._json(404, {"error": "not found"})
+            except DashboardError as err:
+                status = HTTPStatus.NOT_FOUND if isinstance(err, KeyError) else HTTPStatus.CONFLICT
+                self._json(status, {"error": str(err.args[0]) if err.args else str(err)})
+
+    return Handler

@@ -1,0 +1,67 @@
+// tapis clock screen: the floor's snapshot every second, counted down locally in between; a chime
+// at each level change and one minute before a break (sound needs one click: browsers' autoplay rule).
+"use strict";
+let last = null, gotAt = 0, audio = null;
+const sounds = { played: [] };
+window.__sounds = sounds;
+function mmss(s) {
+  if (s === null || s === undefined) return "—";
+  s = Math.max(0, Math.ceil(s));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), x = s % 60;
+  return (h ? h + ":" + String(m).padStart(2, "0") : String(m).padStart(2, "0")) + ":" + String(x).padStart(2, "0");
+}
+function euros(c) { return ((c || 0) / 100).toLocaleString(LANG === "fr" ? "fr-FR" : "en-GB", { style: "currency", currency: "EUR" }); }
+function chime(kind) {
+  sounds.played.push(kind);
+  if (!audio) return;
+  const notes = kind === "level" ? [880, 660, 880] : [523, 523, 523, 784];
+  notes.forEach((f, i) => {
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.frequency.value = f; o.connect(g); g.connect(audio.destination);
+    const at = audio.currentTime + i * 0.25;
+    g.gain.setValueAtTime(0.3, at); g.gain.exponentialRampToValueAtTime(0.001, at + 0.22);
+    o.start(at); o.stop(at + 0.23);
+  });
+}
+function elapsed() { return last && last.running ? (performance.now() - gotAt) / 1000 : 0; }
+function onClock(c) {
+  if (last && c) {
+    if (c.level !== last.level || c.on_break !== last.on_break) chime("level");
+    const before = last.next_break_in, now = c.next_break_in;
+    if (before !== null && now !== null && before > 60 && now <= 60 && !c.on_break) chime("break_soon");
+  }
+  last = c; gotAt = performance.now(); draw();
+}
+function draw() {
+  const c = last;
+  const q = id => document.getElementById(id);
+  if (!c) { q("clk-status").textContent = t("no_tournament"); q("clk-time").textContent = "--:--"; return; }
+  q("clk-name").textContent = c.name;
+  q("clk-status").textContent = c.on_break ? t("on_break") : !c.running ? t("paused") :
+    c.final_table ? t("final_table") : c.hand_for_hand ? t("hand_for_hand") : "";
+  q("clk-level").textContent = c.on_break ? (c.break || t("break")) : `${t("level")} ${c.level}`;
+  const time = q("clk-time");
+  time.textContent = mmss(c.time_left - elapsed());
+  time.classList.toggle("paused", !c.running);
+  q("clk-blinds").textContent = c.on_break ? "" : `${chips(c.small_blind)} / ${chips(c.big_blind)}`;
+  q("clk-ante").textContent = !c.on_break && c.ante ? `${t("ante")} ${chips(c.ante)}` : "";
+  q("clk-break").textContent = c.next_break_in === null ? "—" : mmss(c.next_break_in - elapsed());
+  q("clk-players").textContent = `${c.players_left} / ${c.entries}`;
+  q("clk-average").textContent = chips(c.average_stack);
+  q("clk-pool").textContent = euros(c.prize_pool_cents);
+  const n = c.next_level;
+  q("clk-next").textContent = n ? `${t("next_level")}: ${chips(n.small_blind)} / ${chips(n.big_blind)}${n.ante ? " · " + t("ante") + " " + chips(n.ante) : ""}` : "";
+  q("clk-payouts").textContent = (c.payouts_cents || []).length
+    ? t("payouts") + ": " + c.payouts_cents.slice(0, 12).map((p, i) => `${i + 1}. ${euros(p)}`).join("  ·  ") : "";
+}
+window.rerender = draw;
+(function main() {
+  applyTexts(); langSwitch();
+  document.getElementById("sound").addEventListener("click", ev => {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    ev.currentTarget.firstChild.textContent = "🔔 ";
+  });
+  connect({ room: d => onClock(d.clock), clock: onClock });
+  fetch("/api/clock").then(r => r.json()).then(d => { if (!last) onClock(d.clock); });
+  setInterval(draw, 250);
+})();

@@ -1,0 +1,110 @@
+// tapis dashboard: what every page shares: who am I, the live stream, cards and tables drawn safely.
+"use strict";
+const ME = { role: "viewer", user: null, csrf: null, floor: false };
+const ROOM = { tables: {}, faults: {}, clock: null, log: [] };
+
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid instanceof Node ? kid : String(kid));
+  return e;
+}
+const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+function card(face) {
+  if (!face || face === "?") return el("span", { class: "card back" }, "??");
+  const suit = face.slice(-1), rank = face.slice(0, -1).replace("T", "10");
+  return el("span", { class: "card" + ("hd".includes(suit) ? " red" : "") }, rank + (SUITS[suit] || suit));
+}
+function backs(n) { return Array.from({ length: n }, () => card(null)); }
+function chips(n) { return (n || 0).toLocaleString(LANG === "fr" ? "fr-FR" : "en-GB"); }
+
+async function whoAmI() {
+  const r = await fetch("/api/me", { credentials: "same-origin" });
+  Object.assign(ME, await r.json());
+  document.querySelectorAll(".td-only").forEach(e => e.classList.toggle("hidden", ME.role !== "td"));
+  document.querySelectorAll(".viewer-only").forEach(e => e.classList.toggle("hidden", ME.role === "td"));
+  const who = document.getElementById("who");
+  if (who) who.textContent = ME.role === "td" ? `${ME.user} (${t("td")})` : t("viewer");
+  return ME;
+}
+async function tdPost(path, body) {
+  const r = await fetch(path, { method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": ME.csrf || "" }, body: JSON.stringify(body) });
+  let data = {}; try { data = await r.json(); } catch (e) { /* empty answer */ }
+  return { ok: r.ok, status: r.status, data };
+}
+async function logout() { await tdPost("/api/logout", {}); location.reload(); }
+
+// The live stream: "room" (everything, on connect), "update" (a hub event and its table), "fault", "clock".
+function connect(handlers) {
+  const status = document.getElementById("live");
+  const es = new EventSource("/events");
+  window.__tapis = { received: 0 };
+  es.addEventListener("open", () => { if (status) { status.textContent = t("live"); status.className = "badge ok"; } });
+  es.addEventListener("error", () => { if (status) { status.textContent = t("disconnected"); status.className = "badge bad"; } });
+  es.addEventListener("room", ev => {
+    const d = JSON.parse(ev.data);
+    ROOM.tables = d.tables; ROOM.faults = {}; d.faults.forEach(f => { ROOM.faults[f.id] = f; });
+    ROOM.clock = d.clock; window.__tapis.received++;
+    handlers.room && handlers.room(d);
+  });
+  es.addEventListener("update", ev => {
+    const d = JSON.parse(ev.data);
+    if (d.table) ROOM.tables[d.table.table] = d.table;
+    ROOM.log.push(d.event); if (ROOM.log.length > 500) ROOM.log.shift();
+    window.__tapis.received++;
+    handlers.update && handlers.update(d);
+  });
+  es.addEventListener("fault", ev => {
+    const f = JSON.parse(ev.data); ROOM.faults[f.id] = f; handlers.fault && handlers.fault(f);
+  });
+  es.addEventListener("clock", ev => { ROOM.clock = JSON.parse(ev.data).clock; handlers.clock && handlers.clock(ROOM.clock); });
+  return es;
+}
+
+function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.open && (!table || f.table === table)); }
+
+function renderTable(s) {
+  const open = openFaults(s.table);
+  const head = el("h2", {}, el("a", { href: "/table?t=" + encodeURIComponent(s.table) }, `${t("table")} ${s.table}`),
+    s.online ? null : el("span", { class: "badge bad" }, t("offline")),
+    s.reader && s.reader !== "connected" ? el("span", { class: "badge " + (s.reader === "unknown" ? "warn" : "bad") }, `${t("reader")} ${s.reader}`) : null,
+    open.length ? el("span", { class: "badge warn" }, `⚠ ${open.length}`) : null,
+    el("span", { class: "badge" }, `${t("hand")} ${s.hand}${s.street ? " · " + s.street : ""}`));
+  const board = el("div", { class: "board" }, (s.board || []).map(card), s.pot ? el("span", { class: "badge" }, `${t("pot")} ${chips(s.pot)}`) : null);
+  const rows = (s.seats || []).map(p => {
+    const hole = Array.isArray(p.hole) ? p.hole.map(card) : backs(p.hole_count || 0);
+    const cls = (s.to_act === p.seat ? "to-act" : "") + (s.hand_open && !p.live ? " folded" : "");
+    return el("tr", { class: cls, "data-seat": p.seat },
+      el("td", {}, (s.button === p.seat ? "Ⓑ " : "") + p.seat), el("td", {}, hole),
+      el("td", { class: "num" }, chips(p.stack)), el("td", { class: "num" }, p.bet ? chips(p.bet) : ""),
+      el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : (s.hand_open && !p.live ? t("folded") : "")));
+  });
+  const seatZones = Object.entries(s.zones || {}).filter(([z]) => z.startsWith("seat:"));
+  const unmanaged = !(s.seats || []).length && seatZones.length
+    ? el("table", { class: "seats" }, seatZones.map(([z, c]) => el("tr", {}, el("td", {}, z.slice(5)), el("td", {}, Array.isArray(c) ? c.map(card) : backs(c)))))
+    : null;
+  return el("div", { class: "table" + (s.online ? "" : " offline") + (open.length ? " faulty" : ""), id: "table-" + s.table, "data-table": s.table },
+    head, board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged);
+}
+
+function renderFault(f) {
+  const r = f.ruling || {};
+  const box = el("div", { class: "fault" + (f.open ? "" : " closed") + (f.needs_decision ? " decide" : ""), id: "fault-" + f.id, "data-fault": f.id },
+    el("div", {}, el("b", {}, `${f.table} · ${t("hand")} ${f.hand} · ${f.kind}`), f.seat ? ` · ${t("seat")} ${f.seat}` : "",
+      (f.cards || []).length ? el("span", {}, " ", f.cards.map(card)) : null),
+    el("div", { class: "text" }, `${r.decision || ""} — ${r.article || ""}`), r.text ? el("div", { class: "text" }, r.text) : null);
+  if (f.acked_by) box.append(el("div", { class: "text" }, `${t("acked_by")} ${f.acked_by}` + (f.decision ? ` · ${t("decided")}: ${f.decision}` : "")));
+  if (ME.role === "td") {
+    if (f.needs_decision) {
+      box.append(el("div", {}, (f.options.length ? f.options : ["ok"]).map(o =>
+        el("button", { class: "primary", "data-option": o, onclick: async () => { await tdPost("/api/td/decide", { fault: f.id, option: o }); } }, `${t("decide")}: ${o}`))));
+    } else if (!f.acked_by) {
+      box.append(el("button", { class: "ack", onclick: async () => { await tdPost("/api/td/ack", { fault: f.id }); } }, t("ack")));
+    }
+  }
+  return box;
+}
