@@ -167,8 +167,13 @@ def run_agent(profile_path: str, decks_path: str, broker: str) -> int:
     host, port = parse_url(broker)
     link = MqttLink(client_id=f"tapis-table-{profile.table}", host=host, port=port,
                     will=(wire.table_status(profile.table), wire.OFFLINE))
+    reader_factory = None
+    if profile.reader.backend == "pcsc":
+        from hw.pcsc_worker import pcsc_worker_factory
+        reader_factory = pcsc_worker_factory(profile.reader.pcsc_readers)
     agent = TableAgent(profile=profile, registry=registry, publisher=link, clock=MonotonicClock(),
-                       open_link=lambda: SerialLink(profile.reader.url, baudrate=profile.reader.baudrate))
+                       open_link=lambda: SerialLink(profile.reader.url, baudrate=profile.reader.baudrate),
+                       reader_factory=reader_factory)
     agent.start()
     link.start(timeout=30)
     print(f"tapis agent: table {profile.table} on {profile.reader.url}", file=sys.stderr)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -19,9 +20,19 @@ from table_agent.events import Zone, ZoneKind
 class ReaderConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: str = Field(description="serial URL: /dev/serial/by-id/..., a pty path, socket://host:port, loop://")
+    backend: Literal["serial", "pcsc"] = "serial"
+    url: str = Field("", description="serial URL: /dev/serial/by-id/..., a pty path, socket://host:port, loop://")
     baudrate: int = Field(115200, gt=0)
     scan_period_ms: int = Field(50, ge=5, le=2000)
+    pcsc_readers: dict[str, int] = Field(default_factory=dict, description="PC/SC reader name -> antenna")
+
+    @model_validator(mode="after")
+    def _backend(self) -> ReaderConfig:
+        if self.backend == "serial" and not self.url:
+            raise ValueError("a serial reader needs its url")
+        if self.backend == "pcsc" and not self.pcsc_readers:
+            raise ValueError("PC/SC readers need pcsc_readers = {\"reader name\" = antenna, ...}")
+        return self
 
 
 class TableProfile(BaseModel):

@@ -35,6 +35,14 @@ from table_agent.zones import ZoneTracker
 log = logging.getLogger(__name__)
 
 
+class ReaderPort(Protocol):
+    """A reader backend's worker: frames and link changes go onto the agent's queue."""
+
+    def start(self) -> None: ...
+
+    def stop(self, timeout: float = 2.0) -> None: ...
+
+
 class PanelPort(Protocol):
     """What the agent needs of the seat and dealer panels (`hw.panel.Panel`)."""
 
@@ -95,9 +103,13 @@ class AgentStats:
 
 
 class TableAgent:
-    def __init__(self, *, profile: TableProfile, registry: DeckRegistry, open_link: Callable[[], ByteLink],
+    def __init__(self, *, profile: TableProfile, registry: DeckRegistry, open_link: Callable[[], ByteLink] | None,
                  publisher: Publisher, clock: Clock, boot: str | None = None,
-                 tick: float = 0.05, stall_after: float = 3.0) -> None:
+                 tick: float = 0.05, stall_after: float = 3.0,
+                 reader_factory: Callable[..., ReaderPort] | None = None) -> None:
+        """`open_link` opens the reader board's serial link; `reader_factory` replaces the serial
+        worker by another backend built with `out=, clock=, scan_period_ms=, name=` (PC/SC readers:
+        `hw.pcsc_worker.pcsc_worker_factory`)."""
         self.profile = profile
         self.table = profile.table
         self.boot = boot or uuid.uuid4().hex[:12]
@@ -109,8 +121,15 @@ class TableAgent:
         period = profile.reader.scan_period_ms / 1000
         self.presence = Presence(scan_period=period, gone_after=max(0.5, 10 * period))
         self.zones = ZoneTracker(antennas=profile.antenna_map(), lookup=registry.lookup)
-        self.reader = ReaderWorker(open_link=open_link, out=self._inbox, clock=clock,
-                                   scan_period_ms=profile.reader.scan_period_ms, name=f"reader-{self.table}")
+        if reader_factory is None:
+            if open_link is None:
+                raise ValueError("a table agent needs open_link (serial board) or reader_factory")
+            self.reader: ReaderPort = ReaderWorker(open_link=open_link, out=self._inbox, clock=clock,
+                                                   scan_period_ms=profile.reader.scan_period_ms,
+                                                   name=f"reader-{self.table}")
+        else:
+            self.reader = reader_factory(out=self._inbox, clock=clock,
+                                         scan_period_ms=profile.reader.scan_period_ms, name=f"reader-{self.table}")
         self.stats = AgentStats()
         self.watch = HandWatch(table=self.table)
         self._seq = 0
