@@ -299,6 +299,8 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 self._json(200, {**room, "clock": dash._last_clock})
             elif path == "/api/clock":
                 self._json(200, {"clock": dash.clock_snapshot()})
+            elif path == "/favicon.ico":
+                self._send(204, b"", "image/x-icon")
             elif path == "/events":
                 self._stream(Role.TD if session else Role.VIEWER)
             else:

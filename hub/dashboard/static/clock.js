@@ -59,7 +59,7 @@ window.rerender = draw;
   applyTexts(); langSwitch();
   document.getElementById("sound").addEventListener("click", ev => {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    ev.currentTarget.firstChild.textContent = "🔔 ";
+    document.getElementById("sound-state").textContent = "♪ ✓";
   });
   connect({ room: d => onClock(d.clock), clock: onClock });
   fetch("/api/clock").then(r => r.json()).then(d => { if (!last) onClock(d.clock); });

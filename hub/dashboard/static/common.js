@@ -71,7 +71,7 @@ function renderTable(s) {
   const open = openFaults(s.table);
   const head = el("h2", {}, el("a", { href: "/table?t=" + encodeURIComponent(s.table) }, `${t("table")} ${s.table}`),
     s.online ? null : el("span", { class: "badge bad" }, t("offline")),
-    s.reader && s.reader !== "connected" ? el("span", { class: "badge " + (s.reader === "unknown" ? "warn" : "bad") }, `${t("reader")} ${s.reader}`) : null,
+    s.reader && s.reader !== "connected" ? el("span", { class: "badge reader " + (s.reader === "unknown" ? "" : "bad") }, `${t("reader")} ${t("reader_" + s.reader)}`) : null,
     open.length ? el("span", { class: "badge warn" }, `⚠ ${open.length}`) : null,
     el("span", { class: "badge" }, `${t("hand")} ${s.hand}${s.street ? " · " + s.street : ""}`));
   const board = el("div", { class: "board" }, (s.board || []).map(card), s.pot ? el("span", { class: "badge" }, `${t("pot")} ${chips(s.pot)}`) : null);
@@ -79,7 +79,7 @@ function renderTable(s) {
     const hole = Array.isArray(p.hole) ? p.hole.map(card) : backs(p.hole_count || 0);
     const cls = (s.to_act === p.seat ? "to-act" : "") + (s.hand_open && !p.live ? " folded" : "");
     return el("tr", { class: cls, "data-seat": p.seat },
-      el("td", {}, (s.button === p.seat ? "Ⓑ " : "") + p.seat), el("td", {}, hole),
+      el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: "bouton" }, "D") : null), el("td", {}, hole),
       el("td", { class: "num" }, chips(p.stack)), el("td", { class: "num" }, p.bet ? chips(p.bet) : ""),
       el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : (s.hand_open && !p.live ? t("folded") : "")));
   });

@@ -15,7 +15,8 @@ const TEXTS = {
         user: "Utilisateur", password: "Mot de passe", bad_login: "Utilisateur ou mot de passe incorrect",
         to_act: "à parler", sound: "Son", back_to_room: "Retour à la salle", live: "en direct",
         disconnected: "connexion perdue…", log: "Journal de la donne", next_level: "Niveau suivant",
-        entries: "Entrées", hand_for_hand: "MAIN PAR MAIN", final_table: "TABLE FINALE", folded: "couché" },
+        entries: "Entrées", hand_for_hand: "MAIN PAR MAIN", final_table: "TABLE FINALE", folded: "couché",
+        reader_unknown: "?", reader_lost: "perdu", reader_fault: "en défaut" },
   en: { room: "Room", table: "Table", clock: "Clock", login: "TD login", logout: "Log out",
         viewer: "viewer", td: "tournament director", hand: "Hand", pot: "Pot", seat: "Seat",
         stack: "Stack", bet: "Bet", cards: "Cards", offline: "offline", reader: "reader",
@@ -30,7 +31,8 @@ const TEXTS = {
         user: "User", password: "Password", bad_login: "Bad user or password",
         to_act: "to act", sound: "Sound", back_to_room: "Back to the room", live: "live",
         disconnected: "connection lost…", log: "Hand log", next_level: "Next level",
-        entries: "Entries", hand_for_hand: "HAND FOR HAND", final_table: "FINAL TABLE", folded: "folded" },
+        entries: "Entries", hand_for_hand: "HAND FOR HAND", final_table: "FINAL TABLE", folded: "folded",
+        reader_unknown: "?", reader_lost: "lost", reader_fault: "faulty" },
 };
 let LANG = localStorage.getItem("tapis.lang") || "fr";
 function t(key) { return (TEXTS[LANG] && TEXTS[LANG][key]) || TEXTS.fr[key] || key; }
