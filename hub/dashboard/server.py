@@ -239,6 +239,7 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "tapis-dashboard"
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # small SSE writes: Nagle + delayed ACK would hold each ~40 ms
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
             log.debug("dashboard: " + format, *args)
