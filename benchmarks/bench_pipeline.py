@@ -1,87 +1,170 @@
-"""Latency from a tag frame written on the reader's pty to the hub's state update.
+"""Latency through the whole pipeline: tag frame written on a reader's pty -> the hub.
 
-Runs a demo room (reader firmware on real ptys, SerialLink, agents, a private Mosquitto, the hub)
-with N tables dealing at once, and times every card arrival: the first `TagSeen` frame for that
-card written on the pty -> the hub's table view updated (listener call). Prints percentiles.
+A room of N simulated tables (reader firmware on real ptys, SerialLink, agents, croupiers and
+players) in `--procs` worker processes, as tables are separate Pis; the hub with its rules engine and a
+private Mosquitto in this process. It times
+  - every card arrival: first `TagSeen` written for that card -> the hub's table view updated;
+  - every injected boxed card: first `TagSeen` on the tray -> the ruling published on MQTT (the hub
+    publishes an event before it calls listeners, so the listener's time is after the publish).
+Times are CLOCK_MONOTONIC, shared by the processes of this machine.
 
-    python benchmarks/bench_pipeline.py [--tables 4] [--seconds 20] [--pace 0.1]
+    python benchmarks/bench_pipeline.py [--tables 20] [--procs 2] [--seconds 30] [--pace 0.3] [--boxed 0.05]
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
+import json
 import os
+import resource
 import statistics
+import subprocess
+import sys
 import threading
 import time
+from collections import defaultdict
+from pathlib import Path
 
 from firmware_bridge import TagSeen, encode
 from hub.broker import EmbeddedBroker
+from hw.decks import DeckRegistry
+from hw.profile import TableProfile
 from simulators import demo
 from simulators.reader_board import ReaderBoardSimulator
+from table_agent.events import TRAY, Zone
 
-written: dict[tuple[int, str], float] = {}  # (antenna, uid) -> first TagSeen written
+Key = tuple[str, int, str]  # table, antenna, uid
+written: dict[tuple[int, int, str], list[float]] = defaultdict(list)  # (board id, antenna, uid) -> writes
 lock = threading.Lock()
 
 
 class TimedBoard(ReaderBoardSimulator):
+    """Records when the first `TagSeen` of each placement is written on the pty."""
+
+    def place(self, antenna: int, uid: bytes) -> None:
+        with lock:
+            self._fresh = getattr(self, "_fresh", set()) | {(antenna, uid.hex().upper())}
+        super().place(antenna, uid)
+
     def _emit(self, frames):  # type: ignore[no-untyped-def]
         for frame in frames:
             if self._write(encode(frame)):
                 self.frames_written += 1
                 if isinstance(frame, TagSeen):
-                    key = (id(self), frame.antenna, frame.uid.hex().upper())
+                    key = (frame.antenna, frame.uid.hex().upper())
                     with lock:
-                        written.setdefault(key, time.monotonic())  # type: ignore[arg-type]
+                        fresh = getattr(self, "_fresh", set())
+                        if key in fresh:
+                            fresh.discard(key)
+                            written[(id(self), *key)].append(time.monotonic())
 
-    def remove(self, antenna: int, uid: bytes) -> None:
-        super().remove(antenna, uid)
-        with lock:
-            written.pop((id(self), antenna, uid.hex().upper()), None)  # type: ignore[arg-type]
+
+def worker(args: argparse.Namespace) -> None:
+    demo.ReaderBoardSimulator = TimedBoard  # type: ignore[misc]
+    ids = args.ids.split(",")
+    room = demo.Room(hub=None, tables=[], registry=DeckRegistry.generate(demo.table_ids(args.tables)))
+    demo.start_tables(room, host="127.0.0.1", port=args.port, ids=ids, seed=7)
+    for i, table in enumerate(room.tables):
+        table.thread = threading.Thread(target=demo.deal, args=(room, table), daemon=True,
+                                        kwargs={"hands": None, "pace": args.pace, "seed": int(table.profile.table[1:]),
+                                                "boxed_rate": args.boxed})
+        table.thread.start()
+    time.sleep(args.seconds)
+    cpu = os.times()
+    names = {id(t.board): t.profile.table for t in room.tables}
+    room.close()
+    with lock:
+        rows = [[names[b], a, u, ts] for (b, a, u), ts in written.items()]
+    Path(args.out).write_text(json.dumps({"writes": rows, "cpu": cpu.user + cpu.system}))
+
+
+def percentiles(name: str, values: list[float]) -> str:
+    if len(values) < 2:
+        return f"{name}: {len(values)} samples, not enough"
+    ms = sorted(v * 1000 for v in values)
+    q = statistics.quantiles(ms, n=100)
+    return (f"{name}: n={len(ms)} median {statistics.median(ms):.2f} ms, p90 {q[89]:.2f} ms, "
+            f"p99 {q[98]:.2f} ms, max {ms[-1]:.2f} ms")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tables", type=int, default=4)
-    ap.add_argument("--seconds", type=float, default=20)
-    ap.add_argument("--pace", type=float, default=0.1, help="seconds between a dealer's cards")
+    ap.add_argument("--tables", type=int, default=20)
+    ap.add_argument("--procs", type=int, default=2, help="worker processes for the tables")
+    ap.add_argument("--seconds", type=float, default=30)
+    ap.add_argument("--pace", type=float, default=0.3, help="seconds between a croupier's cards")
+    ap.add_argument("--boxed", type=float, default=0.05, help="chance of a boxed card before each hole card")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--ids", help=argparse.SUPPRESS)
+    ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    demo.ReaderBoardSimulator = TimedBoard  # type: ignore[misc]
-    latencies: list[float] = []
+    if args.worker:
+        worker(args)
+        return
+    ids = demo.table_ids(args.tables)
+    registry = DeckRegistry.generate(ids)
+    layout = TableProfile.default("t1", seats=9)
+    received: dict[Key, list[float]] = defaultdict(list)
+    rulings: dict[Key, list[float]] = defaultdict(list)
+    events = 0
     with EmbeddedBroker() as broker:
-        room = demo.build_room(tables=args.tables, host=broker.host, port=broker.port, seed=7,
-                               miss_rate=0.02, dropout_rate=0.01)
-        boards = {t.profile.table: t for t in room.tables}
+        room = demo.Room(hub=None, tables=[], registry=registry)
+        hub = demo.start_hub(room, host=broker.host, port=broker.port, ids=ids, seed=7)
 
         def on_event(event: dict) -> None:  # type: ignore[type-arg]
-            if event["type"] != "card" or event["action"] != "arrived":
-                return
+            nonlocal events
             now = time.monotonic()
-            table = boards[event["table"]]
-            uid = table.felt.uid(event["card"], event["deck"])
-            antenna = table.profile.antenna_of(__import__("table_agent.events", fromlist=["Zone"]).Zone.parse(event["zone"]))
-            with lock:
-                t0 = written.get((id(table.board), antenna, uid))  # type: ignore[arg-type]
-            if t0 is not None:
-                latencies.append(now - t0)
+            events += 1
+            table = event["table"]
+            if event["type"] == "card" and event["action"] == "arrived" and event["card"]:
+                antenna = layout.antenna_of(Zone.parse(event["zone"]))
+                received[(table, antenna, registry.uid_of(event["deck"], event["card"]))].append(now)
+            elif event["type"] == "fault" and event["kind"] == "boxed_card":
+                uid = registry.uid_of(f"{table}/A", event["cards"][0])
+                rulings[(table, layout.antenna_of(TRAY), uid)].append(now)
 
-        room.hub.add_listener(on_event)
-        cpu0 = os.times()
-        for i, table in enumerate(room.tables):
-            table.thread = threading.Thread(target=demo.deal, args=(room, table),
-                                            kwargs={"hands": None, "pace": args.pace, "seed": i}, daemon=True)
-            table.thread.start()
-        time.sleep(args.seconds)
-        cpu1 = os.times()
+        hub.add_listener(on_event)
+        outs = [f"/tmp/tapis-bench-{os.getpid()}-{i}.json" for i in range(args.procs)]
+        procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
+                                   "--tables", str(args.tables), "--port", str(broker.port),
+                                   "--seconds", str(args.seconds), "--pace", str(args.pace),
+                                   "--boxed", str(args.boxed), "--out", outs[i]])
+                 for i in range(args.procs)]
+        cpu0, wall0 = os.times(), time.monotonic()
+        for proc in procs:
+            proc.wait()
+        cpu1, wall = os.times(), time.monotonic() - wall0
+        hands = sum(g.hand_no for g in hub.games.values())
         room.close()
-    lat = sorted(x * 1000 for x in latencies)
-    q = statistics.quantiles(lat, n=100)
-    cpu = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / args.seconds
-    print(f"pipeline: {args.tables} tables, {len(lat)} card arrivals in {args.seconds:.0f} s "
-          f"({len(lat) / args.seconds:.1f}/s)")
-    print(f"tag frame written on pty -> hub state update: median {statistics.median(lat):.2f} ms, "
-          f"p90 {q[89]:.2f} ms, p99 {q[98]:.2f} ms, max {lat[-1]:.2f} ms")
-    print(f"process CPU (agents + hub + simulators, broker excluded): {cpu * 100:.0f} % of one core")
+    writes: dict[Key, list[float]] = {}
+    worker_cpu = 0.0
+    for out in outs:
+        data = json.loads(Path(out).read_text())
+        worker_cpu += data["cpu"]
+        Path(out).unlink()
+        for table, antenna, uid, ts in data["writes"]:
+            writes[(table, antenna, uid)] = sorted(ts)
+
+    def pair(seen: dict[Key, list[float]]) -> list[float]:
+        out = []
+        for key, times in seen.items():
+            starts = writes.get(key, [])
+            for t in times:
+                i = bisect.bisect_right(starts, t)
+                if i:
+                    out.append(t - starts[i - 1])
+        return out
+
+    hub_cpu = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / wall
+    print(f"pipeline: {args.tables} tables in {args.procs} processes for {wall:.0f} s, {hands} hands, "
+          f"{events / wall:.0f} hub events/s")
+    print(percentiles("card: tag frame on pty -> hub state", pair(received)))
+    print(percentiles("boxed card: tag frame on pty -> ruling published", pair(rulings)))
+    print(f"hub process (hub + engine; Mosquitto excluded): CPU {hub_cpu * 100:.0f} % of one core, "
+          f"max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; "
+          f"table processes: {worker_cpu / wall * 100:.0f} % of one core in all")
 
 
 if __name__ == "__main__":

@@ -48,9 +48,9 @@ class SimTable:
 
 @dataclass
 class Room:
-    """A running room; `close()` stops everything it started, in reverse order."""
+    """A running room (or, `hub` None, the tables of one process); `close()` stops all it started."""
 
-    hub: HubService
+    hub: HubService | None
     tables: list[SimTable]
     registry: DeckRegistry
     _closers: list[Callable[[], None]] = field(default_factory=list)
@@ -68,52 +68,74 @@ class Room:
                 pass
 
 
-def build_room(*, tables: int, host: str, port: int, seed: int = 1, scan_period_ms: int = 50,
-               miss_rate: float = 0.02, dropout_rate: float = 0.01, games: bool = True,
-               ruleset: str = "cdc-2013", stack: int = 20_000) -> Room:
-    """Simulated tables on a broker; with `games`, the hub runs each table's hands (players seated)."""
-    rng = random.Random(seed)
-    ids = [f"t{i + 1}" for i in range(tables)]
-    registry = DeckRegistry.generate(ids)
+def table_ids(tables: int) -> list[str]:
+    return [f"t{i + 1}" for i in range(tables)]
+
+
+def seating(table_id: str, seed: int) -> tuple[list[int], int]:
+    """Who sits where at a demo table and the first button: the same in every process."""
+    rng = random.Random(f"{seed}:{table_id}")
+    seats = sorted(rng.sample(range(1, 10), rng.randint(6, 9)))
+    return seats, rng.choice(seats)
+
+
+def start_hub(room: Room, *, host: str, port: int, ids: list[str], seed: int, games: bool = True,
+              ruleset: str = "cdc-2013", stack: int = 20_000) -> HubService:
     hub_link = MqttLink(client_id="tapis-hub", host=host, port=port, will=(wire.HUB_STATUS, wire.OFFLINE))
     hub = HubService(link=hub_link)
-    room = Room(hub=hub, tables=[], registry=registry)
     hub.start()
     room._closers.append(hub.stop)
     hub_link.start()
     room._closers.append(hub_link.stop)
+    if games:
+        for table_id in ids:
+            seats, button = seating(table_id, seed)
+            hub.configure_table(table_id, TableSetup(
+                players=dict.fromkeys(seats, stack), button=button, level=Level(50, 100), ruleset=ruleset,
+                seats=9, decks=(f"{table_id}/A", f"{table_id}/B")))
+    room.hub = hub
+    return hub
+
+
+def start_tables(room: Room, *, host: str, port: int, ids: list[str], seed: int, scan_period_ms: int = 50,
+                 miss_rate: float = 0.02, dropout_rate: float = 0.01) -> None:
     clock = MonotonicClock()
     for table_id in ids:
-        seats = sorted(rng.sample(range(1, 10), rng.randint(6, 9)))
+        seats, button = seating(table_id, seed)
         board = ReaderBoardSimulator(antennas=13, scan_period=scan_period_ms / 1000, miss_rate=miss_rate,
-                                     dropout_rate=dropout_rate, rng=random.Random(rng.random()))
+                                     dropout_rate=dropout_rate, rng=random.Random(f"{seed}:{table_id}:rf"))
         board.start()
         room._closers.append(board.close)
         profile = TableProfile.default(table_id, seats=9, url=board.port)
         link = MqttLink(client_id=f"tapis-table-{table_id}", host=host, port=port,
                         will=(wire.table_status(table_id), wire.OFFLINE))
-        agent = TableAgent(profile=profile, registry=registry, publisher=link, clock=clock,
+        agent = TableAgent(profile=profile, registry=room.registry, publisher=link, clock=clock,
                            open_link=lambda url=profile.reader.url: SerialLink(url))
         link.start()
         room._closers.append(link.stop)
         agent.start()
         room._closers.append(agent.stop)
-        felt = Felt(profile=profile, registry=registry, board=board)
-        button = rng.choice(seats)
-        if games:
-            hub.configure_table(table_id, TableSetup(
-                players=dict.fromkeys(seats, stack), button=button, level=Level(50, 100), ruleset=ruleset,
-                seats=9, decks=profile.deck_ids))
+        felt = Felt(profile=profile, registry=room.registry, board=board)
         room.tables.append(SimTable(profile, board, agent, link, felt, seats, button=button))
+
+
+def build_room(*, tables: int, host: str, port: int, seed: int = 1, scan_period_ms: int = 50,
+               miss_rate: float = 0.02, dropout_rate: float = 0.01, games: bool = True,
+               ruleset: str = "cdc-2013", stack: int = 20_000) -> Room:
+    """The hub and simulated tables on a broker; with `games`, the hub runs each table's hands."""
+    ids = table_ids(tables)
+    room = Room(hub=None, tables=[], registry=DeckRegistry.generate(ids))
+    start_hub(room, host=host, port=port, ids=ids, seed=seed, games=games, ruleset=ruleset, stack=stack)
+    start_tables(room, host=host, port=port, ids=ids, seed=seed, scan_period_ms=scan_period_ms,
+                 miss_rate=miss_rate, dropout_rate=dropout_rate)
     return room
 
 
 def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: int,
          boxed_rate: float = 0.0, on_fault_injected: Callable[[str], None] | None = None) -> None:
     """The croupier's thread: `hands` complete hands played with the hub (None: until stopped)."""
-    croupier = Croupier(agent=table.agent, felt=table.felt, game=lambda: room.hub.games.get(table.profile.table),
-                        rng=random.Random(seed), pace=pace, stop=room.stop, boxed_rate=boxed_rate,
-                        on_fault_injected=on_fault_injected)
+    croupier = Croupier(agent=table.agent, felt=table.felt, rng=random.Random(seed), pace=pace, stop=room.stop,
+                        boxed_rate=boxed_rate, on_fault_injected=on_fault_injected)
     while not room.stop.is_set() and (hands is None or croupier.hands < hands):
         if not croupier.play_hand():
             return
@@ -143,6 +165,7 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
                 done.set()
 
     room = build_room(tables=tables, host=host, port=port, seed=seed)
+    assert room.hub is not None
     room.hub.add_listener(on_event)
     try:
         for i, table in enumerate(room.tables):
@@ -173,6 +196,7 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
 
 def render(room: Room, out: TextIO) -> None:
     """The live terminal view: one block per table, as the hub sees it (the TD's view)."""
+    assert room.hub is not None
     lines = ["\x1b[H\x1b[2Jtapis demo: hub view of every table (Ctrl-C to stop)", ""]
     for table in room.tables:
         view = room.hub.tables.get(table.profile.table)

@@ -48,6 +48,9 @@ class HandWatch:
     def __init__(self, *, table: str) -> None:
         self.monitor = DealingMonitor(table=table)
         self.hand: int | None = None
+        self.context: wire.HandContextCmd | None = None
+        self.betting: wire.BettingCmd | None = None  # the hub's last word on the betting
+        self.result: str | None = None  # how the hand ended (hand over)
         self.lights = SeatLights()
         self._waiting = False  # "new hand" pressed, context not yet received
         self._held: deque[ZoneEvent] = deque(maxlen=HELD_MAX)
@@ -56,7 +59,7 @@ class HandWatch:
 
     def new_hand_pressed(self) -> None:
         self.monitor.end_hand()
-        self.hand = None
+        self.hand, self.context, self.betting, self.result = None, None, None, None
         self._waiting = True
         self._held.clear()
         self.lights = SeatLights()
@@ -96,6 +99,7 @@ class HandWatch:
             return []
         self.monitor.end_hand()
         self.lights = SeatLights()
+        self.result = cmd.result
         return []
 
     def _start(self, cmd: wire.HandContextCmd) -> list[FaultDetected]:
@@ -104,7 +108,7 @@ class HandWatch:
             hole_cards=cmd.hole_cards, deck=cmd.deck, table_decks=frozenset(cmd.table_decks),
             away=frozenset(cmd.away), table_seats=cmd.table_seats, deadline=Deadline(cmd.deadline),
             small_blind=cmd.small_blind, dealer=cmd.dealer)
-        self.hand = cmd.hand
+        self.hand, self.context, self.betting, self.result = cmd.hand, cmd, None, None
         self._opened, self._closed = set(), set()
         self.lights = SeatLights()
         faults = self.monitor.start_hand(ctx)
@@ -115,6 +119,7 @@ class HandWatch:
         return faults
 
     def _betting(self, cmd: wire.BettingCmd) -> list[FaultDetected]:
+        self.betting = cmd
         faults: list[FaultDetected] = []
         for name in cmd.closed:
             street = _STREETS.get(name)
