@@ -135,6 +135,60 @@ def run_clients(host: str, port: int, cookie: str, clients: int, tds: int, ready
         c.close()
 
 
+STAMP = """
+window.__lat = [];
+(() => {
+  const Original = window.EventSource;
+  window.EventSource = function (url, options) {
+    const es = new Original(url, options);
+    const add = es.addEventListener.bind(es);
+    es.addEventListener = (type, fn, opts) => add(type, ev => {
+      if (type !== "update") { fn(ev); return; }
+      const got = Date.now();
+      fn(ev);
+      window.__lat.push([ev.data.slice(6, ev.data.indexOf(",")), got, Date.now()]);
+    }, opts);
+    return es;
+  };
+})();
+"""
+
+
+def open_browsers(url: str, count: int) -> tuple[object, object, list[object]]:
+    """Room views in Debian's headless Chromium, each stamping every update's arrival and drawing."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.dashboard import browser
+
+    why = browser.missing()
+    if why is not None:
+        raise SystemExit(f"--browsers: {why}")
+    pw = sync_playwright().start()
+    chromium = browser.launch(pw)
+    pages = []
+    for _ in range(count):
+        page = chromium.new_context(viewport={"width": 1600, "height": 1000}).new_page()
+        page.add_init_script(STAMP)
+        page.goto(url + "/")
+        page.wait_for_selector("#tables")
+        pages.append(page)
+    return pw, chromium, pages
+
+
+def read_browsers(opened: tuple[object, object, list[object]], wall_offset: float) -> tuple[list[float], list[float]]:
+    pw, chromium, pages = opened
+    received: list[float] = []
+    drawn: list[float] = []
+    for page in pages:
+        for t0, got, done in page.evaluate("() => window.__lat"):  # type: ignore[attr-defined]
+            sent_ms = (float(t0) + wall_offset) * 1000
+            received.append(got - sent_ms)
+            drawn.append(done - sent_ms)
+    chromium.close()  # type: ignore[attr-defined]
+    pw.stop()  # type: ignore[attr-defined]
+    return received, drawn
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
@@ -149,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--same-process", action="store_true", help="run the SSE clients in the hub's process")
+    p.add_argument("--browsers", type=int, default=0,
+                   help="also open this many room views in headless Chromium and time the event's arrival there")
     args = p.parse_args(argv)
 
     rng = random.Random(args.seed)
@@ -180,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     time.sleep(0.5)
     for c in clients:
         c.latencies.clear()
+    pages = open_browsers(dash.url, args.browsers) if args.browsers else None
     go.set()
+    wall_offset = time.time() - time.monotonic()  # the browser stamps Date.now(): same machine, wall clock
 
     interval = 1.0 / (args.rate * len(tables))  # the tables' events spread evenly, as a room's would be
     start = time.monotonic()
@@ -206,6 +264,9 @@ def main(argv: list[str] | None = None) -> int:
         td, viewer, leaks = out.get(timeout=60)
         proc.join(10)
     every = td + viewer
+    browser_ms: tuple[list[float], list[float]] = ([], [])
+    if pages is not None:
+        browser_ms = read_browsers(pages, wall_offset)
     print(f"dashboard bench: {args.tables} tables, {args.clients} SSE clients ({args.tds} TD), "
           f"{args.rate:g} table events/s/table for {args.seconds:g} s")
     print(f"  table events sent {sent} ({sent / elapsed:.0f}/s), hub events out {room.hub.stats.events_out}, "
@@ -215,6 +276,12 @@ def main(argv: list[str] | None = None) -> int:
             ms = [v * 1000 for v in values]
             print(f"  hub event -> SSE client ({name:6}): p50 {statistics.median(ms):6.2f} ms  "
                   f"p90 {percentile(ms, 90):6.2f} ms  p99 {percentile(ms, 99):6.2f} ms  max {max(ms):6.2f} ms")
+    # The room view redraws changed tables at the next animation frame (<= 16 ms after "received").
+    for name, ms in (("browser, received", browser_ms[0]),):
+        if ms:
+            print(f"  hub event -> {name:17}: p50 {statistics.median(ms):6.1f} ms  p90 {percentile(ms, 90):6.1f} ms  "
+                  f"p99 {percentile(ms, 99):6.1f} ms  max {max(ms):6.1f} ms  ({len(ms)} updates, {args.browsers} "
+                  f"page(s), Date.now() has 1 ms resolution)")
     print(f"  process CPU {cpu:.1f} s over {elapsed:.1f} s ({100 * cpu / elapsed:.0f} % of one core, hub + "
           f"dashboard + feeder{' + clients' if args.same_process else ''})")
     print(f"  SSE clients {'in the hub process' if args.same_process else 'in a separate process'}; "

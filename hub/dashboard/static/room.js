@@ -26,6 +26,16 @@ function drawAll() {
   drawFaults();
 }
 window.rerender = drawAll;
+// A busy room sends hundreds of updates a second: redraw each changed table once per frame.
+const dirty = new Set();
+let pending = false;
+function later(table) {
+  dirty.add(table);
+  if (pending) return;
+  pending = true;
+  const flush = () => { pending = false; dirty.forEach(id => { if (ROOM.tables[id]) drawTable(ROOM.tables[id]); }); dirty.clear(); };
+  if (document.hidden) setTimeout(flush, 250); else requestAnimationFrame(flush);
+}
 
 async function floor(cmd) {
   const r = await tdPost("/api/td/floor", cmd);
@@ -53,7 +63,7 @@ function form(id, build) {
   form("f-redraw", () => ({ cmd: "redraw" }));
   connect({
     room: drawAll,
-    update: d => { if (d.table) drawTable(d.table); },
+    update: d => { if (d.table) later(d.table.table); },
     fault: () => { drawFaults(); Object.values(ROOM.tables).forEach(s => { if (document.getElementById("table-" + s.table)) drawTable(s); }); },
   });
 })();
