@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from table_agent.dealing_faults import FaultKind
+
 SCHEMA = 1
 ROOT = "tapis/v1"
 TABLE_ID = r"^[A-Za-z0-9_-]{1,32}$"
@@ -128,7 +130,7 @@ class FaultSeen(_Event):
 
     type: Literal["fault"] = "fault"
     hand: int = Field(ge=1)
-    kind: str = Field(pattern=r"^[a-z_]{3,40}$")
+    kind: FaultKind  # spec/faults.md: an unknown kind is a malformed payload
     seat: int | None = Field(None, ge=1, le=10)
     cards: list[str] = Field(default_factory=list, max_length=16)
     details: dict[str, Detail] = Field(default_factory=dict)

@@ -73,3 +73,10 @@ def test_public_events_hide_hole_cards_only() -> None:
     hole = {"type": "card", "zone": "seat:2", "card": "As"}
     assert public(hole)["card"] is None and hole["card"] == "As"
     assert public({"type": "card", "zone": "board", "card": "As"})["card"] == "As"
+
+
+def test_an_unknown_fault_kind_is_malformed() -> None:
+    payload = (b'{"v": 1, "type": "fault", "table": "t1", "boot": "b", "seq": 1, "at": 0, "hand": 1,'
+               b' "kind": "bogus_kind"}')
+    with pytest.raises(wire.PayloadError, match="fault.kind"):
+        wire.decode_table_event(TOPIC, payload)
