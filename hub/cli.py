@@ -56,6 +56,8 @@ def parser() -> argparse.ArgumentParser:
     agent.add_argument("--profile", required=True, help="table profile TOML (antennas, reader URL)")
     agent.add_argument("--decks", required=True, help="deck registry TOML")
     agent.add_argument("--broker", required=True, help="mqtt://host:port")
+    agent.add_argument("--outbox", default=None,
+                       help="SQLite file keeping events until the hub acknowledges them (default: memory)")
 
     replay = sub.add_parser("replay", help="play a table scenario through the real pipeline")
     replay.add_argument("scenario", help="scenario file (YAML or JSON, see spec/scenario.md)")
@@ -102,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "hub":
             return run_hub(args.broker, args.db)
         if args.command == "agent":
-            return run_agent(args.profile, args.decks, args.broker)
+            return run_agent(args.profile, args.decks, args.broker, args.outbox)
     except (ValueError, OSError, RuntimeError) as err:  # config and environment errors, in plain words
         print(f"tapis {args.command}: {err}", file=sys.stderr)
         return 2
@@ -152,7 +154,7 @@ def run_hub(broker: str | None, db: str | None = None) -> int:
     return 0
 
 
-def run_agent(profile_path: str, decks_path: str, broker: str) -> int:
+def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str | None = None) -> int:
     from hub import wire
     from hub.broker import parse_url
     from hub.mqtt import MqttLink
@@ -161,6 +163,7 @@ def run_agent(profile_path: str, decks_path: str, broker: str) -> int:
     from hw.profile import TableProfile
     from hw.serial_link import SerialLink
     from table_agent.agent import TableAgent
+    from table_agent.outbox import Outbox
 
     profile = TableProfile.load(profile_path)
     registry = DeckRegistry.load(decks_path)
@@ -173,7 +176,7 @@ def run_agent(profile_path: str, decks_path: str, broker: str) -> int:
         reader_factory = pcsc_worker_factory(profile.reader.pcsc_readers)
     agent = TableAgent(profile=profile, registry=registry, publisher=link, clock=MonotonicClock(),
                        open_link=lambda: SerialLink(profile.reader.url, baudrate=profile.reader.baudrate),
-                       reader_factory=reader_factory)
+                       reader_factory=reader_factory, outbox=Outbox(outbox_path or ":memory:"))
     agent.start()
     link.start(timeout=30)
     print(f"tapis agent: table {profile.table} on {profile.reader.url}", file=sys.stderr)

@@ -59,6 +59,8 @@ class HubService:
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self.commands_sent: dict[str, int] = {}
+        self._acks_due: set[str] = set()
+        self._acked: dict[str, tuple[str, int]] = {}
         self.stats = HubStats()
         self._listeners: list[Callable[[HubEvent], None]] = []
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
@@ -110,8 +112,23 @@ class HubService:
                     self._configure(item.table, item.setup)
                 else:
                     self._handle_message(item[0])
+                if self._acks_due and self._inbox.empty():
+                    self._publish_acks()
             finally:
                 self._inbox.task_done()
+
+    def _publish_acks(self) -> None:
+        """After a burst: tell each table what is applied (and, with a store, stored), in order."""
+        for table in self._acks_due:
+            view = self.tables.get(table)
+            if view is None or view.boot is None:
+                continue
+            ack = (view.boot, view.last_seq)
+            if self._acked.get(table) != ack:
+                self._acked[table] = ack
+                self._link.publish(wire.hub_ack(table), wire.encode(wire.Ack(boot=ack[0], seq=ack[1])),
+                                   retain=True)
+        self._acks_due.clear()
 
     def _handle_message(self, message: Message) -> None:
         try:
@@ -158,15 +175,18 @@ class HubService:
             return
         event = wire.decode_table_event(message.topic, message.payload)
         view = self._view(table)
-        if not view.accept(event):
-            return
+        for ready, payload in view.admit(event, message.payload):
+            self._apply(table, view, ready, payload)
+        self._acks_due.add(table)
+
+    def _apply(self, table: str, view: TableView, event: wire.AnyTableEvent, payload: bytes) -> None:
         out = Output(view.apply(event))
         game = self.games.get(table)
         if game is not None:
             out.extend(self._play(game, event))
         elif self.floor_tables is not None:
             view.managed = True
-            played = self.floor_tables.receive(table, event, message.payload, self._wall())
+            played = self.floor_tables.receive(table, event, payload, self._wall())
             if played is None:
                 return  # stored and played before (a resend after a reconnect)
             out.extend(played)

@@ -3,7 +3,7 @@
 Consumes validated `hub.wire` table events in sequence order; emits hub events (plain dicts, the
 shape `tapis demo --json` prints and the dashboard reads) and keeps where every card lies. Pure: the
 service feeds it and publishes what it returns. Duplicates (same boot, seq already seen) are ignored;
-gaps are counted, since the agent's outbox will resend them.
+an event after a gap waits until the agent's outbox resends what is missing.
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ class TableView:
     hand_had_cards: bool = False
     zones: dict[str, dict[str, str]] = field(default_factory=dict)  # zone -> uid -> card ("?" unknown)
     duplicates: int = 0
-    gaps: int = 0
+    gaps: int = 0  # events that arrived after a gap and waited for it to fill
+    last_by_boot: dict[str, int] = field(default_factory=dict)  # boot -> last seq applied in order
+    held: dict[str, dict[int, tuple[wire.AnyTableEvent, bytes]]] = field(default_factory=dict)
     hands_ended: int = 0
     updated_at: float = 0.0
     managed: bool = False  # a hub game runs this table's hands (players configured)
@@ -40,18 +42,27 @@ class TableView:
         self.online = online
         return [wire.hub_event(self.table, "table_status", online=online)]
 
-    def accept(self, event: wire.AnyTableEvent) -> bool:
-        """In-order delivery per (boot, seq): False for a duplicate, which must be ignored."""
-        if event.boot != self.boot:
-            self.boot, self.last_seq = event.boot, 0  # the agent restarted: a new numbering
-        if event.seq <= self.last_seq:
+    def admit(self, event: wire.AnyTableEvent, payload: bytes = b"") -> list[tuple[wire.AnyTableEvent, bytes]]:
+        """The events now ready, in sequence order: a duplicate gives none, an event after a gap is
+        held until the agent's outbox sends the missing ones (the hub never applies out of order)."""
+        last = self.last_by_boot.get(event.boot, 0)
+        held = self.held.setdefault(event.boot, {})
+        if event.seq <= last or event.seq in held:
             self.duplicates += 1
-            return False
-        if event.seq > self.last_seq + 1:
-            self.gaps += event.seq - self.last_seq - 1
-        self.last_seq = event.seq
-        self.updated_at = event.at
-        return True
+            return []
+        if event.seq > last + 1:
+            held[event.seq] = (event, payload)
+            self.gaps += 1
+            return []
+        ready = [(event, payload)]
+        last = event.seq
+        while last + 1 in held:
+            last += 1
+            ready.append(held.pop(last))
+        self.last_by_boot[event.boot] = last
+        self.boot, self.last_seq = event.boot, last
+        self.updated_at = ready[-1][0].at
+        return ready
 
     def apply(self, event: wire.AnyTableEvent) -> list[HubEvent]:
         """The card view and reader state; hands too when no game runs the table."""

@@ -55,6 +55,11 @@ def hub_td_state(table: str) -> str:
     return f"{ROOT}/hub/td/table/{table}/state"
 
 
+def hub_ack(table: str) -> str:
+    """Retained `Ack`: what the hub has stored of that table's events; the agent's outbox forgets it."""
+    return f"{ROOT}/hub/ack/{table}"
+
+
 HUB_STATUS = f"{ROOT}/hub/status"
 ALL_TABLE_EVENTS = f"{ROOT}/table/+/event"
 ALL_TABLE_STATUS = f"{ROOT}/table/+/status"
@@ -195,6 +200,21 @@ class RulingCmd(_Command):
 class HandOverCmd(_Command):
     type: Literal["hand_over"] = "hand_over"
     result: str
+
+
+class Ack(BaseModel):
+    """Every event of `boot` up to `seq` is stored, in order (hub -> table, retained)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = SCHEMA
+    boot: str = Field(min_length=1, max_length=64)
+    seq: int = Field(ge=0, lt=2**63)
+
+
+def decode_ack(topic: str, payload: bytes) -> Ack:
+    ack: Ack = _validate(TypeAdapter(Ack), topic, payload)
+    return ack
 
 
 AnyCommand = HandContextCmd | BettingCmd | RulingCmd | HandOverCmd

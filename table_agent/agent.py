@@ -14,9 +14,7 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
-
-from pydantic import BaseModel
+from typing import Any, Protocol
 
 from firmware_bridge import PROTOCOL_VERSION, Frame, Hello, ReaderFault, TagGone, TagSeen
 from hub import wire
@@ -28,6 +26,7 @@ from table_agent.events import CardArrived, ZoneEvent
 from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
 from table_agent.hand_watch import HandWatch, fault_details
+from table_agent.outbox import Outbox
 from table_agent.presence import Presence
 from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
 from table_agent.zones import ZoneTracker
@@ -84,6 +83,11 @@ class _Command:
 
 
 @dataclass(frozen=True, slots=True)
+class _Acked:
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
 class _Reconnected:
     pass
 
@@ -96,6 +100,7 @@ class AgentStats:
     faults: int = 0
     commands: int = 0
     bad_commands: int = 0
+    resent: int = 0
     unknown_antenna_reads: int = 0
     reader_up: bool = False
     reader: str = ""
@@ -106,10 +111,12 @@ class TableAgent:
     def __init__(self, *, profile: TableProfile, registry: DeckRegistry, open_link: Callable[[], ByteLink] | None,
                  publisher: Publisher, clock: Clock, boot: str | None = None,
                  tick: float = 0.05, stall_after: float = 3.0,
-                 reader_factory: Callable[..., ReaderPort] | None = None) -> None:
+                 reader_factory: Callable[..., ReaderPort] | None = None, outbox: Outbox | None = None,
+                 resend_after: float = 10.0) -> None:
         """`open_link` opens the reader board's serial link; `reader_factory` replaces the serial
         worker by another backend built with `out=, clock=, scan_period_ms=, name=` (PC/SC readers:
-        `hw.pcsc_worker.pcsc_worker_factory`)."""
+        `hw.pcsc_worker.pcsc_worker_factory`). `outbox` keeps events until the hub acknowledges
+        them (a file in the field; in memory by default)."""
         self.profile = profile
         self.table = profile.table
         self.boot = boot or uuid.uuid4().hex[:12]
@@ -132,6 +139,9 @@ class TableAgent:
                                          scan_period_ms=profile.reader.scan_period_ms, name=f"reader-{self.table}")
         self.stats = AgentStats()
         self.watch = HandWatch(table=self.table)
+        self.outbox = outbox if outbox is not None else Outbox()
+        self._resend_after = resend_after
+        self._last_progress = clock.now()  # last ack that freed something, or last resend
         self._seq = 0
         self._last_frame_at: float | None = None
         self._stalled = False
@@ -142,6 +152,7 @@ class TableAgent:
         self._thread = threading.Thread(target=self._run, name=f"agent-{self.table}", daemon=True)
         publisher.on_connect(self._birth)
         publisher.subscribe(wire.table_commands(self.table), lambda m: self._inbox.put(_Command(m)))
+        publisher.subscribe(wire.hub_ack(self.table), lambda m: self._inbox.put(_Acked(m)))
 
     # Commands (any thread) --------------------------------------------------------------------
 
@@ -225,8 +236,11 @@ class TableAgent:
         elif isinstance(item, LinkChanged):
             self._link_changed(item)
         elif isinstance(item, _Reconnected):
+            self._resend()
             if self._reader_state is not None:  # a hub that was away learns the reader's state again
                 self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))  # type: ignore[arg-type]
+        elif isinstance(item, _Acked):
+            self._acked(item.message)
         elif isinstance(item, _Dealer):
             self._dealer(item)
         elif isinstance(item, _Acted):
@@ -317,6 +331,8 @@ class TableAgent:
 
     def _check_timeouts(self, now: float) -> None:
         self._zone_events(self.presence.tick(now))
+        if now - self._last_progress > self._resend_after and len(self.outbox):
+            self._resend()  # acks stopped coming: a hub that lost its session, or messages lost
         if self.stats.reader_up and self._last_frame_at is not None and not self._stalled \
                 and now - self._last_frame_at > self._stall_after:
             self._stalled = True
@@ -331,14 +347,34 @@ class TableAgent:
         self._reader_state = {"state": state, "detail": detail, **extra}
         self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))  # type: ignore[arg-type]
 
-    def _head(self, at: float | None = None) -> dict[str, object]:
+    def _head(self, at: float | None = None) -> dict[str, Any]:
         self._seq += 1
         return {"table": self.table, "boot": self.boot, "seq": self._seq,
                 "at": self._clock.now() if at is None else at}
 
-    def _emit(self, event: BaseModel) -> None:
+    def _emit(self, event: wire.AnyTableEvent) -> None:
         self.stats.events += 1
-        self._publisher.publish(wire.table_events(self.table), wire.encode(event))
+        payload = wire.encode(event)
+        self.outbox.append(event.boot, event.seq, payload)  # kept before it is sent
+        self._publisher.publish(wire.table_events(self.table), payload)
+
+    def _acked(self, message: Message) -> None:
+        try:
+            ack = wire.decode_ack(message.topic, message.payload)
+        except wire.PayloadError as err:
+            self.stats.bad_commands += 1
+            log.warning("table %s: ignored a malformed acknowledgement: %s", self.table, err)
+            return
+        if self.outbox.acknowledged(ack.boot, ack.seq):
+            self._last_progress = self._clock.now()
+
+    def _resend(self) -> None:
+        """Publish again what the hub has not acknowledged (it ignores what it already has)."""
+        topic = wire.table_events(self.table)
+        for _boot, _seq, payload in self.outbox.pending():
+            self.stats.resent += 1
+            self._publisher.publish(topic, payload)
+        self._last_progress = self._clock.now()
 
     def _birth(self) -> None:
         """On every (re)connect, on paho's thread: status now, the rest through the agent's thread."""

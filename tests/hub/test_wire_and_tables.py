@@ -58,15 +58,18 @@ def test_view_tracks_cards_and_ends_the_hand_when_the_felt_clears() -> None:
     assert out[-1] == {"type": "hand_end", "table": "t1", "hand": 1, "why": "felt_cleared"}
 
 
-def test_duplicates_ignored_gaps_counted_new_boot_restarts() -> None:
+def test_duplicates_ignored_gaps_held_until_filled_boots_apart() -> None:
     view = TableView("t1")
-    assert view.accept(card(1, "board", uid="01"))
-    assert not view.accept(card(1, "board", uid="01"))
-    assert view.duplicates == 1
-    assert view.accept(card(4, "burn", uid="02"))
-    assert view.gaps == 2
-    assert view.accept(card(1, "muck", uid="03", boot="b2"))  # the agent restarted
-    assert view.last_seq == 1
+    one, two, three, four = (card(i, "board", uid=f"0{i}") for i in (1, 2, 3, 4))
+    assert [e.seq for e, _ in view.admit(one)] == [1]
+    assert view.admit(one) == [] and view.duplicates == 1
+    assert view.admit(four) == [] and view.admit(three) == []  # 2 is missing: nothing applied out of order
+    assert view.gaps == 2 and view.last_seq == 1
+    assert [e.seq for e, _ in view.admit(two)] == [2, 3, 4]  # the outbox resent it
+    assert view.admit(three) == [] and view.duplicates == 2
+    other = card(1, "muck", uid="09", boot="b2")  # the agent restarted: its own numbering
+    assert [e.seq for e, _ in view.admit(other)] == [1]
+    assert view.last_by_boot == {"b1": 4, "b2": 1}
 
 
 def test_public_events_hide_hole_cards_only() -> None:
