@@ -203,7 +203,8 @@ def render_acl(creds: RoomCredentials) -> str:
             assert cred.table is not None
             lines += [f"topic write {wire.table_events(cred.table)}",
                       f"topic write {wire.table_status(cred.table)}",  # birth and the MQTT will
-                      f"topic read {wire.table_commands(cred.table)}"]
+                      f"topic read {wire.table_commands(cred.table)}",
+                      f"topic read {wire.hub_ack(cred.table)}"]  # its outbox forgets what the hub stored
         elif cred.role is Role.HUB:
             lines.append(f"topic readwrite {_TOPIC}/#")
         elif cred.role is Role.TD:

@@ -97,13 +97,19 @@ def test_a_table_reads_only_its_own_commands(secure_broker: SecureBroker, room_c
             code = t1.subscribe(pattern)
             assert code.value in (1, NOT_AUTHORIZED)
         assert t1.subscribe(wire.table_commands("t1")).value == 1  # Granted QoS 1
+        assert t1.subscribe(wire.hub_ack("t1")).value == 1
+        assert t1.subscribe(wire.hub_ack("t2")).value in (1, NOT_AUTHORIZED)
+        assert hub.publish(wire.hub_ack("t2"), wire.encode(wire.Ack(boot="b2", seq=7)), retain=True).value == 0
+        ack = wire.encode(wire.Ack(boot="b1", seq=5))
+        assert hub.publish(wire.hub_ack("t1"), ack, retain=True).value == 0
         other = wire.encode(wire.RulingCmd(hand=3, kind="exposed_card", decision="replace", cards=["Ah"]))
         assert hub.publish(wire.table_commands("t2"), other).value == 0
         assert hub.publish(wire.hub_td_state("t2"), b'{"zones": {"seat:1": ["Ah", "Kd"]}}').value == 0
         mine = wire.encode(wire.HandOverCmd(hand=3, result="done"))
         assert hub.publish(wire.table_commands("t1"), mine).value == 0
         seen = t1.until(wire.table_commands("t1"), mine)
-        assert {topic for topic, _ in seen} == {wire.table_commands("t1")}
+        assert {topic for topic, _ in seen} == {wire.table_commands("t1"), wire.hub_ack("t1")}
+        assert (wire.hub_ack("t1"), ack) in seen
     finally:
         t1.close()
 
