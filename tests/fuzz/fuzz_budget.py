@@ -1,0 +1,30 @@
+"""How hard the fuzz tests try: a few hundred examples in the default run, `TAPIS_FUZZ_EXAMPLES=N`
+for the large run. Each test tallies the examples it really ran; `conftest` prints the figures."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+
+from hypothesis import HealthCheck, settings
+
+LARGE = int(os.environ.get("TAPIS_FUZZ_EXAMPLES", "0") or 0)
+EXAMPLES: Counter[str] = Counter()
+SECONDS: Counter[str] = Counter()
+_started: dict[str, float] = {}
+
+
+def budget(default: int) -> settings:
+    """`default` examples normally, `TAPIS_FUZZ_EXAMPLES` in the large run; no deadline (a slow
+    example is not a failure here), no example database in the large run (fresh inputs every time)."""
+    return settings(max_examples=LARGE or default, deadline=None, derandomize=not LARGE,
+                    suppress_health_check=list(HealthCheck), database=None,
+                    print_blob=True)
+
+
+def tally(name: str) -> None:
+    """Call once per example."""
+    EXAMPLES[name] += 1
+    now = time.perf_counter()
+    SECONDS[name] = now - _started.setdefault(name, now)  # first to last example, Hypothesis included
