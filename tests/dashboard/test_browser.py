@@ -78,19 +78,25 @@ def test_room_view_follows_a_simulated_room_dealing(chromium: Browser, broker: E
     dash = Dashboard(room.hub).start()
     try:
         page = open_page(chromium, dash.url + "/")
-        threads = [threading.Thread(target=deal, args=(room, t), kwargs={"hands": 3, "pace": 0.03, "seed": i},
+        threads = [threading.Thread(target=deal, args=(room, t), kwargs={"hands": None, "pace": 0.03, "seed": i},
                                     daemon=True) for i, t in enumerate(room.tables)]
         for thread in threads:
             thread.start()
-        # Both tables drawn, a flop on the felt somewhere, then the second hand under way.
+        # Both tables drawn; a flop reaches the page (hands that end pre-flop show none); the 2nd hand drawn.
         page.wait_for_selector("#table-t1 .seats", timeout=30_000)
         page.wait_for_selector("#table-t2 .seats", timeout=30_000)
-        page.wait_for_function("() => document.querySelectorAll('.table .board .card').length >= 3", timeout=60_000)
+        page.wait_for_function("() => window.__raw.some(([n, d]) => n === 'update' && "
+                               "(JSON.parse(d).table || {board: []}).board.length >= 3)", timeout=90_000)
         page.wait_for_function("() => [...document.querySelectorAll('.table h2')].some(h => /Donne [2-9]/.test(h.textContent))",
                                timeout=60_000)
         room.stop.set()
         for thread in threads:
             thread.join(10)
+        # What is drawn is the hub's last word on each table: hand number, stacks.
+        for sim in room.tables:
+            table = sim.profile.table
+            page.wait_for_function("([t, h]) => (document.querySelector('#table-' + t + ' h2') || {}).textContent"
+                                   ".includes('Donne ' + h)", arg=[table, room.hub.tables[table].hand])
         messages = received(page)
         assert sum(1 for name, _ in messages if name == "update") > 20
         dealt = [d["event"] for n, d in messages if n == "update" and d["event"]["type"] == "card"
