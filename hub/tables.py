@@ -30,6 +30,7 @@ class TableView:
     zones: dict[str, dict[str, str]] = field(default_factory=dict)  # zone -> uid -> card ("?" unknown)
     duplicates: int = 0
     gaps: int = 0  # events that arrived after a gap and waited for it to fill
+    resyncs: int = 0  # agent restarts: the card view started again from what it reports
     last_by_boot: dict[str, int] = field(default_factory=dict)  # boot -> last seq applied in order
     held: dict[str, dict[int, tuple[wire.AnyTableEvent, bytes]]] = field(default_factory=dict)
     hands_ended: int = 0
@@ -54,6 +55,10 @@ class TableView:
             held[event.seq] = (event, payload)
             self.gaps += 1
             return []
+        if event.seq == 1 and event.boot not in self.last_by_boot and self.last_by_boot:
+            # The agent restarted: it reports afresh every card it sees; what it does not is gone.
+            self.zones.clear()
+            self.resyncs += 1
         ready = [(event, payload)]
         last = event.seq
         while last + 1 in held:

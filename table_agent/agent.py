@@ -157,6 +157,8 @@ class TableAgent:
     # Commands (any thread) --------------------------------------------------------------------
 
     def start(self) -> None:
+        # What a previous run left unacknowledged goes first, before anything this run sees.
+        self._resend()
         self._thread.start()
         self.reader.start()
 

@@ -1,12 +1,22 @@
 """Nothing lost, nothing counted twice: the agent's outbox and the hub's acknowledgements, through a
 broker killed with SIGKILL mid-hand and started again, and through a hub that was never there."""
 
+import os
 import queue
+import signal
+import sqlite3
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from hub.broker import EmbeddedBroker
+from hub.mqtt import MqttLink
+from hub.service import HubService
+from hw.decks import DeckRegistry
 from simulators.dealer import Board, Burn, Hole
 from simulators.demo import build_room
+from simulators.reader_board import ReaderBoardSimulator
 
 
 def drain(events: "queue.Queue[dict]") -> list[dict]:
@@ -59,3 +69,61 @@ def test_broker_killed_mid_hand_loses_and_doubles_nothing() -> None:
     finally:
         room.close()
         broker.stop()
+
+
+def test_agent_power_cut_while_the_hub_is_away_loses_nothing(broker: EmbeddedBroker, tmp_path: Path) -> None:
+    """kill -9 of an agent whose events nobody had stored: its outbox file sends them after the restart."""
+    registry = DeckRegistry.generate(["t1"])
+    (tmp_path / "decks.toml").write_text(registry.dump())
+    outbox = tmp_path / "outbox.db"
+    with ReaderBoardSimulator(antennas=6, scan_period=0.02) as board:
+        (tmp_path / "t1.toml").write_text(
+            f'table = "t1"\nseats = 2\n[reader]\nurl = "{board.port}"\n[antennas]\n'
+            '0 = "seat:1"\n1 = "seat:2"\n2 = "board"\n3 = "burn"\n4 = "muck"\n5 = "tray"\n')
+
+        def agent() -> subprocess.Popen[bytes]:
+            return subprocess.Popen([sys.executable, "-m", "hub.cli", "agent", "--profile", str(tmp_path / "t1.toml"),
+                                     "--decks", str(tmp_path / "decks.toml"), "--broker", broker.url,
+                                     "--outbox", str(outbox)], stderr=subprocess.DEVNULL)
+
+        first = agent()
+        procs = [first]
+        board.place(0, bytes.fromhex(registry.uid_of("t1/A", "As")))
+        board.place(2, bytes.fromhex(registry.uid_of("t1/A", "Kd")))
+        def kept() -> int:
+            try:
+                with sqlite3.connect(outbox) as db:
+                    return int(db.execute("SELECT COUNT(*) FROM outbox WHERE CAST(payload AS TEXT) LIKE '%card_arrived%'")
+                               .fetchone()[0])
+            except sqlite3.Error:
+                return 0
+
+        try:
+            assert wait(lambda: kept() >= 2)  # both cards seen and kept; no hub has heard them
+        finally:
+            os.kill(first.pid, signal.SIGKILL)
+        first.wait()
+        board.remove(0, bytes.fromhex(registry.uid_of("t1/A", "As")))  # the felt changed during the cut
+        link = MqttLink(client_id="tapis-hub", host=broker.host, port=broker.port)
+        hub = HubService(link=link)
+        events: queue.Queue[dict] = queue.Queue()
+        hub.add_listener(events.put)
+        hub.start()
+        link.start()
+        second = agent()
+        procs.append(second)
+        try:
+            assert wait(lambda: "t1" in hub.tables and len(hub.tables["t1"].last_by_boot) == 2)  # both boots
+            seen = [e for e in drain(events) if e["type"] == "card"]
+            first_boot = [e for e in seen if e["action"] == "arrived"]
+            assert {"As", "Kd"} <= {e["card"] for e in first_boot}  # the dead agent's events arrived
+            view = hub.tables["t1"]
+            # the restarted agent reports what lies there now: Kd on the board, no longer As on seat 1
+            assert wait(lambda: view.state(hole_cards=True)["zones"] == {"board": ["Kd"]})
+            assert view.resyncs == 1
+        finally:
+            for proc in procs:
+                proc.kill()
+                proc.wait(10)
+            link.stop()
+            hub.stop()
