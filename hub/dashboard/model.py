@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -22,6 +22,7 @@ from hub.tables import TableView, public
 JSONDict = dict[str, Any]
 TD_DECISION = "td_decision"  # hub.rulings.Decision.TD_DECISION: the rulebook leaves it to the TD
 MAX_FAULTS = 300  # the faults kept for the page (open ones are never dropped first)
+MAX_LOG = 300  # hub events kept per table for a table view opened mid-hand
 _FACE = re.compile(r"\b(?:10|[2-9TJQKA])[cdhs]\b")  # a card as the rulings' texts name it ("As")
 
 
@@ -169,6 +170,7 @@ class RoomModel:
 
     tables: dict[str, JSONDict] = field(default_factory=dict)
     faults: OrderedDict[str, Fault] = field(default_factory=OrderedDict)
+    logs: dict[str, deque[JSONDict]] = field(default_factory=dict)
     _counter: int = 0
 
     def apply(self, event: Mapping[str, Any], snapshot: Mapping[str, Any] | None, now: float) -> Fault | None:
@@ -176,6 +178,7 @@ class RoomModel:
         table = str(event.get("table", ""))
         if snapshot is not None:
             self.tables[table] = dict(snapshot)
+        self.logs.setdefault(table, deque(maxlen=MAX_LOG)).append(dict(event))
         if event.get("type") != "fault":
             return None
         ruling = event.get("ruling")
@@ -219,6 +222,11 @@ class RoomModel:
         if fault.acked_by is None:
             fault.acked_by, fault.acked_at = by, now
         return DecisionTaken(fault.id, fault.table, fault.hand, fault.kind, option, by, now)
+
+    def log(self, table: str, role: Role) -> list[JSONDict]:
+        """The table's recent hub events, oldest first, as this role may see them."""
+        events = list(self.logs.get(table, ()))
+        return events if role is Role.TD else [viewer_event(e) for e in events]
 
     def faults_for(self, role: Role) -> list[JSONDict]:
         return [f.to_dict(role) for f in self.faults.values()]

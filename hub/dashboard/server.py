@@ -19,7 +19,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from hub.dashboard.auth import Session, Sessions
 from hub.dashboard.model import (DashboardError, DecisionTaken, JSONDict, Role, RoomModel, capture, for_viewer,
@@ -98,6 +98,7 @@ class Dashboard:
 
     def start(self) -> Dashboard:
         self._running = True
+        self._seed_from_hub()
         for thread in self._threads:
             thread.start()
         return self
@@ -115,6 +116,21 @@ class Dashboard:
             thread.join(5)
 
     # --- hub side -----------------------------------------------------------------------------------
+
+    def _seed_from_hub(self) -> None:
+        """Tables the hub already follows, so a dashboard started late is not empty until they speak.
+
+        Read from this thread, so best effort: the table's next event brings the exact state (the hub
+        has no call to run a function on its own thread yet)."""
+        for _ in range(3):
+            try:
+                snapshots = [capture(view, self.hub.games.get(table)) for table, view in list(self.hub.tables.items())]
+            except (RuntimeError, KeyError, AttributeError):
+                continue  # a table changed under us: try again
+            with self._lock:
+                for snap in snapshots:
+                    self.model.tables.setdefault(str(snap["table"]), snap)
+            return
 
     def _on_hub_event(self, event: HubEvent) -> None:
         """On the hub's thread: copy the table's state (only this thread may read it) and enqueue."""
@@ -298,6 +314,11 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 with dash._lock:
                     room = dash.model.room(role)
                 self._json(200, {**room, "clock": dash._last_clock})
+            elif path == "/api/log":
+                table = parse_qs(urlsplit(self.path).query).get("t", [""])[0]
+                with dash._lock:
+                    events = dash.model.log(table, Role.TD if session else Role.VIEWER)
+                self._json(200, {"table": table, "events": events})
             elif path == "/api/clock":
                 self._json(200, {"clock": dash.clock_snapshot()})
             elif path == "/favicon.ico":

@@ -171,4 +171,10 @@ def test_clock_screen_counts_down_and_the_td_pauses_it(chromium: Browser, dashbo
     assert clock.inner_text("#clk-status") == "CLOCK PAUSED"
     td.click("#c-resume")
     clock.wait_for_function("() => !document.getElementById('clk-time').classList.contains('paused')")
-    clock.click("#lang")  # back to French for the next test's page (localStorage is per context anyway)
+    # The chimes: a level change, then one minute before the break (demo: a break after level 6).
+    assert dashboard.floor_command({"cmd": "clock", "action": "level", "level": 6})["ok"]
+    clock.wait_for_function("() => window.__sounds.played.includes('level')")
+    assert (clock.inner_text("#clk-blinds"), clock.inner_text("#clk-ante")) == ("200 / 400", "ante 40")
+    assert dashboard.floor_command({"cmd": "clock", "action": "remove", "seconds": 310})["ok"]
+    clock.wait_for_function("() => window.__sounds.played.includes('break_soon')")
+    assert clock.evaluate("() => window.__sounds.played") == ["level", "break_soon"]

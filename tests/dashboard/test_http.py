@@ -81,6 +81,12 @@ def test_viewer_stream_never_carries_live_hole_cards_the_td_stream_does(room: Sc
         assert status == 200 and faces_in(json.dumps(body).encode()) == set()
         _, td_room, _ = request(dashboard, "GET", "/api/room", cookie=cookie)
         assert td_room["tables"]["t1"]["zones"]["seat:2"] == ["As", "Ah"]
+        # The table view's log of the hand so far: the deal in order, faces for the TD only.
+        _, log, _ = request(dashboard, "GET", "/api/log?t=t1")
+        assert faces_in(json.dumps(log).encode()) == set()
+        assert [e["zone"] for e in log["events"] if e["type"] == "card"] == ["seat:2", "seat:3", "seat:1"] * 2
+        _, td_log, _ = request(dashboard, "GET", "/api/log?t=t1", cookie=cookie)
+        assert [e["card"] for e in td_log["events"] if e["type"] == "card"] == ["As", "Kd", "7c", "Ah", "Kc", "2d"]
     finally:
         viewer.close()
         td.close()

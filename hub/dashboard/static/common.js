@@ -43,8 +43,9 @@ function connect(handlers) {
   const status = document.getElementById("live");
   const es = new EventSource("/events");
   window.__tapis = { received: 0 };
-  es.addEventListener("open", () => { if (status) { status.textContent = t("live"); status.className = "badge ok"; } });
-  es.addEventListener("error", () => { if (status) { status.textContent = t("disconnected"); status.className = "badge bad"; } });
+  const show = (key, cls) => { if (status) { status.dataset.t = key; status.textContent = t(key); status.className = "badge " + cls; } };
+  es.addEventListener("open", () => show("live", "ok"));
+  es.addEventListener("error", () => show("disconnected", "bad"));
   es.addEventListener("room", ev => {
     const d = JSON.parse(ev.data);
     ROOM.tables = d.tables; ROOM.faults = {}; d.faults.forEach(f => { ROOM.faults[f.id] = f; });
@@ -71,7 +72,7 @@ function renderTable(s) {
   const open = openFaults(s.table);
   const head = el("h2", {}, el("a", { href: "/table?t=" + encodeURIComponent(s.table) }, `${t("table")} ${s.table}`),
     s.online ? null : el("span", { class: "badge bad" }, t("offline")),
-    s.reader && s.reader !== "connected" ? el("span", { class: "badge reader " + (s.reader === "unknown" ? "" : "bad") }, `${t("reader")} ${t("reader_" + s.reader)}`) : null,
+    s.reader && s.reader !== "connected" && s.reader !== "unknown" ? el("span", { class: "badge reader " + (s.reader === "unknown" ? "" : "bad") }, `${t("reader")} ${t("reader_" + s.reader)}`) : null,
     open.length ? el("span", { class: "badge warn" }, `⚠ ${open.length}`) : null,
     el("span", { class: "badge" }, `${t("hand")} ${s.hand}${s.street ? " · " + s.street : ""}`));
   const board = el("div", { class: "board" }, (s.board || []).map(card), s.pot ? el("span", { class: "badge" }, `${t("pot")} ${chips(s.pot)}`) : null);

@@ -26,5 +26,9 @@ window.rerender = () => { draw(); drawLog(); };
   document.getElementById("table-id").textContent = TABLE;
   applyTexts(); langSwitch();
   await whoAmI();
-  connect({ room: draw, update: d => { if (d.event.table === TABLE) { draw(); drawLog(); } }, fault: draw });
+  const earlier = await (await fetch("/api/log?t=" + encodeURIComponent(TABLE), { credentials: "same-origin" })).json();
+  let fresh = true;
+  connect({
+    room: () => { if (fresh) { ROOM.log = earlier.events.concat(ROOM.log); fresh = false; } draw(); drawLog(); },
+    update: d => { if (d.event.table === TABLE) { draw(); drawLog(); } }, fault: draw });
 })();
