@@ -13,7 +13,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     mode = f"large run, TAPIS_FUZZ_EXAMPLES={LARGE}" if LARGE else "default run"
     terminalreporter.write_sep("-", f"fuzz figures ({mode})")
     for name in sorted(EXAMPLES):
-        rate = EXAMPLES[name] / SECONDS[name] if SECONDS[name] else 0.0
-        terminalreporter.write_line(f"{name:48} {EXAMPLES[name]:>9} examples {SECONDS[name]:8.1f} s "
+        rate = EXAMPLES[name] / SECONDS[name] if SECONDS.get(name) else 0.0
+        terminalreporter.write_line(f"{name:48} {EXAMPLES[name]:>9} examples {SECONDS.get(name, 0.0):8.1f} s "
                                     f"{rate:9.0f}/s")
     terminalreporter.write_line(f"{'total':48} {sum(EXAMPLES.values()):>9} examples, failing tests: {failed}")

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, settings
 
 LARGE = int(os.environ.get("TAPIS_FUZZ_EXAMPLES", "0") or 0)
 EXAMPLES: Counter[str] = Counter()
-SECONDS: Counter[str] = Counter()
+SECONDS: dict[str, float] = {}
 _started: dict[str, float] = {}
 
 

@@ -98,7 +98,7 @@ class Probe:
     def subscribe(self, topic: str, timeout: float = 5.0) -> ReasonCode:
         """The SUBACK reason code for one filter."""
         rc, mid = self.client.subscribe(topic, qos=1)
-        assert rc == mqtt.MQTT_ERR_SUCCESS
+        assert rc == mqtt.MQTT_ERR_SUCCESS and mid is not None
         return self._ack_queue(mid).get(timeout=timeout)[0]
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False, timeout: float = 5.0) -> ReasonCode:

@@ -23,7 +23,7 @@ from hub.mqtt import MqttLink
 from hub.security import RoomCredentials
 
 HANDS = 3
-TABLES = 1  # two tables stall now and then in the demo itself (see docs/security.md), one does not
+TABLES = 1  # two tables stall now and then in the demo itself (docs/security.md), one does not
 
 
 def _username(client_id: str) -> str:
@@ -53,6 +53,7 @@ def played(secure_broker: SecureBroker, room_creds: RoomCredentials) -> Iterator
     assert dash.subscribe("#").value == 1
     assert td.subscribe("tapis/v1/hub/td/#").value == 1
     room = demo.build_room(tables=TABLES, host=secure_broker.host, port=secure_broker.port, seed=11)
+    assert room.hub is not None
     ended: dict[str, int] = {}
     done = threading.Event()
 
@@ -65,7 +66,7 @@ def played(secure_broker: SecureBroker, room_creds: RoomCredentials) -> Iterator
     room.hub.add_listener(on_event)
     try:
         for _ in range(500):  # configure_table is queued: a croupier started before it finds no game
-            if len(room.hub.games) == TABLES:
+            if len(room.hub.games) == TABLES:  # type: ignore[union-attr]
                 break
             time.sleep(0.01)
         for i, table in enumerate(room.tables):
