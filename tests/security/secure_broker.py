@@ -121,10 +121,11 @@ class Probe:
 
 def probe(host: str, port: int, username: str | None, password: str | None, *,
           client_id: str | None = None, tls_ca: str | None = None, tls_insecure_ca: bool = False,
-          will: tuple[str, bytes] | None = None, wait: bool = True) -> Probe:
+          will: tuple[str, bytes] | None = None, wait: bool = True,
+          protocol: MQTTProtocolVersion = MQTTProtocolVersion.MQTTv5) -> Probe:
     """Connect a recording client; with `wait`, block until the CONNACK arrived (success or not)."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"probe-{username}-{time.monotonic_ns()}",
-                         protocol=MQTTProtocolVersion.MQTTv5)
+                         protocol=protocol)
     client.reconnect_delay_set(min_delay=30, max_delay=60)  # a refused probe must not retry during the test
     p = Probe(client)
     if username is not None:
@@ -135,7 +136,7 @@ def probe(host: str, port: int, username: str | None, password: str | None, *,
         context = ssl.create_default_context(cafile=tls_ca) if tls_ca else ssl.create_default_context()
         client.tls_set_context(context)
 
-    def on_connect(_c: mqtt.Client, _u: object, _f: object, reason: ReasonCode, _p: object) -> None:
+    def on_connect(_c: mqtt.Client, _u: object, _f: object, reason: ReasonCode, _p: object = None) -> None:
         p.connack.put(reason)
 
     def on_subscribe(_c: mqtt.Client, _u: object, mid: int, codes: list[ReasonCode], _p: object) -> None:

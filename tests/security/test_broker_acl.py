@@ -201,3 +201,20 @@ def test_reason_codes_reach_an_mqtt_link_user(secure_broker: SecureBroker, room_
     with pytest.raises(ConnectionError):
         link.start(timeout=1)
     assert link.refused == "Not authorized"
+
+
+def test_mqtt_311_hides_the_refusal_which_is_why_we_use_mqtt_5(secure_broker: SecureBroker,
+                                                               room_creds: RoomCredentials, hub: Probe) -> None:
+    """DESIGN.md's trap, measured: a 3.1.1 PUBACK has no reason code, so a denied publish looks sent."""
+    from paho.mqtt.enums import MQTTProtocolVersion
+    old = probe(secure_broker.host, secure_broker.port, "table-t1", room_creds.table("t1").password,
+                protocol=MQTTProtocolVersion.MQTTv311)
+    try:
+        assert not old.connack.get(timeout=5).is_failure
+        forged = b'{"forged": true}'
+        assert old.publish(wire.table_events("t2"), forged).value == 0  # "Success"
+        sentinel = b'{"sentinel": 311}'
+        assert old.publish(wire.table_events("t1"), sentinel).value == 0
+        assert (wire.table_events("t2"), forged) not in hub.until(wire.table_events("t1"), sentinel)
+    finally:
+        old.close()
