@@ -86,14 +86,14 @@ def _check_against_model(data: bytes, cuts: list[int]) -> list[Frame]:
     return got
 
 
-@budget(400)
+@budget(200)
 @given(st.binary(max_size=400), st.lists(st.integers(0, 400), max_size=8))
 def test_arbitrary_bytes(data: bytes, cuts: list[int]) -> None:
     tally("frames: arbitrary bytes")
     _check_against_model(data, cuts)
 
 
-@budget(150)
+@budget(80)
 @given(st.lists(st.binary(max_size=MAX_ENCODED + 3).map(lambda b: b.replace(b"\x00", b"\x01")), max_size=20),
        st.lists(st.integers(0, 2000), max_size=8))
 def test_arbitrary_chunks_between_delimiters(chunks: list[bytes], cuts: list[int]) -> None:
@@ -130,7 +130,7 @@ def _mutate(data: bytes, damage: list[tuple[str, int, int]]) -> bytes:
     return bytes(buf)
 
 
-@budget(250)
+@budget(120)
 @given(st.lists(frames, min_size=1, max_size=12), st.lists(_damage, max_size=6),
        st.lists(st.integers(0, 1000), max_size=8))
 def test_damaged_valid_streams_give_only_frames_that_were_sent(sent: list[Frame], damage: list[tuple[str, int, int]],
@@ -144,7 +144,7 @@ def test_damaged_valid_streams_give_only_frames_that_were_sent(sent: list[Frame]
         assert got == sent
 
 
-@budget(100)
+@budget(60)
 @given(st.lists(frames, min_size=1, max_size=12), st.binary(min_size=1, max_size=300), st.integers(0, 12))
 def test_noise_between_frames_costs_no_frame(sent: list[Frame], junk: bytes, at: int) -> None:
     """Noise on the line between two frames: each frame carries its own delimiters, so every frame

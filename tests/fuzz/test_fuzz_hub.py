@@ -73,7 +73,7 @@ _payloads = st.one_of(
 )
 
 
-@budget(300)
+@budget(120)
 @given(st.lists(st.tuples(_topics, _payloads, st.booleans()), min_size=1, max_size=20))
 def test_garbage_on_any_topic(messages: list[tuple[str, bytes, bool]]) -> None:
     tally("hub: garbage on any topic")
@@ -105,7 +105,7 @@ _table_event = st.one_of(
 )
 
 
-@budget(200)
+@budget(100)
 @given(st.sampled_from(["cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87"]),
        st.lists(_seat, min_size=2, max_size=9, unique=True), st.integers(0, 8),
        st.lists(st.tuples(_table_event, st.floats(0, 40)), max_size=60))

@@ -115,7 +115,7 @@ def _accepted_is_valid(model: BaseModel, decode: Any, topic: str) -> None:
     assert decode(topic, wire.encode(model)) == model  # re-encodes to itself
 
 
-@budget(400)
+@budget(100)
 @given(st.binary(max_size=300), TABLES)
 def test_arbitrary_bytes_are_refused_with_payload_error(data: bytes, table: str) -> None:
     tally("payloads: arbitrary bytes")
@@ -129,7 +129,7 @@ def test_arbitrary_bytes_are_refused_with_payload_error(data: bytes, table: str)
         raise AssertionError(f"accepted arbitrary bytes {data!r}")  # not valid JSON for a model: never
 
 
-@budget(200)
+@budget(100)
 @given(TABLES.flatmap(lambda t: st.tuples(st.just(t), _event(t))), _field_damage, _byte_damage,
        st.sampled_from(["t1", "t2", "other"]))
 def test_mutated_table_events(table_doc: tuple[str, dict[str, Any]], fields: list[tuple[str, int, Any, str]],
@@ -146,7 +146,7 @@ def test_mutated_table_events(table_doc: tuple[str, dict[str, Any]], fields: lis
     _accepted_is_valid(event, wire.decode_table_event, topic)
 
 
-@budget(200)
+@budget(100)
 @given(_commands, _field_damage, _byte_damage)
 def test_mutated_commands(doc: dict[str, Any], fields: list[tuple[str, int, Any, str]],
                           raw: list[tuple[int, int, bool]]) -> None:
@@ -159,7 +159,7 @@ def test_mutated_commands(doc: dict[str, Any], fields: list[tuple[str, int, Any,
     _accepted_is_valid(command, wire.decode_command, wire.table_commands("t1"))
 
 
-@budget(200)
+@budget(100)
 @given(st.fixed_dictionaries({"v": st.just(1), "boot": st.text(max_size=8), "seq": st.integers(0, 10**9)}),
        _field_damage, _byte_damage)
 def test_mutated_acks(doc: dict[str, Any], fields: list[tuple[str, int, Any, str]],
