@@ -350,3 +350,49 @@ def render_secure_config(*, port: int, tls_port: int | None, data_dir: Path, fil
         "",
     ]
     return "\n".join(lines)
+
+
+# Command line ----------------------------------------------------------------------------------
+
+def init_room(directory: str | Path, tables: Sequence[str], *, hosts: Sequence[str] = ("localhost", "127.0.0.1"),
+              port: int = 1883, tls_port: int | None = 8883) -> Path:
+    """Everything a room needs in `directory`: `credentials/` (copy `table-<id>.json` to each table),
+    `broker/` (passwd, acl, tls/) and `mosquitto.conf`. Existing passwords and CA are kept; returns
+    the config path."""
+    root = Path(directory)
+    creds_dir = root / "credentials"
+    creds = RoomCredentials.load(creds_dir) if creds_dir.exists() else RoomCredentials.generate([])
+    if not creds.users:
+        creds = RoomCredentials.generate(tables)
+    creds = creds.with_tables(tables)
+    creds.save(creds_dir)
+    files = write_secure_files(root / "broker", creds, tls=tls_port is not None, tls_hosts=hosts)
+    conf = root / "mosquitto.conf"
+    conf.write_text(render_secure_config(port=port, tls_port=tls_port, data_dir=root / "broker", files=files,
+                                         host="127.0.0.1", tls_host=None))
+    return conf
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m hub.security",
+                                     description="Broker users, password file, ACL and TLS for one room.")
+    parser.add_argument("directory")
+    parser.add_argument("--table", action="append", required=True, help="a table id (repeat)")
+    parser.add_argument("--host", action="append", help="a name or IP the tables dial (repeat)")
+    parser.add_argument("--port", type=int, default=1883)
+    parser.add_argument("--tls-port", type=int, default=8883)
+    args = parser.parse_args(argv)
+    try:
+        conf = init_room(args.directory, args.table, hosts=args.host or ("localhost", "127.0.0.1"),
+                         port=args.port, tls_port=args.tls_port)
+    except SecurityError as err:
+        print(f"hub.security: {err}")
+        return 2
+    print(f"wrote {conf}; give each table its credentials/table-<id>.json and broker/tls/ca.crt")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

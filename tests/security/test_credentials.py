@@ -109,3 +109,18 @@ def test_acl_of_a_table_names_only_its_own_topics() -> None:
         "topic read tapis/v1/table/+/status",
     ]
     assert "pattern" not in acl
+
+
+def test_init_room_keeps_passwords_and_ca_when_a_table_is_added(tmp_path: Path) -> None:
+    from hub.security import main
+    assert main([str(tmp_path), "--table", "t1", "--host", "hub.local"]) == 0
+    first = RoomCredentials.load(tmp_path / "credentials")
+    ca = (tmp_path / "broker" / "tls" / "ca.crt").read_bytes()
+    assert main([str(tmp_path), "--table", "t1", "--table", "t2"]) == 0
+    again = RoomCredentials.load(tmp_path / "credentials")
+    assert again.table("t1").password == first.table("t1").password and again.tables == ["t1", "t2"]
+    assert (tmp_path / "broker" / "tls" / "ca.crt").read_bytes() == ca
+    assert "user table-t2" in (tmp_path / "broker" / "acl").read_text()
+    conf = (tmp_path / "mosquitto.conf").read_text()
+    assert "listener 1883 127.0.0.1\n" in conf and "listener 8883\n" in conf and "allow_anonymous false" in conf
+    assert main([str(tmp_path), "--table", "bad/id"]) == 2
