@@ -21,7 +21,7 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from hub.broker import find_mosquitto, free_port
-from hub.security import RoomCredentials, SecureFiles, render_secure_config, write_secure_files
+from hub.security import RoomCredentials, SecureFiles, client_tls_context, render_secure_config, write_secure_files
 
 NOT_AUTHORIZED = 0x87
 BAD_USER_OR_PASSWORD = 0x86
@@ -133,7 +133,7 @@ def probe(host: str, port: int, username: str | None, password: str | None, *,
     if will is not None:
         client.will_set(will[0], will[1], qos=1, retain=True)
     if tls_ca is not None or tls_insecure_ca:
-        context = ssl.create_default_context(cafile=tls_ca) if tls_ca else ssl.create_default_context()
+        context = client_tls_context(tls_ca) if tls_ca else ssl.create_default_context()
         client.tls_set_context(context)
 
     def on_connect(_c: mqtt.Client, _u: object, _f: object, reason: ReasonCode, _p: object = None) -> None:

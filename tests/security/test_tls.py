@@ -16,7 +16,7 @@ import pytest
 from secure_broker import NOT_AUTHORIZED, SecureBroker, connect, probe
 
 from hub import wire
-from hub.security import RoomCredentials, TlsError, generate_tls
+from hub.security import RoomCredentials, TlsError, client_tls_context, generate_tls
 
 
 def test_certificate_names_and_ca(tmp_path: Path) -> None:
@@ -42,7 +42,7 @@ def test_generate_tls_without_openssl(tmp_path: Path) -> None:
 
 
 def test_handshake_with_the_room_ca(secure_broker: SecureBroker) -> None:
-    context = ssl.create_default_context(cafile=secure_broker.ca_file)
+    context = client_tls_context(secure_broker.ca_file)
     with socket.create_connection((secure_broker.host, secure_broker.tls_port), timeout=5) as raw, \
             context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
         assert tls.version() in ("TLSv1.2", "TLSv1.3")
