@@ -81,6 +81,7 @@ class Dealer:
         self.room, self.table, self.rng = room, table, rng
         self.deck: list[str] = []
         self.hand_no = -1
+        self.skipped = 0  # steps skipped because the game changed while this thread read it
 
     def step(self) -> None:
         game = self.room.hub.games[self.table]
@@ -102,8 +103,12 @@ class Dealer:
         if len(game.board) < need or hand.cards_face_up:
             self.room.card(self.table, "board", self.deck[2 * len(seats) + len(game.board)])
             return
-        ahead = copy.deepcopy(hand)  # the street's cards are out: who speaks first once the engine has them
-        ahead.deal_board(*game.board[len(hand.board):need])
+        try:  # the street's cards are out: who speaks first once the engine has them
+            ahead = copy.deepcopy(hand)
+            ahead.deal_board(*game.board[len(hand.board):need])
+        except Exception:  # noqa: BLE001 - read while the hub's thread was changing it: next turn
+            self.skipped += 1
+            return
         if ahead.to_act is not None:
             self._act(ahead, ahead.to_act)
 
@@ -270,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"dashboard bench: {args.tables} tables, {args.clients} SSE clients ({args.tds} TD), "
           f"{args.rate:g} table events/s/table for {args.seconds:g} s")
     print(f"  table events sent {sent} ({sent / elapsed:.0f}/s), hub events out {room.hub.stats.events_out}, "
-          f"hands started {hands}, messages received by clients {len(every)}")
+          f"hands started {hands}, messages received by clients {len(every)}, "
+          f"feeder steps skipped {sum(d.skipped for d in dealers)}")
     for name, values in (("all", every), ("TD", td), ("viewer", viewer)):
         if values:
             ms = [v * 1000 for v in values]
