@@ -140,6 +140,9 @@ class TableAgent:
         self.stats = AgentStats()
         self.watch = HandWatch(table=self.table)
         self.outbox = outbox if outbox is not None else Outbox()
+        # Events of a previous run (power cut) reach the hub before any of this run's, so the hub
+        # applies the table's history in the order it happened.
+        self._earlier_boot_pending = self._earlier_boots()
         self._resend_after = resend_after
         self._last_progress = clock.now()  # last ack that freed something, or last resend
         self._seq = 0
@@ -157,8 +160,7 @@ class TableAgent:
     # Commands (any thread) --------------------------------------------------------------------
 
     def start(self) -> None:
-        # What a previous run left unacknowledged goes first, before anything this run sees.
-        self._resend()
+        self._resend()  # what a previous run left unacknowledged goes first
         self._thread.start()
         self.reader.start()
 
@@ -358,7 +360,8 @@ class TableAgent:
         self.stats.events += 1
         payload = wire.encode(event)
         self.outbox.append(event.boot, event.seq, payload)  # kept before it is sent
-        self._publisher.publish(wire.table_events(self.table), payload)
+        if not self._earlier_boot_pending:  # else it waits its turn in the outbox
+            self._publisher.publish(wire.table_events(self.table), payload)
 
     def _acked(self, message: Message) -> None:
         try:
@@ -369,6 +372,12 @@ class TableAgent:
             return
         if self.outbox.acknowledged(ack.boot, ack.seq):
             self._last_progress = self._clock.now()
+        if self._earlier_boot_pending and not self._earlier_boots():
+            self._earlier_boot_pending = False  # the hub has the dead run's events: now this run's
+            self._resend()
+
+    def _earlier_boots(self) -> bool:
+        return any(boot != self.boot for boot, _seq, _payload in self.outbox.pending())
 
     def _resend(self) -> None:
         """Publish again what the hub has not acknowledged (it ignores what it already has)."""

@@ -119,7 +119,7 @@ def test_agent_power_cut_while_the_hub_is_away_loses_nothing(broker: EmbeddedBro
             assert {"As", "Kd"} <= {e["card"] for e in first_boot}  # the dead agent's events arrived
             view = hub.tables["t1"]
             # the restarted agent reports what lies there now: Kd on the board, no longer As on seat 1
-            assert wait(lambda: view.state(hole_cards=True)["zones"] == {"board": ["Kd"]})
+            assert wait(lambda: view.state(hole_cards=True)["zones"] == {"board": ["Kd"]}), (view.zones, view.last_by_boot, view.resyncs, drain(events))
             assert view.resyncs == 1
         finally:
             for proc in procs:
