@@ -1,0 +1,95 @@
+"""A reader unplugged and plugged back mid-hand: the agent says so, keeps what lay on the felt (unknown is
+not gone), and picks up what changed meanwhile; nothing is reported twice."""
+
+import queue
+import random
+import threading
+import time
+
+from hub.broker import EmbeddedBroker
+from hub.mqtt import MqttLink
+from hub.service import HubService
+from hw.decks import DeckRegistry
+from hw.errors import LinkError
+from hw.ports import MonotonicClock
+from hw.profile import TableProfile
+from hw.serial_link import SerialLink
+from simulators.dealer import Board, Felt, Hole
+from simulators.reader_board import ReaderBoardSimulator
+from table_agent.agent import TableAgent
+
+
+class Cable:
+    """The USB cable between the Pi and the reader board: pull it out, put it back."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.plugged = threading.Event()
+        self.plugged.set()
+        self.link: SerialLink | None = None
+
+    def open(self) -> SerialLink:
+        if not self.plugged.is_set():
+            raise LinkError(f"cannot open reader link {self.url}: no such device")
+        self.link = SerialLink(self.url)
+        return self.link
+
+    def unplug(self) -> None:
+        self.plugged.clear()
+        if self.link is not None:
+            self.link.close()  # the open port dies under the reader thread
+
+
+def wait(condition, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_unplug_and_replug_mid_hand(broker: EmbeddedBroker) -> None:
+    registry = DeckRegistry.generate(["t1"])
+    events: queue.Queue[dict] = queue.Queue()
+    with ReaderBoardSimulator(antennas=13, scan_period=0.02, rng=random.Random(1)) as board:
+        profile = TableProfile.default("t1", seats=9, url=board.port)
+        cable = Cable(board.port)
+        hub_link = MqttLink(client_id="hub", host=broker.host, port=broker.port)
+        hub = HubService(link=hub_link)
+        hub.add_listener(events.put)
+        hub.start()
+        hub_link.start()
+        link = MqttLink(client_id="t1", host=broker.host, port=broker.port)
+        agent = TableAgent(profile=profile, registry=registry, publisher=link, clock=MonotonicClock(),
+                           open_link=cable.open)
+        link.start()
+        agent.start()
+        felt = Felt(profile=profile, registry=registry, board=board)
+        try:
+            assert wait(lambda: agent.stats.reader_up)
+            agent.new_hand()
+            for step in (Hole(1, "As"), Hole(2, "Kd"), Hole(1, "Ah"), Hole(2, "Kc")):
+                felt.perform(step)
+            assert wait(lambda: len(agent.zones) == 4)
+            cable.unplug()
+            assert wait(lambda: not agent.stats.reader_up)
+            felt.perform(Board("7h"))  # dealt while the reader was away
+            time.sleep(1.0)  # longer than presence's gone window: the cards must not be lifted
+            assert len(agent.zones) == 4
+            cable.plugged.set()
+            assert wait(lambda: agent.stats.reader_up)
+            assert wait(lambda: agent.zones.zone_of(felt.uid("7h")) is not None)
+            view = hub.tables["t1"]
+            assert wait(lambda: view.state(hole_cards=True)["zones"].get("board") == ["7h"])
+            assert view.state(hole_cards=True)["zones"]["seat:1"] == ["As", "Ah"]
+            seen = []
+            while not events.empty():
+                seen.append(events.get())
+            assert [e["state"] for e in seen if e["type"] == "reader"].count("lost") >= 1
+            assert not [e for e in seen if e["type"] == "card" and e["action"] == "left"]  # nothing lifted
+        finally:
+            agent.stop()
+            link.stop()
+            hub_link.stop()
+            hub.stop()
