@@ -121,16 +121,8 @@ class FloorTables:
         game = state.game
         if game is None:
             game = state.game = TableGame(table, setup)
-        else:
-            game.setup = setup
-            game.stacks = dict(players)  # who sits here now: moves and eliminations since the last hand
-        game.set_level(level)
-        game.hand_no = hand_no - 1
-        # Start from exactly the positions the floor recorded (dead button, misdeal redeal).
-        game.positions = positions
-        game._keep_positions = True  # noqa: SLF001 - TableGame has no public way to set them yet
         state.positions, state.misdealt = positions, False
-        return self._after(table, state, game.new_hand(now), now)
+        return self._after(table, state, game.deal_hand(hand_no, setup, positions, now), now)
 
     def _resume(self, table: str, state: TableSeat, now: float) -> Output:
         ctx = self.store.get_config(_CONTEXT + table)

@@ -134,6 +134,15 @@ class TableGame:
             deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions)))
         return out.extend(self._after_engine())
 
+    def deal_hand(self, hand_no: int, setup: TableSetup, positions: Positions, now: float) -> Output:
+        """Start hand `hand_no` exactly as the floor says: who sits here now (after moves and
+        eliminations), the level, and the button and blinds it recorded (dead button, redeal)."""
+        self.setup, self.ruleset, self.level = setup, setup.ruleset, setup.level
+        self.stacks = {s: v for s, v in setup.players.items() if v > 0}
+        self.hand_no = hand_no - 1
+        self.positions, self._keep_positions = positions, True
+        return self.new_hand(now)
+
     def _dealer(self, positions: Positions) -> int | None:
         """Dealerless rooms: the player on the button deals (cdc, brest, pcpm, cpt87)."""
         croupier = self.setup.croupier
