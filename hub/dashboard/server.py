@@ -155,7 +155,8 @@ class Dashboard:
                     self._apply(*item)
                 if time.monotonic() >= next_clock:
                     next_clock = time.monotonic() + self._clock_period
-                    self.publish_clock()
+                    if self.floor is not None:
+                        self.publish_clock()
             except Exception:  # noqa: BLE001 - the page keeps following the other tables
                 log.exception("dashboard: failed on a hub event")
 

@@ -87,8 +87,17 @@ def test_room_view_follows_a_simulated_room_dealing(chromium: Browser, broker: E
         page.wait_for_selector("#table-t2 .seats", timeout=30_000)
         page.wait_for_function("() => window.__raw.some(([n, d]) => n === 'update' && "
                                "(JSON.parse(d).table || {board: []}).board.length >= 3)", timeout=90_000)
-        page.wait_for_function("() => [...document.querySelectorAll('.table h2')].some(h => /Donne [2-9]/.test(h.textContent))",
-                               timeout=60_000)
+        try:
+            page.wait_for_function("() => [...document.querySelectorAll('.table h2')].some(h => /Donne [2-9]/.test(h.textContent))",
+                                   timeout=60_000)
+        except Exception as err:
+            games = {t: (g.hand_no, g.in_hand, g.hand and (str(g.hand.street), g.hand.to_act, g.hand.round_open,
+                                                           len(g.board), {s: len(c) for s, c in g.hole.items()}))
+                     for t, g in room.hub.games.items()}
+            drawn = page.evaluate("() => [...document.querySelectorAll('.table h2')].map(h => h.textContent)")
+            raise AssertionError(f"no second hand drawn: hub games {games}, dealers alive "
+                                 f"{[t.is_alive() for t in threads]}, hands dealt {[t.hands_dealt for t in room.tables]}, "
+                                 f"drawn {drawn}") from err
         room.stop.set()
         for thread in threads:
             thread.join(10)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from hub import wire
 from hub.dashboard import Dashboard
 from hub.dashboard.model import DecisionTaken
 from tests.dashboard.conftest import PASSWORD
@@ -92,7 +93,7 @@ def test_viewer_stream_never_carries_live_hole_cards_the_td_stream_does(room: Sc
         td.close()
 
 
-def test_offline_table_and_reader_reach_the_room(room: ScriptedRoom, dashboard: Dashboard) -> None:
+def test_offline_table_and_lost_reader_reach_the_room(room: ScriptedRoom, dashboard: Dashboard) -> None:
     viewer = SseClient(dashboard.url)
     try:
         room.status("t2", True)
@@ -100,6 +101,9 @@ def test_offline_table_and_reader_reach_the_room(room: ScriptedRoom, dashboard: 
         data = viewer.wait_for(lambda n, d: n == "update" and d["event"]["type"] == "table_status"
                                and not d["event"]["online"])
         assert data["table"]["online"] is False and data["table"]["table"] == "t2"
+        room.send(wire.ReaderStatus(**room._base("t3"), state="lost", detail="/dev/ttyACM0: no answer"))
+        lost = viewer.wait_for(lambda n, d: n == "update" and d["event"]["type"] == "reader")
+        assert (lost["table"]["reader"], lost["table"]["reader_detail"]) == ("lost", "/dev/ttyACM0: no answer")
     finally:
         viewer.close()
 
