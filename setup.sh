@@ -16,6 +16,8 @@ if [ "${1:-}" = "--test" ]; then
   [ -x /usr/sbin/pcscd ] || need+=(pcscd)
   dpkg -s vsmartcard-vpcd >/dev/null 2>&1 || need+=(vsmartcard-vpcd)
   dpkg -s libpcsclite-dev >/dev/null 2>&1 || need+=(libpcsclite-dev swig)
+  # the dashboard's browser tests drive Debian's Chromium through Playwright (no browser download)
+  [ -x /usr/bin/chromium ] || need+=(chromium)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]} from apt" >&2

@@ -18,6 +18,7 @@ import logging
 import signal
 import sys
 import threading
+import time
 
 
 def _positive(text: str) -> int:
@@ -43,10 +44,16 @@ def parser() -> argparse.ArgumentParser:
                       help="a whole simulated tournament (60 players, 6 tables) to the final ranking")
     demo.add_argument("--players", type=_positive, default=60, help="with --tournament")
     demo.add_argument("--ruleset", default="cdc-2013")
+    demo.add_argument("--dashboard", type=int, default=None, metavar="PORT",
+                      help="also serve the TD dashboard on 127.0.0.1:PORT (a TD login is printed)")
 
     hub = sub.add_parser("hub", help="run the hub")
     hub.add_argument("--broker", default=None, help="mqtt://host:port (default: a private Mosquitto)")
     hub.add_argument("--db", default=None, help="tournament store (SQLite): the room plays that tournament")
+    hub.add_argument("--dashboard", type=int, default=8080, metavar="PORT", help="TD dashboard port (0: none)")
+    hub.add_argument("--dashboard-host", default="127.0.0.1", help="address the dashboard listens on")
+    hub.add_argument("--td-users", default=None,
+                     help="file of `name:scrypt-hash` lines (hub.dashboard.hash_password) for TD logins")
 
     tournament = sub.add_parser("tournament", help="the TD's command line (new, seat, clock, status...)",
                                 add_help=False)
@@ -95,14 +102,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "demo":
             from simulators.demo import run_demo  # simulators only for the demo, never for production
             return run_demo(tables=args.tables, hands=args.hands, as_json=args.json, broker=args.broker,
-                            pace=args.pace, seed=args.seed)
+                            pace=args.pace, seed=args.seed, dashboard=args.dashboard)
         if args.command == "replay":
             from simulators.replay import replay
             from simulators.scenario import load
             replay(load(args.scenario), include_cards=args.cards, lang=args.lang)
             return 0
         if args.command == "hub":
-            return run_hub(args.broker, args.db)
+            return run_hub(args.broker, args.db, dashboard=args.dashboard, dashboard_host=args.dashboard_host,
+                           td_users=args.td_users)
         if args.command == "agent":
             return run_agent(args.profile, args.decks, args.broker, args.outbox)
     except (ValueError, OSError, RuntimeError) as err:  # config and environment errors, in plain words
@@ -118,7 +126,25 @@ def _wait_for_signal() -> None:
     stop.wait()
 
 
-def run_hub(broker: str | None, db: str | None = None) -> int:
+def read_td_users(path: str | None) -> dict[str, str]:
+    """`name:hash` per line (# comments); a wrong line is refused with its number."""
+    if path is None:
+        return {}
+    users: dict[str, str] = {}
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, sep, hashed = line.partition(":")
+            if not sep or not name or not hashed.startswith("scrypt$"):
+                raise ValueError(f"{path}:{number}: expected name:scrypt$... (hub.dashboard.hash_password)")
+            users[name] = hashed
+    return users
+
+
+def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, dashboard_host: str = "127.0.0.1",
+            td_users: str | None = None) -> int:
     from hub import wire
     from hub.broker import EmbeddedBroker, parse_url
     from hub.floor import FloorService
@@ -136,6 +162,20 @@ def run_hub(broker: str | None, db: str | None = None) -> int:
     if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
         floor_tables = FloorTables.open(FloorService.open(store, link=link), store)
     service = HubService(link=link, floor_tables=floor_tables)
+    dash = None
+    if dashboard:
+        from hub.dashboard import Dashboard
+        from hw.ports import Clock
+
+        class Wall:
+            def now(self) -> float:
+                return time.time()
+
+        wall: Clock = Wall()
+        dash = Dashboard(service, floor=floor_tables.floor if floor_tables else None, host=dashboard_host,
+                         port=dashboard, users=read_td_users(td_users), clock=wall,
+                         floor_lock=service.floor_lock).start()
+        print(f"tapis hub: TD dashboard on {dash.url}", file=sys.stderr)
     service.start()
     link.start()
     print(f"tapis hub: listening to every table on mqtt://{host}:{port}"
@@ -145,6 +185,8 @@ def run_hub(broker: str | None, db: str | None = None) -> int:
     finally:
         link.stop()
         service.stop()
+        if dash is not None:
+            dash.stop()
         if store is not None:
             store.close()
         if embedded:

@@ -53,6 +53,7 @@ class HubService:
         self._link = link
         self.floor_tables = floor_tables
         self._wall = wall
+        self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
         self._clock = clock or MonotonicClock()
         self._tick = tick
         self._inbox: queue.Queue[tuple[Message, float] | _Tick | _Configure | None] = queue.Queue()
@@ -149,7 +150,8 @@ class HubService:
         if self.floor_tables is not None:
             wall = self._wall()
             try:
-                self.floor_tables.floor.pump(wall)
+                with self.floor_lock:
+                    self.floor_tables.floor.pump(wall)
             except Exception:
                 log.exception("hub: the tournament floor failed on the clock")
             games.update({t: g for t in self.floor_tables.tables if (g := self.floor_tables.game(t))})
@@ -186,7 +188,8 @@ class HubService:
             out.extend(self._play(game, event))
         elif self.floor_tables is not None:
             view.managed = True
-            played = self.floor_tables.receive(table, event, payload, self._wall())
+            with self.floor_lock:
+                played = self.floor_tables.receive(table, event, payload, self._wall())
             if played is None:
                 return  # stored and played before (a resend after a reconnect)
             out.extend(played)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 import sys
 import threading
 import time
@@ -143,7 +144,8 @@ def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: i
 
 
 def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False, broker: str | None = None,
-             pace: float = 0.12, seed: int = 1, out: TextIO = sys.stdout, timeout: float | None = None) -> int:
+             pace: float = 0.12, seed: int = 1, out: TextIO = sys.stdout, timeout: float | None = None,
+             dashboard: int | None = None) -> int:
     embedded = None
     if broker is None:
         embedded = EmbeddedBroker().start()
@@ -167,6 +169,12 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
     room = build_room(tables=tables, host=host, port=port, seed=seed)
     assert room.hub is not None
     room.hub.add_listener(on_event)
+    if dashboard is not None:
+        from hub.dashboard import Dashboard, hash_password
+        password = secrets.token_urlsafe(8)
+        dash = Dashboard(room.hub, port=dashboard, users={"td": hash_password(password)}).start()
+        room._closers.insert(0, dash.stop)
+        print(f"demo: TD dashboard on {dash.url} (TD login: td / {password})", file=sys.stderr)
     try:
         for i, table in enumerate(room.tables):
             table.thread = threading.Thread(target=deal, args=(room, table),

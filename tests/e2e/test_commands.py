@@ -44,7 +44,7 @@ def test_hub_and_agent_processes_deal_a_card(broker: EmbeddedBroker, tmp_path: P
         viewer.start()
         hub_status: queue.Queue[Message] = queue.Queue()
         viewer.subscribe(wire.HUB_STATUS, hub_status.put)
-        hub = tapis("hub", "--broker", broker.url)
+        hub = tapis("hub", "--broker", broker.url, "--dashboard", "0")
         assert hub_status.get(timeout=20).payload == wire.ONLINE  # the hub's session exists first
         agent = tapis("agent", "--profile", str(tmp_path / "t1.toml"), "--decks", str(tmp_path / "decks.toml"),
                       "--broker", broker.url)
