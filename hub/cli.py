@@ -174,7 +174,8 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
         wall: Clock = Wall()
         dash = Dashboard(service, floor=floor_tables.floor if floor_tables else None, host=dashboard_host,
                          port=dashboard, users=read_td_users(td_users), clock=wall,
-                         floor_lock=service.floor_lock).start()
+                         floor_lock=service.floor_lock,
+                         on_decision=lambda d: service.decide(d.table, d.kind, d.option, d.by)).start()
         print(f"tapis hub: TD dashboard on {dash.url}", file=sys.stderr)
     service.start()
     link.start()

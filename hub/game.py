@@ -224,6 +224,27 @@ class TableGame:
             self.pending_td.append(out.events[-1])
         return out.extend(self._apply_ruling(ruling))
 
+    def decide(self, kind: str, option: str, by: str) -> Output:
+        """The TD settled a `td_decision` (on the dashboard): the chosen decision is applied as a ruling."""
+        pending = next((e for e in reversed(self.pending_td) if e.get("kind") == kind), None)
+        if pending is None or self.hand is None or pending.get("hand") != self.hand_no:
+            return Output([self._event("decision_refused", kind=kind, option=option,
+                                       reason="no decision pending for the TD in this hand")])
+        offered = pending["ruling"].get("options", [])
+        if option not in offered:
+            return Output([self._event("decision_refused", kind=kind, option=option,
+                                       reason=f"the ruling offered {', '.join(offered)}")])
+        self.pending_td.remove(pending)
+        ruling = rulings.Ruling(
+            decision=rulings.Decision(option), article=f"{pending['ruling']['article']} (TD)", ruleset=self.ruleset,
+            kind=FaultKind(kind), hand=self.hand_no, seat=pending.get("seat"), cards=tuple(pending.get("cards", ())),
+            dead_seats=(pending["seat"],) if option == "hand_dead" and pending.get("seat") else ())
+        out = Output([self._event("ruling", seat=ruling.seat, kind=kind, decision=option, article=ruling.article,
+                                  by=by)])
+        out.commands.append(wire.RulingCmd(hand=self.hand_no, kind=kind, decision=option, seat=ruling.seat,
+                                           cards=list(ruling.cards), dead_seats=list(ruling.dead_seats)))
+        return out.extend(self._apply_ruling(ruling))
+
     def tick(self, now: float) -> Output:
         self._now = now
         if not self.in_hand:

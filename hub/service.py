@@ -40,6 +40,14 @@ class _Tick:
 
 
 @dataclass(frozen=True, slots=True)
+class _Decide:
+    table: str
+    kind: str
+    option: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
 class _Configure:
     table: str
     setup: TableSetup
@@ -56,7 +64,7 @@ class HubService:
         self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
         self._clock = clock or MonotonicClock()
         self._tick = tick
-        self._inbox: queue.Queue[tuple[Message, float] | _Tick | _Configure | None] = queue.Queue()
+        self._inbox: queue.Queue[tuple[Message, float] | _Tick | _Configure | _Decide | None] = queue.Queue()
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self.commands_sent: dict[str, int] = {}
@@ -78,6 +86,10 @@ class HubService:
     def configure_table(self, table: str, setup: TableSetup) -> None:
         """Players, button, level and ruleset of a table (from the floor, a scenario or the demo)."""
         self._inbox.put(_Configure(table, setup))
+
+    def decide(self, table: str, kind: str, option: str, by: str = "td") -> None:
+        """A TD's choice for a pending `td_decision` (the dashboard's `on_decision`), any thread."""
+        self._inbox.put(_Decide(table, kind, option, by))
 
     def tick(self, wait: float | None = None) -> bool:
         """Let the games see the clock now (Time countdowns); with `wait`, block until done."""
@@ -111,6 +123,11 @@ class HubService:
                         item.done.set()
                 elif isinstance(item, _Configure):
                     self._configure(item.table, item.setup)
+                elif isinstance(item, _Decide):
+                    game = self.games.get(item.table) or (
+                        self.floor_tables.game(item.table) if self.floor_tables else None)
+                    if game is not None:
+                        self._emit(self._view(item.table), game.decide(item.kind, item.option, item.by))
                 else:
                     self._handle_message(item[0])
                 if self._acks_due and self._inbox.empty():

@@ -172,7 +172,9 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
     if dashboard is not None:
         from hub.dashboard import Dashboard, hash_password
         password = secrets.token_urlsafe(8)
-        dash = Dashboard(room.hub, port=dashboard, users={"td": hash_password(password)}).start()
+        hub = room.hub
+        dash = Dashboard(hub, port=dashboard, users={"td": hash_password(password)},
+                         on_decision=lambda d: hub.decide(d.table, d.kind, d.option, d.by)).start()
         room._closers.insert(0, dash.stop)
         print(f"demo: TD dashboard on {dash.url} (TD login: td / {password})", file=sys.stderr)
     try:
