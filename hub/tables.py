@@ -112,10 +112,11 @@ class TableView:
         return [wire.hub_event(self.table, "hand_end", hand=self.hand, why=why)]
 
     def state(self, *, hole_cards: bool) -> dict[str, Any]:
-        """Retained state; without `hole_cards` (public topics) seat cards are shown as counts only."""
+        """Retained state; without `hole_cards` (public topics) face-down zones (seats, muck, burn)
+        are shown as counts only."""
         zones: dict[str, Any] = {}
         for zone, cards in self.zones.items():
-            if zone.startswith("seat:") and not hole_cards:
+            if not hole_cards and face_down(zone):
                 zones[zone] = len(cards)
             else:
                 zones[zone] = list(cards.values())
@@ -124,8 +125,31 @@ class TableView:
                 "gaps": self.gaps, "duplicates": self.duplicates}
 
 
+def face_down(zone: str) -> bool:
+    """Zones whose cards nobody at the table sees: hole cards, folded hands, burns."""
+    return zone.startswith("seat:") or zone in ("muck", "burn")
+
+
+# Faults whose cards lie face up for everyone (the tray, the board): the others name hole cards,
+# burns or mucked cards, which a viewer must not learn from a fault either.
+_FACE_UP_FAULTS = frozenset({
+    "boxed_card", "exposed_card", "flop_without_burn", "flop_four_cards", "premature_flop",
+    "premature_turn", "premature_river", "turn_without_burn", "river_without_burn", "board_removed",
+})
+
+
 def public(event: HubEvent) -> HubEvent:
-    """The event as viewers may see it: a hole card's face is hidden while the hand is live."""
-    if event.get("type") == "card" and str(event.get("zone", "")).startswith("seat:"):
+    """The event as viewers may see it: no face of a face-down card while the hand is live."""
+    kind = event.get("type")
+    if kind == "card" and face_down(str(event.get("zone", ""))):
         return {**event, "card": None}
+    if kind == "fault" and event.get("kind") not in _FACE_UP_FAULTS and event.get("cards"):
+        hidden = [str(c) for c in event["cards"]]
+        ruling = dict(event.get("ruling") or {})
+        if "cards" in ruling:
+            ruling["cards"] = ["??"] * len(ruling["cards"])
+        if isinstance(ruling.get("text"), str):
+            for card in hidden:
+                ruling["text"] = ruling["text"].replace(card, "??")
+        return {**event, "cards": ["??"] * len(hidden), "ruling": ruling}
     return event

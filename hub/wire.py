@@ -76,14 +76,23 @@ def table_of(topic: str) -> str:
 
 # Table -> hub -------------------------------------------------------------------------------
 
+# Strict: a payload says exactly what it means (no "1" for 1, no true for a hand number); numbers are
+# bounded (SQLite keeps 64 bits) and times finite.
+_STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
+Count = Annotated[int, Field(ge=0, lt=2**63)]
+Seat = Annotated[int, Field(ge=1, le=10)]
+Chips = Annotated[int, Field(ge=0, lt=2**53)]
+Time = Annotated[float, Field(allow_inf_nan=False, ge=-1e12, le=1e12)]
+
+
 class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _STRICT
 
     v: Literal[1] = SCHEMA
     table: str = Field(pattern=TABLE_ID)
     boot: str = Field(min_length=1, max_length=64)  # this agent run; seq restarts only with it
     seq: int = Field(ge=1, lt=2**63)
-    at: float  # agent's monotonic clock, seconds
+    at: Time  # agent's monotonic clock, seconds
 
 
 class CardEvent(_Event):
@@ -92,22 +101,22 @@ class CardEvent(_Event):
     uid: str = Field(pattern=r"^[0-9A-F]{2,40}$")
     card: str | None = Field(None, pattern=r"^[2-9TJQKA][cdhs]$")
     deck: str | None = None
-    order: int = Field(ge=1)
+    order: int = Field(ge=1, lt=2**63)
 
 
 class HandStarted(_Event):
     """A table without a hub game (no players configured) numbers its own hands."""
 
     type: Literal["hand_started"] = "hand_started"
-    hand: int = Field(ge=1)
+    hand: int = Field(ge=1, lt=2**63)
 
 
 class ReaderStatus(_Event):
     type: Literal["reader_status"] = "reader_status"
     state: Literal["connected", "lost", "fault"]
     detail: str = ""
-    firmware: str | None = None
-    antennas: int | None = None
+    firmware: str | None = Field(None, max_length=64)
+    antennas: int | None = Field(None, ge=1, le=255)
 
 
 class DealerPressed(_Event):
@@ -122,9 +131,9 @@ class SeatActed(_Event):
     """A player's action from the seat panel; `to` is the street total for bet and raise."""
 
     type: Literal["action"] = "action"
-    seat: int = Field(ge=1, le=10)
+    seat: Seat
     action: Literal["fold", "check", "call", "bet", "raise", "allin"]
-    to: int | None = Field(None, ge=0)
+    to: Chips | None = None
 
 
 Detail = str | int | float | bool | None | list[str] | list[int]
@@ -134,8 +143,8 @@ class FaultSeen(_Event):
     """A dealing fault the table's monitor raised at the card that revealed it (a fact, not a ruling)."""
 
     type: Literal["fault"] = "fault"
-    hand: int = Field(ge=1)
-    kind: FaultKind  # spec/faults.md: an unknown kind is a malformed payload
+    hand: int = Field(ge=1, lt=2**63)
+    kind: FaultKind = Field(strict=False)  # spec/faults.md: an unknown kind is a malformed payload
     seat: int | None = Field(None, ge=1, le=10)
     cards: list[str] = Field(default_factory=list, max_length=16)
     details: dict[str, Detail] = Field(default_factory=dict)
@@ -149,63 +158,63 @@ _table_event: TypeAdapter[AnyTableEvent] = TypeAdapter(TableEvent)
 # Hub -> table ---------------------------------------------------------------------------------
 
 class _Command(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _STRICT
 
     v: Literal[1] = SCHEMA
-    hand: int = Field(ge=1)
+    hand: int = Field(ge=1, lt=2**63)
 
 
 class HandContextCmd(_Command):
     """Everything the dealing monitor needs at a hand's start (`table_agent.dealing.HandContext`)."""
 
     type: Literal["hand_context"] = "hand_context"
-    seats: list[int]
-    button: int
-    first_to_deal: int
-    small_blind: int | None = None
-    hole_cards: int = 2
-    deck: str
-    table_decks: list[str]
-    away: list[int] = Field(default_factory=list)
-    table_seats: int = 10
-    deadline: str = "first_card"
-    dealer: int | None = None  # the seat of the player dealing; None: a croupier deals
+    seats: list[Seat] = Field(max_length=10)
+    button: Seat
+    first_to_deal: Seat
+    small_blind: Seat | None = None
+    hole_cards: int = Field(2, ge=1, le=7)
+    deck: str = Field(max_length=64)
+    table_decks: list[str] = Field(max_length=4)
+    away: list[Seat] = Field(default_factory=list, max_length=10)
+    table_seats: int = Field(10, ge=2, le=10)
+    deadline: str = Field("first_card", max_length=32)
+    dealer: Seat | None = None  # the seat of the player dealing; None: a croupier deals
 
 
 class BettingCmd(_Command):
     """Where the betting stands: the monitor judges premature streets with it, the LEDs show `to_act`."""
 
     type: Literal["betting"] = "betting"
-    street: str
+    street: str = Field(max_length=16)
     open: bool
-    to_act: int | None = None
-    closed: list[str] = Field(default_factory=list)
-    to_call: int = Field(0, ge=0)  # what `to_act` must add to call (0: he may check)
+    to_act: Seat | None = None
+    closed: list[str] = Field(default_factory=list, max_length=8)
+    to_call: Chips = 0  # what `to_act` must add to call (0: he may check)
     opened: bool = False  # a bet stands on this street (the bet/raise button raises)
-    time_seat: int | None = None
-    time_left: float | None = None  # seconds of Time left when sent (clocks differ between machines)
+    time_seat: Seat | None = None
+    time_left: Time | None = None  # seconds of Time left when sent (clocks differ between machines)
 
 
 class RulingCmd(_Command):
     """A ruling for the table: the monitor expects its remedy, the LEDs light the seats concerned."""
 
     type: Literal["ruling"] = "ruling"
-    kind: str
-    decision: str
-    seat: int | None = None
-    cards: list[str] = Field(default_factory=list)
-    dead_seats: list[int] = Field(default_factory=list)
+    kind: str = Field(max_length=40)
+    decision: str = Field(max_length=40)
+    seat: Seat | None = None
+    cards: list[str] = Field(default_factory=list, max_length=16)
+    dead_seats: list[Seat] = Field(default_factory=list, max_length=10)
 
 
 class HandOverCmd(_Command):
     type: Literal["hand_over"] = "hand_over"
-    result: str
+    result: str = Field(max_length=32)
 
 
 class Ack(BaseModel):
     """Every event of `boot` up to `seq` is stored, in order (hub -> table, retained)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _STRICT
 
     v: Literal[1] = SCHEMA
     boot: str = Field(min_length=1, max_length=64)

@@ -2,7 +2,7 @@
 no face of a card a player has not shown, while the hand is live. Pure, no broker.
 
 A folded hand thrown into the muck, and a burn card, are face down at the table; the public view
-must not turn them face up. The xfail tests name gaps found here (hub/tables.py is not ours to edit).
+must not turn them face up. The gaps these tests found (mucked and burnt cards, faults naming hole cards) are closed in hub/tables.py.
 """
 
 from __future__ import annotations
@@ -58,8 +58,6 @@ def test_the_board_is_public() -> None:
     assert view.state(hole_cards=False)["zones"] == {"board": ["7h"]}
 
 
-@pytest.mark.xfail(strict=True, reason="hub.tables: a folded hand's cards are shown face up in the muck "
-                                       "(public() and state(hole_cards=False) hide seat zones only)")
 def test_a_folded_hand_stays_face_down_in_the_muck() -> None:
     view, _ = _live_view()
     _play(view, _card(2, "card_arrived", "seat:3", "04AA0001", "Ah"),
@@ -71,7 +69,6 @@ def test_a_folded_hand_stays_face_down_in_the_muck() -> None:
     assert "Ah" not in _faces(view.state(hole_cards=False))
 
 
-@pytest.mark.xfail(strict=True, reason="hub.tables: burn cards are shown face up on public topics")
 def test_a_burn_card_stays_face_down() -> None:
     view, _ = _live_view()
     out = _play(view, _card(2, "card_arrived", "burn", "04CC0001", "2c"))
