@@ -92,10 +92,11 @@ class EmbeddedBroker:
         raise BrokerError(f"mosquitto did not listen on {self.host}:{self.port} within {self._start_timeout} s")
 
     def kill(self) -> None:
-        """kill -9: for fault tests."""
+        """kill -9: for fault tests (its files go too: nothing of it survives)."""
         if self._proc and self._proc.poll() is None:
             self._proc.kill()
             self._proc.wait()
+        self.stop()
 
     def stop(self) -> None:
         if self._proc and self._proc.poll() is None:

@@ -28,6 +28,26 @@ def _positive(text: str) -> int:
     return value
 
 
+def _credentials(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--user", default=None, help="broker user (hub, or table-<id>: see docs/security.md)")
+    p.add_argument("--password-file", default=None, help="file holding the broker password")
+    p.add_argument("--ca", default=None, help="the room's CA certificate: connect to the TLS listener")
+
+
+def link_options(args: argparse.Namespace) -> dict[str, object]:
+    """MqttLink keywords from --user, --password-file and --ca (a wrong file is a plain error)."""
+    options: dict[str, object] = {}
+    if args.user:
+        options["username"] = args.user
+        if args.password_file:
+            with open(args.password_file, encoding="utf-8") as secret:
+                options["password"] = secret.read().strip()
+    if args.ca:
+        from hub.security import client_tls_context
+        options["tls"] = client_tls_context(args.ca)
+    return options
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tapis", description="RFID poker tables: agents, hub, simulators")
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
@@ -49,6 +69,7 @@ def parser() -> argparse.ArgumentParser:
 
     hub = sub.add_parser("hub", help="run the hub")
     hub.add_argument("--broker", default=None, help="mqtt://host:port (default: a private Mosquitto)")
+    _credentials(hub)
     hub.add_argument("--db", default=None, help="tournament store (SQLite): the room plays that tournament")
     hub.add_argument("--dashboard", type=int, default=8080, metavar="PORT", help="TD dashboard port (0: none)")
     hub.add_argument("--dashboard-host", default="127.0.0.1", help="address the dashboard listens on")
@@ -63,6 +84,7 @@ def parser() -> argparse.ArgumentParser:
     agent.add_argument("--profile", required=True, help="table profile TOML (antennas, reader URL)")
     agent.add_argument("--decks", required=True, help="deck registry TOML")
     agent.add_argument("--broker", required=True, help="mqtt://host:port")
+    _credentials(agent)
     agent.add_argument("--outbox", default=None,
                        help="SQLite file keeping events until the hub acknowledges them (default: memory)")
 
@@ -110,9 +132,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "hub":
             return run_hub(args.broker, args.db, dashboard=args.dashboard, dashboard_host=args.dashboard_host,
-                           td_users=args.td_users)
+                           td_users=args.td_users, link_options=link_options(args))
         if args.command == "agent":
-            return run_agent(args.profile, args.decks, args.broker, args.outbox)
+            return run_agent(args.profile, args.decks, args.broker, args.outbox, link_options(args))
     except (ValueError, OSError, RuntimeError) as err:  # config and environment errors, in plain words
         print(f"tapis {args.command}: {err}", file=sys.stderr)
         return 2
@@ -144,7 +166,7 @@ def read_td_users(path: str | None) -> dict[str, str]:
 
 
 def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, dashboard_host: str = "127.0.0.1",
-            td_users: str | None = None) -> int:
+            td_users: str | None = None, link_options: dict[str, object] | None = None) -> int:
     from hub import wire
     from hub.broker import EmbeddedBroker, parse_url
     from hub.floor import FloorService
@@ -156,7 +178,7 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
     embedded = EmbeddedBroker().start() if broker is None else None
     host, port = (embedded.host, embedded.port) if embedded else parse_url(broker or "")
     link = MqttLink(client_id="tapis-hub", host=host, port=port, will=(wire.HUB_STATUS, wire.OFFLINE),
-                    session_expiry=3600)
+                    session_expiry=3600, **(link_options or {}))  # type: ignore[arg-type]
     store = EventStore(db) if db else None
     floor_tables = None
     if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
@@ -197,7 +219,8 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
     return 0
 
 
-def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str | None = None) -> int:
+def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str | None = None,
+              link_options: dict[str, object] | None = None) -> int:
     from hub import wire
     from hub.broker import parse_url
     from hub.mqtt import MqttLink
@@ -212,7 +235,7 @@ def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str 
     registry = DeckRegistry.load(decks_path)
     host, port = parse_url(broker)
     link = MqttLink(client_id=f"tapis-table-{profile.table}", host=host, port=port,
-                    will=(wire.table_status(profile.table), wire.OFFLINE))
+                    will=(wire.table_status(profile.table), wire.OFFLINE), **(link_options or {}))  # type: ignore[arg-type]
     reader_factory = None
     if profile.reader.backend == "pcsc":
         from hw.pcsc_worker import pcsc_worker_factory

@@ -8,6 +8,7 @@ birth and retained state through `on_connect` hooks, because clubs' brokers rest
 from __future__ import annotations
 
 import logging
+import ssl
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,7 +34,8 @@ Handler = Callable[[Message], None]
 class MqttLink:
     def __init__(self, *, client_id: str, host: str, port: int, will: tuple[str, bytes] | None = None,
                  username: str | None = None, password: str | None = None,
-                 session_expiry: int = 0, keepalive: int = 15) -> None:
+                 session_expiry: int = 0, keepalive: int = 15, tls: ssl.SSLContext | None = None) -> None:
+        """`tls`: the room's TLS listener (`hub.security.client_tls_context(ca_file)`)."""
         self.client_id = client_id
         self._host, self._port, self._keepalive = host, port, keepalive
         self._session_expiry = session_expiry
@@ -44,11 +46,14 @@ class MqttLink:
         self._client.reconnect_delay_set(min_delay=0.05, max_delay=2)
         if username is not None:
             self._client.username_pw_set(username, password)
+        if tls is not None:
+            self._client.tls_set_context(tls)
         if will is not None:
             self._client.will_set(will[0], will[1], qos=1, retain=True)
         self._subscriptions: dict[str, Handler] = {}
         self._on_connect: list[Callable[[], None]] = []
         self._connected = threading.Event()
+        self._answered = threading.Event()  # the broker said yes or no to the first connection
         self.refused: str | None = None
         self._client.on_connect = self._connected_cb
         self._client.on_disconnect = self._disconnected_cb
@@ -66,7 +71,8 @@ class MqttLink:
         self._client.connect_async(self._host, self._port, self._keepalive,
                                    clean_start=self._session_expiry == 0, properties=props)
         self._client.loop_start()
-        if not self._connected.wait(timeout):
+        self._answered.wait(timeout)
+        if not self._connected.is_set():  # refused (wrong password, not authorised) or no answer
             self.stop()
             raise ConnectionError(f"{self.client_id}: no connection to mqtt://{self._host}:{self._port}"
                                   + (f" ({self.refused})" if self.refused else ""))
@@ -110,6 +116,7 @@ class MqttLink:
         if getattr(reason, "is_failure", False):
             self.refused = str(reason)
             log.error("%s: broker refused the connection: %s", self.client_id, reason)
+            self._answered.set()
             return
         for pattern in self._subscriptions:
             client.subscribe(pattern, qos=1)
@@ -119,6 +126,7 @@ class MqttLink:
             except Exception:
                 log.exception("%s: on-connect hook failed", self.client_id)
         self._connected.set()
+        self._answered.set()
 
     def _disconnected_cb(self, _c: mqtt.Client, _u: object, _flags: object, reason: object,
                          _props: object) -> None:
