@@ -250,7 +250,8 @@ class TableGame:
         if not self.in_hand:
             return Output()
         assert self.hand is not None
-        self.hand.tick(now)
+        if not self.hand.tick(now):
+            return Output()  # nothing happened: the table is not told the same state again
         return self._after_engine()
 
     # -- the engine ----------------------------------------------------------------------------
