@@ -27,7 +27,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from firmware_bridge import TagSeen, encode
+from hub import wire
 from hub.broker import EmbeddedBroker
+from hub.mqtt import Message, MqttLink
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators import demo
@@ -99,7 +101,11 @@ def main() -> None:
     ap.add_argument("--ids", help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
+    ap.add_argument("--switch", type=float, default=None,
+                    help="sys.setswitchinterval for every process (Python's default is 0.005 s)")
     args = ap.parse_args()
+    if args.switch:
+        sys.setswitchinterval(args.switch)
     if args.worker:
         worker(args)
         return
@@ -126,17 +132,33 @@ def main() -> None:
                 rulings[(table, layout.antenna_of(TRAY), uid)].append(now)
 
         hub.add_listener(on_event)
+        # A second subscriber to the raw table events splits the path: the agent's own timestamp
+        # (frames read) and the arrival through Mosquitto, without the hub.
+        stages: dict[Key, list[tuple[float, float]]] = defaultdict(list)
+
+        def on_raw(message: Message) -> None:
+            now = time.monotonic()
+            data = json.loads(message.payload)
+            if data.get("type") == "card_arrived" and data.get("card"):
+                antenna = layout.antenna_of(Zone.parse(data["zone"]))
+                stages[(data["table"], antenna, data["uid"])].append((data["at"], now))
+
+        spy = MqttLink(client_id="bench-spy", host=broker.host, port=broker.port)
+        spy.subscribe(wire.ALL_TABLE_EVENTS, on_raw)
+        spy.start()
         outs = [f"/tmp/tapis-bench-{os.getpid()}-{i}.json" for i in range(args.procs)]
         procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
                                    "--tables", str(args.tables), "--port", str(broker.port),
                                    "--seconds", str(args.seconds), "--pace", str(args.pace),
-                                   "--boxed", str(args.boxed), "--out", outs[i]])
+                                   "--boxed", str(args.boxed), "--out", outs[i]]
+                                  + (["--switch", str(args.switch)] if args.switch else []))
                  for i in range(args.procs)]
         cpu0, wall0 = os.times(), time.monotonic()
         for proc in procs:
             proc.wait()
         cpu1, wall = os.times(), time.monotonic() - wall0
         hands = sum(g.hand_no for g in hub.games.values())
+        spy.stop()
         room.close()
     writes: dict[Key, list[float]] = {}
     worker_cpu = 0.0
@@ -157,11 +179,21 @@ def main() -> None:
                     out.append(t - starts[i - 1])
         return out
 
+    agent_read, to_broker = [], []
+    for key, pairs in stages.items():
+        starts = writes.get(key, [])
+        for at, arrived in pairs:
+            i = bisect.bisect_right(starts, at)
+            if i:
+                agent_read.append(at - starts[i - 1])
+                to_broker.append(arrived - at)
     hub_cpu = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / wall
     print(f"pipeline: {args.tables} tables in {args.procs} processes for {wall:.0f} s, {hands} hands, "
           f"{events / wall:.0f} hub events/s")
     print(percentiles("card: tag frame on pty -> hub state", pair(received)))
     print(percentiles("boxed card: tag frame on pty -> ruling published", pair(rulings)))
+    print(percentiles("  of which: tag frame on pty -> agent has read it", agent_read))
+    print(percentiles("  of which: agent -> Mosquitto -> a subscriber", to_broker))
     print(f"hub process (hub + engine; Mosquitto excluded): CPU {hub_cpu * 100:.0f} % of one core, "
           f"max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; "
           f"table processes: {worker_cpu / wall * 100:.0f} % of one core in all")

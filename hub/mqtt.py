@@ -8,6 +8,7 @@ birth and retained state through `on_connect` hooks, because clubs' brokers rest
 from __future__ import annotations
 
 import logging
+import socket
 import ssl
 import threading
 from collections.abc import Callable
@@ -118,6 +119,14 @@ class MqttLink:
             log.error("%s: broker refused the connection: %s", self.client_id, reason)
             self._answered.set()
             return
+        sock = client.socket()
+        if sock is not None and hasattr(sock, "setsockopt"):
+            # paho leaves Nagle on: a QoS 1 publish right after another waited for the broker's
+            # delayed ACK (~40 ms tails). A table's events are small and should leave at once.
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except OSError:
+                pass
         for pattern in self._subscriptions:
             client.subscribe(pattern, qos=1)
         for hook in self._on_connect:
