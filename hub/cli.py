@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import signal
 import sys
@@ -30,18 +31,28 @@ def _positive(text: str) -> int:
 
 def _credentials(p: argparse.ArgumentParser) -> None:
     p.add_argument("--user", default=None, help="broker user (hub, or table-<id>: see docs/security.md)")
-    p.add_argument("--password-file", default=None, help="file holding the broker password")
+    p.add_argument("--password-file", default=None,
+                   help="the broker password, or the credentials JSON `python -m hub.security` wrote")
     p.add_argument("--ca", default=None, help="the room's CA certificate: connect to the TLS listener")
 
 
 def link_options(args: argparse.Namespace) -> dict[str, object]:
     """MqttLink keywords from --user, --password-file and --ca (a wrong file is a plain error)."""
     options: dict[str, object] = {}
+    if args.password_file:
+        with open(args.password_file, encoding="utf-8") as secret:
+            text = secret.read().strip()
+        try:  # the credentials file `python -m hub.security` writes, or the bare password
+            saved = json.loads(text)
+        except ValueError:
+            saved = None
+        if isinstance(saved, dict) and "password" in saved:
+            options["username"] = args.user or saved.get("username")
+            options["password"] = saved["password"]
+        else:
+            options["password"] = text
     if args.user:
         options["username"] = args.user
-        if args.password_file:
-            with open(args.password_file, encoding="utf-8") as secret:
-                options["password"] = secret.read().strip()
     if args.ca:
         from hub.security import client_tls_context
         options["tls"] = client_tls_context(args.ca)

@@ -65,7 +65,8 @@ def test_table_over_tls_with_its_own_user(tmp_path: Path) -> None:
             base = [sys.executable, "-m", "hub.cli", "agent", "--profile", str(tmp_path / "t1.toml"),
                     "--decks", str(tmp_path / "decks.toml"), "--broker", f"mqtt://localhost:{tls_port}",
                     "--ca", str(ca), "--user", "table-t1"]
-            agent = subprocess.Popen(base + ["--password-file", str(tmp_path / "pw-t1")], stderr=subprocess.PIPE)
+            agent = subprocess.Popen(base + ["--password-file", str(room / "credentials" / "table-t1.json")],
+                                     stderr=subprocess.PIPE)
             try:
                 board.place(0, bytes.fromhex(registry.uid_of("t1/A", "As")))
                 deadline = time.monotonic() + 20
