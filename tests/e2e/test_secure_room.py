@@ -48,16 +48,15 @@ def test_table_over_tls_with_its_own_user(tmp_path: Path) -> None:
     room = tmp_path / "room"
     conf = init_room(room, ["t1", "t2"], port=port, tls_port=tls_port)
     creds = RoomCredentials.load(room / "credentials")
-    ca = next(room.rglob("ca.crt"), None) or next(room.rglob("ca*.pem"))
-    broker = start_broker(conf, tls_port)
+    ca = room / "broker" / "tls" / "ca.crt"
     registry = DeckRegistry.generate(["t1"])
     (tmp_path / "decks.toml").write_text(registry.dump())
-    (tmp_path / "pw-t1").write_text(creds.table("t1").password)
     (tmp_path / "pw-bad").write_text("not the password")
     states: queue.Queue[Message] = queue.Queue()
     hub = MqttLink(client_id="hub-test", host="localhost", port=tls_port, username=creds.hub.username,
                    password=creds.hub.password, tls=client_tls_context(ca))
     hub.subscribe(wire.table_events("+"), states.put)
+    broker = start_broker(conf, tls_port)
     try:
         hub.start()
         with ReaderBoardSimulator(antennas=6, scan_period=0.02) as board:
