@@ -221,8 +221,10 @@ def render(room: Room, out: TextIO) -> None:
                      f"burn {len(z.get('burn', []))}  muck {len(z.get('muck', []))}")
         lines.append(f"      {seats}")
         stats = table.agent.stats
+        game = room.hub.games.get(table.profile.table)
+        ended = view.hands_ended if game is None else game.hand_no - (1 if game.in_hand else 0)
         lines.append(f"      frames {stats.frames}  rejected {stats.rejected}  events {stats.events}  "
-                     f"hands ended {view.hands_ended}")
+                     f"hands ended {ended}  faults {stats.faults}")
     lines.append(f"\nhub: {room.hub.stats.received} messages in, {room.hub.stats.malformed} malformed")
     out.write("\n".join(lines) + "\n")
     out.flush()
