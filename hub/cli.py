@@ -128,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
+        if args.command == "demo":
+            # SIGTERM (systemd, `timeout`) stops the demo like Ctrl-C: its broker and ptys are cleaned up.
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         if args.command == "demo" and args.tournament:
             from simulators.tournament_demo import run_tournament_demo
             return run_tournament_demo(players=args.players, tables=args.tables if args.tables != 4 else 6,
