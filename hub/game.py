@@ -150,10 +150,6 @@ class TableGame:
             croupier = self.ruleset == "pouques-2020"
         return None if croupier else positions.button
 
-    def set_level(self, level: Level) -> None:
-        """A new level applies from the next hand (cdc 4.1)."""
-        self.level = level
-
     # -- facts from the table -------------------------------------------------------------------
 
     def card(self, event: wire.CardEvent) -> Output:

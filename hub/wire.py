@@ -221,8 +221,11 @@ class Ack(BaseModel):
     seq: int = Field(ge=0, lt=2**63)
 
 
+_ack: TypeAdapter[Ack] = TypeAdapter(Ack)
+
+
 def decode_ack(topic: str, payload: bytes) -> Ack:
-    ack: Ack = _validate(TypeAdapter(Ack), topic, payload)
+    ack: Ack = _validate(_ack, topic, payload)
     return ack
 
 

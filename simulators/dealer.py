@@ -45,17 +45,11 @@ class Muck:
 
 
 @dataclass(frozen=True, slots=True)
-class Take:
-    zone: Zone
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
 class Clear:
     pass
 
 
-Step = Hole | Burn | Board | Tray | Muck | Take | Clear
+Step = Hole | Burn | Board | Tray | Muck | Clear
 
 
 def deal_order(seats: Sequence[int], button: int) -> list[int]:
@@ -63,10 +57,6 @@ def deal_order(seats: Sequence[int], button: int) -> list[int]:
     ordered = sorted(seats)
     after = [s for s in ordered if s > button]
     return after + [s for s in ordered if s <= button]
-
-
-def next_button(seats: Sequence[int], button: int) -> int:
-    return deal_order(seats, button)[0]
 
 
 def deal_hand(seats: Sequence[int], button: int, rng: random.Random, *, fold_rate: float = 0.35,
@@ -149,8 +139,6 @@ class Felt:
         elif isinstance(step, Muck):
             for uid in self.cards_at(Zone.seat_zone(step.seat)):
                 self.put(MUCK, uid)
-        elif isinstance(step, Take):
-            self.lift(self.uid(step.card))
         elif isinstance(step, Clear):
             for uid in list(self._where):
                 self.lift(uid)

@@ -44,7 +44,6 @@ class SimTable:
     seats: list[int]
     button: int
     thread: threading.Thread | None = None
-    hands_dealt: int = 0
 
 
 @dataclass
@@ -140,7 +139,6 @@ def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: i
     while not room.stop.is_set() and (hands is None or croupier.hands < hands):
         if not croupier.play_hand():
             return
-        table.hands_dealt = croupier.hands
 
 
 def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False, broker: str | None = None,
