@@ -1,7 +1,6 @@
 """A table on PC/SC readers (one per zone): the profile's backend, the agent's reader factory,
 cards placed and lifted, pcscd restarted; the same presence and zones code as the serial board."""
 
-import time
 
 import pytest
 
@@ -13,6 +12,7 @@ from hw.ports import MonotonicClock
 from hw.profile import TableProfile
 from table_agent.agent import TableAgent
 from table_agent.events import BOARD, Zone
+from tests.support import wait_until
 
 READERS = {"ACS ACR122U 00 00": 0, "ACS ACR122U 01 00": 1, "ACS ACR122U 02 00": 2,
            "ACS ACR122U 03 00": 3, "ACS ACR122U 04 00": 4, "ACS ACR122U 05 00": 5}
@@ -33,12 +33,7 @@ class Recorder:
 
 
 def wait(condition, timeout: float = 5.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return False
+    return wait_until(condition, timeout)
 
 
 def test_profile_chooses_the_pcsc_backend() -> None:

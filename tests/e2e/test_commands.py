@@ -12,19 +12,8 @@ from hub.mqtt import Message, MqttLink
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators.reader_board import ReaderBoardSimulator
+from tests.support import TWO_SEAT_PROFILE
 
-PROFILE = """table = "t1"
-seats = 2
-[reader]
-url = "{url}"
-[antennas]
-0 = "seat:1"
-1 = "seat:2"
-2 = "board"
-3 = "burn"
-4 = "muck"
-5 = "tray"
-"""
 
 
 def tapis(*args: str) -> subprocess.Popen[str]:
@@ -36,7 +25,7 @@ def test_hub_and_agent_processes_deal_a_card(broker: EmbeddedBroker, tmp_path: P
     registry = DeckRegistry.generate(["t1"])
     (tmp_path / "decks.toml").write_text(registry.dump())
     with ReaderBoardSimulator(antennas=6, scan_period=0.02) as board:
-        (tmp_path / "t1.toml").write_text(PROFILE.format(url=board.port))
+        (tmp_path / "t1.toml").write_text(TWO_SEAT_PROFILE.format(url=board.port))
         assert TableProfile.load(tmp_path / "t1.toml").antenna_count == 6
         states: queue.Queue[Message] = queue.Queue()
         viewer = MqttLink(client_id="td", host=broker.host, port=broker.port)
@@ -67,7 +56,7 @@ def test_hub_and_agent_processes_deal_a_card(broker: EmbeddedBroker, tmp_path: P
 
 def test_wrong_config_is_refused_in_plain_words(broker: EmbeddedBroker, tmp_path: Path) -> None:
     (tmp_path / "decks.toml").write_text(DeckRegistry.generate(["t1"]).dump())
-    (tmp_path / "bad.toml").write_text(PROFILE.format(url="loop://").replace('5 = "tray"\n', ""))
+    (tmp_path / "bad.toml").write_text(TWO_SEAT_PROFILE.format(url="loop://").replace('5 = "tray"\n', ""))
     proc = tapis("agent", "--profile", str(tmp_path / "bad.toml"), "--decks", str(tmp_path / "decks.toml"),
                  "--broker", broker.url)
     _, err = proc.communicate(timeout=20)

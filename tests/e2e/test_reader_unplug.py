@@ -17,6 +17,7 @@ from hw.serial_link import SerialLink
 from simulators.dealer import Board, Felt, Hole
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
+from tests.support import wait_until
 
 
 class Cable:
@@ -41,12 +42,7 @@ class Cable:
 
 
 def wait(condition, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
+    return wait_until(condition, timeout)
 
 
 def test_unplug_and_replug_mid_hand(broker: EmbeddedBroker) -> None:

@@ -15,19 +15,8 @@ from hub.mqtt import Message, MqttLink
 from hub.security import RoomCredentials, client_tls_context, init_room
 from hw.decks import DeckRegistry
 from simulators.reader_board import ReaderBoardSimulator
+from tests.support import TWO_SEAT_PROFILE
 
-PROFILE = """table = "t1"
-seats = 2
-[reader]
-url = "{url}"
-[antennas]
-0 = "seat:1"
-1 = "seat:2"
-2 = "board"
-3 = "burn"
-4 = "muck"
-5 = "tray"
-"""
 
 
 def start_broker(conf: Path, port: int) -> subprocess.Popen[bytes]:
@@ -60,7 +49,7 @@ def test_table_over_tls_with_its_own_user(tmp_path: Path) -> None:
     try:
         hub.start()
         with ReaderBoardSimulator(antennas=6, scan_period=0.02) as board:
-            (tmp_path / "t1.toml").write_text(PROFILE.format(url=board.port))
+            (tmp_path / "t1.toml").write_text(TWO_SEAT_PROFILE.format(url=board.port))
             base = [sys.executable, "-m", "hub.cli", "agent", "--profile", str(tmp_path / "t1.toml"),
                     "--decks", str(tmp_path / "decks.toml"), "--broker", f"mqtt://localhost:{tls_port}",
                     "--ca", str(ca), "--user", "table-t1"]

@@ -17,6 +17,7 @@ from hw.decks import DeckRegistry
 from simulators.dealer import Board, Burn, Hole
 from simulators.demo import build_room
 from simulators.reader_board import ReaderBoardSimulator
+from tests.support import TWO_SEAT_PROFILE, wait_until
 
 
 def drain(events: "queue.Queue[dict]") -> list[dict]:
@@ -27,12 +28,7 @@ def drain(events: "queue.Queue[dict]") -> list[dict]:
 
 
 def wait(condition, timeout: float = 15.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
+    return wait_until(condition, timeout)
 
 
 def test_broker_killed_mid_hand_loses_and_doubles_nothing() -> None:
@@ -77,9 +73,7 @@ def test_agent_power_cut_while_the_hub_is_away_loses_nothing(broker: EmbeddedBro
     (tmp_path / "decks.toml").write_text(registry.dump())
     outbox = tmp_path / "outbox.db"
     with ReaderBoardSimulator(antennas=6, scan_period=0.02) as board:
-        (tmp_path / "t1.toml").write_text(
-            f'table = "t1"\nseats = 2\n[reader]\nurl = "{board.port}"\n[antennas]\n'
-            '0 = "seat:1"\n1 = "seat:2"\n2 = "board"\n3 = "burn"\n4 = "muck"\n5 = "tray"\n')
+        (tmp_path / "t1.toml").write_text(TWO_SEAT_PROFILE.format(url=board.port))
 
         def agent() -> subprocess.Popen[bytes]:
             return subprocess.Popen([sys.executable, "-m", "hub.cli", "agent", "--profile", str(tmp_path / "t1.toml"),
