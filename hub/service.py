@@ -64,7 +64,7 @@ class HubService:
         self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
         self._clock = clock or MonotonicClock()
         self._tick = tick
-        self._inbox: queue.Queue[tuple[Message, float] | _Tick | _Configure | _Decide | None] = queue.Queue()
+        self._inbox: queue.Queue[Message | _Tick | _Configure | _Decide | None] = queue.Queue()
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self.commands_sent: dict[str, int] = {}
@@ -74,8 +74,8 @@ class HubService:
         self._listeners: list[Callable[[HubEvent], None]] = []
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
         link.on_connect(lambda: link.publish(wire.HUB_STATUS, wire.ONLINE, retain=True))
-        link.subscribe(wire.ALL_TABLE_EVENTS, self._enqueue)
-        link.subscribe(wire.ALL_TABLE_STATUS, self._enqueue)
+        link.subscribe(wire.ALL_TABLE_EVENTS, self._inbox.put)
+        link.subscribe(wire.ALL_TABLE_STATUS, self._inbox.put)
 
     def add_listener(self, listener: Callable[[HubEvent], None]) -> None:
         self._listeners.append(listener)
@@ -104,9 +104,6 @@ class HubService:
         self._inbox.put(None)
         self._thread.join(5)
 
-    def _enqueue(self, message: Message) -> None:
-        self._inbox.put((message, time.monotonic()))
-
     def _run(self) -> None:
         while True:
             try:
@@ -124,12 +121,11 @@ class HubService:
                 elif isinstance(item, _Configure):
                     self._configure(item.table, item.setup)
                 elif isinstance(item, _Decide):
-                    game = self.games.get(item.table) or (
-                        self.floor_tables.game(item.table) if self.floor_tables else None)
+                    game = self._games().get(item.table)
                     if game is not None:
                         self._emit(self._view(item.table), game.decide(item.kind, item.option, item.by))
                 else:
-                    self._handle_message(item[0])
+                    self._handle_message(item)
                 if self._acks_due and self._inbox.empty():
                     self._publish_acks()
             finally:
@@ -161,18 +157,22 @@ class HubService:
         self.games[table] = TableGame(table, setup)
         self._view(table).managed = True
 
-    def _tick_games(self) -> None:
-        now = self._clock.now()
+    def _games(self) -> dict[str, TableGame]:
+        """Every table's game: those configured here and the tournament's."""
         games = dict(self.games)
         if self.floor_tables is not None:
-            wall = self._wall()
+            games.update({t: g for t in self.floor_tables.tables if (g := self.floor_tables.game(t))})
+        return games
+
+    def _tick_games(self) -> None:
+        now = self._clock.now()
+        if self.floor_tables is not None:
             try:
                 with self.floor_lock:
-                    self.floor_tables.floor.pump(wall)
+                    self.floor_tables.floor.pump(self._wall())
             except Exception:
                 log.exception("hub: the tournament floor failed on the clock")
-            games.update({t: g for t in self.floor_tables.tables if (g := self.floor_tables.game(t))})
-        for table, game in games.items():
+        for table, game in self._games().items():
             try:
                 self._emit(self._view(table), game.tick(now))
             except Exception:
