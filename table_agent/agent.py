@@ -3,7 +3,8 @@
 reader worker (frames) -> presence (debounce) -> zones (`CardArrived`/`CardLeft`) -> numbered
 `hub.wire` events -> the MQTT link. IO threads (reader, paho) only enqueue; `_run` processes each
 item to completion, in order. The agent keeps dealing while the hub or the broker is away: paho
-queues QoS 1 messages until the link is back (a durable outbox replaces that in issue 7).
+queues QoS 1 messages until the link is back, and `OutboxSender` keeps every event in the durable
+outbox until the hub acknowledges it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from table_agent.events import CardArrived, ZoneEvent
 from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
 from table_agent.hand_watch import HandWatch, fault_details
-from table_agent.outbox import Outbox
+from table_agent.outbox import Outbox, OutboxSender
 from table_agent.presence import Presence
 from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
 from table_agent.zones import ZoneTracker
@@ -140,12 +141,8 @@ class TableAgent:
         self.stats = AgentStats()
         self.watch = HandWatch(table=self.table)
         self.outbox = outbox if outbox is not None else Outbox()
-        # Events of a previous run (power cut) reach the hub before any of this run's, so the hub
-        # applies the table's history in the order it happened.
-        self._earlier_boot_pending = self._earlier_boots()
-        self._resend_after = resend_after
-        self._last_progress = clock.now()  # last ack that freed something, or last resend
-        self._seq = 0
+        self.sender = OutboxSender(table=self.table, boot=self.boot, outbox=self.outbox,
+                                   publish=publisher.publish, clock=clock, resend_after=resend_after)
         self._last_frame_at: float | None = None
         self._stalled = False
         self._reader_state: dict[str, object] | None = None
@@ -225,7 +222,7 @@ class TableAgent:
 
     @property
     def seq(self) -> int:
-        return self._seq
+        return self.sender.seq
 
     def _handle(self, item: object) -> None:
         if isinstance(item, FramesRead):
@@ -335,8 +332,8 @@ class TableAgent:
 
     def _check_timeouts(self, now: float) -> None:
         self._zone_events(self.presence.tick(now))
-        if now - self._last_progress > self._resend_after and len(self.outbox):
-            self._resend()  # acks stopped coming: a hub that lost its session, or messages lost
+        self.sender.check(now)
+        self.stats.resent = self.sender.resent
         if self.stats.reader_up and self._last_frame_at is not None and not self._stalled \
                 and now - self._last_frame_at > self._stall_after:
             self._stalled = True
@@ -352,16 +349,12 @@ class TableAgent:
         self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))  # type: ignore[arg-type]
 
     def _head(self, at: float | None = None) -> dict[str, Any]:
-        self._seq += 1
-        return {"table": self.table, "boot": self.boot, "seq": self._seq,
+        return {"table": self.table, "boot": self.boot, "seq": self.sender.next_seq(),
                 "at": self._clock.now() if at is None else at}
 
     def _emit(self, event: wire.AnyTableEvent) -> None:
         self.stats.events += 1
-        payload = wire.encode(event)
-        self.outbox.append(event.boot, event.seq, payload)  # kept before it is sent
-        if not self._earlier_boot_pending:  # else it waits its turn in the outbox
-            self._publisher.publish(wire.table_events(self.table), payload)
+        self.sender.send(event)
 
     def _acked(self, message: Message) -> None:
         try:
@@ -370,22 +363,13 @@ class TableAgent:
             self.stats.bad_commands += 1
             log.warning("table %s: ignored a malformed acknowledgement: %s", self.table, err)
             return
-        if self.outbox.acknowledged(ack.boot, ack.seq):
-            self._last_progress = self._clock.now()
-        if self._earlier_boot_pending and not self._earlier_boots():
-            self._earlier_boot_pending = False  # the hub has the dead run's events: now this run's
-            self._resend()
-
-    def _earlier_boots(self) -> bool:
-        return any(boot != self.boot for boot, _seq, _payload in self.outbox.pending())
+        self.sender.acknowledged(ack)
+        self.stats.resent = self.sender.resent
 
     def _resend(self) -> None:
         """Publish again what the hub has not acknowledged (it ignores what it already has)."""
-        topic = wire.table_events(self.table)
-        for _boot, _seq, payload in self.outbox.pending():
-            self.stats.resent += 1
-            self._publisher.publish(topic, payload)
-        self._last_progress = self._clock.now()
+        self.sender.resend()
+        self.stats.resent = self.sender.resent
 
     def _birth(self) -> None:
         """On every (re)connect, on paho's thread: status now, the rest through the agent's thread."""

@@ -3,14 +3,18 @@
 The agent appends each numbered event before publishing it; the hub publishes a retained
 acknowledgement per table (boot id, highest sequence stored in order) and the agent deletes up to it.
 On every reconnect, and now and then while events wait, the agent publishes again what is left:
-the hub ignores duplicates by (table, boot, seq). Used only from the agent's own thread.
+the hub ignores duplicates by (table, boot, seq). `OutboxSender` is that path, shared by the agent
+and the simulated room (`simulators.tournament_room`). Used only from the owner's thread.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from hub import wire
+from hw.ports import Clock
 
 
 class OutboxError(OSError):
@@ -55,3 +59,61 @@ class Outbox:
 
     def close(self) -> None:
         self._db.close()
+
+
+class OutboxSender:
+    """One table's store-and-forward path: number each event, keep it, publish it, resend what the
+    hub has not acknowledged, forget it on the hub's acknowledgement.
+
+    Events of a previous run (a power cut) are published before any of this run's, so the hub applies
+    the table's history in the order it happened. Used only from its owner's thread (the agent's);
+    `publish` is the MQTT link's, `clock` the agent's.
+    """
+
+    def __init__(self, *, table: str, boot: str, outbox: Outbox, publish: Callable[[str, bytes], object],
+                 clock: Clock, resend_after: float = 10.0) -> None:
+        self.table = table
+        self.boot = boot
+        self.outbox = outbox
+        self.seq = 0  # the last number given in this run
+        self.resent = 0
+        self._publish = publish
+        self._clock = clock
+        self._resend_after = resend_after
+        self._earlier_boot_pending = self._earlier_boots()
+        self._last_progress = clock.now()  # last ack that freed something, or last resend
+
+    def next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def send(self, event: wire.AnyTableEvent) -> None:
+        """Keep the event, then publish it (unless a dead run's events still wait their turn)."""
+        payload = wire.encode(event)
+        self.outbox.append(event.boot, event.seq, payload)  # kept before it is sent
+        if not self._earlier_boot_pending:
+            self._publish(wire.table_events(self.table), payload)
+
+    def acknowledged(self, ack: wire.Ack) -> None:
+        """The hub's retained acknowledgement: forget what it has stored."""
+        if self.outbox.acknowledged(ack.boot, ack.seq):
+            self._last_progress = self._clock.now()
+        if self._earlier_boot_pending and not self._earlier_boots():
+            self._earlier_boot_pending = False  # the hub has the dead run's events: now this run's
+            self.resend()
+
+    def resend(self) -> None:
+        """Publish again what the hub has not acknowledged (it ignores what it already has)."""
+        topic = wire.table_events(self.table)
+        for _boot, _seq, payload in self.outbox.pending():
+            self.resent += 1
+            self._publish(topic, payload)
+        self._last_progress = self._clock.now()
+
+    def check(self, now: float) -> None:
+        """Acks stopped coming (a hub that lost its session, or messages lost): resend."""
+        if now - self._last_progress > self._resend_after and len(self.outbox):
+            self.resend()
+
+    def _earlier_boots(self) -> bool:
+        return any(boot != self.boot for boot, _seq, _payload in self.outbox.pending())
