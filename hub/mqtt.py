@@ -68,6 +68,11 @@ class MqttLink:
         self._connected = threading.Event()
         self._answered = threading.Event()  # the broker said yes or no to the first connection
         self.refused: str | None = None
+        # Publishes the broker answered with a failure (MQTT 5 PUBACK reason, e.g. "Not authorized"
+        # when the ACL denies the topic): (topic, reason) -> count. MQTT 3.1.1 would say "success".
+        self.publish_refused: dict[tuple[str, str], int] = {}
+        self._topics_in_flight: dict[int, str] = {}
+        self._client.on_publish = self._published_cb
         self._client.on_connect = self._connected_cb
         self._client.on_disconnect = self._disconnected_cb
         self._client.on_message = self._message_cb
@@ -112,6 +117,9 @@ class MqttLink:
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> mqtt.MQTTMessageInfo:
         info = self._client.publish(topic, payload, qos=qos, retain=retain)
+        if qos:
+            # No lock: paho calls on_publish holding its own. Bounded by the 65,535 message ids.
+            self._topics_in_flight[info.mid] = topic
         if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
             log.warning("%s: publish on %s failed: %s", self.client_id, topic, mqtt.error_string(info.rc))
         return info
@@ -148,6 +156,15 @@ class MqttLink:
                 log.exception("%s: on-connect hook failed", self.client_id)
         self._connected.set()
         self._answered.set()
+
+    def _published_cb(self, _c: mqtt.Client, _u: object, mid: int, reason: object, _props: object) -> None:
+        topic = self._topics_in_flight.pop(mid, "?")  # "?": answered before publish() returned
+        if getattr(reason, "is_failure", False):
+            key = (topic, str(reason))
+            first = key not in self.publish_refused
+            self.publish_refused[key] = self.publish_refused.get(key, 0) + 1
+            if first:  # once per topic and reason: a denied table would otherwise flood the log
+                log.error("%s: the broker refused a publish on %s: %s", self.client_id, topic, reason)
 
     def _disconnected_cb(self, _c: mqtt.Client, _u: object, _flags: object, reason: object,
                          _props: object) -> None:

@@ -218,3 +218,25 @@ def test_mqtt_311_hides_the_refusal_which_is_why_we_use_mqtt_5(secure_broker: Se
         assert (wire.table_events("t2"), forged) not in hub.until(wire.table_events("t1"), sentinel)
     finally:
         old.close()
+
+
+def test_an_mqtt_link_counts_the_publishes_the_broker_refused(secure_broker: SecureBroker,
+                                                              room_creds: RoomCredentials, hub: Probe) -> None:
+    """A table configured with another table's id keeps its events (no ack comes), and its link says why."""
+    from hub.mqtt import MqttLink
+    from tests.support import wait_until
+    creds = room_creds.table("t1")
+    link = MqttLink(client_id="table-t1", host=secure_broker.host, port=secure_broker.port,
+                    username=creds.username, password=creds.password)
+    link.start(timeout=5)
+    try:
+        forged = wire.encode(wire.HandStarted(table="t2", boot="forged", seq=1, at=0.0, hand=99))
+        for _ in range(3):
+            link.publish(wire.table_events("t2"), forged)
+        mine = wire.encode(wire.HandStarted(table="t1", boot="b", seq=1, at=0.0, hand=1))
+        link.publish(wire.table_events("t1"), mine)
+        refused = {(wire.table_events("t2"), "Not authorized"): 3}
+        assert wait_until(lambda: link.publish_refused == refused, 5), link.publish_refused
+        assert all(payload != forged for _, payload in hub.until(wire.table_events("t1"), mine))
+    finally:
+        link.stop()
