@@ -5,8 +5,12 @@ players) in `--procs` worker processes, as tables are separate Pis; the hub with
 private Mosquitto in this process. It times
   - every card arrival: first `TagSeen` written for that card -> the hub's table view updated;
   - every injected boxed card: first `TagSeen` on the tray -> the ruling published on MQTT (the hub
-    publishes an event before it calls listeners, so the listener's time is after the publish).
-Times are CLOCK_MONOTONIC, shared by the processes of this machine.
+    publishes an event before it calls listeners, so the listener's time is after the publish);
+  - each fault stage by stage: the agent has read the card -> its publish call -> the hub's paho
+    thread -> the hub's consumer thread -> the ruling published (hooks on MqttLink and HubService).
+Times are CLOCK_MONOTONIC, shared by the processes of this machine. Every process runs with the
+switch interval of `tapis agent` and `tapis hub` (`hub.mqtt.SWITCH_INTERVAL`); `--switch 0.005`
+measures Python's default.
 
     python benchmarks/bench_pipeline.py [--tables 20] [--procs 2] [--seconds 30] [--pace 0.3] [--boxed 0.05]
 """
@@ -29,7 +33,8 @@ from pathlib import Path
 from firmware_bridge import TagSeen, encode
 from hub import wire
 from hub.broker import EmbeddedBroker
-from hub.mqtt import Message, MqttLink
+from hub.mqtt import SWITCH_INTERVAL, Message, MqttLink
+from hub.service import HubService
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators import demo
@@ -67,6 +72,8 @@ def worker(args: argparse.Namespace) -> None:
     ids = args.ids.split(",")
     room = demo.Room(hub=None, tables=[], registry=DeckRegistry.generate(demo.table_ids(args.tables)))
     demo.start_tables(room, host="127.0.0.1", port=args.port, ids=ids, seed=7)
+    for table in room.tables:
+        table.link.publish = published_at(table.link.publish)  # type: ignore[method-assign]
     for i, table in enumerate(room.tables):
         table.thread = threading.Thread(target=demo.deal, args=(room, table), daemon=True,
                                         kwargs={"hands": None, "pace": args.pace, "seed": int(table.profile.table[1:]),
@@ -78,7 +85,63 @@ def worker(args: argparse.Namespace) -> None:
     room.close()
     with lock:
         rows = [[names[b], a, u, ts] for (b, a, u), ts in written.items()]
-    Path(args.out).write_text(json.dumps({"writes": rows, "cpu": cpu.user + cpu.system}))
+    Path(args.out).write_text(json.dumps({"writes": rows, "cpu": cpu.user + cpu.system,
+                                          "faults": [[t, s, *ts] for (t, s), ts in faults_sent.items()]}))
+
+
+# (table, seq) of a fault -> (card read by the agent, the agent called publish)
+faults_sent: dict[tuple[str, int], tuple[float, float]] = {}
+
+
+def published_at(publish):  # type: ignore[no-untyped-def]
+    """Wraps an agent's publish: records when each fault event left the agent's thread."""
+    def timed(topic: str, payload: bytes, **kw):  # type: ignore[no-untyped-def]
+        if b'"type":"fault"' in payload:
+            data = json.loads(payload)
+            faults_sent[(data["table"], data["seq"])] = (data["at"], time.monotonic())
+        return publish(topic, payload, **kw)
+    return timed
+
+
+Stamps = dict[tuple[str, int], float]
+
+
+def hub_timings() -> tuple[Stamps, Stamps, Stamps]:
+    """Times each fault event reaches the hub's paho thread, its consumer thread, and is done with
+    (the ruling published)."""
+    received: Stamps = {}
+    dequeued: Stamps = {}
+    handled: Stamps = {}
+
+    def key(payload: bytes) -> tuple[str, int] | None:
+        if b'"type":"fault"' not in payload:
+            return None
+        data = json.loads(payload)
+        return data["table"], data["seq"]
+
+    wrap, handle = MqttLink._wrap, HubService._handle_message
+
+    def timed_wrap(self, handler):  # type: ignore[no-untyped-def]
+        deliver = wrap(self, handler)
+
+        def timed(c, u, msg):  # type: ignore[no-untyped-def]
+            now = time.monotonic()
+            if self.client_id.startswith("tapis-hub") and (k := key(msg.payload)):
+                received[k] = now
+            deliver(c, u, msg)
+        return timed
+
+    def timed_handle(self, message):  # type: ignore[no-untyped-def]
+        k = key(message.payload)
+        if k:
+            dequeued[k] = time.monotonic()
+        handle(self, message)
+        if k:
+            handled[k] = time.monotonic()
+
+    MqttLink._wrap = timed_wrap  # type: ignore[method-assign]
+    HubService._handle_message = timed_handle  # type: ignore[method-assign]
+    return received, dequeued, handled
 
 
 def percentiles(name: str, values: list[float]) -> str:
@@ -101,8 +164,9 @@ def main() -> None:
     ap.add_argument("--ids", help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
-    ap.add_argument("--switch", type=float, default=None,
-                    help="sys.setswitchinterval for every process (Python's default is 0.005 s)")
+    ap.add_argument("--switch", type=float, default=SWITCH_INTERVAL,
+                    help="sys.setswitchinterval for every process: by default the agent's and the hub's "
+                         f"({SWITCH_INTERVAL} s, hub.mqtt.SWITCH_INTERVAL); Python's own is 0.005 s")
     args = ap.parse_args()
     if args.switch:
         sys.setswitchinterval(args.switch)
@@ -115,6 +179,8 @@ def main() -> None:
     received: dict[Key, list[float]] = defaultdict(list)
     rulings: dict[Key, list[float]] = defaultdict(list)
     events = 0
+    hub_received, hub_dequeued, hub_handled = hub_timings()
+    faults: dict[tuple[str, int], tuple[float, float]] = {}
     with EmbeddedBroker() as broker:
         room = demo.Room(hub=None, tables=[], registry=registry)
         hub = demo.start_hub(room, host=broker.host, port=broker.port, ids=ids, seed=7)
@@ -165,6 +231,7 @@ def main() -> None:
     for out in outs:
         data = json.loads(Path(out).read_text())
         worker_cpu += data["cpu"]
+        faults.update({(t, seq): (read, sent) for t, seq, read, sent in data["faults"]})
         Path(out).unlink()
         for table, antenna, uid, ts in data["writes"]:
             writes[(table, antenna, uid)] = sorted(ts)
@@ -194,6 +261,16 @@ def main() -> None:
     print(percentiles("boxed card: tag frame on pty -> ruling published", pair(rulings)))
     print(percentiles("  of which: tag frame on pty -> agent has read it", agent_read))
     print(percentiles("  of which: agent -> Mosquitto -> a subscriber", to_broker))
+    stages: dict[str, list[float]] = defaultdict(list)
+    for k, (read, sent) in faults.items():
+        if k in hub_handled:
+            stages["agent has read the card -> publish called"].append(sent - read)
+            stages["publish called -> hub's paho thread"].append(hub_received[k] - sent)
+            stages["hub's paho thread -> hub's consumer"].append(hub_dequeued[k] - hub_received[k])
+            stages["hub's consumer -> ruling published"].append(hub_handled[k] - hub_dequeued[k])
+    print("fault -> ruling, stage by stage:")
+    for name, values in stages.items():
+        print(percentiles(f"  {name}", values))
     print(f"hub process (hub + engine; Mosquitto excluded): CPU {hub_cpu * 100:.0f} % of one core, "
           f"max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; "
           f"table processes: {worker_cpu / wall * 100:.0f} % of one core in all")
