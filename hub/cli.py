@@ -2,6 +2,7 @@
 
     tapis demo [--tables N] [--hands N] [--json]   simulated room on the embedded broker
     tapis hub [--broker URL] [--db FILE]            the hub (a private Mosquitto if no URL; --db: tournament)
+    tapis hub --broker URL --shard N/K              hub worker N of K: the tables whose id hashes to it
     tapis agent --profile FILE --decks FILE --broker URL    one table's agent on its reader
     tapis replay SCENARIO                           one table's scenario through the real pipeline
     tapis phh FILE... [--json]                      replay Poker Hand History files through the engine
@@ -86,6 +87,9 @@ def parser() -> argparse.ArgumentParser:
     hub.add_argument("--dashboard-host", default="127.0.0.1", help="address the dashboard listens on")
     hub.add_argument("--td-users", default=None,
                      help="file of `name:scrypt-hash` lines (hub.dashboard.hash_password) for TD logins")
+    hub.add_argument("--shard", default=None, metavar="N/K",
+                     help="run as worker N of K on a shared --broker: serve only the tables whose id hashes "
+                          "to N (no --db: the tournament floor is room-wide; docs/scale-out.md)")
 
     tournament = sub.add_parser("tournament", help="the TD's command line (new, seat, clock, status...)",
                                 add_help=False)
@@ -148,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "hub":
             return run_hub(args.broker, args.db, dashboard=args.dashboard, dashboard_host=args.dashboard_host,
-                           td_users=args.td_users, link_options=link_options(args))
+                           td_users=args.td_users, link_options=link_options(args), shard=args.shard)
         if args.command == "agent":
             return run_agent(args.profile, args.decks, args.broker, args.outbox, link_options(args))
     except (ValueError, OSError, RuntimeError) as err:  # config and environment errors, in plain words
@@ -182,24 +186,32 @@ def read_td_users(path: str | None) -> dict[str, str]:
 
 
 def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, dashboard_host: str = "127.0.0.1",
-            td_users: str | None = None, link_options: dict[str, object] | None = None) -> int:
+            td_users: str | None = None, link_options: dict[str, object] | None = None,
+            shard: str | None = None) -> int:
     from hub import wire
     from hub.broker import EmbeddedBroker, parse_url
     from hub.floor import FloorService
     from hub.floor_tables import FloorTables
     from hub.mqtt import MqttLink
     from hub.service import HubService
+    from hub.shard import Shard, hub_client_id, hub_status_topic
     from hub.store import EventStore
 
+    worker = Shard.parse(shard) if shard else None
+    if worker is not None and (broker is None or db):  # refused before anything starts
+        raise ValueError(f"--shard {worker}: " + ("the workers share the room's broker: give --broker"
+                                                  if broker is None else "the tournament floor (--db) is "
+                                                  "room-wide and runs on one unsharded hub"))
     embedded = EmbeddedBroker().start() if broker is None else None
     host, port = (embedded.host, embedded.port) if embedded else parse_url(broker or "")
-    link = MqttLink(client_id="tapis-hub", host=host, port=port, will=(wire.HUB_STATUS, wire.OFFLINE),
+    link = MqttLink(client_id=hub_client_id(worker), host=host, port=port,
+                    will=(hub_status_topic(worker), wire.OFFLINE),
                     session_expiry=3600, **(link_options or {}))  # type: ignore[arg-type]
     store = EventStore(db) if db else None
     floor_tables = None
     if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
         floor_tables = FloorTables.open(FloorService.open(store, link=link), store)
-    service = HubService(link=link, floor_tables=floor_tables)
+    service = HubService(link=link, floor_tables=floor_tables, shard=worker)
     dash = None
     if dashboard:
         from hub.dashboard import Dashboard
@@ -217,8 +229,8 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
         print(f"tapis hub: TD dashboard on {dash.url}", file=sys.stderr)
     service.start()
     link.start()
-    print(f"tapis hub: listening to every table on mqtt://{host}:{port}"
-          + (f", tournament {db}" if db else ""), file=sys.stderr)
+    print("tapis hub: listening to " + (f"the tables of shard {worker}" if worker else "every table")
+          + f" on mqtt://{host}:{port}" + (f", tournament {db}" if db else ""), file=sys.stderr)
     try:
         _wait_for_signal()
     finally:

@@ -3,7 +3,8 @@
 paho's thread only validates and enqueues; one consumer thread applies each event to its
 `TableView` and publishes the retained states and the hub events. A malformed payload is logged
 and counted (`stats.malformed`), never a crash. Listeners (the demo's terminal view, `--json`
-output, later the dashboard) are called on the consumer thread with every hub event.
+output, later the dashboard) are called on the consumer thread with every hub event. With a
+`shard`, the service is one worker of several and serves only its tables (`hub.shard`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from hub import wire
 from hub.floor_tables import FloorTables
 from hub.game import Output, TableGame, TableSetup
 from hub.mqtt import Message, MqttLink
+from hub.shard import Shard, hub_status_topic, shard_of
 from hub.tables import HubEvent, TableView, public
 from hw.ports import Clock, MonotonicClock
 
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 @dataclass
 class HubStats:
     received: int = 0
+    other_shards: int = 0  # messages about tables another worker serves, dropped on arrival
     malformed: int = 0
     events_out: int = 0
     errors: list[str] = field(default_factory=list)  # the last few, for `status`
@@ -55,10 +58,17 @@ class _Configure:
 
 class HubService:
     def __init__(self, *, link: MqttLink, clock: Clock | None = None, tick: float = 0.2,
-                 floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time) -> None:
+                 floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
+                 shard: Shard | None = None) -> None:
         """`floor_tables`: a tournament runs the room; its tables' events are stored first (SQLite)
-        and played under the floor, which is ticked on the wall clock (`wall`)."""
+        and played under the floor, which is ticked on the wall clock (`wall`). `shard`: this
+        worker serves only the tables that hash to it; the floor is room-wide, so not with a shard."""
+        if shard is not None and floor_tables is not None:
+            raise ValueError(f"hub shard {shard}: the tournament floor is room-wide (it seats and balances "
+                             "every table), so it runs on one unsharded hub (docs/scale-out.md)")
         self._link = link
+        self.shard = shard
+        self._owned: dict[str, bool] = {}  # table id -> served here (the hash, once per table)
         self.floor_tables = floor_tables
         self._wall = wall
         self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
@@ -73,9 +83,13 @@ class HubService:
         self.stats = HubStats()
         self._listeners: list[Callable[[HubEvent], None]] = []
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
-        link.on_connect(lambda: link.publish(wire.HUB_STATUS, wire.ONLINE, retain=True))
-        link.subscribe(wire.ALL_TABLE_EVENTS, self._inbox.put)
-        link.subscribe(wire.ALL_TABLE_STATUS, self._inbox.put)
+        self.status_topic = hub_status_topic(shard)
+        link.on_connect(lambda: link.publish(self.status_topic, wire.ONLINE, retain=True))
+        # MQTT cannot filter by hash: a worker takes every table's topics and drops the others' here,
+        # on paho's thread, before any decoding (docs/scale-out.md says why not per-table subscriptions).
+        receive = self._inbox.put if shard is None else self._receive_own
+        link.subscribe(wire.ALL_TABLE_EVENTS, receive)
+        link.subscribe(wire.ALL_TABLE_STATUS, receive)
 
     def add_listener(self, listener: Callable[[HubEvent], None]) -> None:
         self._listeners.append(listener)
@@ -83,8 +97,18 @@ class HubService:
     def start(self) -> None:
         self._thread.start()
 
+    def serves(self, table: str) -> bool:
+        """This worker serves `table` (always, unsharded)."""
+        owned = self._owned.get(table)
+        if owned is None:
+            owned = self._owned[table] = self.shard is None or self.shard.owns(table)
+        return owned
+
     def configure_table(self, table: str, setup: TableSetup) -> None:
         """Players, button, level and ruleset of a table (from the floor, a scenario or the demo)."""
+        if self.shard is not None and not self.serves(table):
+            raise ValueError(f"table {table} is served by hub shard {shard_of(table, self.shard.count)}/"
+                             f"{self.shard.count}, not by this one ({self.shard})")
         self._inbox.put(_Configure(table, setup))
 
     def decide(self, table: str, kind: str, option: str, by: str = "td") -> None:
@@ -100,16 +124,30 @@ class HubService:
     def idle(self) -> bool:
         return self._inbox.unfinished_tasks == 0
 
+    def backlog(self) -> int:
+        """Messages received and not yet applied: grows without end past this hub's ceiling."""
+        return self._inbox.qsize()
+
     def stop(self) -> None:
         self._inbox.put(None)
         self._thread.join(5)
 
     def _run(self) -> None:
+        next_tick = time.monotonic() + self._tick
         while True:
-            try:
-                item = self._inbox.get(timeout=self._tick)
-            except queue.Empty:
+            # The games see the clock every `tick` seconds even when the queue never runs dry: near
+            # its ceiling it does not, and a Time countdown must still expire, and the tables'
+            # outboxes still hear what is stored (else they resend it all and the load doubles).
+            wait = next_tick - time.monotonic()
+            if wait <= 0:
                 self._tick_games()
+                if self._acks_due:
+                    self._publish_acks()
+                next_tick = time.monotonic() + self._tick
+                continue
+            try:
+                item = self._inbox.get(timeout=wait)
+            except queue.Empty:
                 continue
             try:
                 if item is None:
@@ -130,6 +168,18 @@ class HubService:
                     self._publish_acks()
             finally:
                 self._inbox.task_done()
+
+    def _receive_own(self, message: Message) -> None:
+        """paho's thread, sharded: enqueue this worker's tables only (a bad topic goes on, to be counted)."""
+        try:
+            table = wire.table_of(message.topic)
+        except wire.PayloadError:
+            self._inbox.put(message)
+            return
+        if self.serves(table):
+            self._inbox.put(message)
+        else:
+            self.stats.other_shards += 1
 
     def _publish_acks(self) -> None:
         """After a burst: tell each table what is applied (and, with a store, stored), in order."""

@@ -61,6 +61,13 @@ def hub_ack(table: str) -> str:
 
 
 HUB_STATUS = f"{ROOT}/hub/status"
+
+
+def hub_worker_status(worker: str) -> str:
+    """Retained `online` / `offline` of one hub worker of a sharded room (`hub.shard`)."""
+    return f"{HUB_STATUS}/{worker}"
+
+
 ALL_TABLE_EVENTS = f"{ROOT}/table/+/event"
 ALL_TABLE_STATUS = f"{ROOT}/table/+/status"
 ONLINE, OFFLINE = b"online", b"offline"
