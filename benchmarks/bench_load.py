@@ -1,0 +1,432 @@
+"""Room-scale load: N lightweight tables (default 200) against ONE hub with its rules engine.
+
+A lightweight table is a table agent's wire side without its reader: the real `Felt` (dealer steps
+-> antennas), the real `HandWatch` (the dealing monitor kept in step with the hub's commands, so a
+boxed card is caught at the table as an agent catches it), numbered `hub.wire` events (boot, seq)
+kept in an `Outbox` until the hub acknowledges them, on its own `MqttLink` (own client id, QoS 1,
+will and birth). A croupier script plays complete hands with the hub (whose turn it is, what is
+owed, the hand over), a card every `pace` seconds (x0.6-1.4), and now and then turns a card face up
+in the deck (a boxed card) so rulings flow. Tables run in `--procs` worker processes, each a single
+scheduler thread (plus paho's); the hub and a private Mosquitto run in this process / a child.
+
+Reports, per step: hub messages in/s and MQTT messages out/s, card -> hub event and boxed card ->
+ruling published (p50/p99, CLOCK_MONOTONIC shared by the processes of this machine), the hub
+process's CPU (% of one core) and RSS, Mosquitto's CPU and RSS (/proc/<pid>), the tables' CPU, and
+the hub's backlog. `--ramp` shortens the pace step by step to find the ceiling: the first step whose
+backlog grows, or whose p99 leaves the realistic figures, and which process is at 100 % of a core.
+
+    python benchmarks/bench_load.py [--tables 200] [--procs 2] [--seconds 60] [--pace 0.4] [--boxed 0.02]
+    python benchmarks/bench_load.py --ramp 0.4,0.2,0.1,0.05 --seconds 20    # 20 s per step
+    python benchmarks/bench_load.py --shard 1/2    # this hub is worker 1 of 2: half the tables served
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import os
+import queue
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any
+
+from hub import wire
+from hub.broker import EmbeddedBroker
+from hub.game import TableSetup
+from hub.mqtt import Message, MqttLink
+from hub.rules import Level
+from hub.service import HubService
+from hub.shard import Shard, hub_client_id, hub_status_topic
+from hw.decks import FULL_DECK, DeckRegistry
+from hw.profile import TableProfile
+from simulators import demo
+from simulators.dealer import Board, Burn, Clear, Felt, Hole, Muck, Tray
+from table_agent.events import TRAY, CardArrived, CardLeft, ZoneEvent
+from table_agent.hand_watch import HandWatch, fault_details
+from table_agent.outbox import Outbox
+
+STREET_CARDS = {"preflop": 3, "flop": 1, "turn": 1}  # board cards once that street's betting is over
+WAIT_HUB = 5.0  # seconds a croupier waits for the hub before starting the hand again (as Croupier does)
+Want = float | Callable[[], bool]  # what the croupier's script waits for: seconds, or a condition
+
+
+class Pace:
+    """The seconds between a croupier's cards at a moment: one per step of the ramp, shared by every
+    process through CLOCK_MONOTONIC (the same start `t0` and step length everywhere)."""
+
+    def __init__(self, paces: list[float], t0: float, step: float) -> None:
+        self.paces, self.t0, self.step = paces, t0, step
+
+    def index(self, at: float) -> int:
+        return min(len(self.paces) - 1, max(0, int((at - self.t0) // self.step)))
+
+    def now(self) -> float:
+        return self.paces[self.index(time.monotonic())]
+
+
+class LightTable:
+    """One table as the hub hears it, driven by the worker's scheduler thread (no thread of its own)."""
+
+    def __init__(self, table: str, *, registry: DeckRegistry, host: str, port: int, rng: random.Random,
+                 pace: Pace, boxed: float, inbox: queue.Queue[tuple[LightTable, Message]]) -> None:
+        self.table, self.registry, self.rng, self.pace, self.boxed = table, registry, rng, pace, boxed
+        self.profile = TableProfile.default(table, seats=9)
+        self.antennas = self.profile.antenna_map()
+        self.felt = Felt(profile=self.profile, registry=registry, board=self)
+        self.watch = HandWatch(table=table)
+        self.outbox = Outbox()
+        self.boot = uuid.uuid4().hex[:12]
+        self.seq = self.order = self.hands = self.emitted = 0
+        self.cards: list[tuple[int, float]] = []  # (order, at) of each face-known card arrival
+        self.boxed_at: list[tuple[int, str, float]] = []  # (hand, card, at) of each boxed card
+        self.emitted_by_step: dict[int, int] = {}
+        self.link = MqttLink(client_id=f"tapis-table-{table}", host=host, port=port,
+                             will=(wire.table_status(table), wire.OFFLINE))
+        self.link.on_connect(lambda: self.link.publish(wire.table_status(table), wire.ONLINE, retain=True))
+        self.link.subscribe(wire.table_commands(table), lambda m: inbox.put((self, m)))
+        self.link.subscribe(wire.hub_ack(table), lambda m: inbox.put((self, m)))
+        self.script = self._hands()
+        self.waiting: Callable[[], bool] | None = None
+        self.token = 0  # the timer that may resume the script; older timers are stale
+
+    # What the agent publishes ------------------------------------------------------------------
+
+    def _head(self, at: float | None = None) -> dict[str, Any]:
+        self.seq += 1
+        return {"table": self.table, "boot": self.boot, "seq": self.seq,
+                "at": time.monotonic() if at is None else at}
+
+    def _emit(self, event: wire.AnyTableEvent) -> None:
+        payload = wire.encode(event)
+        self.outbox.append(event.boot, event.seq, payload)
+        self.link.publish(wire.table_events(self.table), payload)
+        step = self.pace.index(event.at)
+        self.emitted_by_step[step] = self.emitted_by_step.get(step, 0) + 1
+
+    def _faults(self, faults: list) -> None:  # type: ignore[type-arg]
+        for fault in faults:
+            self._emit(wire.FaultSeen(**self._head(at=fault.at), hand=fault.hand, kind=str(fault.kind),
+                                      seat=fault.seat, cards=list(fault.cards), details=fault_details(fault.details)))
+
+    def place(self, antenna: int, uid: bytes) -> None:  # the Felt's antennas: a tag settles
+        self.order += 1
+        event = CardArrived(self.antennas[antenna], self.registry.lookup(uid), time.monotonic(), self.order)
+        self._zone_event(event)
+        if event.tag.card is not None:
+            self.cards.append((event.order, event.at))
+            if event.zone == TRAY:
+                self.boxed_at.append((self.watch.hand or 0, event.tag.card, event.at))
+
+    def remove(self, antenna: int, uid: bytes) -> None:
+        self.order += 1
+        self._zone_event(CardLeft(self.antennas[antenna], self.registry.lookup(uid), time.monotonic(), self.order))
+
+    def _zone_event(self, event: ZoneEvent) -> None:
+        self._faults(self.watch.zone_event(event))  # the fault first, as the agent sends it
+        self._emit(wire.CardEvent(**self._head(at=event.at),
+                                  type="card_arrived" if isinstance(event, CardArrived) else "card_left",
+                                  zone=str(event.zone), uid=event.tag.uid, card=event.tag.card,
+                                  deck=event.tag.deck, order=event.order))
+
+    def _act(self, seat: int, action: str, to: int | None = None) -> None:
+        self._emit(wire.SeatActed(**self._head(), seat=seat, action=action, to=to))  # type: ignore[arg-type]
+        self._faults(self.watch.action(seat, action, time.monotonic()))
+
+    def received(self, message: Message) -> None:
+        if message.topic == wire.hub_ack(self.table):
+            ack = wire.decode_ack(message.topic, message.payload)
+            self.outbox.acknowledged(ack.boot, ack.seq)
+        else:
+            self._faults(self.watch.command(wire.decode_command(message.topic, message.payload)))
+
+    # The croupier ------------------------------------------------------------------------------
+
+    def _pause(self) -> float:
+        return self.pace.now() * self.rng.uniform(0.6, 1.4)
+
+    def _hands(self) -> Generator[Want, bool | None, None]:
+        """Complete hands with the hub, as `simulators.croupier.Croupier` plays them, as a script that
+        yields what it waits for (a send of False: the hub did not answer in time)."""
+        watch = self.watch
+        while True:
+            before = watch.hand
+            watch.new_hand_pressed()
+            self._emit(wire.DealerPressed(**self._head(), button="new_hand"))
+            if not (yield lambda: watch.context is not None and watch.hand != before):
+                continue
+            ctx = watch.context
+            assert ctx is not None
+            deck = list(FULL_DECK)
+            self.rng.shuffle(deck)
+            seats = sorted(ctx.seats)
+            start = seats.index(ctx.first_to_deal)
+            order = seats[start:] + seats[:start]
+            for seat in order + order:
+                if self.rng.random() < self.boxed:
+                    self.felt.perform(Tray(deck.pop()))
+                yield self._pause()
+                self.felt.perform(Hole(seat, deck.pop()))
+            board = 0
+            while watch.result is None and watch.hand == ctx.hand:
+                betting = watch.betting
+                if betting is not None and betting.open and betting.to_act is not None:
+                    yield self._pause()
+                    self._player(betting.to_act, betting.to_call)
+                elif betting is not None and board < 5 and betting.street in betting.closed:
+                    self.felt.perform(Burn(deck.pop()))
+                    for _ in range(STREET_CARDS.get(betting.street, 1)):
+                        yield self._pause()
+                        self.felt.perform(Board(deck.pop()))
+                    board += STREET_CARDS.get(betting.street, 1)
+                if not (yield lambda b=betting: watch.betting is not b or watch.result is not None):  # type: ignore[misc]
+                    break
+            yield self.pace.now() * 4  # the showdown is looked at
+            self.felt.perform(Clear())
+            self.hands += 1
+            yield max(0.3, 3 * self.pace.now())
+
+    def _player(self, seat: int, to_call: int) -> None:
+        r = self.rng.random()
+        if to_call == 0:
+            if r < 0.85:
+                self._act(seat, "check")
+            else:
+                self._act(seat, "bet", 200)
+        elif r < 0.15:
+            self.felt.perform(Muck(seat))  # cards thrown in: a fold by the muck
+        elif r < 0.3:
+            self._act(seat, "fold")
+        else:
+            self._act(seat, "call")
+
+
+class Tables:
+    """A worker process's tables on one scheduler thread: timers in a heap, commands from paho's threads."""
+
+    def __init__(self) -> None:
+        self.inbox: queue.Queue[tuple[LightTable, Message]] = queue.Queue()
+        self._timers: list[tuple[float, int, int, LightTable]] = []
+        self._n = 0
+
+    def sleep(self, table: LightTable, seconds: float) -> None:
+        table.token += 1
+        self._n += 1
+        heapq.heappush(self._timers, (time.monotonic() + seconds, self._n, table.token, table))
+
+    def resume(self, table: LightTable, value: bool | None) -> None:
+        """Run the table's script until it waits for time or for the hub."""
+        while True:
+            want = table.script.send(value)
+            if not callable(want):
+                table.waiting = None
+                self.sleep(table, want)
+                return
+            if want():
+                value = True
+                continue
+            table.waiting = want
+            self.sleep(table, WAIT_HUB)
+            return
+
+    def run(self, until: float) -> None:
+        while (now := time.monotonic()) < until:
+            wait = min(until, self._timers[0][0] if self._timers else until) - now
+            try:
+                table, message = self.inbox.get(timeout=max(0.0, wait))
+                table.received(message)
+                if table.waiting is not None and table.waiting():
+                    self.resume(table, True)
+            except queue.Empty:
+                pass
+            now = time.monotonic()
+            while self._timers and self._timers[0][0] <= now:
+                _due, _n, token, table = heapq.heappop(self._timers)
+                if token == table.token:
+                    self.resume(table, False if table.waiting is not None else None)
+
+
+def worker(args: argparse.Namespace) -> None:
+    ids = args.ids.split(",")
+    registry = DeckRegistry.generate(ids)
+    pace = Pace([float(p) for p in args.paces.split(",")], args.t0, args.step)
+    tables = Tables()
+    room = [LightTable(t, registry=registry, host="127.0.0.1", port=args.port, rng=random.Random(f"{args.seed}:{t}"),
+                       pace=pace, boxed=args.boxed, inbox=tables.inbox) for t in ids]
+    for table in room:
+        table.link.start()
+    time.sleep(max(0.0, args.t0 - time.monotonic()))
+    for table in room:  # the first timer starts the script; tables do not all start on the same beat
+        tables.sleep(table, table.rng.uniform(0, 1.0))
+    tables.run(args.t0 + args.step * len(pace.paces))
+    for table in room:
+        table.link.stop()
+    cpu = os.times()
+    Path(args.out).write_text(json.dumps({
+        "cards": [[t.table, o, at] for t in room for o, at in t.cards],
+        "boxed": [[t.table, h, c, at] for t in room for h, c, at in t.boxed_at],
+        "emitted": [[s, n] for t in room for s, n in t.emitted_by_step.items()],
+        "pending": sum(len(t.outbox) for t in room), "hands": sum(t.hands for t in room),
+        "cpu": cpu.user + cpu.system}))
+
+
+# The hub's side ---------------------------------------------------------------------------------
+
+def proc_cpu(pid: int, tid: int | None = None) -> float:
+    """CPU seconds (user + system) a process (or one of its threads) has used, from /proc/<pid>/stat."""
+    path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
+    fields = Path(path).read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def pct(values: list[float], q: int) -> float:
+    if len(values) < 2:
+        return float("nan")
+    return statistics.quantiles(values, n=100)[q - 1] * 1000
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--procs", type=int, default=2, help="worker processes for the tables")
+    ap.add_argument("--seconds", type=float, default=60, help="length of the run, or of each ramp step")
+    ap.add_argument("--pace", type=float, default=0.4, help="seconds between a croupier's cards (x0.6-1.4)")
+    ap.add_argument("--ramp", default=None, help="paces, one per step, e.g. 0.4,0.2,0.1,0.05")
+    ap.add_argument("--boxed", type=float, default=0.02, help="chance of a boxed card before each hole card")
+    ap.add_argument("--shard", default=None, help="N/K: the hub is worker N of K (serves its tables only)")
+    ap.add_argument("--seed", type=int, default=7)
+    for hidden in ("--ids", "--paces", "--out"):
+        ap.add_argument(hidden, help=argparse.SUPPRESS)
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--t0", type=float, help=argparse.SUPPRESS)
+    ap.add_argument("--step", type=float, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    paces = [float(p) for p in args.ramp.split(",")] if args.ramp else [args.pace]
+    shard = Shard.parse(args.shard) if args.shard else None
+    ids = demo.table_ids(args.tables)
+    served = [t for t in ids if shard is None or shard.owns(t)]
+    hub_at: dict[tuple[str, int], float] = {}  # (table, card order) -> the hub's card event
+    ruled_at: dict[tuple[str, int, str], float] = {}  # (table, hand, card) -> the boxed card's ruling
+    with EmbeddedBroker() as broker:
+        link = MqttLink(client_id=hub_client_id(shard), host=broker.host, port=broker.port,
+                        will=(hub_status_topic(shard), wire.OFFLINE))
+        sent = [0]
+        publish = link.publish
+
+        def counted(topic: str, payload: bytes, **kw: Any) -> Any:
+            sent[0] += 1
+            return publish(topic, payload, **kw)
+
+        link.publish = counted  # type: ignore[method-assign]
+        hub = HubService(link=link, shard=shard)
+        for table in served:
+            seats, button = demo.seating(table, args.seed)
+            hub.configure_table(table, TableSetup(players=dict.fromkeys(seats, 20_000), button=button,
+                                                  level=Level(50, 100), seats=9, decks=(f"{table}/A", f"{table}/B")))
+
+        def on_event(event: dict[str, Any]) -> None:
+            now = time.monotonic()
+            if event["type"] == "card" and event["action"] == "arrived" and event["card"]:
+                hub_at[(event["table"], event["order"])] = now
+            elif event["type"] == "fault" and event.get("cards"):
+                ruled_at.setdefault((event["table"], event["hand"], event["cards"][0]), now)
+
+        hub.add_listener(on_event)
+        hub.start()
+        link.start()
+        t0 = time.monotonic() + 3.0 + args.tables / 100  # every table connected before the first step
+        outs = [f"/tmp/tapis-load-{os.getpid()}-{i}.json" for i in range(args.procs)]
+        procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
+                                   "--port", str(broker.port), "--t0", repr(t0), "--step", str(args.seconds),
+                                   "--paces", ",".join(map(str, paces)), "--boxed", str(args.boxed),
+                                   "--seed", str(args.seed), "--out", outs[i]]) for i in range(args.procs)]
+        mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
+        threads = {t.name: t.native_id for t in threading.enumerate()}  # the hub's and paho's
+        consumer, network = threads["hub"], threads[f"paho-mqtt-client-{hub_client_id(shard)}"]
+        samples = []
+        for k in range(len(paces) + 1):
+            time.sleep(max(0.0, t0 + k * args.seconds - time.monotonic()))
+            cpu = os.times()
+            samples.append({"received": hub.stats.received, "other": hub.stats.other_shards, "sent": sent[0],
+                            "hub_cpu": cpu.user + cpu.system, "mq_cpu": proc_cpu(mosquitto),
+                            "consumer": proc_cpu(os.getpid(), consumer), "network": proc_cpu(os.getpid(), network),
+                            "tables_cpu": sum(proc_cpu(p.pid) for p in procs),  # not reaped yet: /proc stays
+                            "hub_rss": proc_rss_mb(os.getpid()), "mq_rss": proc_rss_mb(mosquitto),
+                            "backlog": hub.backlog()})
+        for proc in procs:
+            proc.wait()
+        drained = time.monotonic()
+        while not hub.idle() and time.monotonic() - drained < 30:
+            time.sleep(0.1)
+        hands = sum(g.hand_no for g in hub.games.values())
+        link.stop()
+        hub.stop()
+    cards: list[tuple[str, int, float]] = []
+    boxed: list[tuple[str, int, str, float]] = []
+    emitted = [0] * len(paces)
+    pending = tables_hands = 0
+    for out in outs:
+        data = json.loads(Path(out).read_text())
+        Path(out).unlink()
+        cards += [tuple(c) for c in data["cards"]]
+        boxed += [tuple(b) for b in data["boxed"]]
+        for s, n in data["emitted"]:
+            emitted[s] += n
+        pending += data["pending"]
+        tables_hands += data["hands"]
+    step_of = Pace(paces, t0, args.seconds).index
+    card_lat: list[list[float]] = [[] for _ in paces]
+    fault_lat: list[list[float]] = [[] for _ in paces]
+    lost = 0
+    for table, order, at in cards:
+        if shard is None or shard.owns(table):
+            got = hub_at.get((table, order))
+            if got is None:
+                lost += 1
+            else:
+                card_lat[step_of(at)].append(got - at)
+    for table, hand, card, at in boxed:
+        got = ruled_at.get((table, hand, card))
+        if got is not None:
+            fault_lat[step_of(at)].append(got - at)
+    print(f"load: {args.tables} tables in {args.procs} processes, one hub"
+          + (f" (shard {shard}: serves {len(served)} tables, drops the others' messages)" if shard else "")
+          + f", {len(paces)} step(s) of {args.seconds:.0f} s; {hands} hands at the hub, {tables_hands} dealt to the end")
+    print(" pace | tables ev/s | hub in/s  out/s | card->hub event p50/p99 ms | boxed->ruling p50/p99 ms (n) "
+          "| hub CPU (consumer, paho)  RSS MB | mosquitto CPU  RSS | tables CPU | hub backlog")
+    for k, p in enumerate(paces):
+        a, b = samples[k], samples[k + 1]
+        dt = args.seconds
+        print(f" {p:4.2f} | {emitted[k] / dt:11.0f} | {(b['received'] - a['received']) / dt:8.0f} "
+              f"{(b['sent'] - a['sent']) / dt:6.0f} | {statistics.median(card_lat[k]) * 1000 if card_lat[k] else 0:12.1f} "
+              f"{pct(card_lat[k], 99):11.1f} | {statistics.median(fault_lat[k]) * 1000 if fault_lat[k] else 0:10.1f} "
+              f"{pct(fault_lat[k], 99):8.1f} ({len(fault_lat[k]):3d}) | {(b['hub_cpu'] - a['hub_cpu']) / dt * 100:6.0f} % "
+              f"({(b['consumer'] - a['consumer']) / dt * 100:3.0f}, {(b['network'] - a['network']) / dt * 100:3.0f})"
+              f"{b['hub_rss']:10.0f} | {(b['mq_cpu'] - a['mq_cpu']) / dt * 100:11.0f} % {b['mq_rss']:5.0f} "
+              f"| {(b['tables_cpu'] - a['tables_cpu']) / dt * 100:8.0f} % | {b['backlog']:6d}"
+              + (f"  (dropped {(b['other'] - a['other']) / dt:.0f}/s)" if shard else ""))
+    print(f"hub max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; card events the hub "
+          f"never applied: {lost}; events still unacknowledged in the tables' outboxes at the end: {pending}")
+
+
+if __name__ == "__main__":
+    main()
