@@ -100,7 +100,7 @@ class SimRoom:
         table = active[self.steps % len(active)]
         self.now = now = self.now + STEP_SECONDS / len(active)  # the tables play side by side
         self.floor.pump(now)  # the clock's level changes, as the hub's tick would
-        return self._next(table, now)
+        return self.next_step(table, now)
 
     def _seq_for(self, table: str) -> int:
         if table not in self._seq:
@@ -108,7 +108,8 @@ class SimRoom:
         self._seq[table] += 1
         return self._seq[table]
 
-    def _next(self, table: str, now: float) -> Step:
+    def next_step(self, table: str, now: float) -> Step:
+        """What `table`'s dealer or a player does next at `now`, read from this room's hub state."""
         seq = self._seq_for(table)
         base = _Base(table, seq, now)
         game = self.tables.game(table)
@@ -182,11 +183,13 @@ class SimRoom:
         return base.acted(seat, action, to)
 
 
-def new_demo(store: EventStore, *, players: int, tables: int, ruleset: str, seed: int) -> FloorService:
-    """Create, register, draw and start the demo tournament in an empty store."""
+def new_demo(store: EventStore, *, players: int, tables: int, ruleset: str, seed: int,
+             structure: Structure | None = None) -> FloorService:
+    """Create, register, draw and start the demo tournament (`demo_structure()` by default) in an empty store."""
     floor = FloorService(store)
     floor.create(NewTournament.model_validate({
-        "name": f"Démo {players} joueurs", "ruleset": ruleset, "structure_toml": to_toml(demo_structure()),
+        "name": f"Démo {players} joueurs", "ruleset": ruleset,
+        "structure_toml": to_toml(structure or demo_structure()),
         "tables": tables, "buy_in_cents": 5_000, "payouts": "pouques", "seed": seed}), 0.0)
     names: list[JSON] = [f"joueur{i:02d}" for i in range(1, players + 1)]
     commands: list[dict[str, JSON]] = [{"cmd": "register", "players": names}, {"cmd": "seat"}, {"cmd": "start"}]

@@ -65,8 +65,10 @@ class OutboxSender:
     """One table's store-and-forward path: number each event, keep it, publish it, resend what the
     hub has not acknowledged, forget it on the hub's acknowledgement.
 
-    Events of a previous run (a power cut) are published before any of this run's, so the hub applies
-    the table's history in the order it happened. Used only from its owner's thread (the agent's);
+    Events of a previous run (a power cut) are published alone, oldest run first, until the hub has
+    acknowledged them: the hub applies the table's history in the order it happened, and its ack names
+    only the last run it applied, so a dead run's events sent in one burst with this run's would never
+    be acknowledged (and never forgotten). Used only from its owner's thread (the agent's);
     `publish` is the MQTT link's, `clock` the agent's.
     """
 
@@ -96,16 +98,23 @@ class OutboxSender:
 
     def acknowledged(self, ack: wire.Ack) -> None:
         """The hub's retained acknowledgement: forget what it has stored."""
-        if self.outbox.acknowledged(ack.boot, ack.seq):
-            self._last_progress = self._clock.now()
-        if self._earlier_boot_pending and not self._earlier_boots():
-            self._earlier_boot_pending = False  # the hub has the dead run's events: now this run's
+        if not self.outbox.acknowledged(ack.boot, ack.seq):
+            return
+        self._last_progress = self._clock.now()
+        if self._earlier_boot_pending and self.outbox.last_seq(ack.boot) == 0:
+            # The hub has all of a dead run's events: now the next run's (another dead one, or this).
+            self._earlier_boot_pending = self._earlier_boots()
             self.resend()
 
     def resend(self) -> None:
-        """Publish again what the hub has not acknowledged (it ignores what it already has)."""
+        """Publish again what the hub has not acknowledged (it ignores what it already has); while a
+        dead run's events wait, only the oldest run's."""
         topic = wire.table_events(self.table)
-        for _boot, _seq, payload in self.outbox.pending():
+        oldest: str | None = None
+        for boot, _seq, payload in self.outbox.pending():
+            oldest = oldest or boot
+            if boot != oldest and self._earlier_boot_pending:
+                break
             self.resent += 1
             self._publish(topic, payload)
         self._last_progress = self._clock.now()

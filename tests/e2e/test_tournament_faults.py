@@ -1,0 +1,211 @@
+"""Fault tests of a tournament whose table facts travel through MQTT (issue 7).
+
+A simulated room (`simulators.tournament_room`: each table's facts through the agent's outbox path,
+a real Mosquitto, the hub's `HubService` + `FloorTables` + `EventStore`, simulated time) is played
+straight, then with a fault: the broker killed with SIGKILL and restarted on the same port, one
+table's cable pulled for ten minutes, one table's agent killed and restarted on its outbox file.
+After each: no fact lost or duplicated in the hub's store, every table's facts and hands as in the
+straight run, the tournament (players, stacks, seats, ranking, prizes, level) equal.
+
+The faults fall in stretches where the floor decides nothing across tables (only hands start and
+end): the tests check that on the straight run. Where it does decide something during a fault, the
+result may legitimately differ (docs/tournament.md, "Faults during a tournament").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from hub.broker import EmbeddedBroker
+from hub.store import JSON, EventStore
+from simulators.tournament_demo import new_demo, open_room
+from simulators.tournament_room import (RoomError, TournamentRoom, club_structure, stored_facts,
+                                        tournament_state)
+
+PLAYERS, TABLES, SEED = 20, 2, 11
+STEPS = 1300  # about 21 simulated minutes at two tables (a fact a second)
+CALM_KINDS = {"HandStarted", "HandEnded", "MoveConfirmed"}
+
+
+@dataclass
+class Run:
+    facts: dict[str, list[dict[str, JSON]]]
+    keys: list[tuple[str, str, int]]  # (table, boot, seq) of every stored fact
+    state: dict[str, object]
+    events: list[dict[str, JSON]]  # the floor's tournament events
+
+
+Fault = Callable[[TournamentRoom, list[EmbeddedBroker]], None]
+
+
+def _play(workdir: Path, fault: Fault | None = None) -> Run:
+    """A fresh broker and room, `STEPS` facts; `fault(room, brokers)` is called after every step
+    (`brokers[-1]` is the one running)."""
+    workdir.mkdir()
+    brokers = [EmbeddedBroker().start()]
+    try:
+        with TournamentRoom(workdir, host=brokers[0].host, port=brokers[0].port, players=PLAYERS,
+                            tables=TABLES, seed=SEED, structure=club_structure()) as room:
+            while room.steps < STEPS:
+                room.step()
+                if fault is not None:
+                    fault(room, brokers)
+            assert not room.views, "a fault was left open"
+            with room.hub.floor_lock:
+                rows = list(room.store.table_rows())
+                events = list(room.store.tournament_events())
+            return Run(room.facts(), [(r.table, r.boot, r.seq) for r in rows], room.state(), events)
+    finally:
+        brokers[-1].stop()
+
+
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    return _play(tmp_path_factory.mktemp("straight") / "room")
+
+
+def _calm(run: Run, start: float, end: float) -> bool:
+    """Between `start` and `end` the floor only started and ended hands (nothing across tables)."""
+    return all(e["type"] in CALM_KINDS for e in run.events
+               if isinstance(e.get("at"), float | int) and start <= float(e["at"]) <= end)  # type: ignore[arg-type]
+
+
+def _timeless(events: list[dict[str, JSON]]) -> list[str]:
+    """The floor's events as a sorted list without their times: late facts are decided later."""
+    return sorted(json.dumps({k: v for k, v in e.items() if k != "at"}, sort_keys=True) for e in events)
+
+
+def _assert_same_tournament(run: Run, straight: Run) -> None:
+    assert len(run.keys) == len(set(run.keys))  # nothing stored twice
+    assert run.facts == straight.facts  # nothing lost, nothing doubled, each table in its order
+    assert run.state == straight.state  # players, stacks, seats, ranking, prizes, level, hands
+    assert _timeless(run.events) == _timeless(straight.events)
+
+
+def test_room_through_mqtt_stores_what_the_in_process_demo_stores(straight: Run) -> None:
+    """Without faults the room is the demo's tournament, fact for fact and decision for decision."""
+    with EventStore(":memory:", durable=False) as store:
+        new_demo(store, players=PLAYERS, tables=TABLES, ruleset="cdc-2013", seed=SEED, structure=club_structure())
+        room = open_room(store, seed=SEED)
+        while room.steps < STEPS:
+            room.step()
+        assert stored_facts(store) == straight.facts
+        assert list(store.tournament_events()) == straight.events  # the same times too
+        assert tournament_state(room.floor, room.tables) == straight.state
+    assert {boot for _t, boot, _s in straight.keys} == {"t1-1", "t2-1"}
+    assert [s for t, _b, s in straight.keys if t == "t1"] == list(range(1, len(straight.facts["t1"]) + 1))
+    players = straight.state["players"]
+    assert isinstance(players, dict)
+    assert any(status == "out" for status, *_ in players.values())  # a tournament with busts
+
+
+def test_broker_killed_mid_tournament_loses_and_doubles_nothing(straight: Run, tmp_path: Path) -> None:
+    """kill -9 of Mosquitto mid-hand; both tables deal on for 40 s; a new one on the same port."""
+    kill_at, outage = 700, 40
+    seen: dict[str, float] = {}
+
+    def fault(room: TournamentRoom, brokers: list[EmbeddedBroker]) -> None:
+        if room.steps == kill_at:
+            seen["killed"] = room.clock.now()
+            seen["mid_hand"] = sum(1 for t in room.tables.tables if (g := room.tables.game(t)) and g.in_hand)
+            brokers[-1].kill()  # no will, no goodbye, no session or retained message survives
+            room.lose_hub()
+        elif room.steps == kill_at + outage:
+            seen["back"] = room.clock.now()
+            seen["kept"] = sum(len(line.outbox) for line in room.lines.values())
+            brokers.append(EmbeddedBroker(port=brokers[-1].port).start())
+            room.found_hub()  # every outbox drained, the hub played each table as the table did
+            seen["unsent"] = sum(len(line.outbox) for line in room.lines.values())
+
+    run = _play(tmp_path / "room", fault)
+    assert _calm(straight, seen["killed"], seen["back"])
+    assert seen["mid_hand"] == TABLES  # every table was in a hand when the broker died
+    assert seen["kept"] == outage  # every fact dealt meanwhile waited in its table's outbox
+    assert seen["unsent"] == 0
+    _assert_same_tournament(run, straight)
+
+
+def test_table_cut_off_for_ten_minutes_keeps_dealing(straight: Run, tmp_path: Path) -> None:
+    """t1's cable pulled for ten simulated minutes: it deals on; its backlog reaches the hub at once
+    when it is back, and the hub plays it exactly as the table did (checked by `found_hub`)."""
+    cut_at, minutes = 400, 10
+    seen: dict[str, float] = {}
+
+    def fault(room: TournamentRoom, _brokers: list[EmbeddedBroker]) -> None:
+        if room.steps == cut_at:
+            seen["cut"] = room.clock.now()
+            seen["hand_at_cut"] = _hand(room, "t1")
+            room.cut("t1")
+        elif "cut" in seen and "back" not in seen and room.clock.now() >= seen["cut"] + 60 * minutes:
+            seen["back"] = room.clock.now()
+            seen["kept"] = len(room.lines["t1"].outbox)
+            seen["hub_hand"] = _hand(room, "t1")  # the hub heard nothing of t1 meanwhile
+            seen["own_hand"] = room.views["t1"].tables.game("t1").hand_no  # type: ignore[union-attr]
+            room.rejoin("t1")
+            seen["hand_after"] = _hand(room, "t1")
+
+    run = _play(tmp_path / "room", fault)
+    assert seen["back"] - seen["cut"] >= 600
+    assert _calm(straight, seen["cut"], seen["back"])
+    assert seen["hub_hand"] == seen["hand_at_cut"]
+    assert seen["own_hand"] >= seen["hand_at_cut"] + 5  # the cut table dealt on: several hands
+    assert seen["hand_after"] == seen["own_hand"]
+    assert seen["kept"] > 250  # ten minutes of one table's facts, all kept
+    _assert_same_tournament(run, straight)
+
+
+def test_agent_power_cut_mid_tournament(straight: Run, tmp_path: Path) -> None:
+    """t2 loses the hub, then its agent is killed (kill -9: memory gone, outbox file kept) and restarts
+    with a new boot id: the dead run's facts reach the hub first, then the new run's, none twice."""
+    cut_at = 1050
+    seen: dict[str, float] = {}
+
+    def fault(room: TournamentRoom, _brokers: list[EmbeddedBroker]) -> None:
+        if room.steps == cut_at:
+            seen["cut"] = room.clock.now()
+            room.cut("t2")
+        elif room.steps == cut_at + 15:
+            seen["kept"] = len(room.lines["t2"].outbox)
+            room.power_cut("t2")  # restarts at once, on the same outbox file; t2 deals next
+        elif room.steps == cut_at + 25:
+            seen["back"] = room.clock.now()
+            room.found_hub("t2")
+
+    run = _play(tmp_path / "room", fault)
+    assert _calm(straight, seen["cut"], seen["back"])
+    assert seen["kept"] == 7  # t2's facts of those 15 steps (the tables take turns)
+    t2 = [(boot, seq) for table, boot, seq in run.keys if table == "t2"]
+    first = [seq for boot, seq in t2 if boot == "t2-1"]
+    second = [seq for boot, seq in t2 if boot == "t2-2"]
+    assert first == list(range(1, len(first) + 1)) and second == list(range(1, len(second) + 1))
+    assert len(second) > 0 and len(first) + len(second) == len(straight.facts["t2"])
+    _assert_same_tournament(run, straight)
+
+
+def _hand(room: TournamentRoom, table: str) -> int:
+    with room.hub.floor_lock:
+        game = room.tables.game(table)
+        return game.hand_no if game is not None else 0
+
+
+@pytest.mark.xfail(strict=True, raises=RoomError,
+                   reason="the floor gives a late hand the level in force when it arrives, not when it "
+                          "started at the table (docs/tournament.md, Faults during a tournament)")
+def test_table_cut_across_a_level_change_is_misplayed(tmp_path: Path) -> None:
+    """t1 cut from 900 s to 1500 s, across level 2's start at 1200 s: the hands it dealt at level 1
+    reach the hub after 1500 s and are dealt at level 2 there, so the hub's game departs from the
+    table's (`found_hub` raises)."""
+    with EmbeddedBroker() as broker, TournamentRoom(tmp_path, host=broker.host, port=broker.port,
+                                                    players=PLAYERS, tables=TABLES, seed=SEED,
+                                                    structure=club_structure()) as room:
+        while room.clock.now() < 900:
+            room.step()
+        room.cut("t1")
+        while room.clock.now() < 1500:
+            room.step()
+        room.rejoin("t1")
