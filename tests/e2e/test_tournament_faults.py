@@ -15,7 +15,7 @@ result may legitimately differ (docs/tournament.md, "Faults during a tournament"
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,7 +112,8 @@ def test_broker_killed_mid_tournament_loses_and_doubles_nothing(straight: Run, t
     def fault(room: TournamentRoom, brokers: list[EmbeddedBroker]) -> None:
         if room.steps == kill_at:
             seen["killed"] = room.clock.now()
-            seen["mid_hand"] = sum(1 for t in room.tables.tables if (g := room.tables.game(t)) and g.in_hand)
+            with room.hub.floor_lock:
+                seen["mid_hand"] = sum(1 for t in room.tables.tables if (g := room.tables.game(t)) and g.in_hand)
             brokers[-1].kill()  # no will, no goodbye, no session or retained message survives
             room.lose_hub()
         elif room.steps == kill_at + outage:
