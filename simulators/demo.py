@@ -98,12 +98,13 @@ def start_hub(room: Room, *, host: str, port: int, ids: list[str], seed: int, ga
 
 
 def start_tables(room: Room, *, host: str, port: int, ids: list[str], seed: int, scan_period_ms: int = 50,
-                 miss_rate: float = 0.02, dropout_rate: float = 0.01) -> None:
+                 miss_rate: float = 0.02, dropout_rate: float = 0.01, corrupt_rate: float = 0.0) -> None:
     clock = MonotonicClock()
     for table_id in ids:
         seats, button = seating(table_id, seed)
         board = ReaderBoardSimulator(antennas=13, scan_period=scan_period_ms / 1000, miss_rate=miss_rate,
-                                     dropout_rate=dropout_rate, rng=random.Random(f"{seed}:{table_id}:rf"))
+                                     dropout_rate=dropout_rate, rng=random.Random(f"{seed}:{table_id}:rf"),
+                                     corrupt_rate=corrupt_rate)
         board.start()
         room._closers.append(board.close)
         profile = TableProfile.default(table_id, seats=9, url=board.port)
@@ -120,14 +121,14 @@ def start_tables(room: Room, *, host: str, port: int, ids: list[str], seed: int,
 
 
 def build_room(*, tables: int, host: str, port: int, seed: int = 1, scan_period_ms: int = 50,
-               miss_rate: float = 0.02, dropout_rate: float = 0.01, games: bool = True,
+               miss_rate: float = 0.02, dropout_rate: float = 0.01, corrupt_rate: float = 0.0, games: bool = True,
                ruleset: str = "cdc-2013", stack: int = 20_000) -> Room:
     """The hub and simulated tables on a broker; with `games`, the hub runs each table's hands."""
     ids = table_ids(tables)
     room = Room(hub=None, tables=[], registry=DeckRegistry.generate(ids))
     start_hub(room, host=host, port=port, ids=ids, seed=seed, games=games, ruleset=ruleset, stack=stack)
     start_tables(room, host=host, port=port, ids=ids, seed=seed, scan_period_ms=scan_period_ms,
-                 miss_rate=miss_rate, dropout_rate=dropout_rate)
+                 miss_rate=miss_rate, dropout_rate=dropout_rate, corrupt_rate=corrupt_rate)
     return room
 
 

@@ -77,8 +77,16 @@ class ReaderBoardSimulator:
         firmware: str = "tapis-sim 1",
         autostart: bool = False,
         max_consecutive_misses: int = 1,
+        corrupt_rate: float = 0.0,
     ) -> None:
+        """`corrupt_rate`: the chance that each byte the board writes reaches the host changed (a noisy
+        line: 0.01 hits about one frame in seven)."""
+        if not 0.0 <= corrupt_rate < 1.0:
+            raise ValueError(f"corrupt_rate must be in [0, 1), got {corrupt_rate}")
         self._rng = rng if rng is not None else random.Random()
+        self._corrupt_rate = corrupt_rate
+        self._line_rng = random.Random(self._rng.random())  # the board thread's only: no lock
+        self.bytes_corrupted = 0
         self._logic = ReaderBoardLogic(
             antennas=antennas,
             rng=self._rng,
@@ -257,6 +265,14 @@ class ReaderBoardSimulator:
                     else:
                         self.noise_written += 1
 
+    def _corrupt(self, data: bytes) -> bytes:
+        out = bytearray(data)
+        for i in range(len(out)):
+            if self._line_rng.random() < self._corrupt_rate:
+                out[i] ^= self._line_rng.randrange(1, 256)  # never the same byte: always a real error
+                self.bytes_corrupted += 1
+        return bytes(out)
+
     def _count_host_reject(self) -> None:
         self.host_rejected += 1
 
@@ -267,6 +283,8 @@ class ReaderBoardSimulator:
 
     def _write(self, data: bytes) -> bool:
         """All or nothing from the board's view; a partial write leaves a truncated frame on the line."""
+        if self._corrupt_rate:
+            data = self._corrupt(data)
         view = memoryview(data)
         while view:
             try:

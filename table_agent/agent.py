@@ -103,6 +103,7 @@ class AgentStats:
     bad_commands: int = 0
     resent: int = 0
     unknown_antenna_reads: int = 0
+    stray_reads: int = 0  # unregistered UIDs read once, never confirmed: line errors the CRC missed
     reader_up: bool = False
     reader: str = ""
     rejects_by_reason: dict[str, int] = field(default_factory=dict)
@@ -127,7 +128,8 @@ class TableAgent:
         self._stall_after = stall_after
         self._inbox: queue.Queue[object] = queue.Queue()
         period = profile.reader.scan_period_ms / 1000
-        self.presence = Presence(scan_period=period, gone_after=max(0.5, 10 * period))
+        self.presence = Presence(scan_period=period, gone_after=max(0.5, 10 * period),
+                                 unknown=lambda uid: registry.lookup(uid).card is None)
         self.zones = ZoneTracker(antennas=profile.antenna_map(), lookup=registry.lookup)
         if reader_factory is None:
             if open_link is None:
@@ -320,6 +322,7 @@ class TableAgent:
                 for listener in self._listeners:
                     listener(event)
         self.stats.unknown_antenna_reads = self.zones.unmapped_reads
+        self.stats.stray_reads = self.presence.unconfirmed_dropped
 
     def _link_changed(self, item: LinkChanged) -> None:
         self.stats.reader_up = item.up

@@ -5,10 +5,14 @@ Consumes the reader board's `TagSeen`/`TagGone` (as antenna, UID, time) and cloc
 for a scan, a neighbouring antenna catches a card sliding past. Hysteresis keeps one physical card one
 event: a tag is lifted only on the board's `TagGone` or after `gone_after` seconds unread, and a tag
 still being read where it lies needs `confirm_reads` scans reading it elsewhere before it moves.
+A UID that no registered card carries must also be read in `confirm_reads` batches in a row before it
+is placed: a frame corrupted in a way its CRC-16 misses (about one in 65,536 frames hit twice) reads
+as a stray UID once, and one such read must not become a foreign card that ends a hand.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -38,6 +42,14 @@ PresenceEvent = TagPlaced | TagMoved | TagLifted
 
 
 @dataclass(slots=True)
+class _Pending:
+    antenna: int
+    first_read: float
+    batches: int = 0
+    read_in_batch: bool = False
+
+
+@dataclass(slots=True)
 class _Track:
     antenna: int
     last_read: float
@@ -55,13 +67,18 @@ class Presence:
     straddling two antennas) moves only after `confirm_reads` batches in a row read it elsewhere.
     """
 
-    def __init__(self, *, scan_period: float = 0.05, gone_after: float = 0.5, confirm_reads: int = 2) -> None:
+    def __init__(self, *, scan_period: float = 0.05, gone_after: float = 0.5, confirm_reads: int = 2,
+                 unknown: Callable[[str], bool] | None = None) -> None:
+        """`unknown(uid)`: no registered card carries this UID (it waits for confirmation)."""
         if gone_after <= scan_period:
             raise ValueError("gone_after must be longer than one scan period")
         self.scan_period = scan_period
         self.gone_after = gone_after
         self.confirm_reads = confirm_reads
+        self._unknown = unknown
         self._tracks: dict[str, _Track] = {}
+        self._unconfirmed: dict[str, _Pending] = {}  # unknown UIDs read, not yet placed
+        self.unconfirmed_dropped = 0  # unknown UIDs read once and never again: line errors
         self._in_place: set[str] = set()  # read where it lies, in this batch
         self._elsewhere: dict[str, None] = {}  # read on its candidate antenna, in this batch (in order)
         self._suspended = False
@@ -69,6 +86,8 @@ class Presence:
     def seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
         track = self._tracks.get(uid)
         if track is None:
+            if self._unknown is not None and self._unknown(uid):
+                return self._unconfirmed_read(antenna, uid, at)
             self._tracks[uid] = _Track(antenna, at)
             return [TagPlaced(antenna, uid, at)]
         if track.antenna == antenna:
@@ -86,7 +105,7 @@ class Presence:
 
     def settle(self) -> list[PresenceEvent]:
         """End of a batch of reads: decide the moves (see the class docstring)."""
-        moves: list[PresenceEvent] = []
+        moves: list[PresenceEvent] = self._settle_unconfirmed()
         for uid in self._elsewhere:
             track = self._tracks.get(uid)
             if track is None or track.candidate is None:
@@ -101,7 +120,31 @@ class Presence:
         self._elsewhere.clear()
         return moves
 
+    def _unconfirmed_read(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
+        pending = self._unconfirmed.get(uid)
+        if pending is None or pending.antenna != antenna:
+            pending = self._unconfirmed[uid] = _Pending(antenna, at)
+        if not pending.read_in_batch:
+            pending.read_in_batch = True
+            pending.batches += 1
+        return []
+
+    def _settle_unconfirmed(self) -> list[PresenceEvent]:
+        placed: list[PresenceEvent] = []
+        for uid, pending in list(self._unconfirmed.items()):
+            if not pending.read_in_batch:  # read in one batch, not in the next: a line error
+                del self._unconfirmed[uid]
+                self.unconfirmed_dropped += 1
+            elif pending.batches >= self.confirm_reads:
+                del self._unconfirmed[uid]
+                self._tracks[uid] = _Track(pending.antenna, pending.first_read)
+                placed.append(TagPlaced(pending.antenna, uid, pending.first_read))
+            else:
+                pending.read_in_batch = False
+        return placed
+
     def gone(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
+        self._unconfirmed.pop(uid, None)
         track = self._tracks.get(uid)
         if track is None:
             return []
@@ -124,6 +167,7 @@ class Presence:
     def suspend(self) -> None:
         """The reader link is down: what lay on the felt is unknown, not gone. Stop timing out."""
         self._suspended = True
+        self._unconfirmed.clear()
 
     def resume(self, now: float) -> None:
         """The link is back: give every known tag a fresh window to be read again."""

@@ -92,3 +92,38 @@ def test_suspended_link_keeps_cards_then_gives_a_fresh_window() -> None:
 def test_gone_after_must_exceed_a_scan() -> None:
     with pytest.raises(ValueError):
         Presence(scan_period=0.5, gone_after=0.5)
+
+
+def unregistered(uid: str) -> bool:
+    return uid.startswith("FF")
+
+
+def batch(p: Presence, reads: list[tuple[int, str]], at: float) -> list[object]:
+    out: list[object] = []
+    for antenna, uid in reads:
+        out += p.seen(antenna, uid, at)
+    return out + p.settle()
+
+
+def test_an_unregistered_uid_read_in_one_batch_only_is_a_line_error() -> None:
+    p = Presence(scan_period=P, unknown=unregistered)
+    assert batch(p, [(4, "AA"), (5, "FF01")], 0.0) == [TagPlaced(4, "AA", 0.0)]  # a card: at once
+    assert batch(p, [(4, "AA")], P) == []
+    assert batch(p, [(4, "AA")], 2 * P) == []
+    assert p.unconfirmed_dropped == 1 and p.where("FF01") is None
+
+
+def test_an_unregistered_uid_read_in_two_batches_in_a_row_is_placed_when_first_read() -> None:
+    p = Presence(scan_period=P, unknown=unregistered)
+    assert batch(p, [(5, "FF01"), (5, "FF01")], 0.0) == []  # twice in one batch is still one scan
+    assert batch(p, [(5, "FF01")], P) == [TagPlaced(5, "FF01", 0.0)]
+    assert batch(p, [(5, "FF01")], 2 * P) == []  # then it is a tag like any other
+    assert p.where("FF01") == 5 and p.unconfirmed_dropped == 0
+
+
+def test_an_unregistered_uid_must_be_confirmed_on_the_same_antenna() -> None:
+    p = Presence(scan_period=P, unknown=unregistered)
+    assert batch(p, [(5, "FF01")], 0.0) == []
+    assert batch(p, [(6, "FF01")], P) == []  # another antenna: counting starts again
+    assert batch(p, [(6, "FF01")], 2 * P) == [TagPlaced(6, "FF01", P)]
+    assert p.gone(6, "FF01", 3 * P) == [TagLifted(6, "FF01", 3 * P)]
