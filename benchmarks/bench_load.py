@@ -42,7 +42,7 @@ from typing import Any
 from hub import wire
 from hub.broker import EmbeddedBroker
 from hub.game import TableSetup
-from hub.mqtt import Message, MqttLink
+from hub.mqtt import Message, MqttLink, prefer_latency
 from hub.rules import Level
 from hub.service import HubService
 from hub.shard import Shard, hub_client_id, hub_status_topic
@@ -255,6 +255,7 @@ class Tables:
 
 
 def worker(args: argparse.Namespace) -> None:
+    os.nice(args.nice)  # in a room, tables are separate Pis: here they must not take the hub's CPU
     ids = args.ids.split(",")
     registry = DeckRegistry.generate(ids)
     pace = Pace([float(p) for p in args.paces.split(",")], args.t0, args.step)
@@ -310,6 +311,7 @@ def main() -> None:
     ap.add_argument("--boxed", type=float, default=0.02, help="chance of a boxed card before each hole card")
     ap.add_argument("--shard", default=None, help="N/K: the hub is worker N of K (serves its tables only)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--nice", type=int, default=10, help="niceness of the table processes (0: compete with the hub)")
     for hidden in ("--ids", "--paces", "--out"):
         ap.add_argument(hidden, help=argparse.SUPPRESS)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -317,6 +319,7 @@ def main() -> None:
     ap.add_argument("--t0", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--step", type=float, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    prefer_latency()  # as `tapis hub` and `tapis agent` run
     if args.worker:
         worker(args)
         return
@@ -358,7 +361,7 @@ def main() -> None:
         procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
                                    "--port", str(broker.port), "--t0", repr(t0), "--step", str(args.seconds),
                                    "--paces", ",".join(map(str, paces)), "--boxed", str(args.boxed),
-                                   "--seed", str(args.seed), "--out", outs[i]]) for i in range(args.procs)]
+                                   "--seed", str(args.seed), "--nice", str(args.nice), "--out", outs[i]]) for i in range(args.procs)]
         mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
         threads = {t.name: t.native_id for t in threading.enumerate()}  # the hub's and paho's
         consumer, network = threads["hub"], threads[f"paho-mqtt-client-{hub_client_id(shard)}"]

@@ -51,6 +51,11 @@ class _Decide:
 
 
 @dataclass(frozen=True, slots=True)
+class _Reconnected:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class _Configure:
     table: str
     setup: TableSetup
@@ -74,7 +79,7 @@ class HubService:
         self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
         self._clock = clock or MonotonicClock()
         self._tick = tick
-        self._inbox: queue.Queue[Message | _Tick | _Configure | _Decide | None] = queue.Queue()
+        self._inbox: queue.Queue[Message | _Tick | _Configure | _Decide | _Reconnected | None] = queue.Queue()
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self.commands_sent: dict[str, int] = {}
@@ -84,7 +89,7 @@ class HubService:
         self._listeners: list[Callable[[HubEvent], None]] = []
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
         self.status_topic = hub_status_topic(shard)
-        link.on_connect(lambda: link.publish(self.status_topic, wire.ONLINE, retain=True))
+        link.on_connect(self._connected)
         # MQTT cannot filter by hash: a worker takes every table's topics and drops the others' here,
         # on paho's thread, before any decoding (docs/scale-out.md says why not per-table subscriptions).
         receive = self._inbox.put if shard is None else self._receive_own
@@ -158,6 +163,9 @@ class HubService:
                         item.done.set()
                 elif isinstance(item, _Configure):
                     self._configure(item.table, item.setup)
+                elif isinstance(item, _Reconnected):
+                    for view in self.tables.values():
+                        self._publish_state(view)
                 elif isinstance(item, _Decide):
                     game = self._games().get(item.table)
                     if game is not None:
@@ -168,6 +176,12 @@ class HubService:
                     self._publish_acks()
             finally:
                 self._inbox.task_done()
+
+    def _connected(self) -> None:
+        """paho's thread, every (re)connect: the hub's birth now, every table's state after (a broker
+        that restarted lost them, and they go at QoS 0: see `_publish_state`)."""
+        self._link.publish(self.status_topic, wire.ONLINE, retain=True)
+        self._inbox.put(_Reconnected())
 
     def _receive_own(self, message: Message) -> None:
         """paho's thread, sharded: enqueue this worker's tables only (a bad topic goes on, to be counted)."""
@@ -300,7 +314,14 @@ class HubService:
                     listener(event)
                 except Exception:
                     log.exception("hub: listener failed")
+        self._publish_state(view)
+
+    def _publish_state(self, view: TableView) -> None:
+        """The table's retained public and TD states, at QoS 0: each replaces the last, so a lost one
+        is mended by the next or by the republish on reconnect, and the PUBACKs of QoS 1 were the
+        hub's largest cost at room scale (2 of its ~4.5 messages per table event; docs/scale-out.md)."""
+        link = self._link
         link.publish(wire.hub_table_state(view.table), json.dumps(view.state(hole_cards=False)).encode(),
-                     retain=True)
+                     retain=True, qos=0)
         link.publish(wire.hub_td_state(view.table), json.dumps(view.state(hole_cards=True)).encode(),
-                     retain=True)
+                     retain=True, qos=0)

@@ -38,7 +38,7 @@ class FakeLink:
     def on_connect(self, hook: Callable[[], None]) -> None:
         pass
 
-    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
         self.published += 1
 
 

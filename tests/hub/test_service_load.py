@@ -1,5 +1,6 @@
-"""A hub whose queue never runs dry (a room near its ceiling) still ticks its games and still tells the
-tables what it stored: otherwise Time never expires and every outbox resends all it holds."""
+"""What the hub does for a busy room: a queue that never runs dry (near the ceiling) still ticks the games
+and still tells the tables what is stored (else Time never expires and every outbox resends all it
+holds); the retained states go at QoS 0 (no PUBACK to handle) and are all republished on reconnect."""
 
 from __future__ import annotations
 
@@ -15,21 +16,24 @@ from tests.support import wait_until
 
 
 class BusyLink:
-    """Records each publish with the hub's backlog at that moment."""
+    """Records each publish (and the hub's backlog when each ack went out)."""
 
     def __init__(self) -> None:
         self.handlers: dict[str, Callable[[Message], None]] = {}
+        self.hooks: list[Callable[[], None]] = []
         self.hub: HubService | None = None
-        self.acks: list[int] = []  # the backlog when each ack went out
+        self.acks: list[int] = []
+        self.published: list[tuple[str, bool, int]] = []  # topic, retain, qos
 
     def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> Callable[[], None]:
         self.handlers[pattern] = handler
         return lambda: None
 
     def on_connect(self, hook: Callable[[], None]) -> None:
-        pass
+        self.hooks.append(hook)
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
+        self.published.append((topic, retain, qos))
         if topic.startswith("tapis/v1/hub/ack/") and self.hub is not None:
             self.acks.append(self.hub.backlog())
 
@@ -51,5 +55,27 @@ def test_acks_and_ticks_go_out_while_the_queue_is_never_empty(monkeypatch: pytes
         assert wait_until(hub.idle, timeout=20)
         assert any(backlog > 1000 for backlog in link.acks), "no ack before the queue ran dry"
         assert sum(backlog > 1000 for backlog in ticks) >= 2, "the games were not ticked under load"
+    finally:
+        hub.stop()
+
+
+def test_states_go_at_qos0_and_every_table_is_republished_on_reconnect() -> None:
+    link = BusyLink()
+    hub = HubService(link=cast(MqttLink, link))
+    hub.start()
+    try:
+        for table in ("t1", "t2"):
+            event = wire.ReaderStatus(table=table, boot="b", seq=1, at=0.0, state="connected")
+            link.handlers[wire.ALL_TABLE_EVENTS](Message(wire.table_events(table), wire.encode(event), False))
+        assert hub.tick(5)
+        states = {wire.hub_table_state(t) for t in ("t1", "t2")} | {wire.hub_td_state(t) for t in ("t1", "t2")}
+        assert {(t, r, q) for t, r, q in link.published if t in states} == {(t, True, 0) for t in states}
+        assert all(q == 1 for t, _, q in link.published if t not in states)  # events, acks: QoS 1
+        link.published.clear()
+        for hook in link.hooks:  # the broker restarted: what it retained is gone
+            hook()
+        assert hub.tick(5)
+        assert (wire.HUB_STATUS, True, 1) in link.published
+        assert {t for t, _, _ in link.published} >= states
     finally:
         hub.stop()
