@@ -17,7 +17,12 @@ backlog grows, or whose p99 leaves the realistic figures, and which process is a
 
     python benchmarks/bench_load.py [--tables 200] [--procs 2] [--seconds 60] [--pace 0.4] [--boxed 0.02]
     python benchmarks/bench_load.py --ramp 0.4,0.2,0.1,0.05 --seconds 20    # 20 s per step
-    python benchmarks/bench_load.py --shard 1/2    # this hub is worker 1 of 2: half the tables served
+    python benchmarks/bench_load.py --shard 1/2    # this hub is worker 1 of 2 (worker 2 in a child process)
+    python benchmarks/bench_load.py --apply-cost   # + the hub's consumer alone, the run's messages without MQTT
+
+The tables run at niceness 10 (`--nice`): in a room they are separate Pis and must not take the hub's
+CPU here. With `--apply-cost` a spy client in this process records the messages, so that run's hub
+CPU is not the hub's alone.
 """
 
 from __future__ import annotations
@@ -295,6 +300,78 @@ def proc_rss_mb(pid: int) -> float:
     return 0.0
 
 
+def configure_games(hub: HubService, ids: list[str], seed: int) -> None:
+    """A game on each table the hub serves, seated as `tapis demo` seats them."""
+    for table in ids:
+        if hub.serves(table):
+            seats, button = demo.seating(table, seed)
+            hub.configure_table(table, TableSetup(players=dict.fromkeys(seats, 20_000), button=button,
+                                                  level=Level(50, 100), seats=9, decks=(f"{table}/A", f"{table}/B")))
+
+
+def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int) -> tuple[HubService, MqttLink, list[int]]:
+    """The hub (or one worker of a sharded room) with its games; counts what it publishes."""
+    link = MqttLink(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
+                    will=(hub_status_topic(shard), wire.OFFLINE))
+    sent = [0]
+    publish = link.publish
+
+    def counted(topic: str, payload: bytes, **kw: Any) -> Any:
+        sent[0] += 1
+        return publish(topic, payload, **kw)
+
+    link.publish = counted  # type: ignore[method-assign]
+    hub = HubService(link=link, shard=shard)
+    configure_games(hub, ids, seed)
+    return hub, link, sent
+
+
+class CountingLink:
+    """The hub's link without a broker: what the engine, the views and JSON cost, paho left out."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, Callable[[Message], None]] = {}
+        self.published = 0
+
+    def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> Callable[[], None]:
+        self.handlers[pattern] = handler
+        return lambda: None
+
+    def on_connect(self, hook: Callable[[], None]) -> None:
+        pass
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
+        self.published += 1
+
+
+def apply_cost(messages: list[Message], ids: list[str], seed: int) -> str:
+    """The run's table messages again, queued all at once, through a hub on a `CountingLink`."""
+    link = CountingLink()
+    hub = HubService(link=link)  # type: ignore[arg-type]
+    configure_games(hub, ids, seed)
+    for message in messages:
+        pattern = wire.ALL_TABLE_STATUS if message.topic.endswith("/status") else wire.ALL_TABLE_EVENTS
+        link.handlers[pattern](message)
+    hub.start()
+    tid = next(t.native_id for t in threading.enumerate() if t.name == "hub")
+    while not hub.idle():
+        time.sleep(0.05)
+    cpu = proc_cpu(os.getpid(), tid)
+    hub.stop()
+    return (f"hub consumer alone (rules engine, table views, JSON; no MQTT): {cpu / len(messages) * 1e6:.0f} us CPU "
+            f"per table message, {link.published / len(messages):.2f} publishes each, over {len(messages)} messages")
+
+
+def other_worker(args: argparse.Namespace) -> None:
+    """Another hub worker of the sharded room, in its own process, until the run ends."""
+    hub, link, _ = start_hub(args.port, Shard.parse(args.shard), demo.table_ids(args.tables), args.seed)
+    hub.start()
+    link.start()
+    time.sleep(max(0.0, args.t0 + args.step * len(args.paces.split(",")) + 2 - time.monotonic()))
+    link.stop()
+    hub.stop()
+
+
 def pct(values: list[float], q: int) -> float:
     if len(values) < 2:
         return float("nan")
@@ -311,10 +388,13 @@ def main() -> None:
     ap.add_argument("--boxed", type=float, default=0.02, help="chance of a boxed card before each hole card")
     ap.add_argument("--shard", default=None, help="N/K: the hub is worker N of K (serves its tables only)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--apply-cost", action="store_true",
+                    help="also record the table messages (a spy client here) and replay them without MQTT")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the table processes (0: compete with the hub)")
     for hidden in ("--ids", "--paces", "--out"):
         ap.add_argument(hidden, help=argparse.SUPPRESS)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--hub-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--t0", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--step", type=float, help=argparse.SUPPRESS)
@@ -323,6 +403,9 @@ def main() -> None:
     if args.worker:
         worker(args)
         return
+    if args.hub_worker:
+        other_worker(args)
+        return
     paces = [float(p) for p in args.ramp.split(",")] if args.ramp else [args.pace]
     shard = Shard.parse(args.shard) if args.shard else None
     ids = demo.table_ids(args.tables)
@@ -330,21 +413,7 @@ def main() -> None:
     hub_at: dict[tuple[str, int], float] = {}  # (table, card order) -> the hub's card event
     ruled_at: dict[tuple[str, int, str], float] = {}  # (table, hand, card) -> the boxed card's ruling
     with EmbeddedBroker() as broker:
-        link = MqttLink(client_id=hub_client_id(shard), host=broker.host, port=broker.port,
-                        will=(hub_status_topic(shard), wire.OFFLINE))
-        sent = [0]
-        publish = link.publish
-
-        def counted(topic: str, payload: bytes, **kw: Any) -> Any:
-            sent[0] += 1
-            return publish(topic, payload, **kw)
-
-        link.publish = counted  # type: ignore[method-assign]
-        hub = HubService(link=link, shard=shard)
-        for table in served:
-            seats, button = demo.seating(table, args.seed)
-            hub.configure_table(table, TableSetup(players=dict.fromkeys(seats, 20_000), button=button,
-                                                  level=Level(50, 100), seats=9, decks=(f"{table}/A", f"{table}/B")))
+        hub, link, sent = start_hub(broker.port, shard, ids, args.seed)
 
         def on_event(event: dict[str, Any]) -> None:
             now = time.monotonic()
@@ -356,12 +425,21 @@ def main() -> None:
         hub.add_listener(on_event)
         hub.start()
         link.start()
+        recorded: list[Message] = []
+        spy = MqttLink(client_id="bench-spy", host=broker.host, port=broker.port)
+        if args.apply_cost:
+            spy.subscribe(wire.ALL_TABLE_EVENTS, recorded.append)
+            spy.subscribe(wire.ALL_TABLE_STATUS, recorded.append)
+            spy.start()
         t0 = time.monotonic() + 3.0 + args.tables / 100  # every table connected before the first step
         outs = [f"/tmp/tapis-load-{os.getpid()}-{i}.json" for i in range(args.procs)]
+        common = ["--port", str(broker.port), "--t0", repr(t0), "--step", str(args.seconds),
+                  "--paces", ",".join(map(str, paces)), "--tables", str(args.tables), "--seed", str(args.seed)]
         procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
-                                   "--port", str(broker.port), "--t0", repr(t0), "--step", str(args.seconds),
-                                   "--paces", ",".join(map(str, paces)), "--boxed", str(args.boxed),
-                                   "--seed", str(args.seed), "--nice", str(args.nice), "--out", outs[i]]) for i in range(args.procs)]
+                                   "--boxed", str(args.boxed), "--nice", str(args.nice), "--out", outs[i], *common])
+                 for i in range(args.procs)]
+        others = [subprocess.Popen([sys.executable, __file__, "--hub-worker", "--shard", f"{n}/{shard.count}", *common])
+                  for n in range(1, shard.count + 1) if n != shard.number] if shard else []
         mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
         threads = {t.name: t.native_id for t in threading.enumerate()}  # the hub's and paho's
         consumer, network = threads["hub"], threads[f"paho-mqtt-client-{hub_client_id(shard)}"]
@@ -375,7 +453,7 @@ def main() -> None:
                             "tables_cpu": sum(proc_cpu(p.pid) for p in procs),  # not reaped yet: /proc stays
                             "hub_rss": proc_rss_mb(os.getpid()), "mq_rss": proc_rss_mb(mosquitto),
                             "backlog": hub.backlog()})
-        for proc in procs:
+        for proc in procs + others:
             proc.wait()
         drained = time.monotonic()
         while not hub.idle() and time.monotonic() - drained < 30:
@@ -383,6 +461,8 @@ def main() -> None:
         hands = sum(g.hand_no for g in hub.games.values())
         link.stop()
         hub.stop()
+        if args.apply_cost:
+            spy.stop()
     cards: list[tuple[str, int, float]] = []
     boxed: list[tuple[str, int, str, float]] = []
     emitted = [0] * len(paces)
@@ -412,7 +492,8 @@ def main() -> None:
         if got is not None:
             fault_lat[step_of(at)].append(got - at)
     print(f"load: {args.tables} tables in {args.procs} processes, one hub"
-          + (f" (shard {shard}: serves {len(served)} tables, drops the others' messages)" if shard else "")
+          + (f" (worker {shard}: serves {len(served)} tables, drops the others' messages; the other workers "
+             "run in their own processes)" if shard else "")
           + f", {len(paces)} step(s) of {args.seconds:.0f} s; {hands} hands at the hub, {tables_hands} dealt to the end")
     print(" pace | tables ev/s | hub in/s  out/s | card->hub event p50/p99 ms | boxed->ruling p50/p99 ms (n) "
           "| hub CPU (consumer, paho)  RSS MB | mosquitto CPU  RSS | tables CPU | hub backlog")
@@ -429,6 +510,8 @@ def main() -> None:
               + (f"  (dropped {(b['other'] - a['other']) / dt:.0f}/s)" if shard else ""))
     print(f"hub max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; card events the hub "
           f"never applied: {lost}; events still unacknowledged in the tables' outboxes at the end: {pending}")
+    if args.apply_cost:
+        print(apply_cost(recorded, ids, args.seed))
 
 
 if __name__ == "__main__":
