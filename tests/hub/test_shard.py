@@ -117,3 +117,15 @@ def test_a_worker_refuses_another_workers_table_and_the_tournament_floor() -> No
         hub.configure_table(foreign, setup)
     with pytest.raises(ValueError, match="room-wide"):
         HubService(link=cast(MqttLink, FakeLink()), shard=shard, floor_tables=cast(object, "floor"))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("argv", "why"), [
+    (["hub", "--shard", "1/2"], "share the room's broker: give --broker"),
+    (["hub", "--shard", "1/2", "--broker", "mqtt://127.0.0.1:1", "--db", "room.db"], "room-wide"),
+    (["hub", "--shard", "3/2", "--broker", "mqtt://127.0.0.1:1"], "worker number must be 1..2"),
+])
+def test_tapis_hub_refuses_a_shard_it_cannot_run_before_starting_anything(
+        argv: list[str], why: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from hub.cli import main
+    assert main(argv) == 2
+    assert why in capsys.readouterr().err
