@@ -54,7 +54,7 @@ from hub.shard import Shard, hub_client_id, hub_status_topic
 from hw.decks import FULL_DECK, DeckRegistry
 from hw.profile import TableProfile
 from simulators import demo
-from simulators.dealer import Board, Burn, Clear, Felt, Hole, Muck, Tray
+from simulators.dealer import Board, Burn, Clear, Felt, Hole, Muck, Tray, deal_order
 from table_agent.events import TRAY, CardArrived, CardLeft, ZoneEvent
 from table_agent.hand_watch import HandWatch, fault_details
 from table_agent.outbox import Outbox
@@ -172,9 +172,7 @@ class LightTable:
             assert ctx is not None
             deck = list(FULL_DECK)
             self.rng.shuffle(deck)
-            seats = sorted(ctx.seats)
-            start = seats.index(ctx.first_to_deal)
-            order = seats[start:] + seats[:start]
+            order = deal_order(ctx.seats, ctx.button)  # from ctx.first_to_deal, clockwise
             for seat in order + order:
                 if self.rng.random() < self.boxed:
                     self.felt.perform(Tray(deck.pop()))

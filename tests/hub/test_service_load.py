@@ -4,7 +4,6 @@ holds); the retained states go at QoS 0 (no PUBACK to handle) and are all republ
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import cast
 
 import pytest
@@ -12,36 +11,15 @@ import pytest
 from hub import wire
 from hub.mqtt import Message, MqttLink
 from hub.service import HubService
+from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
 
 
-class BusyLink:
-    """Records each publish (and the hub's backlog when each ack went out)."""
-
-    def __init__(self) -> None:
-        self.handlers: dict[str, Callable[[Message], None]] = {}
-        self.hooks: list[Callable[[], None]] = []
-        self.hub: HubService | None = None
-        self.acks: list[int] = []
-        self.published: list[tuple[str, bool, int]] = []  # topic, retain, qos
-
-    def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> Callable[[], None]:
-        self.handlers[pattern] = handler
-        return lambda: None
-
-    def on_connect(self, hook: Callable[[], None]) -> None:
-        self.hooks.append(hook)
-
-    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
-        self.published.append((topic, retain, qos))
-        if topic.startswith("tapis/v1/hub/ack/") and self.hub is not None:
-            self.acks.append(self.hub.backlog())
-
-
 def test_acks_and_ticks_go_out_while_the_queue_is_never_empty(monkeypatch: pytest.MonkeyPatch) -> None:
-    link = BusyLink()
+    link = RecordingLink()
     hub = HubService(link=cast(MqttLink, link), tick=0.02)
-    link.hub = hub
+    acks: list[int] = []  # the backlog when each ack went out
+    link.on_publish = lambda topic: acks.append(hub.backlog()) if topic.startswith("tapis/v1/hub/ack/") else None
     ticks: list[int] = []
     tick_games = hub._tick_games
     monkeypatch.setattr(hub, "_tick_games", lambda: (ticks.append(hub.backlog()), tick_games()))
@@ -53,14 +31,14 @@ def test_acks_and_ticks_go_out_while_the_queue_is_never_empty(monkeypatch: pytes
     hub.start()
     try:
         assert wait_until(hub.idle, timeout=20)
-        assert any(backlog > 1000 for backlog in link.acks), "no ack before the queue ran dry"
+        assert any(backlog > 1000 for backlog in acks), "no ack before the queue ran dry"
         assert sum(backlog > 1000 for backlog in ticks) >= 2, "the games were not ticked under load"
     finally:
         hub.stop()
 
 
 def test_states_go_at_qos0_and_every_table_is_republished_on_reconnect() -> None:
-    link = BusyLink()
+    link = RecordingLink()
     hub = HubService(link=cast(MqttLink, link))
     hub.start()
     try:
@@ -69,13 +47,12 @@ def test_states_go_at_qos0_and_every_table_is_republished_on_reconnect() -> None
             link.handlers[wire.ALL_TABLE_EVENTS](Message(wire.table_events(table), wire.encode(event), False))
         assert hub.tick(5)
         states = {wire.hub_table_state(t) for t in ("t1", "t2")} | {wire.hub_td_state(t) for t in ("t1", "t2")}
-        assert {(t, r, q) for t, r, q in link.published if t in states} == {(t, True, 0) for t in states}
-        assert all(q == 1 for t, _, q in link.published if t not in states)  # events, acks: QoS 1
+        assert {(t, r, q) for t, _, r, q in link.published if t in states} == {(t, True, 0) for t in states}
+        assert all(q == 1 for t, _, _, q in link.published if t not in states)  # events, acks: QoS 1
         link.published.clear()
-        for hook in link.hooks:  # the broker restarted: what it retained is gone
-            hook()
+        link.reconnect()  # the broker restarted: what it retained is gone
         assert hub.tick(5)
-        assert (wire.HUB_STATUS, True, 1) in link.published
-        assert {t for t, _, _ in link.published} >= states
+        assert (wire.HUB_STATUS, wire.ONLINE, True, 1) in link.published
+        assert {t for t, *_ in link.published} >= states
     finally:
         hub.stop()

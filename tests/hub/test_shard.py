@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import zlib
 from collections import Counter
-from collections.abc import Callable
 from typing import cast
 
 import pytest
@@ -15,25 +14,7 @@ from hub.mqtt import Message, MqttLink
 from hub.service import HubService
 from hub.shard import Shard, hub_client_id, hub_status_topic, shard_of
 from simulators.demo import table_ids
-
-
-class FakeLink:
-    """What the service subscribes to and publishes, without a broker."""
-
-    def __init__(self) -> None:
-        self.handlers: dict[str, Callable[[Message], None]] = {}
-        self.hooks: list[Callable[[], None]] = []
-        self.published: list[tuple[str, bytes]] = []
-
-    def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> Callable[[], None]:
-        self.handlers[pattern] = handler
-        return lambda: None
-
-    def on_connect(self, hook: Callable[[], None]) -> None:
-        self.hooks.append(hook)
-
-    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
-        self.published.append((topic, payload))
+from tests.hub.fake_link import RecordingLink
 
 
 def test_the_shard_of_a_table_is_crc32_and_the_same_in_every_process() -> None:
@@ -80,7 +61,7 @@ def _event(table: str, seq: int) -> Message:
 
 
 def test_a_worker_applies_its_tables_and_drops_the_others_before_decoding() -> None:
-    link = FakeLink()
+    link = RecordingLink()
     shard = Shard(1, 2)
     hub = HubService(link=cast(MqttLink, link), shard=shard, tick=0.05)
     hub.start()
@@ -98,25 +79,24 @@ def test_a_worker_applies_its_tables_and_drops_the_others_before_decoding() -> N
         assert all(hub.tables[t].last_seq == 2 for t in mine)
         assert hub.stats.other_shards == len(others) * 3 + 1  # junk of another shard is its business
         assert hub.stats.malformed == 0
-        touched = {table_in(topic) for topic, _ in link.published if topic != hub_status_topic(shard)}
+        touched = {table_in(topic) for topic, *_ in link.published if topic != hub_status_topic(shard)}
         assert touched == set(mine)  # no state, event or ack for another worker's table
-        for hook in link.hooks:
-            hook()
-        assert (hub_status_topic(shard), wire.ONLINE) in link.published
-        assert not any(topic == wire.HUB_STATUS for topic, _ in link.published)
+        link.reconnect()
+        assert (hub_status_topic(shard), wire.ONLINE, True, 1) in link.published
+        assert not any(topic == wire.HUB_STATUS for topic, *_ in link.published)
     finally:
         hub.stop()
 
 
 def test_a_worker_refuses_another_workers_table_and_the_tournament_floor() -> None:
     shard = Shard(1, 2)
-    hub = HubService(link=cast(MqttLink, FakeLink()), shard=shard)
+    hub = HubService(link=cast(MqttLink, RecordingLink()), shard=shard)
     foreign = next(t for t in table_ids(6) if not shard.owns(t))
     setup = TableSetup(players={1: 1000, 2: 1000}, button=1)
     with pytest.raises(ValueError, match=f"table {foreign} is served by hub shard 2/2"):
         hub.configure_table(foreign, setup)
     with pytest.raises(ValueError, match="room-wide"):
-        HubService(link=cast(MqttLink, FakeLink()), shard=shard, floor_tables=cast(object, "floor"))  # type: ignore[arg-type]
+        HubService(link=cast(MqttLink, RecordingLink()), shard=shard, floor_tables=cast(object, "floor"))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("argv", "why"), [
