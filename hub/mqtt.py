@@ -19,6 +19,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ class MqttLink:
             self._client.tls_set_context(tls)
         if will is not None:
             self._client.will_set(will[0], will[1], qos=1, retain=True)
-        self._subscriptions: dict[str, Handler] = {}
+        self._subscriptions: dict[str, SubscribeOptions] = {}
         self._on_connect: list[Callable[[], None]] = []
         self._connected = threading.Event()
         self._answered = threading.Event()  # the broker said yes or no to the first connection
@@ -103,11 +104,14 @@ class MqttLink:
         """Run on every (re)connect, on paho's thread: republish birth and retained state."""
         self._on_connect.append(hook)
 
-    def subscribe(self, pattern: str, handler: Handler) -> Callable[[], None]:
-        self._subscriptions[pattern] = handler
+    def subscribe(self, pattern: str, handler: Handler, *, no_local: bool = False) -> Callable[[], None]:
+        """`no_local`: not this client's own publishes (MQTT 5); retained ones still come at subscribe,
+        even those an earlier run of this client id left (Mosquitto 2.0, checked)."""
+        options = SubscribeOptions(qos=1, noLocal=no_local)
+        self._subscriptions[pattern] = options
         self._client.message_callback_add(pattern, self._wrap(handler))
         if self.connected:
-            self._client.subscribe(pattern, qos=1)
+            self._client.subscribe(pattern, options=options)
 
         def unsubscribe() -> None:
             self._subscriptions.pop(pattern, None)
@@ -147,8 +151,8 @@ class MqttLink:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             except OSError:
                 pass
-        for pattern in self._subscriptions:
-            client.subscribe(pattern, qos=1)
+        for pattern, options in self._subscriptions.items():
+            client.subscribe(pattern, options=options)
         for hook in self._on_connect:
             try:
                 hook()

@@ -56,6 +56,11 @@ class _Reconnected:
 
 
 @dataclass(frozen=True, slots=True)
+class _AckRead:
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
 class _Configure:
     table: str
     setup: TableSetup
@@ -79,12 +84,13 @@ class HubService:
         self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
         self._clock = clock or MonotonicClock()
         self._tick = tick
-        self._inbox: queue.Queue[Message | _Tick | _Configure | _Decide | _Reconnected | None] = queue.Queue()
+        self._inbox: queue.Queue[Message | _Tick | _Configure | _Decide | _Reconnected | _AckRead | None] = \
+            queue.Queue()
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self.commands_sent: dict[str, int] = {}
-        self._acks_due: set[str] = set()
-        self._acked: dict[str, tuple[str, int]] = {}
+        self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
+        self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
         self.stats = HubStats()
         self._listeners: list[Callable[[HubEvent], None]] = []
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
@@ -95,6 +101,9 @@ class HubService:
         receive = self._inbox.put if shard is None else self._receive_own
         link.subscribe(wire.ALL_TABLE_EVENTS, receive)
         link.subscribe(wire.ALL_TABLE_STATUS, receive)
+        # Its own retained acknowledgements, read back once at subscribe (never its live ones): a hub
+        # that starts afresh learns where each table's outbox starts (see `TableView.resume_after`).
+        link.subscribe(wire.hub_ack("+"), lambda m: self._inbox.put(_AckRead(m)), no_local=True)
 
     def add_listener(self, listener: Callable[[HubEvent], None]) -> None:
         self._listeners.append(listener)
@@ -164,8 +173,13 @@ class HubService:
                 elif isinstance(item, _Configure):
                     self._configure(item.table, item.setup)
                 elif isinstance(item, _Reconnected):
-                    for view in self.tables.values():
+                    self._acked.clear()  # a broker that restarted may have lost them: all again
+                    for table, view in self.tables.items():
                         self._publish_state(view)
+                        if view.boot is not None:
+                            self._acks_due[table] = view.boot
+                elif isinstance(item, _AckRead):
+                    self._ack_read(item.message)
                 elif isinstance(item, _Decide):
                     game = self._games().get(item.table)
                     if game is not None:
@@ -197,16 +211,29 @@ class HubService:
 
     def _publish_acks(self) -> None:
         """After a burst: tell each table what is applied (and, with a store, stored), in order."""
-        for table in self._acks_due:
+        for table, boot in self._acks_due.items():
             view = self.tables.get(table)
-            if view is None or view.boot is None:
-                continue
-            ack = (view.boot, view.last_seq)
-            if self._acked.get(table) != ack:
-                self._acked[table] = ack
-                self._link.publish(wire.hub_ack(table), wire.encode(wire.Ack(boot=ack[0], seq=ack[1])),
-                                   retain=True)
+            seq = view.last_by_boot.get(boot, 0) if view is not None else 0
+            if seq and self._acked.get(table) != (boot, seq):
+                self._acked[table] = (boot, seq)
+                self._link.publish(wire.hub_ack(table), wire.encode(wire.Ack(boot=boot, seq=seq)), retain=True)
         self._acks_due.clear()
+
+    def _ack_read(self, message: Message) -> None:
+        """A retained acknowledgement of an earlier run of this hub (or worker): start the table there."""
+        table = message.topic.rsplit("/", 1)[-1]
+        try:
+            ack = wire.decode_ack(message.topic, message.payload)
+        except wire.PayloadError as err:
+            self._malformed(str(err))
+            return
+        if not self.serves(table):
+            return
+        view = self._view(table)
+        self._acked.setdefault(table, (ack.boot, ack.seq))
+        for ready, payload in view.resume_after(ack.boot, ack.seq):
+            self._apply(table, view, ready, payload)
+            self._acks_due[table] = ack.boot
 
     def _handle_message(self, message: Message) -> None:
         try:
@@ -258,9 +285,12 @@ class HubService:
             return
         event = wire.decode_table_event(message.topic, message.payload)
         view = self._view(table)
+        duplicates = view.duplicates
         for ready, payload in view.admit(event, message.payload):
             self._apply(table, view, ready, payload)
-        self._acks_due.add(table)
+        self._acks_due[table] = event.boot  # a dead run's events are acknowledged as that run's
+        if view.duplicates > duplicates:
+            self._acked.pop(table, None)  # sent again: our acknowledgement did not reach it, say it again
 
     def _apply(self, table: str, view: TableView, event: wire.AnyTableEvent, payload: bytes) -> None:
         out = Output(view.apply(event))

@@ -59,14 +59,33 @@ class TableView:
             # The agent restarted: it reports afresh every card it sees; what it does not is gone.
             self.zones.clear()
             self.resyncs += 1
-        ready = [(event, payload)]
-        last = event.seq
+        ready = [(event, payload)] + self._release(event.boot, event.seq)
+        self.boot, self.last_seq = event.boot, self.last_by_boot[event.boot]
+        self.updated_at = ready[-1][0].at
+        return ready
+
+    def resume_after(self, boot: str, seq: int) -> list[tuple[wire.AnyTableEvent, bytes]]:
+        """The hub's retained acknowledgement, read back by a hub that starts afresh: the table's outbox
+        forgot everything of `boot` up to `seq`, so waiting for it would stall the table for good.
+        Start after it; returns the events that waited behind that gap, now ready."""
+        if self.last_by_boot.get(boot, 0) >= seq:
+            return []
+        held = self.held.get(boot, {})
+        for stale in [s for s in held if s <= seq]:
+            del held[stale]
+        ready = self._release(boot, seq)
+        if self.boot in (None, boot):
+            self.boot, self.last_seq = boot, self.last_by_boot[boot]
+        return ready
+
+    def _release(self, boot: str, last: int) -> list[tuple[wire.AnyTableEvent, bytes]]:
+        """`boot` is applied up to `last`: what was held right behind it follows, in order."""
+        held = self.held.setdefault(boot, {})
+        ready = []
         while last + 1 in held:
             last += 1
             ready.append(held.pop(last))
-        self.last_by_boot[event.boot] = last
-        self.boot, self.last_seq = event.boot, last
-        self.updated_at = ready[-1][0].at
+        self.last_by_boot[boot] = last
         return ready
 
     def apply(self, event: wire.AnyTableEvent) -> list[HubEvent]:

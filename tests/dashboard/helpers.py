@@ -32,7 +32,7 @@ class FakeLink:
         self.handlers: dict[str, Callable[[Message], None]] = {}
         self.published = 0
 
-    def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> None:
+    def subscribe(self, pattern: str, handler: Callable[[Message], None], **_options: object) -> None:
         self.handlers[pattern] = handler
 
     def on_connect(self, hook: Callable[[], None]) -> None:

@@ -31,7 +31,7 @@ class FakeLink:
     def on_connect(self, hook: Callable[[], None]) -> None:
         pass
 
-    def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> Callable[[], None]:
+    def subscribe(self, pattern: str, handler: Callable[[Message], None], **_options: object) -> Callable[[], None]:
         return lambda: None
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:

@@ -14,7 +14,7 @@ class RecordingLink:
         self.published: list[tuple[str, bytes, bool, int]] = []  # topic, payload, retain, qos
         self.on_publish: Callable[[str], None] | None = None  # called with each topic, on the publisher's thread
 
-    def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> Callable[[], None]:
+    def subscribe(self, pattern: str, handler: Callable[[Message], None], **_options: object) -> Callable[[], None]:
         self.handlers[pattern] = handler
         return lambda: None
 
