@@ -71,9 +71,8 @@ def worker(args: argparse.Namespace) -> None:
     demo.ReaderBoardSimulator = TimedBoard  # type: ignore[misc]
     ids = args.ids.split(",")
     room = demo.Room(hub=None, tables=[], registry=DeckRegistry.generate(demo.table_ids(args.tables)))
+    MqttLink.publish = published_at(MqttLink.publish)  # type: ignore[method-assign]  # the tables' links
     demo.start_tables(room, host="127.0.0.1", port=args.port, ids=ids, seed=7)
-    for table in room.tables:
-        table.link.publish = published_at(table.link.publish)  # type: ignore[method-assign]
     for i, table in enumerate(room.tables):
         table.thread = threading.Thread(target=demo.deal, args=(room, table), daemon=True,
                                         kwargs={"hands": None, "pace": args.pace, "seed": int(table.profile.table[1:]),
@@ -94,12 +93,12 @@ faults_sent: dict[tuple[str, int], tuple[float, float]] = {}
 
 
 def published_at(publish):  # type: ignore[no-untyped-def]
-    """Wraps an agent's publish: records when each fault event left the agent's thread."""
-    def timed(topic: str, payload: bytes, **kw):  # type: ignore[no-untyped-def]
+    """Wraps `MqttLink.publish`: records when each fault event left the agent's thread."""
+    def timed(link, topic: str, payload: bytes, **kw):  # type: ignore[no-untyped-def]
         if b'"type":"fault"' in payload:
             data = json.loads(payload)
             faults_sent[(data["table"], data["seq"])] = (data["at"], time.monotonic())
-        return publish(topic, payload, **kw)
+        return publish(link, topic, payload, **kw)
     return timed
 
 
