@@ -8,9 +8,8 @@ private Mosquitto in this process. It times
     publishes an event before it calls listeners, so the listener's time is after the publish);
   - each fault stage by stage: the agent has read the card -> its publish call -> the hub's paho
     thread -> the hub's consumer thread -> the ruling published (hooks on MqttLink and HubService).
-Times are CLOCK_MONOTONIC, shared by the processes of this machine. Every process runs with the
-switch interval of `tapis agent` and `tapis hub` (`hub.mqtt.SWITCH_INTERVAL`); `--switch 0.005`
-measures Python's default.
+Times are CLOCK_MONOTONIC, shared by the processes of this machine. Measure on a quiet machine:
+another job on the two cores (a test run) doubles the p99.
 
     python benchmarks/bench_pipeline.py [--tables 20] [--procs 2] [--seconds 30] [--pace 0.3] [--boxed 0.05]
 """
@@ -33,7 +32,7 @@ from pathlib import Path
 from firmware_bridge import TagSeen, encode
 from hub import wire
 from hub.broker import EmbeddedBroker
-from hub.mqtt import SWITCH_INTERVAL, Message, MqttLink
+from hub.mqtt import Message, MqttLink
 from hub.service import HubService
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
@@ -163,9 +162,9 @@ def main() -> None:
     ap.add_argument("--ids", help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
-    ap.add_argument("--switch", type=float, default=SWITCH_INTERVAL,
-                    help="sys.setswitchinterval for every process: by default the agent's and the hub's "
-                         f"({SWITCH_INTERVAL} s, hub.mqtt.SWITCH_INTERVAL); Python's own is 0.005 s")
+    ap.add_argument("--switch", type=float, default=None,
+                    help="sys.setswitchinterval for every process (Python's default is 0.005 s; 0.0005 "
+                         "made no difference on a quiet machine: 9.5-15 ms against 10-17 ms ruling p99)")
     args = ap.parse_args()
     if args.switch:
         sys.setswitchinterval(args.switch)

@@ -131,8 +131,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    from hub.mqtt import prefer_latency
-    prefer_latency()  # every remaining command runs agents or a hub
     try:
         if args.command == "demo":
             # SIGTERM (systemd, `timeout`) stops the demo like Ctrl-C: its broker and ptys are cleaned up.

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import socket
 import ssl
-import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,17 +31,6 @@ class Message:
 
 
 Handler = Callable[[Message], None]
-
-# An event crosses threads in every process on its way (reader -> agent -> paho; paho -> hub ->
-# paho). CPython gives the GIL to a waiting thread only once the running one has held it for the
-# switch interval, 5 ms by default: with a dozen threads per process that wait, not the work, made
-# the card-to-ruling p99 (benchmarks/bench_pipeline.py, 20 tables: 16 ms at 5 ms, 7 ms at 0.5 ms).
-SWITCH_INTERVAL = 0.0005
-
-
-def prefer_latency() -> None:
-    """For the agent's and the hub's processes: hand the GIL over sooner (see SWITCH_INTERVAL)."""
-    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 class MqttLink:
