@@ -187,17 +187,18 @@ class FloorService:
         return tb.button if tb is not None and tb.fresh_button else None
 
     def hand_started(self, table: str, hand_no: int, now: float, *, button: int | None = None,
-                     big_blind: int | None = None) -> HandLevel:
+                     big_blind: int | None = None, as_of: float | None = None) -> HandLevel:
         """The level for this hand (cdc 4.1: a level that ends mid-hand applies from the next one).
 
         Raises FloorError when the floor stops the table (break, hand for hand, short table).
-        Players who moved here and are dealt in are confirmed at their new seat.
+        Players who moved here and are dealt in are confirmed at their new seat. `as_of`: when the
+        hand started at the table, if the hub hears it late (`Tournament.hand_started`).
         """
         number = table_number(table)
 
         def start(t: Tournament) -> Level:
             dealt = set(self.players_for_hand(table))
-            level = t.hand_started(number, hand_no, now, button=button, big_blind=big_blind)
+            level = t.hand_started(number, hand_no, now, button=button, big_blind=big_blind, as_of=as_of)
             for seat, name in sorted(t.state.tables[number].seats.items()):
                 if seat in dealt and t.state.players[name].status is PlayerStatus.MOVING:
                     t.move_confirmed(name, number, now)

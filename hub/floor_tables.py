@@ -2,8 +2,10 @@
 
 Consumes validated table events (`hub.wire`) with their raw payloads; stores each one first
 (deduplicated), plays it on the table's `TableGame`, asks the `FloorService` for the level when a
-hand starts and gives it the stacks when one ends; emits the game's `Output` plus move instructions.
-`FloorTables.open` rebuilds every table, the hand in progress included, from the store after a kill.
+hand starts (as of when the dealer pressed "new hand", `hub.table_clock`: a table heard late is set
+up as it was dealt) and gives it the stacks when one ends; emits the game's `Output` plus move
+instructions. `FloorTables.open` rebuilds every table, the hand in progress included, from the store
+after a kill.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from hub.floor import FloorService, MoveInstruction, table_number
 from hub.game import Output, TableGame, TableSetup
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
-from hub.store import JSON, EventStore
+from hub.store import JSON, EventStore, StoreError
+from hub.table_clock import TableClock
 from hub.tournament.errors import TournamentError
 
 _CONTEXT = "game/"  # config key prefix: the table's context at the start of its current hand
+_CLOCK = "table_clock/"  # config key prefix: the table's clock offset per boot (`TableClock`)
 
 
 @dataclass
@@ -43,6 +47,7 @@ class FloorTables:
         self.seats = seats
         self.decks = decks
         self.tables: dict[str, TableSeat] = {}
+        self.clock = TableClock()
         self.on_moves: list[Callable[[list[MoveInstruction]], None]] = []
         self._replaying = False
         self._context_rows: dict[str, int] = {}
@@ -56,14 +61,18 @@ class FloorTables:
 
     def receive(self, table: str, event: wire.AnyTableEvent, payload: bytes, now: float) -> Output | None:
         """Store then play one event; None for a duplicate (already stored and played)."""
-        if not self.store.append_table_event(table, event.boot, event.seq, payload, now):
-            return None
+        with self.store.atomic():  # the offset learned is stored with the event that taught it
+            if not self.store.append_table_event(table, event.boot, event.seq, payload, now):
+                return None
+            if self.clock.learn(table, event.boot, event.at, now):
+                offsets: dict[str, JSON] = dict(self.clock.offsets(table))
+                self.store.put_config(_CLOCK + table, offsets)
         return self.play(table, event, now, row=self.store.last_table_row())
 
     def play(self, table: str, event: wire.AnyTableEvent, now: float, *, row: int) -> Output:
         state = self.tables.setdefault(table, TableSeat())
         if isinstance(event, wire.DealerPressed) and event.button == "new_hand":
-            return self._new_hand(table, state, now, row)
+            return self._new_hand(table, state, now, row, self.clock.hub_time(table, event.boot, event.at, now))
         game = state.game
         if game is None:
             return Output()
@@ -79,7 +88,8 @@ class FloorTables:
             return Output()
         return self._after(table, state, out, now)
 
-    def _new_hand(self, table: str, state: TableSeat, now: float, row: int) -> Output:
+    def _new_hand(self, table: str, state: TableSeat, now: float, row: int, pressed: float) -> Output:
+        """`pressed`: when the dealer pressed "new hand", in hub time (`now` unless heard late)."""
         floor = self.floor
         game = state.game
         if self._replaying and row == self._context_rows.get(table):
@@ -94,8 +104,8 @@ class FloorTables:
         hand_no = (game.hand_no if game is not None else 0) + 1
         try:
             players = floor.players_for_hand(table)
-            if len(players) < 2 or not floor.can_start_hand(table, now):
-                floor.require().verify_start_hand(table_number(table), now)
+            if len(players) < 2 or not floor.can_start_hand(table, pressed):
+                floor.require().verify_start_hand(table_number(table), pressed)
                 raise TournamentError(f"table {table} has fewer than two players")
             fresh = floor.fresh_button(table)
             if fresh is not None or state.positions is None:
@@ -107,7 +117,7 @@ class FloorTables:
                 positions = next_positions(state.positions, players)
             with self.store.atomic():
                 level = floor.hand_started(table, hand_no, now, button=positions.button,
-                                           big_blind=positions.big_blind)
+                                           big_blind=positions.big_blind, as_of=pressed)
                 self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row))
         except (TournamentError, ValueError) as err:
             return Output([wire.hub_event(table, "hand_refused", hand=hand_no, reason=str(err))])
@@ -155,6 +165,8 @@ class FloorTables:
              decks: tuple[str, str] = ("A", "B")) -> FloorTables:
         """Every table as it was: each from its last hand's context, then its events since, replayed."""
         tables = cls(floor, store, seats=seats, decks=decks)
+        for key in store.config_keys(_CLOCK):
+            tables.clock.restore(key[len(_CLOCK):], _offsets(key, store.get_config(key), store))
         starts: dict[str, int] = {}
         for key in store.config_keys(_CONTEXT):
             ctx = store.get_config(key)
@@ -176,6 +188,13 @@ class FloorTables:
         finally:
             tables._replaying = False
         return tables
+
+
+def _offsets(key: str, raw: JSON | None, store: EventStore) -> dict[str, float]:
+    if not isinstance(raw, dict) or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                                                for v in raw.values()):
+        raise StoreError(f"the event store {store.path} holds a bad table clock under {key!r}: {raw!r}")
+    return {boot: float(v) for boot, v in raw.items()}  # type: ignore[arg-type]
 
 
 def _context(hand_no: int, players: dict[int, int], positions: Positions, level: HandLevel,

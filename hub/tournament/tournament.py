@@ -15,12 +15,13 @@ from collections.abc import Iterable, Mapping
 from hub.tournament import balancing, floor, seating
 from hub.tournament.clock import ClockState
 from hub.tournament.errors import ClockError, FloorError, RegistrationError
-from hub.tournament.events import (JSON, ButtonDrawn, ChipsColouredUp, Event, HandEnded,
-                                   HandForHandEnded, HandForHandStarted, HandStarted, HeadsUpStarted,
+from hub.tournament.events import (JSON, ButtonDrawn, ChipsColouredUp, ClockPaused, ClockResumed,
+                                   ClockStarted, Event, HandEnded, HandForHandEnded,
+                                   HandForHandStarted, HandStarted, HeadsUpStarted, LevelStarted,
                                    MoveConfirmed, MoveOrdered, MoveReason, PenaltyGiven,
                                    PlayerArrived, PlayerEliminated, PlayerReentered, PlayerRegistered,
                                    PlayerRemoved, PlayerWentAway, RemovalReason, SeatDrawn,
-                                   StacksCorrected, TournamentCreated, WaitListEntered,
+                                   StacksCorrected, TimeAdjusted, TournamentCreated, WaitListEntered,
                                    WaitListJoined)
 from hub.tournament.penalties import PenaltyKind, PenaltyStep, next_step, resolve
 from hub.tournament.results import (OutGroup, Standing, chip_race, deal_chip_race, prizes, standings,
@@ -29,6 +30,9 @@ from hub.tournament.rulesets import LeaveWithoutNotice, RulesetId
 from hub.tournament.snapshot import build_snapshot
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
 from hub.tournament.structure import Break, Level, Structure, to_toml
+
+# The events `ClockState.apply` takes: the clock's history, kept to know the clock at a past time.
+CLOCK_EVENTS = (ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, HeadsUpStarted)
 
 
 class Tournament:
@@ -41,6 +45,7 @@ class Tournament:
         self._now = now  # latest time seen, kept outside the state: ticks record no event
         self.state = FloorState.created(created)
         self.events: list[Event] = [created]
+        self._clock_log: list[tuple[float, Event]] = []  # (at, event)
 
     @classmethod
     def replay(cls, events: Iterable[Event], *, rng: random.Random | None = None) -> Tournament:
@@ -53,6 +58,7 @@ class Tournament:
         self._rng = rng if rng is not None else random.Random(0)
         self.state = FloorState.created(first)
         self.events = [first]
+        self._clock_log = []
         for event in it:
             self.apply(event)
         self._now = self.state.now
@@ -61,6 +67,8 @@ class Tournament:
     def apply(self, event: Event) -> None:
         self.state.apply(event)
         self.events.append(event)
+        if isinstance(event, CLOCK_EVENTS):
+            self._clock_log.append((event.at, event))
 
     def _emit(self, out: list[Event], *events: Event) -> None:
         for event in events:
@@ -83,7 +91,15 @@ class Tournament:
         return out
 
     def _clock_at(self, now: float) -> ClockState:
-        clock = dataclasses.replace(self.state.clock, levels_done=list(self.state.clock.levels_done))
+        """The clock at `now`: today's run forward, or before its last change (a hand that started at
+        a table the hub could not hear) rebuilt from its history up to `now`."""
+        if not self._clock_log or now >= self._clock_log[-1][0]:
+            clock = dataclasses.replace(self.state.clock, levels_done=list(self.state.clock.levels_done))
+        else:
+            clock = ClockState(self.state.structure)
+            for at, past in self._clock_log:
+                if at <= now:
+                    clock.apply(past)
         for event in clock.due(now):
             clock.apply(event)
         return clock
@@ -297,29 +313,37 @@ class Tournament:
         return True
 
     def hand_started(self, table: int, hand_no: int, now: float, *, button: int | None = None,
-                     big_blind: int | None = None) -> Level:
-        """Level for this hand: a level that ends mid-hand applies from the next one (cdc 4.1)."""
+                     big_blind: int | None = None, as_of: float | None = None) -> Level:
+        """Level for this hand: a level that ends mid-hand applies from the next one (cdc 4.1).
+
+        `as_of`: when the dealer pressed "new hand", if earlier than `now` (a table the hub could not
+        hear): the hand is set up with the level and the clock of that time (a hand dealt before a
+        break was legal and is played), while the clock itself stays at `now`."""
         s = self.state
         self._advance(now)
-        self.verify_start_hand(table, now)
+        when = now if as_of is None else min(as_of, now)
+        self.verify_start_hand(table, when)
         t = s.tables[table]
         if hand_no <= t.hand_no:
             raise FloorError(f"hand {hand_no} at table {table} follows hand {t.hand_no}")
         occupied = set(t.seats)
         auto_button, auto_bb = seating.positions(occupied, t.button, t.fresh_button, s.capacity(table))
-        level = self.current_level()
-        dead = tuple(sorted(seat for seat, name in t.seats.items() if self._dealt_dead(s.players[name], now)))
+        level = self._level_of(self._clock_at(when) if when < now else s.clock)
+        dead = tuple(sorted(seat for seat, name in t.seats.items() if self._dealt_dead(s.players[name], when)))
         self.apply(HandStarted(table, hand_no, level.number, level.ante,
                                auto_button if button is None else button,
-                               auto_bb if big_blind is None else big_blind, dead, now))
+                               auto_bb if big_blind is None else big_blind, dead, when))
         return level
 
     def _dealt_dead(self, p: PlayerState, now: float) -> bool:
         return not p.present or p.dead_hands > 0 or p.suspended_until > now
 
     def current_level(self) -> Level:
-        level = self.state.clock.level()
-        if self.state.heads_up and not self.state.structure.heads_up_antes:
+        return self._level_of(self.state.clock)
+
+    def _level_of(self, clock: ClockState) -> Level:
+        level = clock.level()
+        if clock.heads_up and not self.state.structure.heads_up_antes:
             return level.without_ante()  # pouques §G: no antes heads-up
         return level
 

@@ -8,8 +8,10 @@ After each: no fact lost or duplicated in the hub's store, every table's facts a
 straight run, the tournament (players, stacks, seats, ranking, prizes, level) equal.
 
 The faults fall in stretches where the floor decides nothing across tables (only hands start and
-end): the tests check that on the straight run. Where it does decide something during a fault, the
-result may legitimately differ (docs/tournament.md, "Faults during a tournament").
+end, or the clock changes level): the tests check that on the straight run. A late hand is set up as
+of its table's time (`hub.table_clock`), so a level change during a cut is played as dealt; where
+the floor decides something across tables during a fault (an elimination and the balancing after
+it), the result may legitimately differ (docs/tournament.md, "Faults during a tournament").
 """
 
 from __future__ import annotations
@@ -69,9 +71,9 @@ def straight(tmp_path_factory: pytest.TempPathFactory) -> Run:
     return _play(tmp_path_factory.mktemp("straight") / "room")
 
 
-def _calm(run: Run, start: float, end: float) -> bool:
+def _calm(run: Run, start: float, end: float, *, also: frozenset[str] | set[str] = frozenset()) -> bool:
     """Between `start` and `end` the floor only started and ended hands (nothing across tables)."""
-    return all(e["type"] in CALM_KINDS for e in run.events
+    return all(e["type"] in CALM_KINDS | also for e in run.events
                if isinstance(e.get("at"), float | int) and start <= float(e["at"]) <= end)  # type: ignore[arg-type]
 
 
@@ -194,19 +196,32 @@ def _hand(room: TournamentRoom, table: str) -> int:
         return game.hand_no if game is not None else 0
 
 
-@pytest.mark.xfail(strict=True, raises=RoomError,
-                   reason="the floor gives a late hand the level in force when it arrives, not when it "
-                          "started at the table (docs/tournament.md, Faults during a tournament)")
-def test_table_cut_across_a_level_change_is_misplayed(tmp_path: Path) -> None:
-    """t1 cut from 900 s to 1500 s, across level 2's start at 1200 s: the hands it dealt at level 1
-    reach the hub after 1500 s and are dealt at level 2 there, so the hub's game departs from the
-    table's (`found_hub` raises)."""
-    with EmbeddedBroker() as broker, TournamentRoom(tmp_path, host=broker.host, port=broker.port,
-                                                    players=PLAYERS, tables=TABLES, seed=SEED,
-                                                    structure=club_structure()) as room:
-        while room.clock.now() < 900:
-            room.step()
-        room.cut("t1")
-        while room.clock.now() < 1500:
-            room.step()
-        room.rejoin("t1")
+def test_table_cut_across_a_level_change_keeps_its_level(straight: Run, tmp_path: Path) -> None:
+    """t1 cut from 1000 s to about 1290 s, across level 2's start at 1200 s: the hands its dealer
+    started at level 1 reach the hub after the change and are still dealt at level 1 there (the hub
+    places each "new hand" at the table's time, learned from its clock's offset), so the hub plays the
+    backlog as the table did (`found_hub`) and the tournament equals the straight run."""
+    cut_at, back_at = 1000.0, 1285.0
+    seen: dict[str, float] = {}
+
+    def fault(room: TournamentRoom, _brokers: list[EmbeddedBroker]) -> None:
+        now = room.clock.now()
+        if "cut" not in seen and now >= cut_at:
+            seen["cut"] = now
+            room.cut("t1")
+        elif "cut" in seen and "back" not in seen and now >= back_at:
+            seen["back"] = now
+            with room.hub.floor_lock:
+                seen["level_before"] = room.floor.require().state.clock.index
+            room.rejoin("t1")
+
+    run = _play(tmp_path / "room", fault)
+    level_change = [float(e["at"]) for e in straight.events  # type: ignore[arg-type]
+                    if e["type"] == "LevelStarted" and e["index"] == 1]
+    assert len(level_change) == 1 and seen["cut"] < level_change[0] < seen["back"]
+    assert seen["level_before"] == 1  # the hub was at level 2 when t1's backlog came
+    late = [e for e in run.events if e["type"] == "HandStarted" and e["table"] == 1
+            and seen["cut"] <= float(e["at"]) < level_change[0]]  # type: ignore[arg-type]
+    assert late and all(e["level"] == 1 for e in late)  # dealt at level 1, heard at level 2
+    assert _calm(straight, seen["cut"], seen["back"], also={"LevelStarted"})
+    _assert_same_tournament(run, straight)

@@ -191,3 +191,46 @@ def test_time_does_not_go_backwards() -> None:
     t.tick(100.0)
     with pytest.raises(ClockError):
         t.tick(50.0)
+
+
+def test_a_hand_heard_late_is_set_up_at_the_level_it_started() -> None:
+    """A table cut off the hub: its hand pressed at 19:50 is heard at 20:30, after level 2 began."""
+    t = two_table_event()
+    t.tick(20 * MIN + 30.0)
+    level = t.hand_started(1, 1, 20 * MIN + 30.0, as_of=19 * MIN + 50.0)
+    assert (level.number, level.big_blind) == (1, 50) and t.hand_level(1) == 1
+    started = t.events[-1]
+    assert started.at == 19 * MIN + 50.0  # type: ignore[attr-defined]
+    assert t.snapshot(20 * MIN + 30.0)["level"] == 2  # the clock stays where it is
+    with pytest.raises(ClockError):
+        t.tick(20 * MIN)  # and still does not go backwards
+    assert t.hand_started(2, 1, 20 * MIN + 31.0).number == 2  # a table heard live: today's level
+    again = Tournament.replay(t.events)
+    assert again.hand_level(1) == 1 and again.state.clock.index == t.state.clock.index
+
+
+def test_a_hand_begun_before_a_break_is_played_one_begun_during_it_is_not() -> None:
+    t = two_table_event()
+    t.tick(41 * MIN)  # the break after level 2 began at 40:00
+    assert t.hand_started(1, 1, 41 * MIN, as_of=39 * MIN + 55.0).number == 2  # legal when dealt
+    with pytest.raises(FloorError, match="break"):
+        t.hand_started(2, 1, 41 * MIN, as_of=40 * MIN + 5.0)
+
+
+def test_a_hand_pressed_after_its_arrival_is_set_up_at_the_arrival() -> None:
+    """`as_of` later than `now` (clocks' error): exactly as a hand with no `as_of`."""
+    plain, early = two_table_event(), two_table_event()
+    for t, as_of in ((plain, None), (early, 20 * MIN + 5.0)):
+        t.hand_started(1, 1, 19 * MIN + 59.0, as_of=as_of)
+    assert [e.to_dict() for e in plain.events] == [e.to_dict() for e in early.events]
+
+
+def test_the_clock_as_of_a_past_time_counts_pauses_and_added_time() -> None:
+    """The level in force at a past time is rebuilt from the clock's own events."""
+    t = two_table_event()
+    t.pause(10 * MIN, "TD")
+    t.resume(15 * MIN)  # level 1 now ends at 25:00
+    t.add_time(60.0, 16 * MIN)  # ...at 26:00
+    t.tick(27 * MIN)
+    assert t.hand_started(1, 1, 27 * MIN, as_of=25 * MIN + 50.0).number == 1
+    assert t.hand_started(2, 1, 27 * MIN, as_of=26 * MIN + 10.0).number == 2
