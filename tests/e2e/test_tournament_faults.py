@@ -26,7 +26,7 @@ import pytest
 from hub.broker import EmbeddedBroker
 from hub.store import JSON, EventStore
 from simulators.tournament_demo import new_demo, open_room
-from simulators.tournament_room import (RoomError, TournamentRoom, club_structure, stored_facts,
+from simulators.tournament_room import (TournamentRoom, club_structure, stored_facts,
                                         tournament_state)
 
 PLAYERS, TABLES, SEED = 20, 2, 11

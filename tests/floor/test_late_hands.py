@@ -46,7 +46,7 @@ def test_a_hand_pressed_before_the_level_change_and_heard_after_keeps_its_level(
         assert game is not None and game.in_hand and game.level == LEVEL_1
         t = floor.require()
         assert t.state.clock.level().number == 2  # the clock did not go back
-        assert t.hand_level(1) == 1 and t.events[-1].at == pytest.approx(2390.3)  # type: ignore[attr-defined]
+        assert t.hand_level(1) == 1 and t.events[-1].at == pytest.approx(2390.3)
         # t2, heard live, plays at the room's level.
         live = wire.DealerPressed(table="t2", boot="c1", seq=1, at=7.0, button="new_hand", seat=None)
         tables.receive("t2", live, wire.encode(live), 2501.0)
@@ -68,7 +68,7 @@ class Killed(Exception):
     """The hub's process dies between storing a fact and playing it."""
 
 
-def _late_press_in_the_demo(path: str, *, kill: bool) -> tuple[dict[str, object], dict[str, object]]:
+def _late_press_in_the_demo(path: str, *, kill: bool) -> tuple[dict[str, dict[str, object]], dict[str, object]]:
     """The demo room (6-minute levels: level 2 from 360.5 s) until t1 is between hands before the
     change; then t1's next press, stamped then, reaches the hub at 420 s. With `kill`, the hub dies
     once the press is stored and a new one opens the store. Returns (tables, floor) as they end."""
@@ -87,7 +87,7 @@ def _late_press_in_the_demo(path: str, *, kill: bool) -> tuple[dict[str, object]
             def die(*_args: object, **_kw: object) -> None:
                 raise Killed
 
-            tables.play = die  # type: ignore[method-assign]
+            tables.play = die  # type: ignore[method-assign, assignment]
             with pytest.raises(Killed):
                 tables.receive("t1", press, wire.encode(press), 420.0)
             floor = FloorService.open(store)
