@@ -47,7 +47,7 @@ from typing import Any
 from hub import wire
 from hub.broker import EmbeddedBroker
 from hub.game import TableSetup
-from hub.mqtt import Message, MqttLink, prefer_latency
+from hub.mqtt import Message, MqttLink
 from hub.rules import Level
 from hub.service import HubService
 from hub.shard import Shard, hub_client_id, hub_status_topic
@@ -397,7 +397,6 @@ def main() -> None:
     ap.add_argument("--t0", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--step", type=float, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    prefer_latency()  # as `tapis hub` and `tapis agent` run
     if args.worker:
         worker(args)
         return
