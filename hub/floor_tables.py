@@ -163,19 +163,26 @@ class FloorTables:
     @classmethod
     def open(cls, floor: FloorService, store: EventStore, *, seats: int = 10,
              decks: tuple[str, str] = ("A", "B")) -> FloorTables:
-        """Every table as it was: each from its last hand's context, then its events since, replayed."""
+        """Every table as it was: each from its last hand's context, then its events since, replayed.
+
+        The last fact stored may never have been played (a kill between `receive`'s store and its
+        play; one thread does both, so no other can be): it is played too, also for a table that has
+        no hand context yet (its very first "new hand" press)."""
         tables = cls(floor, store, seats=seats, decks=decks)
         for key in store.config_keys(_CLOCK):
             tables.clock.restore(key[len(_CLOCK):], _offsets(key, store.get_config(key), store))
-        starts: dict[str, int] = {}
+        contexts: dict[str, int] = {}
         for key in store.config_keys(_CONTEXT):
             ctx = store.get_config(key)
             if isinstance(ctx, dict) and isinstance(ctx.get("row"), int):
-                starts[key[len(_CONTEXT):]] = int(ctx["row"])  # type: ignore[arg-type]
+                contexts[key[len(_CONTEXT):]] = int(ctx["row"])  # type: ignore[arg-type]
+        last = store.last_table_row()
+        starts = dict(contexts)  # table -> first row to replay
+        for row in store.table_rows(after=last - 1):
+            starts.setdefault(row.table, row.row)  # earlier facts of a table without a hand changed nothing
         if not starts:
             return tables
-        tables._replaying, tables._context_rows = True, starts
-        tables._last_row = store.last_table_row()
+        tables._replaying, tables._context_rows, tables._last_row = True, contexts, last
         try:
             for row in store.table_rows(after=min(starts.values()) - 1):
                 if row.table not in starts or row.row < starts[row.table]:
