@@ -13,7 +13,9 @@ only its own facts are played, as an agent running the same engine would.
 from __future__ import annotations
 
 import queue
+import socket
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ from pathlib import Path
 from hub import wire
 from hub.floor import FloorService
 from hub.floor_tables import FloorTables
-from hub.game import TableGame
+from hub.game import Output, TableGame
 from hub.mqtt import Message, MqttLink
 from hub.service import HubService
 from hub.store import JSON, EventStore
@@ -116,23 +118,18 @@ class TournamentRoom:
         self.workdir, self.seed = workdir, seed
         self._host, self._port = host, port
         self.clock = ManualClock(1.0)  # where the in-process demo starts
-        self.store = EventStore(workdir / "hub.db", durable=False)
-        new_demo(self.store, players=players, tables=tables, ruleset=ruleset, seed=seed, structure=structure)
-        self.floor = FloorService.open(self.store)
-        self.tables = FloorTables.open(self.floor, self.store)
-        self._hub_link = MqttLink(client_id="tapis-hub", host=host, port=port)
-        self.hub = HubService(link=self._hub_link, clock=self.clock, floor_tables=self.tables, wall=self.clock.now)
+        with EventStore(workdir / "hub.db", durable=False) as store:
+            new_demo(store, players=players, tables=tables, ruleset=ruleset, seed=seed, structure=structure)
         self.lines: dict[str, TableLine] = {}
         self.views: dict[str, OwnView] = {}  # tables dealing on their own view
         self.steps = 0
+        self.hub_down = False  # killed and not started again
         self._copies = 0
-        self.hub.start()
-        self._hub_link.start()
+        self._dead: list[tuple[HubService, EventStore]] = []  # killed hubs' leftovers, closed at the end
+        self._start_hub()
         for table in self.active():
             self._open_line(table, boot=f"{table}-1")
-        # The hub's subscription is live once it has heard every table's retained birth.
-        self._wait(lambda: all(t in self.hub.tables and self.hub.tables[t].online for t in self.lines),
-                   "the hub did not hear every table come online")
+        self._wait_for_births()
 
     # --- driving --------------------------------------------------------------------------------
 
@@ -149,7 +146,7 @@ class TournamentRoom:
         active = self.active()
         table = active[self.steps % len(active)]
         now = self.clock.advance(STEP_SECONDS / len(active))  # the tables play side by side
-        if not self.hub.tick(wait=10):  # the hub's floor sees the clock, as its own tick would
+        if not self.hub_down and not self.hub.tick(wait=10):  # the floor sees the clock, as its tick would
             raise RoomError("the hub did not take the clock tick")
         for view in self.views.values():
             view.floor.pump(now)
@@ -165,7 +162,8 @@ class TournamentRoom:
         if view is not None:
             view.tables.receive(table, event, wire.encode(event), now)
         self.steps += 1
-        self.settle()
+        if not self.hub_down:
+            self.settle()
         return table
 
     def settle(self, timeout: float = 30.0) -> None:
@@ -224,6 +222,50 @@ class TournamentRoom:
         boots = int(old.boot.rsplit("-", 1)[1])
         self._open_line(table, boot=f"{table}-{boots + 1}")
 
+    def kill_hub(self) -> None:
+        """kill -9 of the hub between two facts (the room waited for it to be idle): its MQTT connection
+        drops without a goodbye, nothing more is written or sent; every table deals on from its view."""
+        self._sever_hub()
+        self._bury_hub()
+
+    def kill_hub_on_next_fact(self, *, played: bool) -> str:
+        """kill -9 of the hub on the next fact it hears, once that fact is stored (SQLite committed):
+        before playing it (`played` False) or after; either way its acknowledgement never leaves. The
+        next table deals that fact; returns the table."""
+        died = threading.Event()
+        tables, play = self.tables, self.tables.play
+
+        def dying_play(table: str, event: wire.AnyTableEvent, now: float, *, row: int) -> Output:
+            if played:
+                play(table, event, now, row=row)
+            self._sever_hub()
+            died.set()
+            raise SystemExit  # ends the hub's consumer thread here, silently, as SIGKILL ends a process
+
+        def quiet(args: threading.ExceptHookArgs) -> None:
+            if args.exc_type is not SystemExit:  # the default hook's rule, which pytest's does not keep
+                hook(args)
+
+        hook, threading.excepthook = threading.excepthook, quiet
+        tables.play = dying_play  # type: ignore[method-assign]
+        self.hub_down = True  # no tick, no settle: the dying hub must not be waited for
+        try:
+            table = self.step()
+            if not died.wait(10):
+                raise RoomError("the hub never heard the fact it was to die on")
+            self._bury_hub()  # joins the thread: its exception hook has run
+        finally:
+            threading.excepthook = hook
+        return table
+
+    def restart_hub(self, timeout: float = 30.0) -> None:
+        """A new hub process on the same store file and client id: `FloorService.open`,
+        `FloorTables.open`, `HubService`; then every table's backlog, checked as in `found_hub`."""
+        self._start_hub()
+        self._wait_for_births()
+        self.hub_down = False
+        self.found_hub(timeout=timeout)
+
     def found_hub(self, *tables: str, timeout: float = 30.0) -> None:
         """The hub hears these tables again (all by default): wait for their backlog, then check that
         the hub played each one as the table did (hand, stacks, level, positions, cards)."""
@@ -256,9 +298,12 @@ class TournamentRoom:
             line.close()
         for view in self.views.values():
             view.store.close()
-        self._hub_link.stop()
-        self.hub.stop()
-        self.store.close()
+        if not self.hub_down:
+            self._hub_link.stop()
+            self.hub.stop()
+            self.store.close()
+        for _hub, store in self._dead:
+            store.close()
 
     def __enter__(self) -> TournamentRoom:
         return self
@@ -267,6 +312,38 @@ class TournamentRoom:
         self.close()
 
     # --- inside -----------------------------------------------------------------------------------
+
+    def _start_hub(self) -> None:
+        self.store = EventStore(self.workdir / "hub.db", durable=False)
+        self.floor = FloorService.open(self.store)
+        self.tables = FloorTables.open(self.floor, self.store)
+        self._hub_link = MqttLink(client_id="tapis-hub", host=self._host, port=self._port)
+        self.hub = HubService(link=self._hub_link, clock=self.clock, floor_tables=self.tables, wall=self.clock.now)
+        self.hub.start()
+        self._hub_link.start()
+
+    def _wait_for_births(self) -> None:
+        """The hub's subscription is live once it has heard every table's retained birth."""
+        self._wait(lambda: all(t in self.hub.tables and self.hub.tables[t].online for t in self.lines),
+                   "the hub did not hear every table come online")
+
+    def _sever_hub(self) -> None:
+        """The hub's TCP connection cut both ways at once, as the kernel does for a killed process:
+        what paho had not written yet is lost, no DISCONNECT, and its network thread ends instead of
+        reconnecting (`loop_stop` right after the cut: its first retry waits 50 ms)."""
+        client = self._hub_link._client  # noqa: SLF001 - a kill is below the link's interface
+        sock = client.socket()
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)
+        client.loop_stop()
+
+    def _bury_hub(self) -> None:
+        """After the kill: the consumer thread is gone (or ends now: its inbox is empty); the store's
+        connection is left as the dead process left it, closed at the end. The tables deal on alone."""
+        self.hub.stop()
+        self._dead.append((self.hub, self.store))
+        self.hub_down = True
+        self.lose_hub()
 
     def _open_line(self, table: str, *, boot: str) -> None:
         line = TableLine(table, boot=boot, outbox=self.workdir / f"outbox-{table}.db", host=self._host,

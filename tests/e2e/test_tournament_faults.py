@@ -225,3 +225,46 @@ def test_table_cut_across_a_level_change_keeps_its_level(straight: Run, tmp_path
     assert late and all(e["level"] == 1 for e in late)  # dealt at level 1, heard at level 2
     assert _calm(straight, seen["cut"], seen["back"], also={"LevelStarted"})
     _assert_same_tournament(run, straight)
+
+
+def _first_press(run: Run, table: str) -> int:
+    """The step at which `table` deals its first fact (its first "new hand"): tables take turns."""
+    return sorted(run.facts).index(table)
+
+
+@pytest.mark.parametrize("kill", ["between facts", "stored, not played", "played, not acknowledged",
+                                  "a table's first press stored, not played"])
+def test_hub_killed_mid_tournament_and_started_again_from_its_store(straight: Run, tmp_path: Path,
+                                                                     kill: str) -> None:
+    """kill -9 of the hub (its connection dropped without a goodbye, its thread ended, nothing flushed
+    beyond SQLite's commits); the tables deal on for 40 facts, their facts waiting in their outboxes;
+    a new hub opens the same store (`FloorService.open`, `FloorTables.open`) under the same client id.
+    Killed between two facts mid-hand, or on a fact it had stored but not played or not acknowledged:
+    that one is played once (on open, or already), acknowledged when the table sends it again."""
+    kill_at = _first_press(straight, "t2") if kill.startswith("a table's") else 250
+    outage = 40
+    seen: dict[str, float] = {}
+
+    def fault(room: TournamentRoom, _brokers: list[EmbeddedBroker]) -> None:
+        if room.steps == kill_at:
+            seen["killed"] = room.clock.now()
+            with room.hub.floor_lock:
+                seen["mid_hand"] = sum(1 for t in room.tables.tables if (g := room.tables.game(t)) and g.in_hand)
+            if kill == "between facts":
+                room.kill_hub()
+            else:
+                table = room.kill_hub_on_next_fact(played=kill.startswith("played"))
+                seen["unacknowledged"] = len(room.lines[table].outbox)  # the fact it died on
+        elif room.steps == kill_at + outage:
+            seen["back"] = room.clock.now()
+            seen["kept"] = sum(len(line.outbox) for line in room.lines.values())
+            room.restart_hub()  # every outbox drained, the hub played each table as the table did
+            seen["unsent"] = sum(len(line.outbox) for line in room.lines.values())
+
+    run = _play(tmp_path / "room", fault)
+    assert _calm(straight, seen["killed"], seen["back"])
+    if kill_at == 250:
+        assert seen["mid_hand"] == TABLES  # every table was in a hand when the hub died
+    assert seen["kept"] == (outage if kill == "between facts" else outage - 1 + seen["unacknowledged"])
+    assert seen["unsent"] == 0
+    _assert_same_tournament(run, straight)
