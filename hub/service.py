@@ -109,7 +109,23 @@ class HubService:
         self._listeners.append(listener)
 
     def start(self) -> None:
+        if self.floor_tables is not None:
+            self._resume_from_store()
         self._thread.start()
+
+    def _resume_from_store(self) -> None:
+        """A hub with a store knows where each table stands without its retained acks (a broker that
+        died with it lost them): each boot's last stored sequence. The hub stores in order, so all
+        before it is stored or forgotten by the outbox; waiting for it would stall the table for good.
+        The acknowledgements go out on connect (`_Reconnected`). Before the consumer thread runs."""
+        assert self.floor_tables is not None
+        for table, boot, seq in self.floor_tables.store.last_seqs():
+            view = self._view(table)
+            view.resume_after(boot, seq)
+            view.boot, view.last_seq, view.managed = boot, seq, True
+            game = self.floor_tables.game(table)
+            if game is not None:
+                view.hand, view.hand_open = game.hand_no, game.in_hand
 
     def serves(self, table: str) -> bool:
         """This worker serves `table` (always, unsharded)."""

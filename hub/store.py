@@ -152,6 +152,11 @@ class EventStore:
         """Row of the latest stored table event (0 when none)."""
         return int(self._exec("SELECT COALESCE(MAX(id), 0) FROM table_event").fetchone()[0])
 
+    def last_seqs(self) -> list[tuple[str, str, int]]:
+        """(table, boot, last sequence stored) for every table and boot, each table's latest boot last."""
+        cur = self._exec("SELECT tbl, boot, MAX(seq) FROM table_event GROUP BY tbl, boot ORDER BY MAX(id)")
+        return [(str(t), str(b), int(s)) for t, b, s in cur.fetchall()]
+
     def count_table_events(self, table: str | None = None) -> int:
         if table is None:
             return int(self._exec("SELECT COUNT(*) FROM table_event").fetchone()[0])

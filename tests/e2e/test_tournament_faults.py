@@ -268,3 +268,27 @@ def test_hub_killed_mid_tournament_and_started_again_from_its_store(straight: Ru
     assert seen["kept"] == (outage if kill == "between facts" else outage - 1 + seen["unacknowledged"])
     assert seen["unsent"] == 0
     _assert_same_tournament(run, straight)
+
+
+def test_hub_and_its_broker_killed_together_resume_from_the_store(straight: Run, tmp_path: Path) -> None:
+    """The hub's machine loses power with its embedded Mosquitto: the retained acknowledgements die
+    with the broker, and the hub had stored a fact it never acknowledged. The new hub learns where each
+    table stands from its store (the last sequence stored per table and boot), acknowledges it at
+    once, and the tables' outboxes drain; without that it would wait forever for facts the outboxes
+    had already forgotten."""
+    kill_at, outage = 600, 30
+    seen: dict[str, float] = {}
+
+    def fault(room: TournamentRoom, brokers: list[EmbeddedBroker]) -> None:
+        if room.steps == kill_at:
+            seen["killed"] = room.clock.now()
+            room.kill_hub_on_next_fact(played=True)
+            brokers[-1].kill()
+        elif room.steps == kill_at + outage:
+            seen["back"] = room.clock.now()
+            brokers.append(EmbeddedBroker(port=brokers[-1].port).start())
+            room.restart_hub()
+
+    run = _play(tmp_path / "room", fault)
+    assert _calm(straight, seen["killed"], seen["back"])
+    _assert_same_tournament(run, straight)
