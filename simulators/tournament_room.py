@@ -331,9 +331,9 @@ class TournamentRoom:
         """The hub's TCP connection cut both ways at once, as the kernel does for a killed process:
         what paho had not written yet is lost, no DISCONNECT, and its network thread ends instead of
         reconnecting (`loop_stop` right after the cut: its first retry waits 50 ms)."""
-        client = self._hub_link._client  # noqa: SLF001 - a kill is below the link's interface
+        client = self._hub_link._client  # private: a kill is below the link's interface
         sock = client.socket()
-        if sock is not None:
+        if isinstance(sock, socket.socket):  # also an ssl.SSLSocket
             sock.shutdown(socket.SHUT_RDWR)
         client.loop_stop()
 

@@ -21,7 +21,10 @@ def _press(table: str, seq: int, at: float) -> wire.DealerPressed:
     return wire.DealerPressed(table=table, boot=f"{table}-b1", seq=seq, at=at, button="new_hand", seat=None)
 
 
-def _straight(path: str, presses: list[wire.DealerPressed]) -> tuple[dict[str, object], dict[str, object]]:
+State = tuple[dict[str, object], dict[str, dict[str, object]]]  # the floor, every table's game
+
+
+def _straight(path: str, presses: list[wire.DealerPressed]) -> State:
     with EventStore(path) as store:
         floor = started_floor(store, 12, tables=2)
         tables = FloorTables(floor, store)
@@ -30,8 +33,7 @@ def _straight(path: str, presses: list[wire.DealerPressed]) -> tuple[dict[str, o
         return floor_state(floor, 100.0), tables_state(tables)
 
 
-def _killed_before_the_last_is_played(path: str, presses: list[wire.DealerPressed]
-                                      ) -> tuple[dict[str, object], dict[str, object]]:
+def _killed_before_the_last_is_played(path: str, presses: list[wire.DealerPressed]) -> State:
     """Every press but the last received; the last stored as `receive` stores it, then the kill."""
     with EventStore(path) as store:
         floor = started_floor(store, 12, tables=2)
