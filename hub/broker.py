@@ -8,13 +8,23 @@ messages for a slow subscriber.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGTERM when the parent dies (prctl PR_SET_PDEATHSIG)."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
 
 
 class BrokerError(RuntimeError):
@@ -48,6 +58,10 @@ def render_config(*, port: int, data_dir: Path, host: str = "127.0.0.1", max_que
         f"max_queued_messages {max_queued}",
         "max_inflight_messages 0",
         "set_tcp_nodelay true",  # small QoS 1 messages: Nagle would hold them tens of ms
+        # Started by root (a container, CI), Mosquitto switches to the `mosquitto` user, which can
+        # neither write our private data dir (persistence failed with "Permission denied", silently)
+        # nor keep the signal that ends it with the hub. It stays as whoever started it.
+        *(["user root"] if os.geteuid() == 0 else []),
         "log_dest stderr",
         "log_type error",
         "log_type warning",
@@ -76,8 +90,13 @@ class EmbeddedBroker:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         config = self.data_dir / "mosquitto.conf"
         config.write_text(render_config(port=self.port, data_dir=self.data_dir))
+        # Its own session, so a Ctrl-C meant for the hub does not stop the broker first; and it dies
+        # with the hub (Linux), so a hub killed with SIGKILL leaves no broker squatting on the port.
+        # Only from the main thread: the signal fires when the thread that started it ends.
+        die_with_us = sys.platform == "linux" and threading.current_thread() is threading.main_thread()
         self._proc = subprocess.Popen([binary, "-c", str(config)], stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.PIPE, start_new_session=True)
+                                      stderr=subprocess.PIPE, start_new_session=True,
+                                      preexec_fn=_die_with_parent if die_with_us else None)
         deadline = time.monotonic() + self._start_timeout
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
