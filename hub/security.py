@@ -349,7 +349,7 @@ def render_secure_config(*, port: int, tls_port: int | None, data_dir: Path, fil
     lines += [
         "persistence true",
         f"persistence_location {data_dir}/",
-        "autosave_interval 5",
+        "autosave_interval 60",  # as hub.broker's: a save stalls the broker, the outboxes lose nothing
         f"max_queued_messages {max_queued}",
         "max_inflight_messages 0",
         "set_tcp_nodelay true",
