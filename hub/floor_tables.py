@@ -53,6 +53,15 @@ class FloorTables:
         self._context_rows: dict[str, int] = {}
         self._last_row = 0
 
+    def hand_rows(self) -> dict[str, int]:
+        """Table -> the store row of the "new hand" that started its current (or last) hand."""
+        rows: dict[str, int] = {}
+        for key in self.store.config_keys(_CONTEXT):
+            ctx = self.store.get_config(key)
+            if isinstance(ctx, dict) and isinstance(ctx.get("row"), int):
+                rows[key[len(_CONTEXT):]] = int(ctx["row"])  # type: ignore[arg-type]
+        return rows
+
     def game(self, table: str) -> TableGame | None:
         seat = self.tables.get(table)
         return seat.game if seat is not None else None
@@ -171,11 +180,7 @@ class FloorTables:
         tables = cls(floor, store, seats=seats, decks=decks)
         for key in store.config_keys(_CLOCK):
             tables.clock.restore(key[len(_CLOCK):], _offsets(key, store.get_config(key), store))
-        contexts: dict[str, int] = {}
-        for key in store.config_keys(_CONTEXT):
-            ctx = store.get_config(key)
-            if isinstance(ctx, dict) and isinstance(ctx.get("row"), int):
-                contexts[key[len(_CONTEXT):]] = int(ctx["row"])  # type: ignore[arg-type]
+        contexts = tables.hand_rows()
         last = store.last_table_row()
         starts = dict(contexts)  # table -> first row to replay
         for row in store.table_rows(after=last - 1):

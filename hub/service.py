@@ -126,6 +126,30 @@ class HubService:
             game = self.floor_tables.game(table)
             if game is not None:
                 view.hand, view.hand_open = game.hand_no, game.in_hand
+        self._felt_from_store()
+
+    def _felt_from_store(self) -> None:
+        """The cards on each felt, for the TD's view: the current hand's card events, replayed from the
+        store into the table views (published on connect). A card left from an earlier hand and never
+        moved since is not known until it moves or the agent restarts."""
+        assert self.floor_tables is not None
+        starts = self.floor_tables.hand_rows()
+        if not starts:
+            return
+        boots: dict[str, str] = {}
+        for row in self.floor_tables.store.table_rows(after=min(starts.values()) - 1):
+            if row.row < starts.get(row.table, row.row + 1):
+                continue
+            try:
+                event = wire.decode_table_event(wire.table_events(row.table), row.payload)
+            except wire.PayloadError:
+                continue
+            view = self._view(row.table)
+            if boots.setdefault(row.table, event.boot) != event.boot:
+                view.zones.clear()  # the agent restarted mid-hand: it reported its felt afresh
+                boots[row.table] = event.boot
+            if isinstance(event, wire.CardEvent):
+                view.apply(event)
 
     def serves(self, table: str) -> bool:
         """This worker serves `table` (always, unsharded)."""

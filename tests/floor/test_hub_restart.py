@@ -64,3 +64,36 @@ def test_a_restarted_hub_acknowledges_what_its_store_holds(tmp_path: Path, broke
         link.stop()
         hub.stop()
         store.close()
+
+
+def _card(seq: int, kind: str, zone: str, card: str) -> wire.CardEvent:
+    uid = f"{'23456789TJQKA'.index(card[0]):02X}{'cdhs'.index(card[1]):02X}"
+    return wire.CardEvent(table="t1", boot="t1-b1", seq=seq, at=float(seq), type=kind, zone=zone, uid=uid,
+                          card=card, deck="t1/A", order=seq)
+
+
+def test_a_restarted_hub_shows_the_cards_on_the_felt(tmp_path: Path) -> None:
+    """The TD's view after a restart: the current hand's cards where they lie, from the store."""
+    from typing import cast
+
+    from tests.hub.fake_link import RecordingLink
+
+    path = db(tmp_path)
+    facts = [_press(1), _card(2, "card_arrived", "seat:1", "As"), _card(3, "card_arrived", "seat:2", "Kd"),
+             _card(4, "card_arrived", "seat:1", "Ah"), _card(5, "card_arrived", "seat:2", "Kc"),
+             _card(6, "card_left", "seat:2", "Kd"), _card(7, "card_arrived", "muck", "Kd")]
+    with EventStore(path) as store:
+        tables = FloorTables(started_floor(store, 12, tables=2), store)
+        for event in facts:
+            tables.receive("t1", event, wire.encode(event), 10.0 + event.seq)
+
+    store = EventStore(path)
+    floor_tables = FloorTables.open(FloorService.open(store), store)
+    hub = HubService(link=cast(MqttLink, RecordingLink()), floor_tables=floor_tables, wall=lambda: 100.0)
+    try:
+        hub.start()
+        zones = hub.tables["t1"].state(hole_cards=True)["zones"]
+        assert zones == {"seat:1": ["As", "Ah"], "seat:2": ["Kc"], "muck": ["Kd"]}
+    finally:
+        hub.stop()
+        store.close()
