@@ -11,7 +11,7 @@ after a kill.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from hub import wire
@@ -19,7 +19,7 @@ from hub.floor import FloorService, MoveInstruction, table_number
 from hub.game import Output, TableGame, TableSetup
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
-from hub.store import JSON, EventStore, StoreError
+from hub.store import JSON, EventStore, StoreError, TableRow
 from hub.table_clock import TableClock
 from hub.tournament.errors import TournamentError
 
@@ -61,6 +61,18 @@ class FloorTables:
             if isinstance(ctx, dict) and isinstance(ctx.get("row"), int):
                 rows[key[len(_CONTEXT):]] = int(ctx["row"])  # type: ignore[arg-type]
         return rows
+
+    def facts_since(self, starts: dict[str, int]) -> Iterator[tuple[TableRow, wire.AnyTableEvent]]:
+        """Each table's stored facts from its row in `starts` on (tables not in it: none), in order."""
+        if not starts:
+            return
+        for row in self.store.table_rows(after=min(starts.values()) - 1):
+            if row.table not in starts or row.row < starts[row.table]:
+                continue
+            try:
+                yield row, wire.decode_table_event(wire.table_events(row.table), row.payload)
+            except wire.PayloadError:
+                continue
 
     def game(self, table: str) -> TableGame | None:
         seat = self.tables.get(table)
@@ -189,13 +201,7 @@ class FloorTables:
             return tables
         tables._replaying, tables._context_rows, tables._last_row = True, contexts, last
         try:
-            for row in store.table_rows(after=min(starts.values()) - 1):
-                if row.table not in starts or row.row < starts[row.table]:
-                    continue
-                try:
-                    event = wire.decode_table_event(wire.table_events(row.table), row.payload)
-                except wire.PayloadError:
-                    continue
+            for row, event in tables.facts_since(starts):
                 tables.play(row.table, event, row.at, row=row.row)
         finally:
             tables._replaying = False

@@ -133,17 +133,8 @@ class HubService:
         store into the table views (published on connect). A card left from an earlier hand and never
         moved since is not known until it moves or the agent restarts."""
         assert self.floor_tables is not None
-        starts = self.floor_tables.hand_rows()
-        if not starts:
-            return
         boots: dict[str, str] = {}
-        for row in self.floor_tables.store.table_rows(after=min(starts.values()) - 1):
-            if row.row < starts.get(row.table, row.row + 1):
-                continue
-            try:
-                event = wire.decode_table_event(wire.table_events(row.table), row.payload)
-            except wire.PayloadError:
-                continue
+        for row, event in self.floor_tables.facts_since(self.floor_tables.hand_rows()):
             view = self._view(row.table)
             if boots.setdefault(row.table, event.boot) != event.boot:
                 view.zones.clear()  # the agent restarted mid-hand: it reported its felt afresh
