@@ -56,7 +56,8 @@ from hw.profile import TableProfile
 from simulators import demo
 from simulators.dealer import Board, Burn, Clear, Felt, Hole, Muck, Tray, deal_order
 from table_agent.events import TRAY, CardArrived, CardLeft, ZoneEvent
-from table_agent.hand_watch import HandWatch, fault_details
+from table_agent.hand_watch import HandWatch, wire_event
+from table_agent.read_order import Item
 from table_agent.outbox import Outbox
 
 STREET_CARDS = {"preflop": 3, "flop": 1, "turn": 1}  # board cards once that street's betting is over
@@ -117,10 +118,9 @@ class LightTable:
         step = self.pace.index(event.at)
         self.emitted_by_step[step] = self.emitted_by_step.get(step, 0) + 1
 
-    def _faults(self, faults: list) -> None:  # type: ignore[type-arg]
-        for fault in faults:
-            self._emit(wire.FaultSeen(**self._head(at=fault.at), hand=fault.hand, kind=str(fault.kind),
-                                      seat=fault.seat, cards=list(fault.cards), details=fault_details(fault.details)))
+    def _publish(self, items: list[Item]) -> None:  # faults and card events, as the agent sends them
+        for item in items:
+            self._emit(wire_event(item, self._head(at=item.at)))
 
     def place(self, antenna: int, uid: bytes) -> None:  # the Felt's antennas: a tag settles
         self.order += 1
@@ -136,22 +136,18 @@ class LightTable:
         self._zone_event(CardLeft(self.antennas[antenna], self.registry.lookup(uid), time.monotonic(), self.order))
 
     def _zone_event(self, event: ZoneEvent) -> None:
-        self._faults(self.watch.zone_event(event))  # the fault first, as the agent sends it
-        self._emit(wire.CardEvent(**self._head(at=event.at),
-                                  type="card_arrived" if isinstance(event, CardArrived) else "card_left",
-                                  zone=str(event.zone), uid=event.tag.uid, card=event.tag.card,
-                                  deck=event.tag.deck, order=event.order))
+        self._publish(self.watch.zone_event(event))
 
     def _act(self, seat: int, action: str, to: int | None = None) -> None:
         self._emit(wire.SeatActed(**self._head(), seat=seat, action=action, to=to))  # type: ignore[arg-type]
-        self._faults(self.watch.action(seat, action, time.monotonic()))
+        self._publish(self.watch.action(seat, action, time.monotonic()))
 
     def received(self, message: Message) -> None:
         if message.topic == wire.hub_ack(self.table):
             ack = wire.decode_ack(message.topic, message.payload)
             self.outbox.acknowledged(ack.boot, ack.seq)
         else:
-            self._faults(self.watch.command(wire.decode_command(message.topic, message.payload)))
+            self._publish(self.watch.command(wire.decode_command(message.topic, message.payload)))
 
     # The croupier ------------------------------------------------------------------------------
 
@@ -164,7 +160,7 @@ class LightTable:
         watch = self.watch
         while True:
             before = watch.hand
-            watch.new_hand_pressed()
+            self._publish(watch.new_hand_pressed())
             self._emit(wire.DealerPressed(**self._head(), button="new_hand"))
             if not (yield lambda: watch.context is not None and watch.hand != before):
                 continue

@@ -21,14 +21,16 @@ from firmware_bridge import PROTOCOL_VERSION, Frame, Hello, ReaderFault, TagGone
 from hub import wire
 from hub.mqtt import Message
 from hw.decks import DeckRegistry
-from hw.ports import ByteLink, Clock
-from hw.profile import TableProfile
-from table_agent.events import CardArrived, ZoneEvent
 from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
-from table_agent.hand_watch import HandWatch, fault_details
+from hw.ports import ByteLink, Clock
+from hw.profile import TableProfile
+from table_agent.dealing import FaultDetected
+from table_agent.events import ZoneEvent
+from table_agent.hand_watch import HandWatch, wire_event
 from table_agent.outbox import Outbox, OutboxSender
 from table_agent.presence import Presence
+from table_agent.read_order import Item
 from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
 from table_agent.zones import ZoneTracker
 
@@ -104,6 +106,7 @@ class AgentStats:
     resent: int = 0
     unknown_antenna_reads: int = 0
     stray_reads: int = 0  # unregistered UIDs read once, never confirmed: line errors the CRC missed
+    reconsidered: int = 0  # order faults dropped: a card read late was dealt before (ReadOrder)
     reader_up: bool = False
     reader: str = ""
     rejects_by_reason: dict[str, int] = field(default_factory=dict)
@@ -141,7 +144,8 @@ class TableAgent:
             self.reader = reader_factory(out=self._inbox, clock=clock,
                                          scan_period_ms=profile.reader.scan_period_ms, name=f"reader-{self.table}")
         self.stats = AgentStats()
-        self.watch = HandWatch(table=self.table)
+        # Two reads less than 1.5 scans apart may be out of dealing order: one missed scan (ReadOrder).
+        self.watch = HandWatch(table=self.table, order_window=1.5 * period)
         self.outbox = outbox if outbox is not None else Outbox()
         self.sender = OutboxSender(table=self.table, boot=self.boot, outbox=self.outbox,
                                    publish=publisher.publish, clock=clock, resend_after=resend_after)
@@ -220,7 +224,7 @@ class TableAgent:
 
     def idle(self) -> bool:
         """Nothing queued or in progress (replays wait for this between steps)."""
-        return self._inbox.unfinished_tasks == 0
+        return self._inbox.unfinished_tasks == 0 and not self.watch.holding
 
     @property
     def seq(self) -> int:
@@ -248,18 +252,18 @@ class TableAgent:
             self._dealer(item)
         elif isinstance(item, _Acted):
             self._emit(wire.SeatActed(**self._head(), seat=item.seat, action=item.action, to=item.to))  # type: ignore[arg-type]
-            self._faults(self.watch.action(item.seat, item.action, self._clock.now()))
+            self._publish(self.watch.action(item.seat, item.action, self._clock.now()))
         elif isinstance(item, _Command):
             self.stats.commands += 1
             self._command(item.message)
 
     def _dealer(self, press: _Dealer) -> None:
         if press.button == "new_hand":
-            self.watch.new_hand_pressed()
+            self._publish(self.watch.new_hand_pressed())
         elif press.button == "away" and press.seat is not None:
-            self.watch.away(press.seat)
+            self._publish(self.watch.away(press.seat))
         elif press.button == "back" and press.seat is not None:
-            self.watch.back(press.seat)
+            self._publish(self.watch.back(press.seat))
         self._emit(wire.DealerPressed(**self._head(), button=press.button, seat=press.seat))  # type: ignore[arg-type]
 
     def _command(self, message: Message) -> None:
@@ -269,7 +273,7 @@ class TableAgent:
             self.stats.bad_commands += 1
             log.warning("table %s: ignored a malformed command: %s", self.table, err)
             return
-        self._faults(self.watch.command(command))
+        self._publish(self.watch.command(command))
         if self._panel is not None:
             self._show_lights()
 
@@ -284,12 +288,15 @@ class TableAgent:
                                      time_seat=lights.time_seat if ends is not None else None,
                                      time_ends_at=ends))
 
-    def _faults(self, faults: list) -> None:  # type: ignore[type-arg]
-        for fault in faults:
-            self.stats.faults += 1
-            self._emit(wire.FaultSeen(**self._head(at=fault.at), hand=fault.hand, kind=str(fault.kind),
-                                      seat=fault.seat, cards=list(fault.cards),
-                                      details=fault_details(fault.details)))
+    def _publish(self, items: list[Item]) -> None:
+        """The watch's faults and card events, in the order it judged them (a fault before its card)."""
+        for item in items:
+            self._emit(wire_event(item, self._head(at=item.at)))
+            if isinstance(item, FaultDetected):
+                self.stats.faults += 1
+            else:
+                for listener in self._listeners:
+                    listener(item)
 
     def _frame(self, frame: Frame, at: float) -> None:
         self.stats.frames += 1
@@ -312,17 +319,10 @@ class TableAgent:
     def _zone_events(self, presence_events: list) -> None:  # type: ignore[type-arg]
         for pe in presence_events:
             for event in self.zones.apply(pe):
-                # The fault goes first: the hub must know a board card is faulty before it sees it.
-                self._faults(self.watch.zone_event(event))
-                self._emit(wire.CardEvent(
-                    **self._head(at=event.at),
-                    type="card_arrived" if isinstance(event, CardArrived) else "card_left",
-                    zone=str(event.zone), uid=event.tag.uid, card=event.tag.card, deck=event.tag.deck,
-                    order=event.order))
-                for listener in self._listeners:
-                    listener(event)
+                self._publish(self.watch.zone_event(event))
         self.stats.unknown_antenna_reads = self.zones.unmapped_reads
         self.stats.stray_reads = self.presence.unconfirmed_dropped
+        self.stats.reconsidered = self.watch.judge.reconsidered
 
     def _link_changed(self, item: LinkChanged) -> None:
         self.stats.reader_up = item.up
@@ -335,6 +335,7 @@ class TableAgent:
 
     def _check_timeouts(self, now: float) -> None:
         self._zone_events(self.presence.tick(now))
+        self._publish(self.watch.tick(now))
         self.sender.check(now)
         self.stats.resent = self.sender.resent
         if self.stats.reader_up and self._last_frame_at is not None and not self._stalled \

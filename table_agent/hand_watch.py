@@ -1,9 +1,11 @@
 """Hand watch: the dealing monitor kept in step with the hub's commands, on the agent's thread.
 
 Consumes the hub's commands (`hub.wire` hand context, betting state, rulings, hand over), zone
-events and panel presses; feeds `table_agent.dealing.DealingMonitor` and returns its faults. Cards
-that land between "new hand" and the hub's context are held and judged once the context arrives, in
-their order. Also keeps what the seat LEDs show: whose turn, the Time countdown, seats at fault.
+events and panel presses; feeds `table_agent.dealing.DealingMonitor` (through `ReadOrder`, which
+gives the benefit of the doubt when two cards are read closer than the reader can order them) and
+returns what to publish, in order: faults and card events. Cards that land between "new hand" and
+the hub's context go out at once and are judged once the context arrives, in their order. Also keeps
+what the seat LEDs show: whose turn, the Time countdown, seats at fault.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import logging
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from hub import wire
 from table_agent.dealing import (
@@ -23,7 +26,8 @@ from table_agent.dealing import (
     Remedy,
     Street,
 )
-from table_agent.events import ZoneEvent
+from table_agent.events import CardArrived, ZoneEvent
+from table_agent.read_order import Item, ReadOrder
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +49,9 @@ class SeatLights:
 
 
 class HandWatch:
-    def __init__(self, *, table: str) -> None:
-        self.monitor = DealingMonitor(table=table)
+    def __init__(self, *, table: str, order_window: float = 0.0) -> None:
+        """`order_window`: seconds within which two reads may be out of dealing order (`ReadOrder`)."""
+        self.judge = ReadOrder(table=table, window=order_window)
         self.hand: int | None = None
         self.context: wire.HandContextCmd | None = None
         self.betting: wire.BettingCmd | None = None  # the hub's last word on the betting
@@ -57,31 +62,45 @@ class HandWatch:
         self._opened: set[Street] = set()
         self._closed: set[Street] = set()
 
-    def new_hand_pressed(self) -> None:
-        self.monitor.end_hand()
+    @property
+    def monitor(self) -> DealingMonitor:
+        return self.judge.monitor
+
+    @property
+    def holding(self) -> bool:
+        """Cards held while their read order is in doubt (`tick` releases them)."""
+        return self.judge.holding
+
+    def tick(self, now: float) -> list[Item]:
+        return self.judge.tick(now)
+
+    def new_hand_pressed(self) -> list[Item]:
+        out = self.judge.end_hand()
         self.hand, self.context, self.betting, self.result = None, None, None, None
         self._waiting = True
         self._held.clear()
         self.lights = SeatLights()
+        return out
 
-    def zone_event(self, event: ZoneEvent) -> list[FaultDetected]:
+    def zone_event(self, event: ZoneEvent) -> list[Item]:
+        """The faults this card reveals, then the card itself (or nothing yet: held in doubt)."""
         if self._waiting:
             self._held.append(event)
-            return []
-        return self.monitor.observe(event)
+            return [event]
+        return self.judge.observe(event)
 
-    def action(self, seat: int, action: str, at: float) -> list[FaultDetected]:
+    def action(self, seat: int, action: str, at: float) -> list[Item]:
         # Out of turn is the engine's to rule (it knows pending actions): the monitor only learns
         # that the deal is over and who folded.
-        return self.monitor.action_seen(seat, None, action=action, at=at)
+        return self.judge.call("action_seen", seat, None, action=action, at=at)
 
-    def away(self, seat: int) -> None:
-        self.monitor.seat_away(seat)
+    def away(self, seat: int) -> list[Item]:
+        return self.judge.call("seat_away", seat)
 
-    def back(self, seat: int) -> None:
-        self.monitor.seat_back(seat)
+    def back(self, seat: int) -> list[Item]:
+        return self.judge.call("seat_back", seat)
 
-    def command(self, cmd: wire.AnyCommand) -> list[FaultDetected]:
+    def command(self, cmd: wire.AnyCommand) -> list[Item]:
         if isinstance(cmd, wire.HandContextCmd):
             return self._start(cmd)
         if cmd.hand != self.hand:
@@ -89,20 +108,21 @@ class HandWatch:
         if isinstance(cmd, wire.BettingCmd):
             return self._betting(cmd)
         if isinstance(cmd, wire.RulingCmd):
+            out: list[Item] = []
             if cmd.decision in _REMEDIES:
                 try:
-                    self.monitor.expect_remedy(cmd.decision, cards=cmd.cards, seat=cmd.seat,
-                                               dead_seats=cmd.dead_seats)
+                    out = self.judge.call("expect_remedy", cmd.decision, cards=cmd.cards, seat=cmd.seat,
+                                          dead_seats=cmd.dead_seats)
                 except DealingError as err:
                     log.warning("hand %s: ruling %s not understood: %s", cmd.hand, cmd.decision, err)
             self.lights.at_fault |= {s for s in [cmd.seat, *cmd.dead_seats] if s is not None}
-            return []
-        self.monitor.end_hand()
+            return out
+        out = self.judge.end_hand()
         self.lights = SeatLights()
         self.result = cmd.result
-        return []
+        return out
 
-    def _start(self, cmd: wire.HandContextCmd) -> list[FaultDetected]:
+    def _start(self, cmd: wire.HandContextCmd) -> list[Item]:
         ctx = HandContext(
             hand=cmd.hand, seats=tuple(cmd.seats), button=cmd.button, first_to_deal=cmd.first_to_deal,
             hole_cards=cmd.hole_cards, deck=cmd.deck, table_decks=frozenset(cmd.table_decks),
@@ -111,29 +131,39 @@ class HandWatch:
         self.hand, self.context, self.betting, self.result = cmd.hand, cmd, None, None
         self._opened, self._closed = set(), set()
         self.lights = SeatLights()
-        faults = self.monitor.start_hand(ctx)
+        out = self.judge.start_hand(ctx)
         self._waiting = False
         held, self._held = list(self._held), deque(maxlen=HELD_MAX)
         for event in held:
-            faults += self.monitor.observe(event)
-        return faults
+            out += self.judge.observe(event, published=True)
+        return out
 
-    def _betting(self, cmd: wire.BettingCmd) -> list[FaultDetected]:
+    def _betting(self, cmd: wire.BettingCmd) -> list[Item]:
         self.betting = cmd
-        faults: list[FaultDetected] = []
+        out: list[Item] = []
         for name in cmd.closed:
             street = _STREETS.get(name)
             if street is not None and street not in self._closed:
                 self._closed.add(street)
-                faults += self.monitor.betting_closed(street)
+                out += self.judge.call("betting_closed", street)
         street = _STREETS.get(cmd.street)
         if cmd.open and street is not None and street not in self._opened:
             self._opened.add(street)
-            faults += self.monitor.betting_opened(street)
-        self.monitor.set_to_act(cmd.to_act)
+            out += self.judge.call("betting_opened", street)
+        out += self.judge.call("set_to_act", cmd.to_act)
         self.lights.to_act, self.lights.to_call, self.lights.opened = cmd.to_act, cmd.to_call, cmd.opened
         self.lights.time_seat, self.lights.time_left = cmd.time_seat, cmd.time_left
-        return faults
+        return out
+
+
+def wire_event(item: Item, head: dict[str, Any]) -> wire.FaultSeen | wire.CardEvent:
+    """A fault or a card event as the table publishes it; `head` gives table, boot, seq and `at`."""
+    if isinstance(item, FaultDetected):
+        return wire.FaultSeen(**head, hand=item.hand, kind=item.kind, seat=item.seat, cards=list(item.cards),
+                              details=fault_details(item.details))
+    return wire.CardEvent(**head, type="card_arrived" if isinstance(item, CardArrived) else "card_left",
+                          zone=str(item.zone), uid=item.tag.uid, card=item.tag.card, deck=item.tag.deck,
+                          order=item.order)
 
 
 def fault_details(details: Mapping[str, object]) -> dict[str, wire.Detail]:

@@ -1,0 +1,173 @@
+"""Read order: the dealing monitor judged in the order cards were read, with the benefit of the doubt.
+
+A reader sees the felt one scan at a time (50 ms on the reader board), and misses a card now and then
+for one scan: two cards put down less than a scan apart are read in the same scan, and a card whose
+first read was missed is read a scan after the card dealt after it. Below that resolution the read
+order is not the dealing order, and a croupier who pitches fast would be told "seat skipped" or
+"flop without burn" (joueur oublié, flop sans brûlée) for a card the reader only saw late.
+
+So when a card reveals a fault that depends on order, the table holds that card, its faults and what
+follows for `window` seconds (1.5 scans by default in the agent). If a card read within the window,
+judged before the doubtful one, gives fewer faults, the hand is judged again in that order and the
+fault is dropped; otherwise everything held goes out as first judged once the window has passed.
+Nothing is published out of its judged order meanwhile, so the hub still learns of a board fault
+before the card that revealed it. Only order faults wait; every other fault goes out at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from table_agent.dealing import DealingError, DealingMonitor, FaultDetected, FaultKind, HandContext
+from table_agent.events import ZoneEvent
+
+ORDER_FAULTS = frozenset({FaultKind.WRONG_DEAL_ORDER, FaultKind.SEAT_SKIPPED, FaultKind.FLOP_WITHOUT_BURN,
+                          FaultKind.TURN_WITHOUT_BURN, FaultKind.RIVER_WITHOUT_BURN})
+LOG_MAX = 2000  # monitor inputs kept per hand to judge again; past it, no more benefit of the doubt
+
+Item = FaultDetected | ZoneEvent  # what to publish, in order: a fault, or a card event
+
+
+@dataclass(slots=True)
+class _Entry:
+    """One input given to the monitor and what it answered."""
+
+    call: str  # the monitor's method
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    faults: list[FaultDetected]
+    event: ZoneEvent | None = None  # the card event, for `observe`
+    published: bool = False  # the card event already went out (read before the hand context came)
+
+    def items(self) -> list[Item]:
+        if self.event is None or self.published:
+            return list(self.faults)
+        return [*self.faults, self.event]
+
+    @property
+    def doubtful(self) -> bool:
+        return self.event is not None and any(f.kind in ORDER_FAULTS for f in self.faults)
+
+
+class ReadOrder:
+    """`DealingMonitor` behind a log of its inputs; every method returns the items to publish now."""
+
+    def __init__(self, *, table: str, window: float = 0.0) -> None:
+        """`window`: seconds within which two reads may be out of dealing order (0: judge as read)."""
+        self.monitor = DealingMonitor(table=table)
+        self.window = window
+        self.reconsidered = 0  # order faults dropped after judging again (agent stats)
+        self._ctx: HandContext | None = None
+        self._log: list[_Entry] = []
+        self._held_from: int | None = None  # first held entry
+        self._deadline = 0.0
+
+    @property
+    def holding(self) -> bool:
+        return self._held_from is not None
+
+    def start_hand(self, ctx: HandContext) -> list[Item]:
+        out = self.flush()
+        self._ctx, self._log = ctx, []
+        self.monitor.start_hand(ctx)
+        return out
+
+    def end_hand(self) -> list[Item]:
+        out = self.flush()
+        self.monitor.end_hand()
+        self._ctx, self._log = None, []
+        return out
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> list[Item]:
+        """Any other input (betting, actions, remedies, seats away): passed on and logged."""
+        try:
+            faults = getattr(self.monitor, name)(*args, **kwargs)
+        except DealingError:
+            self._record(_Entry(name, args, kwargs, []))  # the monitor refused it before any change
+            raise
+        return self._record(_Entry(name, args, kwargs, list(faults or [])))
+
+    def observe(self, event: ZoneEvent, *, published: bool = False) -> list[Item]:
+        out = self.tick(event.at)
+        entry = _Entry("observe", (event,), {}, self.monitor.observe(event), event, published)
+        if self._held_from is None:
+            return out + self._record(entry)
+        self._record(entry)
+        if self._held_from is not None and len(self._log) - 1 > self._held_from:
+            self._judge_before_doubt()
+            return out + self._settle()
+        return out
+
+    def tick(self, now: float) -> list[Item]:
+        """Release what is held once the window has passed."""
+        if self._held_from is not None and now > self._deadline:
+            return self.flush()
+        return []
+
+    def flush(self) -> list[Item]:
+        if self._held_from is None:
+            return []
+        held, self._held_from = self._log[self._held_from:], None
+        return [item for entry in held for item in entry.items()]
+
+    # --- the doubt ---------------------------------------------------------------------------
+
+    def _record(self, entry: _Entry) -> list[Item]:
+        if self._ctx is None or len(self._log) >= LOG_MAX:
+            return self.flush() + entry.items()  # no hand, or too long a hand to judge again
+        self._log.append(entry)
+        if self._held_from is not None:
+            return []
+        if entry.doubtful and self.window > 0:
+            assert entry.event is not None
+            self._held_from, self._deadline = len(self._log) - 1, entry.event.at + self.window
+            return []
+        return entry.items()
+
+    def _judge_before_doubt(self) -> None:
+        """The card just read, judged before the doubtful one: kept if it gives fewer faults."""
+        assert self._held_from is not None and self._ctx is not None
+        first, last = self._held_from, self._log[-1]
+        if last.event is None:
+            return
+        doubtful = self._log[first].event
+        assert doubtful is not None
+        if last.event.at - doubtful.at > self.window:
+            return
+        order = self._log[:first] + [last] + self._log[first:-1]
+        monitor = DealingMonitor(table=self.monitor.table)
+        monitor.start_hand(self._ctx)
+        judged = [_Entry(e.call, e.args, e.kwargs, _replay(monitor, e), e.event, e.published) for e in order]
+        if _faults(judged[first:]) < _faults(self._log[first:]):
+            self.reconsidered += _order_faults(self._log[first:]) - _order_faults(judged[first:])
+            self.monitor, self._log = monitor, judged
+
+    def _settle(self) -> list[Item]:
+        """Release what no longer waits on a doubt; the next doubtful card, if any, holds the rest."""
+        assert self._held_from is not None
+        start = self._held_from
+        nxt = next((i for i in range(start, len(self._log)) if self._log[i].doubtful), None)
+        if nxt is None:
+            return self.flush()
+        if nxt == start:
+            return []
+        event = self._log[nxt].event
+        assert event is not None
+        self._held_from, self._deadline = nxt, event.at + self.window
+        return [item for entry in self._log[start:nxt] for item in entry.items()]
+
+
+def _replay(monitor: DealingMonitor, entry: _Entry) -> list[FaultDetected]:
+    try:
+        return list(getattr(monitor, entry.call)(*entry.args, **entry.kwargs) or [])
+    except DealingError:
+        return []
+
+
+def _faults(entries: list[_Entry]) -> int:
+    return sum(len(e.faults) for e in entries)
+
+
+def _order_faults(entries: list[_Entry]) -> int:
+    return sum(f.kind in ORDER_FAULTS for e in entries for f in e.faults)
