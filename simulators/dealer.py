@@ -49,7 +49,8 @@ class Clear:
     pass
 
 
-Step = Hole | Burn | Board | Tray | Muck | Clear
+CardStep = Hole | Burn | Board | Tray  # one card from the deck to a zone
+Step = CardStep | Muck | Clear
 
 
 def deal_order(seats: Sequence[int], button: int) -> list[int]:
@@ -127,15 +128,16 @@ class Felt:
         antenna = self._profile.antenna_of(zone)
         return [uid for uid, a in self._where.items() if a == antenna]
 
-    def perform(self, step: Step) -> None:
+    @staticmethod
+    def zone_of(step: CardStep) -> Zone:
+        """Where a step puts its card."""
         if isinstance(step, Hole):
-            self.put(Zone.seat_zone(step.seat), self.uid(step.card))
-        elif isinstance(step, Burn):
-            self.put(BURN, self.uid(step.card))
-        elif isinstance(step, Board):
-            self.put(BOARD, self.uid(step.card))
-        elif isinstance(step, Tray):
-            self.put(TRAY, self.uid(step.card))
+            return Zone.seat_zone(step.seat)
+        return BURN if isinstance(step, Burn) else BOARD if isinstance(step, Board) else TRAY
+
+    def perform(self, step: Step) -> None:
+        if isinstance(step, Hole | Burn | Board | Tray):
+            self.put(self.zone_of(step), self.uid(step.card))
         elif isinstance(step, Muck):
             for uid in self.cards_at(Zone.seat_zone(step.seat)):
                 self.put(MUCK, uid)

@@ -44,6 +44,7 @@ class SimTable:
     seats: list[int]
     button: int
     thread: threading.Thread | None = None
+    croupier: Croupier | None = None  # set once `deal` runs (its `stuck` count: hands given up)
 
 
 @dataclass
@@ -137,6 +138,7 @@ def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: i
     """The croupier's thread: `hands` complete hands played with the hub (None: until stopped)."""
     croupier = Croupier(agent=table.agent, felt=table.felt, rng=random.Random(seed), pace=pace, stop=room.stop,
                         boxed_rate=boxed_rate, on_fault_injected=on_fault_injected)
+    table.croupier = croupier
     while not room.stop.is_set() and (hands is None or croupier.hands < hands):
         if not croupier.play_hand():
             return
@@ -222,8 +224,10 @@ def render(room: Room, out: TextIO) -> None:
         stats = table.agent.stats
         game = room.hub.games.get(table.profile.table)
         ended = view.hands_ended if game is None else game.hand_no - (1 if game.in_hand else 0)
+        given_up = table.croupier.stuck if table.croupier is not None else 0
         lines.append(f"      frames {stats.frames}  rejected {stats.rejected}  events {stats.events}  "
-                     f"hands ended {ended}  faults {stats.faults}")
+                     f"hands ended {ended}  faults {stats.faults}  order doubts cleared {stats.reconsidered}"
+                     + (f"  hands given up {given_up}" if given_up else ""))
     lines.append(f"\nhub: {room.hub.stats.received} messages in, {room.hub.stats.malformed} malformed")
     out.write("\n".join(lines) + "\n")
     out.flush()

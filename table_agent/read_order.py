@@ -6,8 +6,9 @@ first read was missed is read a scan after the card dealt after it. Below that r
 order is not the dealing order, and a croupier who pitches fast would be told "seat skipped" or
 "flop without burn" (joueur oublié, flop sans brûlée) for a card the reader only saw late.
 
-So when a card reveals a fault that depends on order, the table holds that card, its faults and what
-follows for `window` seconds (1.5 scans by default in the agent). If a card read within the window,
+So when a card (or a press: the first action ends the deal, and the last hole card may be read just
+after it) reveals a fault that depends on order, the table holds it, its faults and what follows for
+`window` seconds (1.5 scans by default in the agent). If a card read within the window,
 judged before the doubtful one, gives fewer faults, the hand is judged again in that order and the
 fault is dropped; otherwise everything held goes out as first judged once the window has passed.
 Nothing is published out of its judged order meanwhile, so the hub still learns of a board fault
@@ -23,7 +24,8 @@ from table_agent.dealing import DealingError, DealingMonitor, FaultDetected, Fau
 from table_agent.events import ZoneEvent
 
 ORDER_FAULTS = frozenset({FaultKind.WRONG_DEAL_ORDER, FaultKind.SEAT_SKIPPED, FaultKind.FLOP_WITHOUT_BURN,
-                          FaultKind.TURN_WITHOUT_BURN, FaultKind.RIVER_WITHOUT_BURN})
+                          FaultKind.TURN_WITHOUT_BURN, FaultKind.RIVER_WITHOUT_BURN,
+                          FaultKind.MISSING_HOLE_CARD})  # the last card may be read after the first press
 LOG_MAX = 2000  # monitor inputs kept per hand to judge again; past it, no more benefit of the doubt
 
 Item = FaultDetected | ZoneEvent  # what to publish, in order: a fault, or a card event
@@ -46,8 +48,13 @@ class _Entry:
         return [*self.faults, self.event]
 
     @property
+    def at(self) -> float | None:
+        """When it happened, for a card or a press: what can be out of order with a card read."""
+        return self.event.at if self.event is not None else self.kwargs.get("at")
+
+    @property
     def doubtful(self) -> bool:
-        return self.event is not None and any(f.kind in ORDER_FAULTS for f in self.faults)
+        return self.at is not None and any(f.kind in ORDER_FAULTS for f in self.faults)
 
 
 class ReadOrder:
@@ -120,20 +127,15 @@ class ReadOrder:
         if self._held_from is not None:
             return []
         if entry.doubtful and self.window > 0:
-            assert entry.event is not None
-            self._held_from, self._deadline = len(self._log) - 1, entry.event.at + self.window
+            self._held_from, self._deadline = len(self._log) - 1, _at(entry) + self.window
             return []
         return entry.items()
 
     def _judge_before_doubt(self) -> None:
-        """The card just read, judged before the doubtful one: kept if it gives fewer faults."""
+        """The card just read, judged before the doubtful card or press: kept if it gives fewer faults."""
         assert self._held_from is not None and self._ctx is not None
         first, last = self._held_from, self._log[-1]
-        if last.event is None:
-            return
-        doubtful = self._log[first].event
-        assert doubtful is not None
-        if last.event.at - doubtful.at > self.window:
+        if last.event is None or last.event.at - _at(self._log[first]) > self.window:
             return
         order = self._log[:first] + [last] + self._log[first:-1]
         monitor = DealingMonitor(table=self.monitor.table)
@@ -152,10 +154,14 @@ class ReadOrder:
             return self.flush()
         if nxt == start:
             return []
-        event = self._log[nxt].event
-        assert event is not None
-        self._held_from, self._deadline = nxt, event.at + self.window
+        self._held_from, self._deadline = nxt, _at(self._log[nxt]) + self.window
         return [item for entry in self._log[start:nxt] for item in entry.items()]
+
+
+def _at(entry: _Entry) -> float:
+    at = entry.at
+    assert at is not None
+    return at
 
 
 def _replay(monitor: DealingMonitor, entry: _Entry) -> list[FaultDetected]:

@@ -23,7 +23,7 @@ from hub.mqtt import MqttLink
 from hub.security import RoomCredentials
 
 HANDS = 3
-TABLES = 1  # two tables stall now and then in the demo itself (docs/security.md), one does not
+TABLES = 2
 
 
 def _username(client_id: str) -> str:
@@ -74,6 +74,7 @@ def played(secure_broker: SecureBroker, room_creds: RoomCredentials) -> Iterator
                                             kwargs={"hands": HANDS, "pace": 0.02, "seed": 40 + i}, daemon=True)
             table.thread.start()
         assert done.wait(60), f"hands ended: {ended}"
+        assert [t.croupier.stuck for t in room.tables if t.croupier] == [0] * TABLES  # every hand played out
         hub = links["tapis-hub"]
         hub.publish(wire.hub_table_events("t1"), SENTINEL)
         hub.publish(wire.hub_td_state("zz"), SENTINEL)

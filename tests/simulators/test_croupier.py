@@ -1,0 +1,90 @@
+"""The simulated croupier: waits for each card to be read before the next, and gives up a hand that
+stops moving (a ruling it cannot carry out, a lost command) instead of stopping the table for good."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from hub import wire
+from hw.decks import DeckRegistry
+from hw.profile import TableProfile
+from simulators.croupier import Croupier
+from simulators.dealer import Felt
+from table_agent.events import Zone
+from table_agent.hand_watch import HandWatch
+
+
+class Antennas:
+    def __init__(self) -> None:
+        self.placed: dict[bytes, int] = {}
+
+    def place(self, antenna: int, uid: bytes) -> None:
+        self.placed[uid] = antenna
+
+    def remove(self, antenna: int, uid: bytes) -> None:
+        self.placed.pop(uid, None)
+
+
+class Zones:
+    """What the table has read: every card the felt put down, unless the reader is `blind`."""
+
+    def __init__(self, felt: Felt, profile: TableProfile) -> None:
+        self.felt, self.profile, self.blind = felt, profile, False
+
+    def zone_of(self, uid: str) -> Zone | None:
+        antenna = None if self.blind else self.felt._where.get(uid)  # noqa: SLF001 - the felt's truth
+        return None if antenna is None else self.profile.antenna_map()[antenna]
+
+
+class Agent:
+    """A table whose hub sends the hand context and then never answers a press."""
+
+    def __init__(self, felt_zones: Zones) -> None:
+        self.table = "t1"
+        self.watch = HandWatch(table="t1")
+        self.zones = felt_zones
+        self.presses: list[tuple[int, str]] = []
+        self._hand = 0
+
+    def new_hand(self) -> None:
+        self._hand += 1
+        self.watch.new_hand_pressed()
+        self.watch.command(wire.HandContextCmd(hand=self._hand, seats=[1, 2, 3], button=3, first_to_deal=1,
+                                               deck="t1/A", table_decks=["t1/A", "t1/B"]))
+        self.watch.command(wire.BettingCmd(hand=self._hand, street="preflop", open=True, to_act=1, to_call=100))
+
+    def player_action(self, seat: int, action: str, to: int | None = None) -> None:
+        self.presses.append((seat, action))
+
+
+def table() -> tuple[Croupier, Agent, Felt, Zones]:
+    profile = TableProfile.default("t1", seats=9)
+    felt = Felt(profile=profile, registry=DeckRegistry.generate(["t1"]), board=Antennas())
+    zones = Zones(felt, profile)
+    agent = Agent(zones)
+    croupier = Croupier(agent=agent, felt=felt, rng=random.Random(1), pace=0.001,  # type: ignore[arg-type]
+                        stop=threading.Event(), stuck_after=0.2)
+    return croupier, agent, felt, zones
+
+
+def test_a_hand_that_stops_moving_is_given_up_and_the_felt_cleared() -> None:
+    croupier, agent, felt, _ = table()
+    assert croupier.play_hand() is True  # the table goes on
+    assert croupier.stuck == 1 and croupier.hands == 0
+    assert [seat for seat, _ in agent.presses] == [1]  # it acted once, then waited in vain
+    assert felt.placed() == []
+    assert croupier.play_hand() is True and croupier.stuck == 2  # the next "new hand" cancels it on the hub
+
+
+def test_a_card_the_table_never_reads_stops_the_hand_at_that_card() -> None:
+    croupier, agent, felt, zones = table()
+    zones.blind = True
+    assert croupier.play_hand() is True and croupier.stuck == 1
+    assert agent.presses == []  # it never dealt on past the first card, let alone pressed
+
+
+def test_a_stopped_croupier_stops_at_once() -> None:
+    croupier, _, _, _ = table()
+    croupier.stop.set()
+    assert croupier.play_hand() is False and croupier.stuck == 0
