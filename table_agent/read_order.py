@@ -121,8 +121,8 @@ class ReadOrder:
     # --- the doubt ---------------------------------------------------------------------------
 
     def _record(self, entry: _Entry) -> list[Item]:
-        if self._ctx is None or len(self._log) >= LOG_MAX:
-            return self.flush() + entry.items()  # no hand, or too long a hand to judge again
+        if self._ctx is None or self.window <= 0 or len(self._log) >= LOG_MAX:
+            return self.flush() + entry.items()  # no hand, no doubt given, or too long a hand to judge again
         self._log.append(entry)
         if self._held_from is not None:
             return []
