@@ -292,3 +292,31 @@ def test_hub_and_its_broker_killed_together_resume_from_the_store(straight: Run,
     run = _play(tmp_path / "room", fault)
     assert _calm(straight, seen["killed"], seen["back"])
     _assert_same_tournament(run, straight)
+
+
+def test_hub_killed_across_a_level_change_deals_each_hand_at_its_level(straight: Run, tmp_path: Path) -> None:
+    """The hub dies at 1000 s and comes back at about 1285 s, after level 2's start at 1200 s: the
+    clock nobody ran meanwhile starts level 2 when it should have (its event dated 1200 s on the
+    straight run, any time after on this one), and every hand the tables started during the outage is
+    dealt at the level in force when its dealer pressed "new hand", as on the straight run."""
+    kill_at, back_at = 1000.0, 1285.0
+    seen: dict[str, float] = {}
+
+    def fault(room: TournamentRoom, _brokers: list[EmbeddedBroker]) -> None:
+        now = room.clock.now()
+        if "killed" not in seen and now >= kill_at:
+            seen["killed"] = now
+            room.kill_hub()
+        elif "killed" in seen and "back" not in seen and now >= back_at:
+            seen["back"] = now
+            room.restart_hub()
+
+    run = _play(tmp_path / "room", fault)
+    level_change = [float(e["at"]) for e in straight.events  # type: ignore[arg-type]
+                    if e["type"] == "LevelStarted" and e["index"] == 1]
+    assert len(level_change) == 1 and seen["killed"] < level_change[0] < seen["back"]
+    started = [e for e in run.events if e["type"] == "HandStarted"
+               and seen["killed"] <= float(e["at"]) < seen["back"]]  # type: ignore[arg-type]
+    assert {e["level"] for e in started} == {1, 2}  # hands on both sides of the change, each at its own
+    assert _calm(straight, seen["killed"], seen["back"], also={"LevelStarted"})
+    _assert_same_tournament(run, straight)
