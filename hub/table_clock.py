@@ -15,6 +15,10 @@ from collections.abc import Mapping
 # as when the hub hears it, whatever the jitter and the drift of an offset learned hours ago
 # (30 ppm over ten hours is about 1 s).
 LIVE_WITHIN = 2.0
+# Boots remembered per table: a run's backlog drains before the next run's (the agent sends a dead
+# run alone until it is acknowledged), so only the last few can still send late facts. A forgotten
+# boot's late fact is placed at its arrival, as one never heard live.
+BOOTS_KEPT = 16
 
 
 class TableClock:
@@ -32,6 +36,8 @@ class TableClock:
         if known is not None and known <= seen:
             return False
         boots[boot] = seen
+        while len(boots) > BOOTS_KEPT:
+            del boots[next(iter(boots))]  # the boot first heard of
         return True
 
     def hub_time(self, table: str, boot: str, at: float, arrival: float) -> float:

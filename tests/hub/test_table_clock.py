@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hub.table_clock import LIVE_WITHIN, TableClock
+from hub.table_clock import BOOTS_KEPT, LIVE_WITHIN, TableClock
 
 
 def test_the_smallest_delay_seen_live_is_the_offset() -> None:
@@ -63,3 +63,15 @@ def test_restored_offsets_convert_the_same() -> None:
     after = TableClock()
     after.restore("t1", before.offsets("t1"))
     assert after.hub_time("t1", "b1", 500.0, 1800.0) == before.hub_time("t1", "b1", 500.0, 1800.0) == 1500.0
+
+
+def test_only_the_last_boots_of_a_table_are_remembered() -> None:
+    clock = TableClock()
+    for n in range(BOOTS_KEPT + 4):
+        clock.learn("t1", f"boot{n}", at=10.0, arrival=1000.0 + n)
+    kept = clock.offsets("t1")
+    assert len(kept) == BOOTS_KEPT and "boot0" not in kept and f"boot{BOOTS_KEPT + 3}" in kept
+    assert clock.hub_time("t1", "boot0", at=20.0, arrival=5000.0) == 5000.0  # forgotten: as never heard live
+    assert clock.hub_time("t1", "boot4", at=20.0, arrival=5000.0) == 1014.0  # kept: its own offset
+    clock.learn("t2", "a", at=10.0, arrival=11.0)
+    assert clock.offsets("t2") == {"a": 1.0}  # per table
