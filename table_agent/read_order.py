@@ -91,19 +91,18 @@ class ReadOrder:
         try:
             faults = getattr(self.monitor, name)(*args, **kwargs)
         except DealingError:
-            self._record(_Entry(name, args, kwargs, []))  # the monitor refused it before any change
+            if self._logging:
+                self._log.append(_Entry(name, args, kwargs, []))  # refused before any change: replayed so
             raise
         return self._record(_Entry(name, args, kwargs, list(faults or [])))
 
     def observe(self, event: ZoneEvent, *, published: bool = False) -> list[Item]:
         out = self.tick(event.at)
-        entry = _Entry("observe", (event,), {}, self.monitor.observe(event), event, published)
-        if self._held_from is None:
-            return out + self._record(entry)
-        self._record(entry)
-        if self._held_from is not None and len(self._log) - 1 > self._held_from:
+        holding = self._held_from is not None
+        out += self._record(_Entry("observe", (event,), {}, self.monitor.observe(event), event, published))
+        if holding and self._held_from is not None:  # still in doubt: this card may explain it
             self._judge_before_doubt()
-            return out + self._settle()
+            out += self._settle()
         return out
 
     def tick(self, now: float) -> list[Item]:
@@ -120,13 +119,18 @@ class ReadOrder:
 
     # --- the doubt ---------------------------------------------------------------------------
 
+    @property
+    def _logging(self) -> bool:
+        """In a hand, with a doubt to give, and not too long a hand to judge again."""
+        return self._ctx is not None and self.window > 0 and len(self._log) < LOG_MAX
+
     def _record(self, entry: _Entry) -> list[Item]:
-        if self._ctx is None or self.window <= 0 or len(self._log) >= LOG_MAX:
-            return self.flush() + entry.items()  # no hand, no doubt given, or too long a hand to judge again
+        if not self._logging:
+            return self.flush() + entry.items()
         self._log.append(entry)
         if self._held_from is not None:
             return []
-        if entry.doubtful and self.window > 0:
+        if entry.doubtful:
             self._held_from, self._deadline = len(self._log) - 1, _at(entry) + self.window
             return []
         return entry.items()

@@ -4,6 +4,8 @@ for a scan); a fault that only the read order shows waits for the card that woul
 
 from __future__ import annotations
 
+import pytest
+
 from table_agent.dealing import FaultDetected, FaultKind as K, HandContext, Street
 from table_agent.dealing_script import card_tag
 from table_agent.events import BOARD, BURN, TRAY, CardArrived, Zone
@@ -80,7 +82,8 @@ def test_a_real_skip_goes_out_once_the_window_has_passed_fault_first() -> None:
     got = felt.tick(1.6 + WINDOW * 1.01)
     assert isinstance(got[0], FaultDetected) and got[0].kind in (K.SEAT_SKIPPED, K.WRONG_DEAL_ORDER)
     assert isinstance(got[1], CardArrived) and got[1].tag.card == "5c"  # the fault before its card
-    assert felt.hole(3, "4c", 2.0) == [] or felt.faults()  # too late to explain it: judged as read
+    late = felt.hole(3, "4c", 2.0)  # too late to explain it; the order no longer judged (misdeal-class)
+    assert [type(i).__name__ for i in late] == ["CardArrived"]
     assert felt.faults()[0] in (K.SEAT_SKIPPED, K.WRONG_DEAL_ORDER) and felt.judge.reconsidered == 0
 
 
@@ -137,3 +140,13 @@ def test_cards_already_published_before_the_context_are_judged_but_not_sent_agai
     out += judge.observe(CardArrived(Zone.seat_zone(3), card_tag("4c"), 1.3, 2), published=True)
     out += judge.tick(2.0)
     assert [type(i).__name__ for i in out] == ["FaultDetected"]
+
+
+def test_a_hand_too_long_to_judge_again_releases_what_was_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("table_agent.read_order.LOG_MAX", 2)
+    felt = Felt()
+    felt.hole(1, "2c", 1.0)
+    felt.hole(3, "4c", 1.3)  # held
+    got = felt.hole(4, "5c", 1.32)  # the log is full: nothing more is held, nothing is lost
+    assert [type(i).__name__ for i in got] == ["FaultDetected", "CardArrived", "CardArrived"]
+    assert not felt.judge.holding and felt.cards() == ["2c", "4c", "5c"]
