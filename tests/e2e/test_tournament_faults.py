@@ -196,32 +196,47 @@ def _hand(room: TournamentRoom, table: str) -> int:
         return game.hand_no if game is not None else 0
 
 
+def _across_level_2(seen: dict[str, float], start: Callable[[TournamentRoom], None],
+                    end: Callable[[TournamentRoom], None]) -> Fault:
+    """A fault from 1000 s to about 1285 s of the room's clock, across level 2's start; `seen` gets
+    when it began ("from") and ended ("back")."""
+    def fault(room: TournamentRoom, _brokers: list[EmbeddedBroker]) -> None:
+        now = room.clock.now()
+        if "from" not in seen and now >= 1000.0:
+            seen["from"] = now
+            start(room)
+        elif "from" in seen and "back" not in seen and now >= 1285.0:
+            seen["back"] = now
+            end(room)
+    return fault
+
+
+def _level_2_started(run: Run) -> float:
+    change = [float(e["at"]) for e in run.events  # type: ignore[arg-type]
+              if e["type"] == "LevelStarted" and e["index"] == 1]
+    assert len(change) == 1
+    return change[0]
+
+
 def test_table_cut_across_a_level_change_keeps_its_level(straight: Run, tmp_path: Path) -> None:
     """t1 cut from 1000 s to about 1290 s, across level 2's start at 1200 s: the hands its dealer
     started at level 1 reach the hub after the change and are still dealt at level 1 there (the hub
     places each "new hand" at the table's time, learned from its clock's offset), so the hub plays the
     backlog as the table did (`found_hub`) and the tournament equals the straight run."""
-    cut_at, back_at = 1000.0, 1285.0
     seen: dict[str, float] = {}
 
-    def fault(room: TournamentRoom, _brokers: list[EmbeddedBroker]) -> None:
-        now = room.clock.now()
-        if "cut" not in seen and now >= cut_at:
-            seen["cut"] = now
-            room.cut("t1")
-        elif "cut" in seen and "back" not in seen and now >= back_at:
-            seen["back"] = now
-            with room.hub.floor_lock:
-                seen["level_before"] = room.floor.require().state.clock.index
-            room.rejoin("t1")
+    def rejoin(room: TournamentRoom) -> None:
+        with room.hub.floor_lock:
+            seen["level_before"] = room.floor.require().state.clock.index
+        room.rejoin("t1")
 
-    run = _play(tmp_path / "room", fault)
-    level_change = [float(e["at"]) for e in straight.events  # type: ignore[arg-type]
-                    if e["type"] == "LevelStarted" and e["index"] == 1]
-    assert len(level_change) == 1 and seen["cut"] < level_change[0] < seen["back"]
+    run = _play(tmp_path / "room", _across_level_2(seen, lambda room: room.cut("t1"), rejoin))
+    seen["cut"] = seen["from"]
+    level_change = _level_2_started(straight)
+    assert seen["cut"] < level_change < seen["back"]
     assert seen["level_before"] == 1  # the hub was at level 2 when t1's backlog came
     late = [e for e in run.events if e["type"] == "HandStarted" and e["table"] == 1
-            and seen["cut"] <= float(e["at"]) < level_change[0]]  # type: ignore[arg-type]
+            and seen["cut"] <= float(e["at"]) < level_change]  # type: ignore[arg-type]
     assert late and all(e["level"] == 1 for e in late)  # dealt at level 1, heard at level 2
     assert _calm(straight, seen["cut"], seen["back"], also={"LevelStarted"})
     _assert_same_tournament(run, straight)
@@ -299,22 +314,10 @@ def test_hub_killed_across_a_level_change_deals_each_hand_at_its_level(straight:
     clock nobody ran meanwhile starts level 2 when it should have (its event dated 1200 s on the
     straight run, any time after on this one), and every hand the tables started during the outage is
     dealt at the level in force when its dealer pressed "new hand", as on the straight run."""
-    kill_at, back_at = 1000.0, 1285.0
     seen: dict[str, float] = {}
-
-    def fault(room: TournamentRoom, _brokers: list[EmbeddedBroker]) -> None:
-        now = room.clock.now()
-        if "killed" not in seen and now >= kill_at:
-            seen["killed"] = now
-            room.kill_hub()
-        elif "killed" in seen and "back" not in seen and now >= back_at:
-            seen["back"] = now
-            room.restart_hub()
-
-    run = _play(tmp_path / "room", fault)
-    level_change = [float(e["at"]) for e in straight.events  # type: ignore[arg-type]
-                    if e["type"] == "LevelStarted" and e["index"] == 1]
-    assert len(level_change) == 1 and seen["killed"] < level_change[0] < seen["back"]
+    run = _play(tmp_path / "room", _across_level_2(seen, TournamentRoom.kill_hub, TournamentRoom.restart_hub))
+    seen["killed"] = seen["from"]
+    assert seen["killed"] < _level_2_started(straight) < seen["back"]
     started = [e for e in run.events if e["type"] == "HandStarted"
                and seen["killed"] <= float(e["at"]) < seen["back"]]  # type: ignore[arg-type]
     assert {e["level"] for e in started} == {1, 2}  # hands on both sides of the change, each at its own
