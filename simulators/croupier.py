@@ -15,9 +15,9 @@ import threading
 import time
 from collections.abc import Callable
 
+from hub.wire import HandContextCmd
 from hw.decks import FULL_DECK
 from simulators.dealer import Board, Burn, CardStep, Clear, Felt, Hole, Muck, Tray
-from hub.wire import HandContextCmd
 from table_agent.agent import TableAgent
 
 log = logging.getLogger(__name__)
