@@ -205,7 +205,9 @@ def render_acl(creds: RoomCredentials) -> str:
             lines += [f"topic write {wire.table_events(cred.table)}",
                       f"topic write {wire.table_status(cred.table)}",  # birth and the MQTT will
                       f"topic read {wire.table_commands(cred.table)}",
-                      f"topic read {wire.hub_ack(cred.table)}"]  # its outbox forgets what the hub stored
+                      f"topic read {wire.hub_ack(cred.table)}",  # its outbox forgets what the hub stored
+                      f"topic read {wire.HUB_STATUS}",  # a hub coming online gets the outbox at once
+                      f"topic read {wire.HUB_STATUS}/+"]  # (or a shard worker)
         elif cred.role is Role.HUB:
             lines.append(f"topic readwrite {_TOPIC}/#")
         elif cred.role is Role.TD:

@@ -159,6 +159,8 @@ class TableAgent:
         publisher.on_connect(self._birth)
         publisher.subscribe(wire.table_commands(self.table), lambda m: self._inbox.put(_Command(m)))
         publisher.subscribe(wire.hub_ack(self.table), lambda m: self._inbox.put(_Acked(m)))
+        for hub_status in (wire.HUB_STATUS, f"{wire.HUB_STATUS}/+"):  # one hub, or sharded workers
+            publisher.subscribe(hub_status, self._hub_status)
 
     # Commands (any thread) --------------------------------------------------------------------
 
@@ -374,6 +376,13 @@ class TableAgent:
         """Publish again what the hub has not acknowledged (it ignores what it already has)."""
         self.sender.resend()
         self.stats.resent = self.sender.resent
+
+    def _hub_status(self, message: Message) -> None:
+        """paho's thread. A hub seen coming online (live, not the retained birth read at this table's
+        own connect, which `_birth` covers) gets what it has not acknowledged at once rather than after
+        `resend_after`: it may have subscribed after this table published, or restarted without a store."""
+        if message.payload == wire.ONLINE and not message.retain:
+            self._inbox.put(_Reconnected())
 
     def _birth(self) -> None:
         """On every (re)connect, on paho's thread: status now, the rest through the agent's thread."""

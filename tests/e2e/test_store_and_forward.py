@@ -17,6 +17,7 @@ from hw.decks import DeckRegistry
 from simulators.dealer import Board, Burn, Hole
 from simulators.demo import build_room
 from simulators.reader_board import ReaderBoardSimulator
+from table_agent.events import BOARD as BOARD_ZONE
 from tests.support import TWO_SEAT_PROFILE, wait_until
 
 
@@ -120,4 +121,40 @@ def test_agent_power_cut_while_the_hub_is_away_loses_nothing(broker: EmbeddedBro
                 proc.kill()
                 proc.wait(10)
             link.stop()
+            hub.stop()
+
+
+def test_a_hub_that_comes_online_after_the_table_published_gets_it_at_once(broker: EmbeddedBroker) -> None:
+    """The table deals before any hub listens (the hub's process starts slower, or it was down without a
+    store): when the hub's birth comes, the table sends what is unacknowledged then, not after its
+    resend timer (an hour here; 10 s in the field: a `tapis hub` test waited that long now and then)."""
+    from hw.ports import MonotonicClock
+    from hw.profile import TableProfile
+    from hw.serial_link import SerialLink
+    from table_agent.agent import TableAgent
+
+    registry = DeckRegistry.generate(["t1"])
+    with ReaderBoardSimulator(antennas=13, scan_period=0.02) as board:
+        profile = TableProfile.default("t1", seats=9, url=board.port)
+        table_link = MqttLink(client_id="tapis-table-t1", host=broker.host, port=broker.port)
+        agent = TableAgent(profile=profile, registry=registry, publisher=table_link, clock=MonotonicClock(),
+                           open_link=lambda: SerialLink(board.port), resend_after=3600.0)
+        table_link.start()
+        agent.start()
+        hub_link = MqttLink(client_id="tapis-hub", host=broker.host, port=broker.port)
+        hub = HubService(link=hub_link)
+        try:
+            board.place(profile.antenna_of(BOARD_ZONE), bytes.fromhex(registry.uid_of("t1/A", "Kd")))
+            assert wait(lambda: agent.seq >= 2)  # the reader's state and the card: published, nobody there
+            time.sleep(0.3)
+            assert len(agent.outbox) == agent.seq  # none acknowledged
+            hub.start()
+            hub_link.start()
+            assert wait(lambda: "t1" in hub.tables
+                        and hub.tables["t1"].state(hole_cards=True)["zones"] == {"board": ["Kd"]}, 5.0)
+            assert wait(lambda: len(agent.outbox) == 0, 5.0)  # and acknowledged
+        finally:
+            agent.stop()
+            table_link.stop()
+            hub_link.stop()
             hub.stop()
