@@ -235,6 +235,7 @@ class TableAgent:
     def _handle(self, item: object) -> None:
         if isinstance(item, FramesRead):
             self._last_frame_at = item.at
+            self.presence.heard(item.at)
             for frame in item.frames:
                 self._frame(frame, item.at)
             self._zone_events(self.presence.settle())

@@ -82,6 +82,18 @@ class Presence:
         self._in_place: set[str] = set()  # read where it lies, in this batch
         self._elsewhere: dict[str, None] = {}  # read on its candidate antenna, in this batch (in order)
         self._suspended = False
+        self._heard_at: float | None = None  # the reader's last frame (None: judge by the clock alone)
+        self._silence = max(gone_after - 2 * scan_period, 2 * scan_period)  # past it: a fresh window
+
+    def heard(self, at: float) -> None:
+        """The reader spoke at `at` (any frame: reads, a heartbeat). Call it once per batch, before its
+        reads. A tag is timed out against the reader's last word, not the clock: a board never stops
+        scanning on its own, so a silence (a USB hiccup, a busy Pi) says nothing about the felt. After a
+        silence close to `gone_after`, every tag gets a fresh window, as after `resume`."""
+        if self._heard_at is not None and at - self._heard_at > self._silence:
+            for track in self._tracks.values():
+                track.last_read = max(track.last_read, at)
+        self._heard_at = at
 
     def seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
         track = self._tracks.get(uid)
@@ -158,10 +170,12 @@ class Presence:
         return [TagLifted(antenna, uid, at)]
 
     def tick(self, now: float) -> list[PresenceEvent]:
-        """Lift tags unread for `gone_after` (a lost `TagGone` frame must not leave a ghost card)."""
+        """Lift tags unread for `gone_after` while the reader spoke (a lost `TagGone` frame must not
+        leave a ghost card; a silent reader lifts nothing: see `heard`)."""
         if self._suspended:
             return []
-        stale = [uid for uid, t in self._tracks.items() if now - t.last_read > self.gone_after]
+        spoke = now if self._heard_at is None else min(now, self._heard_at)
+        stale = [uid for uid, t in self._tracks.items() if spoke - t.last_read > self.gone_after]
         return [TagLifted(self._tracks.pop(uid).antenna, uid, now) for uid in stale]
 
     def suspend(self) -> None:

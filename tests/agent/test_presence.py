@@ -127,3 +127,38 @@ def test_an_unregistered_uid_must_be_confirmed_on_the_same_antenna() -> None:
     assert batch(p, [(6, "FF01")], P) == []  # another antenna: counting starts again
     assert batch(p, [(6, "FF01")], 2 * P) == [TagPlaced(6, "FF01", P)]
     assert p.gone(6, "FF01", 3 * P) == [TagLifted(6, "FF01", 3 * P)]
+
+
+def test_a_silent_reader_lifts_nothing_and_gives_a_fresh_window_when_it_speaks_again() -> None:
+    """The board scans all the time (TagSeen each scan, a heartbeat each second): a silence is the
+    line or the Pi, not the felt. Before, 0.5 s without a frame lifted every card on the table."""
+    p = Presence(scan_period=P, gone_after=0.5)
+    p.heard(0.0)
+    p.seen(1, "AA", 0.0)
+    p.seen(2, "BB", 0.0)
+    for t in (0.3, 0.6, 1.2, 2.9):  # nothing read for 2.9 s (the agent suspends at 3 s)
+        assert p.tick(t) == []
+    p.heard(2.95)  # back: this batch misses AA (one scan), reads BB
+    p.seen(2, "BB", 2.95)
+    assert p.tick(3.0) == []
+    p.heard(3.0)
+    p.seen(1, "AA", 3.0)
+    p.seen(2, "BB", 3.0)
+    assert p.tick(3.05) == [] and len(p) == 2
+
+
+def test_a_lost_tag_gone_times_out_against_the_readers_last_word() -> None:
+    p = Presence(scan_period=P, gone_after=0.5)
+    p.heard(0.0)
+    p.seen(1, "AA", 0.0)
+    p.seen(2, "BB", 0.0)
+    t = 0.0
+    while t < 0.5:  # AA taken away, its TagGone lost on the line; BB still read every scan
+        t = round(t + P, 2)
+        p.heard(t)
+        p.seen(2, "BB", t)
+        assert p.tick(t) == []
+    t = round(t + P, 2)
+    p.heard(t)
+    p.seen(2, "BB", t)
+    assert p.tick(t + 0.01) == [TagLifted(1, "AA", t + 0.01)]
