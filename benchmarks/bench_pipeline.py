@@ -55,7 +55,8 @@ class TimedBoard(ReaderBoardSimulator):
 
     def _emit(self, frames):  # type: ignore[no-untyped-def]
         for frame in frames:
-            if self._write(encode(frame)):
+            at = time.monotonic()  # before the write: the agent's thread may read it and stamp its time
+            if self._write(encode(frame)):  # before this thread takes the clock again
                 self.frames_written += 1
                 if isinstance(frame, TagSeen):
                     key = (frame.antenna, frame.uid.hex().upper())
@@ -63,7 +64,7 @@ class TimedBoard(ReaderBoardSimulator):
                         fresh = getattr(self, "_fresh", set())
                         if key in fresh:
                             fresh.discard(key)
-                            written[(id(self), *key)].append(time.monotonic())
+                            written[(id(self), *key)].append(at)
 
 
 def worker(args: argparse.Namespace) -> None:
