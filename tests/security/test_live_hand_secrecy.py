@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from secure_broker import Probe, SecureBroker, connect
+from secure_broker import SecureBroker, connect
 
 import simulators.demo as demo
 from hub import wire
