@@ -91,8 +91,7 @@ class Presence:
         scanning on its own, so a silence (a USB hiccup, a busy Pi) says nothing about the felt. After a
         silence close to `gone_after`, every tag gets a fresh window, as after `resume`."""
         if self._heard_at is not None and at - self._heard_at > self._silence:
-            for track in self._tracks.values():
-                track.last_read = max(track.last_read, at)
+            self._fresh_window(at)
         self._heard_at = at
 
     def seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
@@ -186,6 +185,10 @@ class Presence:
     def resume(self, now: float) -> None:
         """The link is back: give every known tag a fresh window to be read again."""
         self._suspended = False
+        self._fresh_window(now)
+
+    def _fresh_window(self, now: float) -> None:
+        """Every known tag read as of `now`: what the reader did not say meanwhile is unknown, not gone."""
         for track in self._tracks.values():
             track.last_read = now
 
