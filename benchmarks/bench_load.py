@@ -2,7 +2,7 @@
 
 A lightweight table is a table agent's wire side without its reader: the real `Felt` (dealer steps
 -> antennas), the real `HandWatch` (the dealing monitor kept in step with the hub's commands, so a
-boxed card is caught at the table as an agent catches it), numbered `hub.wire` events (boot, seq)
+boxed card is caught at the table as an agent catches it), numbered `tablewire.wire` events (boot, seq)
 kept in an `Outbox` until the hub acknowledges them, on its own `MqttLink` (own client id, QoS 1,
 will and birth). A croupier script plays complete hands with the hub (whose turn it is, what is
 owed, the hand over), a card every `pace` seconds (x0.6-1.4), and now and then turns a card face up
@@ -44,10 +44,10 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
-from hub import wire
+from tablewire import wire
 from hub.broker import EmbeddedBroker
 from hub.game import TableSetup
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hub.rules import Level
 from hub.service import HubService
 from hub.shard import Shard, hub_client_id, hub_status_topic

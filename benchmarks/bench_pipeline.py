@@ -30,9 +30,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from firmware_bridge import TagSeen, encode
-from hub import wire
+from tablewire import wire
 from hub.broker import EmbeddedBroker
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hub.service import HubService
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile

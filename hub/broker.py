@@ -138,12 +138,3 @@ class EmbeddedBroker:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-def parse_url(url: str) -> tuple[str, int]:
-    """`mqtt://host:port` (or `host:port`) -> (host, port)."""
-    rest = url.removeprefix("mqtt://")
-    host, _, port = rest.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"broker URL {url!r}: expected mqtt://host:port")
-    return host, int(port)

@@ -55,7 +55,7 @@ def link_options(args: argparse.Namespace) -> dict[str, object]:
     if args.user:
         options["username"] = args.user
     if args.ca:
-        from hub.security import client_tls_context
+        from tablewire.credentials import client_tls_context
         options["tls"] = client_tls_context(args.ca)
     return options
 
@@ -186,11 +186,12 @@ def read_td_users(path: str | None) -> dict[str, str]:
 def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, dashboard_host: str = "127.0.0.1",
             td_users: str | None = None, link_options: dict[str, object] | None = None,
             shard: str | None = None) -> int:
-    from hub import wire
-    from hub.broker import EmbeddedBroker, parse_url
+    from tablewire import wire
+    from hub.broker import EmbeddedBroker
+    from tablewire.broker_url import parse_url
     from hub.floor import FloorService
     from hub.floor_tables import FloorTables
-    from hub.mqtt import MqttLink
+    from tablewire.mqtt import MqttLink
     from hub.service import HubService
     from hub.shard import Shard, hub_client_id, hub_status_topic
     from hub.store import EventStore
@@ -247,9 +248,9 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
 
 def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str | None = None,
               link_options: dict[str, object] | None = None) -> int:
-    from hub import wire
-    from hub.broker import parse_url
-    from hub.mqtt import MqttLink
+    from tablewire import wire
+    from tablewire.broker_url import parse_url
+    from tablewire.mqtt import MqttLink
     from hw.decks import DeckRegistry
     from hw.ports import MonotonicClock
     from hw.profile import TableProfile

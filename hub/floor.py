@@ -20,7 +20,7 @@ from typing import TypeVar
 from hub.floor_commands import (COMMAND_TYPES, TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT,
                                 AnyCommand, ClockCmd, CommandError, CommandResult, Eliminate, Move,
                                 NewTournament, Register, Seat, Start, Status, decode_command)
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hub.rules import Level as HandLevel
 from hub.store import JSON, EventStore, StoreError
 from hub.tournament.errors import FloorError, TournamentError

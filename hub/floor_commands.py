@@ -2,7 +2,7 @@
 
 Consumes JSON from `tapis/v1/hub/tournament/cmd` (or built by `hub.td`); emits validated pydantic
 models the `FloorService` executes, and the result payload it answers on `.../cmd/result`.
-Topics live here until the lead moves them into `hub.wire`.
+Topics live here until the lead moves them into `tablewire.wire`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from hub.store import JSON
-from hub.wire import ROOT, TABLE_ID
+from tablewire.wire import ROOT, TABLE_ID
 
 TOURNAMENT_CLOCK = f"{ROOT}/hub/tournament/clock"  # retained snapshot, every second and on change
 TOURNAMENT_CMD = f"{ROOT}/hub/tournament/cmd"  # TD -> hub, JSON `Command`

@@ -1,6 +1,6 @@
 """The tournament's tables at the hub: each table's events stored, then played under the floor.
 
-Consumes validated table events (`hub.wire`) with their raw payloads; stores each one first
+Consumes validated table events (`tablewire.wire`) with their raw payloads; stores each one first
 (deduplicated), plays it on the table's `TableGame`, asks the `FloorService` for the level when a
 hand starts (as of when the dealer pressed "new hand", `hub.table_clock`: a table heard late is set
 up as it was dealt) and gives it the stacks when one ends; emits the game's `Output` plus move
@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from hub import wire
+from tablewire import wire
 from hub.floor import FloorService, MoveInstruction, table_number
 from hub.game import Output, TableGame, TableSetup
 from hub.rules import Level as HandLevel

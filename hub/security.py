@@ -15,7 +15,6 @@ import os
 import re
 import secrets
 import shutil
-import ssl
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -23,7 +22,7 @@ from enum import StrEnum
 from ipaddress import ip_address
 from pathlib import Path
 
-from hub import wire
+from tablewire import wire
 
 # Mosquitto 2's `$7$` format: PBKDF2-HMAC-SHA512, 12-byte salt, 64-byte hash, both base64.
 HASH_ITERATIONS = 101  # mosquitto_passwd's default; passwords are random, so rounds buy little
@@ -282,14 +281,6 @@ def generate_tls(directory: str | Path, *, hosts: Sequence[str] = ("localhost", 
     for key in (out.ca_key, out.server_key):
         key.chmod(0o600)
     return out
-
-
-def client_tls_context(ca_file: str | Path) -> ssl.SSLContext:
-    """What a table's paho client needs to trust the room's broker: the room CA only, host names checked
-    (`client.tls_set_context(client_tls_context(".../ca.crt"))`)."""
-    context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=str(ca_file))
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    return context
 
 
 # Broker config ---------------------------------------------------------------------------------

@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hub import wire
+from tablewire import wire
 from hub.floor_tables import FloorTables
 from hub.game import Output, TableGame, TableSetup
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hub.shard import Shard, hub_status_topic, shard_of
 from hub.tables import HubEvent, TableView, public
 from hw.ports import Clock, MonotonicClock

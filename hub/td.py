@@ -123,8 +123,8 @@ def run_local(db: str, command: dict[str, Any]) -> CommandResult:
 
 def run_remote(broker: str, command: dict[str, Any], *, timeout: float = 10.0) -> CommandResult:
     """Send to the running hub over MQTT and wait for its answer on `.../cmd/result`."""
-    from hub.broker import parse_url
-    from hub.mqtt import Message, MqttLink
+    from tablewire.broker_url import parse_url
+    from tablewire.mqtt import Message, MqttLink
 
     host, port = parse_url(broker)
     command = {**command, "id": uuid.uuid4().hex[:16]}
@@ -166,9 +166,9 @@ def serve(db: str, broker: str, *, period: float) -> int:
     """The floor alone on MQTT: TD commands and the retained clock, until Ctrl-C."""
     import signal
 
-    from hub.broker import parse_url
+    from tablewire.broker_url import parse_url
     from hub.floor import FloorService
-    from hub.mqtt import MqttLink
+    from tablewire.mqtt import MqttLink
     host, port = parse_url(broker)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from hub.wire import HandContextCmd
+from tablewire.wire import HandContextCmd
 from hw.decks import FULL_DECK
 from simulators.dealer import Board, Burn, CardStep, Clear, Felt, Hole, Muck, Tray
 from table_agent.agent import TableAgent

@@ -17,13 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from hub.broker import EmbeddedBroker, parse_url
+from hub.broker import EmbeddedBroker
+from tablewire.broker_url import parse_url
 from hub.game import TableSetup
 from hub.rules import Level
-from hub.mqtt import MqttLink
+from tablewire.mqtt import MqttLink
 from hub.service import HubService
 from hub.tables import HubEvent
-from hub import wire
+from tablewire import wire
 from hw.decks import DeckRegistry
 from hw.ports import MonotonicClock
 from hw.profile import TableProfile

@@ -18,10 +18,10 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from hub import wire
+from tablewire import wire
 from hub.broker import EmbeddedBroker
 from hub.game import TableSetup
-from hub.mqtt import MqttLink
+from tablewire.mqtt import MqttLink
 from hub.rules import Level
 from hub.service import HubService
 from hw.decks import DeckRegistry

@@ -1,6 +1,6 @@
 """`tapis demo --tournament`: a whole simulated tournament played to a winner through the real hub code.
 
-Simulated dealers and players produce table facts (`hub.wire.CardEvent`, `SeatActed`, dealer
+Simulated dealers and players produce table facts (`tablewire.wire.CardEvent`, `SeatActed`, dealer
 presses) that go through `FloorTables` -> `TableGame` (rules engine) -> `FloorService` (clock,
 eliminations, balancing, table breaks) -> `EventStore`, on a simulated clock that moves with every
 event. The script is stateless: its next step depends only on the seed and the stored hub state, so
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
-from hub import wire
+from tablewire import wire
 from hub.floor import FloorService, table_id
 from hub.floor_commands import NewTournament
 from hub.floor_tables import FloorTables

@@ -21,11 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from hub import wire
+from tablewire import wire
 from hub.floor import FloorService
 from hub.floor_tables import FloorTables
 from hub.game import Output, TableGame
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hub.service import HubService
 from hub.store import JSON, EventStore
 from hub.tournament.structure import AnteKind, Level, Structure

@@ -1,7 +1,7 @@
 """The table agent: one table's pipeline, run by one thread that owns all its state.
 
 reader worker (frames) -> presence (debounce) -> zones (`CardArrived`/`CardLeft`) -> numbered
-`hub.wire` events -> the MQTT link. IO threads (reader, paho) only enqueue; `_run` processes each
+`tablewire.wire` events -> the MQTT link. IO threads (reader, paho) only enqueue; `_run` processes each
 item to completion, in order. The agent keeps dealing while the hub or the broker is away: paho
 queues QoS 1 messages until the link is back, and `OutboxSender` keeps every event in the durable
 outbox until the hub acknowledges it.
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from firmware_bridge import PROTOCOL_VERSION, Frame, Hello, ReaderFault, TagGone, TagSeen
-from hub import wire
-from hub.mqtt import Message
+from tablewire import wire
+from tablewire.mqtt import Message
 from hw.decks import DeckRegistry
 from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
@@ -58,7 +58,7 @@ class PanelPort(Protocol):
 
 
 class Publisher(Protocol):
-    """What the agent needs of its MQTT link (`hub.mqtt.MqttLink`, or a fake in tests)."""
+    """What the agent needs of its MQTT link (`tablewire.mqtt.MqttLink`, or a fake in tests)."""
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> object: ...
 

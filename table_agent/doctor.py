@@ -204,7 +204,7 @@ _CONNACK = {1: "refused the protocol version", 2: "refused the client id", 3: "i
 
 def check_broker(url: str, *, timeout: float = 2.0) -> list[Finding]:
     """TCP to the broker and an MQTT CONNECT: reachable, speaking MQTT, accepting us."""
-    from hub.broker import parse_url
+    from tablewire.broker_url import parse_url
 
     try:
         host, port = parse_url(url)

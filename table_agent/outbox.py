@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from hub import wire
+from tablewire import wire
 from hw.ports import Clock
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from hub.rulings.model import Clause, Decision as D, RulingsTable, When as W
-from table_agent.dealing_faults import Deadline, FaultKind as K
+from tablewire.faults import Deadline, FaultKind as K
 
 _SILENT: frozenset[K] = frozenset()
 _MISDEAL = (Clause(D.MISDEAL, "cdc-2013 7.1"),)

@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from hub.rulings import brest_2011, cdc_2013, cpt87, pcpm, pouques_2020
 from hub.rulings.model import Clause, Decision, Ruling, RulingsTable, Situation, UnknownRuleset, When
-from table_agent.dealing_faults import Deadline, FaultDetected, FaultKind
+from tablewire.faults import Deadline, FaultDetected, FaultKind
 
 _TABLES: Mapping[str, RulingsTable] = {
     m.RULINGS.ruleset: m.RULINGS for m in (cdc_2013, brest_2011, pouques_2020, pcpm, cpt87)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from hub.rulings.model import Clause, Decision as D, RulingsTable, When as W
-from table_agent.dealing_faults import Deadline, FaultKind as K
+from tablewire.faults import Deadline, FaultKind as K
 
 _SILENT: frozenset[K] = frozenset({
     K.FLOP_TWO_BURNS, K.FLOP_FOUR_CARDS, K.BOARD_REMOVED, K.UNKNOWN_TAG, K.FOREIGN_CARD,

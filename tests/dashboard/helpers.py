@@ -1,6 +1,6 @@
 """Test helpers for the dashboard: a hub fed table events by hand (no broker), SSE and JSON clients.
 
-`ScriptedRoom` drives a real `HubService` through its MQTT subscription callback with `hub.wire`
+`ScriptedRoom` drives a real `HubService` through its MQTT subscription callback with `tablewire.wire`
 events (the same path as a table's messages); `SseClient` reads `/events` as a browser's EventSource
 would, keeping every raw byte so tests can check what reached the client, not what was drawn.
 """
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from hub import wire
+from tablewire import wire
 from hub.game import TableSetup
-from hub.mqtt import Message
+from tablewire.mqtt import Message
 from hub.rules import Level
 from hub.service import HubService
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from hub import wire  # noqa: E402
+from tablewire import wire  # noqa: E402
 from hub.dashboard import Dashboard, hash_password  # noqa: E402
 from hub.floor import FloorService  # noqa: E402
 from hub.store import EventStore  # noqa: E402

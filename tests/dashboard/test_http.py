@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hub import wire
+from tablewire import wire
 from hub.dashboard import Dashboard
 from hub.dashboard.model import DecisionTaken
 from tests.dashboard.conftest import PASSWORD

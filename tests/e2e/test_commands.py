@@ -6,9 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hub import wire
+from tablewire import wire
 from hub.broker import EmbeddedBroker
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators.reader_board import ReaderBoardSimulator

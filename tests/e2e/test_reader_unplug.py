@@ -7,7 +7,7 @@ import threading
 import time
 
 from hub.broker import EmbeddedBroker
-from hub.mqtt import MqttLink
+from tablewire.mqtt import MqttLink
 from hub.service import HubService
 from hw.decks import DeckRegistry
 from hw.errors import LinkError

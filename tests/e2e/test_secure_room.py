@@ -9,10 +9,11 @@ import sys
 import time
 from pathlib import Path
 
-from hub import wire
+from tablewire import wire
 from hub.broker import find_mosquitto, free_port
-from hub.mqtt import Message, MqttLink
-from hub.security import RoomCredentials, client_tls_context, init_room
+from tablewire.mqtt import Message, MqttLink
+from hub.security import RoomCredentials, init_room
+from tablewire.credentials import client_tls_context
 from hw.decks import DeckRegistry
 from simulators.reader_board import ReaderBoardSimulator
 from tests.support import TWO_SEAT_PROFILE

@@ -7,9 +7,9 @@ from __future__ import annotations
 import queue
 from collections import Counter
 
-from hub import wire
+from tablewire import wire
 from hub.broker import EmbeddedBroker
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hub.service import HubService
 from hub.shard import Shard, hub_client_id, hub_status_topic
 from hw.decks import DeckRegistry

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from hub.broker import EmbeddedBroker
-from hub.mqtt import MqttLink
+from tablewire.mqtt import MqttLink
 from hub.service import HubService
 from hw.decks import DeckRegistry
 from simulators.dealer import Board, Burn, Hole

@@ -195,7 +195,7 @@ def test_clock_published_retained_every_second_and_on_change(tmp_path: Path) -> 
 
 
 def test_tables_refuse_hands_the_floor_does_not_allow(tmp_path: Path) -> None:
-    from hub import wire
+    from tablewire import wire
 
     with EventStore(db(tmp_path)) as store:
         floor = started_floor(store, 6, tables=1)

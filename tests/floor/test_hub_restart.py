@@ -12,11 +12,11 @@ from pathlib import Path
 
 from service_helpers import db, started_floor
 
-from hub import wire
+from tablewire import wire
 from hub.broker import EmbeddedBroker
 from hub.floor import FloorService
 from hub.floor_tables import FloorTables
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hub.service import HubService
 from hub.store import EventStore
 

@@ -17,7 +17,7 @@ import pytest
 
 from service_helpers import floor_state, tables_state
 
-from hub import wire
+from tablewire import wire
 from hub.floor import FloorService
 from hub.floor_tables import FloorTables
 from hub.store import EventStore

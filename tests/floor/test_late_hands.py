@@ -13,7 +13,7 @@ import pytest
 
 from service_helpers import db, floor_state, started_floor, tables_state
 
-from hub import wire
+from tablewire import wire
 from hub.floor import FloorService
 from hub.floor_tables import FloorTables
 from hub.rules import Level as HandLevel

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from service_helpers import db, floor_state, started_floor, tables_state
 
-from hub import wire
+from tablewire import wire
 from hub.floor import FloorService
 from hub.floor_tables import FloorTables
 from hub.store import EventStore

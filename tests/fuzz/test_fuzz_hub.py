@@ -14,12 +14,12 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 from fuzz_budget import budget, tally
 
-from hub import wire
+from tablewire import wire
 from hub.game import TableSetup
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hub.service import HubService
 from hw.ports import ManualClock
-from table_agent.dealing_faults import FaultKind
+from tablewire.faults import FaultKind
 
 
 class FakeLink:

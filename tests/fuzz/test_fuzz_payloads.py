@@ -1,4 +1,4 @@
-"""Fuzzing every MQTT payload decoder of `hub.wire` (table events, commands, acks): arbitrary bytes
+"""Fuzzing every MQTT payload decoder of `tablewire.wire` (table events, commands, acks): arbitrary bytes
 and valid payloads with mutated fields or bytes. Only `PayloadError` is ever raised, and what is
 accepted is a valid message: it re-encodes to itself and names the table of its topic.
 """
@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from fuzz_budget import budget, tally
 from pydantic import BaseModel
 
-from hub import wire
-from table_agent.dealing_faults import FaultKind
+from tablewire import wire
+from tablewire.faults import FaultKind
 
 TABLES = st.sampled_from(["t1", "t2", "T-9_x"])
 _cards = st.sampled_from([r + s for r in "23456789TJQKA" for s in "cdhs"])
@@ -103,7 +103,7 @@ def _numbers(model: BaseModel) -> list[float]:
 
 
 def _known_gap(model: BaseModel) -> bool:
-    """A non-finite `at` or an integer no store can keep: hub.wire refuses them (tests below); a guard."""
+    """A non-finite `at` or an integer no store can keep: tablewire.wire refuses them (tests below); a guard."""
     return any(isinstance(n, float) and not math.isfinite(n) or abs(n) >= 2**63 for n in _numbers(model))
 
 

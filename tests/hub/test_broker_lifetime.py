@@ -39,9 +39,9 @@ def test_retained_messages_survive_a_broker_restart(tmp_path) -> None:  # type: 
     """Persistence really writes (as root too): an ack retained before a restart is there after."""
     import queue
 
-    from hub import wire
+    from tablewire import wire
     from hub.broker import EmbeddedBroker
-    from hub.mqtt import Message, MqttLink
+    from tablewire.mqtt import Message, MqttLink
 
     broker = EmbeddedBroker(data_dir=tmp_path).start()
     port = broker.port

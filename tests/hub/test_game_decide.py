@@ -1,6 +1,6 @@
 """A ruleset that leaves a fault to the TD: the ruling offers options, the TD's choice is applied."""
 
-from hub import wire
+from tablewire import wire
 from hub.game import TableGame, TableSetup
 from hub.rules import Level
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from hub import wire
-from hub.mqtt import Message, MqttLink
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from hub.service import HubService
 from hub.tables import TableView
 from tests.hub.fake_link import RecordingLink

@@ -8,8 +8,8 @@ from typing import cast
 
 import pytest
 
-from hub import wire
-from hub.mqtt import Message, MqttLink
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from hub.service import HubService
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until

@@ -6,9 +6,9 @@ import queue
 
 import pytest
 
-from hub import wire
+from tablewire import wire
 from hub.broker import EmbeddedBroker
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hub.service import HubService
 
 

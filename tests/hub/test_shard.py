@@ -8,9 +8,9 @@ from typing import cast
 
 import pytest
 
-from hub import wire
+from tablewire import wire
 from hub.game import TableSetup
-from hub.mqtt import Message, MqttLink
+from tablewire.mqtt import Message, MqttLink
 from hub.service import HubService
 from hub.shard import Shard, hub_client_id, hub_status_topic, shard_of
 from simulators.demo import table_ids

@@ -2,7 +2,7 @@
 
 import pytest
 
-from hub import wire
+from tablewire import wire
 from hub.tables import TableView, public
 
 TOPIC = wire.table_events("t1")

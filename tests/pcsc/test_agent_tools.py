@@ -16,7 +16,7 @@ import pytest
 
 from firmware_bridge import (FaultCode, Frame, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan,
                              TagGone, TagSeen, encode)
-from hub import wire
+from tablewire import wire
 from hub.broker import EmbeddedBroker, free_port
 from hw.decks import DeckRegistry
 from hw.pcsc import FakePcsc

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from firmware_bridge import FaultCode, Hello, ReaderFault, TagGone, TagSeen
-from hub import wire
+from tablewire import wire
 from hw.decks import DeckRegistry
 from hw.pcsc import CardState, PyscardPort
 from hw.pcsc_worker import PcscReaderWorker

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from table_agent.dealing import DealingMonitor, FaultDetected, HandContext, Street
-from table_agent.dealing_faults import Deadline
+from tablewire.faults import Deadline
 from table_agent.dealing_script import TableScript
 from table_agent.events import TRAY, Zone
 

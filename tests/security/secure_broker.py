@@ -21,7 +21,8 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from hub.broker import find_mosquitto, free_port
-from hub.security import RoomCredentials, SecureFiles, client_tls_context, render_secure_config, write_secure_files
+from hub.security import RoomCredentials, SecureFiles, render_secure_config, write_secure_files
+from tablewire.credentials import client_tls_context
 
 NOT_AUTHORIZED = 0x87
 BAD_USER_OR_PASSWORD = 0x86

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from secure_broker import BAD_USER_OR_PASSWORD, NOT_AUTHORIZED, Probe, SecureBroker, connect, probe
 
-from hub import wire
+from tablewire import wire
 from paho.mqtt.client import topic_matches_sub
 
 from hub.security import DASHBOARD_READ, RoomCredentials
@@ -194,8 +194,8 @@ def test_td_reads_hole_cards_and_sends_floor_commands_only(secure_broker: Secure
 
 
 def test_reason_codes_reach_an_mqtt_link_user(secure_broker: SecureBroker, room_creds: RoomCredentials) -> None:
-    """`MqttLink` (hub.mqtt) with a wrong password: `start` raises, `refused` names the reason."""
-    from hub.mqtt import MqttLink
+    """`MqttLink` (tablewire.mqtt) with a wrong password: `start` raises, `refused` names the reason."""
+    from tablewire.mqtt import MqttLink
     link = MqttLink(client_id="bad-table", host=secure_broker.host, port=secure_broker.port,
                     username="table-t1", password="wrong")
     with pytest.raises(ConnectionError):
@@ -223,7 +223,7 @@ def test_mqtt_311_hides_the_refusal_which_is_why_we_use_mqtt_5(secure_broker: Se
 def test_an_mqtt_link_counts_the_publishes_the_broker_refused(secure_broker: SecureBroker,
                                                               room_creds: RoomCredentials, hub: Probe) -> None:
     """A table configured with another table's id keeps its events (no ack comes), and its link says why."""
-    from hub.mqtt import MqttLink
+    from tablewire.mqtt import MqttLink
     from tests.support import wait_until
     creds = room_creds.table("t1")
     link = MqttLink(client_id="table-t1", host=secure_broker.host, port=secure_broker.port,

@@ -18,8 +18,8 @@ import pytest
 from secure_broker import SecureBroker, connect
 
 import simulators.demo as demo
-from hub import wire
-from hub.mqtt import MqttLink
+from tablewire import wire
+from tablewire.mqtt import MqttLink
 from hub.security import RoomCredentials
 
 HANDS = 3

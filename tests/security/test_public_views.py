@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from hub import wire
+from tablewire import wire
 from hub.tables import HubEvent, TableView, public
 
 

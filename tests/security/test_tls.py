@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from secure_broker import NOT_AUTHORIZED, SecureBroker, connect, probe
 
-from hub import wire
-from hub.security import RoomCredentials, TlsError, client_tls_context, generate_tls
+from tablewire import wire
+from hub.security import RoomCredentials, TlsError, generate_tls
+from tablewire.credentials import client_tls_context
 
 
 def test_certificate_names_and_ca(tmp_path: Path) -> None:

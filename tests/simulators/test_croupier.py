@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import threading
 
-from hub import wire
+from tablewire import wire
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators.croupier import Croupier

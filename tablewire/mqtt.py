@@ -37,7 +37,7 @@ class MqttLink:
     def __init__(self, *, client_id: str, host: str, port: int, will: tuple[str, bytes] | None = None,
                  username: str | None = None, password: str | None = None,
                  session_expiry: int = 0, keepalive: int = 15, tls: ssl.SSLContext | None = None) -> None:
-        """`tls`: the room's TLS listener (`hub.security.client_tls_context(ca_file)`)."""
+        """`tls`: the room's TLS listener (`tablewire.credentials.client_tls_context(ca_file)`)."""
         self.client_id = client_id
         self._host, self._port, self._keepalive = host, port, keepalive
         self._session_expiry = session_expiry

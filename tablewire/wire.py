@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from table_agent.dealing_faults import FaultKind
+from tablewire.faults import FaultKind
 
 SCHEMA = 1
 ROOT = "tapis/v1"
