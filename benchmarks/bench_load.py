@@ -45,12 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from tablewire import wire
-from hub.broker import EmbeddedBroker
-from hub.game import TableSetup
+from hub.edge.broker import EmbeddedBroker
+from hub.room.game import TableSetup
 from tablewire.mqtt import Message, MqttLink
 from hub.rules import Level
-from hub.service import HubService
-from hub.shard import Shard, hub_client_id, hub_status_topic
+from hub.edge.service import HubService
+from hub.edge.shard import Shard, hub_client_id, hub_status_topic
 from hw.decks import FULL_DECK, DeckRegistry
 from hw.profile import TableProfile
 from simulators import demo

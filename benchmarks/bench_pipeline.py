@@ -31,9 +31,9 @@ from pathlib import Path
 
 from firmware_bridge import TagSeen, encode
 from tablewire import wire
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from tablewire.mqtt import Message, MqttLink
-from hub.service import HubService
+from hub.edge.service import HubService
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators import demo

@@ -33,7 +33,7 @@ def _positive(text: str) -> int:
 def _credentials(p: argparse.ArgumentParser) -> None:
     p.add_argument("--user", default=None, help="broker user (hub, or table-<id>: see docs/security.md)")
     p.add_argument("--password-file", default=None,
-                   help="the broker password, or the credentials JSON `python -m hub.security` wrote")
+                   help="the broker password, or the credentials JSON `python -m hub.edge.security` wrote")
     p.add_argument("--ca", default=None, help="the room's CA certificate: connect to the TLS listener")
 
 
@@ -43,7 +43,7 @@ def link_options(args: argparse.Namespace) -> dict[str, object]:
     if args.password_file:
         with open(args.password_file, encoding="utf-8") as secret:
             text = secret.read().strip()
-        try:  # the credentials file `python -m hub.security` writes, or the bare password
+        try:  # the credentials file `python -m hub.edge.security` writes, or the bare password
             saved = json.loads(text)
         except ValueError:
             saved = None
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         from hub.rules.cli import main as phh_main
         return phh_main(argv[1:])
     if argv[:1] == ["tournament"]:
-        from hub.td import td_main
+        from hub.floor.td import td_main
         return td_main(argv[1:])
     if argv[:1] == ["doctor"]:
         from table_agent.tools import doctor_main
@@ -187,14 +187,14 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
             td_users: str | None = None, link_options: dict[str, object] | None = None,
             shard: str | None = None) -> int:
     from tablewire import wire
-    from hub.broker import EmbeddedBroker
+    from hub.edge.broker import EmbeddedBroker
     from tablewire.broker_url import parse_url
-    from hub.floor import FloorService
-    from hub.floor_tables import FloorTables
+    from hub.floor.service import FloorService
+    from hub.floor.tables import FloorTables
     from tablewire.mqtt import MqttLink
-    from hub.service import HubService
-    from hub.shard import Shard, hub_client_id, hub_status_topic
-    from hub.store import EventStore
+    from hub.edge.service import HubService
+    from hub.edge.shard import Shard, hub_client_id, hub_status_topic
+    from hub.floor.store import EventStore
 
     worker = Shard.parse(shard) if shard else None
     if worker is not None and (broker is None or db):  # refused before anything starts

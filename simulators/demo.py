@@ -17,13 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from tablewire.broker_url import parse_url
-from hub.game import TableSetup
+from hub.room.game import TableSetup
 from hub.rules import Level
 from tablewire.mqtt import MqttLink
-from hub.service import HubService
-from hub.tables import HubEvent
+from hub.edge.service import HubService
+from hub.room.tables import HubEvent
 from tablewire import wire
 from hw.decks import DeckRegistry
 from hw.ports import MonotonicClock

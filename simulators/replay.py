@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from tablewire import wire
-from hub.broker import EmbeddedBroker
-from hub.game import TableSetup
+from hub.edge.broker import EmbeddedBroker
+from hub.room.game import TableSetup
 from tablewire.mqtt import MqttLink
 from hub.rules import Level
-from hub.service import HubService
+from hub.edge.service import HubService
 from hw.decks import DeckRegistry
 from hw.ports import ManualClock, MonotonicClock
 from hw.profile import TableProfile

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from tablewire import wire
-from hub.floor import FloorService, table_id
-from hub.floor_commands import NewTournament
-from hub.floor_tables import FloorTables
-from hub.game import TableGame
+from hub.floor.service import FloorService, table_id
+from hub.floor.commands import NewTournament
+from hub.floor.tables import FloorTables
+from hub.room.game import TableGame
 from hub.rules import Hand, HandOver
-from hub.store import JSON, EventStore
+from hub.floor.store import JSON, EventStore
 from hub.tournament.events import (Event, FinalTableDrawn, HeadsUpStarted, LevelStarted,
                                    PlayerEliminated, TableBroken)
 from hub.tournament.structure import AnteKind, Break, Item, Level, Structure, to_toml

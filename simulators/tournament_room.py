@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tablewire import wire
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
-from hub.game import Output, TableGame
+from hub.floor.service import FloorService
+from hub.floor.tables import FloorTables
+from hub.room.game import Output, TableGame
 from tablewire.mqtt import Message, MqttLink
-from hub.service import HubService
-from hub.store import JSON, EventStore
+from hub.edge.service import HubService
+from hub.floor.store import JSON, EventStore
 from hub.tournament.structure import AnteKind, Level, Structure
 from hw.ports import ManualClock
 from simulators.tournament_demo import STEP_SECONDS, SimRoom, new_demo

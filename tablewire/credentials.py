@@ -16,7 +16,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     """`--user`, `--password-file`, `--ca` on a command that connects to the room's broker."""
     p.add_argument("--user", default=None, help="broker user (hub, or table-<id>: see docs/security.md)")
     p.add_argument("--password-file", default=None,
-                   help="the broker password, or the credentials JSON `python -m hub.security` wrote")
+                   help="the broker password, or the credentials JSON `python -m hub.edge.security` wrote")
     p.add_argument("--ca", default=None, help="the room's CA certificate: connect to the TLS listener")
 
 
@@ -26,7 +26,7 @@ def link_options(args: argparse.Namespace) -> dict[str, object]:
     if args.password_file:
         with open(args.password_file, encoding="utf-8") as secret:
             text = secret.read().strip()
-        try:  # the credentials file `python -m hub.security` writes, or the bare password
+        try:  # the credentials file `python -m hub.edge.security` writes, or the bare password
             saved = json.loads(text)
         except ValueError:
             saved = None

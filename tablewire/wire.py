@@ -64,7 +64,7 @@ HUB_STATUS = f"{ROOT}/hub/status"
 
 
 def hub_worker_status(worker: str) -> str:
-    """Retained `online` / `offline` of one hub worker of a sharded room (`hub.shard`)."""
+    """Retained `online` / `offline` of one hub worker of a sharded room (`hub.edge.shard`)."""
     return f"{HUB_STATUS}/{worker}"
 
 

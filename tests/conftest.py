@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ RULES: dict[str, set[str]] = {
     "hub/rules": IO_LIBS | {"time"},
     "hub/rulings": IO_LIBS | {"time"},
     "hub/tournament": IO_LIBS | {"time"},
-    "hub/tables.py": IO_LIBS | {"time"},
+    "hub/room/tables.py": IO_LIBS | {"time"},
     "hub": {"serial", "gpiozero", "smartcard"},  # the hub never talks to hardware
 }
 PRODUCTION = ("firmware_bridge", "table_agent", "hub", "hw")

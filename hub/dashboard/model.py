@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from hub.game import TableGame
-from hub.tables import TableView, public
+from hub.room.game import TableGame
+from hub.room.tables import TableView, public
 
 JSONDict = dict[str, Any]
 TD_DECISION = "td_decision"  # hub.rulings.Decision.TD_DECISION: the rulebook leaves it to the TD

@@ -24,10 +24,10 @@ from urllib.parse import parse_qs, urlsplit
 from hub.dashboard.auth import Session, Sessions
 from hub.dashboard.model import (DashboardError, DecisionTaken, JSONDict, Role, RoomModel, capture, for_viewer,
                                  viewer_event)
-from hub.floor import FloorService
-from hub.service import HubService
-from hub.store import StoreError
-from hub.tables import HubEvent
+from hub.floor.service import FloorService
+from hub.edge.service import HubService
+from hub.floor.store import StoreError
+from hub.room.tables import HubEvent
 from hub.tournament.errors import TournamentError
 from hw.ports import Clock, MonotonicClock
 

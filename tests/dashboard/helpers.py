@@ -17,10 +17,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tablewire import wire
-from hub.game import TableSetup
+from hub.room.game import TableSetup
 from tablewire.mqtt import Message
 from hub.rules import Level
-from hub.service import HubService
+from hub.edge.service import HubService
 
 BOOT = "test"
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from hub.dashboard import Dashboard
 from tests.dashboard import browser
 from tests.dashboard.conftest import PASSWORD

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from tablewire import wire
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from tablewire.mqtt import Message, MqttLink
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile

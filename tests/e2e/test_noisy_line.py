@@ -8,7 +8,7 @@ equal events mean an equal tournament.
 
 import queue
 
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from simulators.demo import build_room, deal
 from tests.support import wait_until
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from simulators.dealer import Board, Burn, Clear, Hole, Muck, deal_hand
 from simulators.demo import Room, build_room, run_demo
 

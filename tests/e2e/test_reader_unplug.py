@@ -6,9 +6,9 @@ import random
 import threading
 import time
 
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from tablewire.mqtt import MqttLink
-from hub.service import HubService
+from hub.edge.service import HubService
 from hw.decks import DeckRegistry
 from hw.errors import LinkError
 from hw.ports import MonotonicClock

@@ -1,4 +1,4 @@
-"""A room on its secure broker (hub.security.init_room): `tapis agent` with its table's user over TLS
+"""A room on its secure broker (hub.edge.security.init_room): `tapis agent` with its table's user over TLS
 reaches the hub; a wrong password is refused at start, in plain words."""
 
 import json
@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 from tablewire import wire
-from hub.broker import find_mosquitto, free_port
+from hub.edge.broker import find_mosquitto, free_port
 from tablewire.mqtt import Message, MqttLink
-from hub.security import RoomCredentials, init_room
+from hub.edge.security import RoomCredentials, init_room
 from tablewire.credentials import client_tls_context
 from hw.decks import DeckRegistry
 from simulators.reader_board import ReaderBoardSimulator

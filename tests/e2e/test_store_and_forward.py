@@ -10,9 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from tablewire.mqtt import MqttLink
-from hub.service import HubService
+from hub.edge.service import HubService
 from hw.decks import DeckRegistry
 from simulators.dealer import Board, Burn, Hole
 from simulators.demo import build_room

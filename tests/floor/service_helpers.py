@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hub.floor import FloorService
-from hub.floor_commands import NewTournament
-from hub.floor_tables import FloorTables
-from hub.game import TableGame
-from hub.store import EventStore
+from hub.floor.service import FloorService
+from hub.floor.commands import NewTournament
+from hub.floor.tables import FloorTables
+from hub.room.game import TableGame
+from hub.floor.store import EventStore
 from hub.tournament.structure import pouques_2020, to_toml
 
 

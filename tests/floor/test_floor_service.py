@@ -7,10 +7,10 @@ from pathlib import Path
 
 from service_helpers import db, floor_state, started_floor, tables_state
 
-from hub.floor import FloorService, table_id, table_number
-from hub.floor_tables import FloorTables
+from hub.floor.service import FloorService, table_id, table_number
+from hub.floor.tables import FloorTables
 from hub.rules import Level as HandLevel
-from hub.store import EventStore
+from hub.floor.store import EventStore
 from hub.tournament.structure import pouques_2020, to_toml
 from simulators.tournament_demo import SimRoom, new_demo, open_room
 
@@ -173,7 +173,7 @@ class FakeLink:
 
 
 def test_clock_published_retained_every_second_and_on_change(tmp_path: Path) -> None:
-    from hub.floor_commands import TOURNAMENT_CLOCK
+    from hub.floor.commands import TOURNAMENT_CLOCK
 
     link = FakeLink()
     with EventStore(db(tmp_path)) as store:

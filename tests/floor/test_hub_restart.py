@@ -13,12 +13,12 @@ from pathlib import Path
 from service_helpers import db, started_floor
 
 from tablewire import wire
-from hub.broker import EmbeddedBroker
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
+from hub.edge.broker import EmbeddedBroker
+from hub.floor.service import FloorService
+from hub.floor.tables import FloorTables
 from tablewire.mqtt import Message, MqttLink
-from hub.service import HubService
-from hub.store import EventStore
+from hub.edge.service import HubService
+from hub.floor.store import EventStore
 
 
 def _press(seq: int) -> wire.DealerPressed:

@@ -18,9 +18,9 @@ import pytest
 from service_helpers import floor_state, tables_state
 
 from tablewire import wire
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
-from hub.store import EventStore
+from hub.floor.service import FloorService
+from hub.floor.tables import FloorTables
+from hub.floor.store import EventStore
 from hub.tournament.events import HandEnded
 from simulators.tournament_demo import new_demo, open_room
 

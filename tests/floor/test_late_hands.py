@@ -14,10 +14,10 @@ import pytest
 from service_helpers import db, floor_state, started_floor, tables_state
 
 from tablewire import wire
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
+from hub.floor.service import FloorService
+from hub.floor.tables import FloorTables
 from hub.rules import Level as HandLevel
-from hub.store import EventStore, StoreError
+from hub.floor.store import EventStore, StoreError
 from simulators.tournament_demo import BOOT, new_demo, open_room
 
 AHEAD = 5000.0  # the table's monotonic clock minus the hub's

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.store import EventStore, StoreError
+from hub.floor.store import EventStore, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,7 +90,7 @@ def test_read_only_file_is_a_store_error(tmp_path: Path) -> None:
 
 _APPENDER = """
 import sys
-from hub.store import EventStore
+from hub.floor.store import EventStore
 store = EventStore(sys.argv[1])
 n = 0
 while True:

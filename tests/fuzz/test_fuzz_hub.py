@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from fuzz_budget import budget, tally
 
 from tablewire import wire
-from hub.game import TableSetup
+from hub.room.game import TableSetup
 from tablewire.mqtt import Message, MqttLink
-from hub.service import HubService
+from hub.edge.service import HubService
 from hw.ports import ManualClock
 from tablewire.faults import FaultKind
 

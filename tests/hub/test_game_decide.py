@@ -1,7 +1,7 @@
 """A ruleset that leaves a fault to the TD: the ruling offers options, the TD's choice is applied."""
 
 from tablewire import wire
-from hub.game import TableGame, TableSetup
+from hub.room.game import TableGame, TableSetup
 from hub.rules import Level
 
 

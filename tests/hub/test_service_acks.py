@@ -8,8 +8,8 @@ from typing import cast
 
 from tablewire import wire
 from tablewire.mqtt import Message, MqttLink
-from hub.service import HubService
-from hub.tables import TableView
+from hub.edge.service import HubService
+from hub.room.tables import TableView
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
 

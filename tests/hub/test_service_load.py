@@ -10,7 +10,7 @@ import pytest
 
 from tablewire import wire
 from tablewire.mqtt import Message, MqttLink
-from hub.service import HubService
+from hub.edge.service import HubService
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
 

@@ -7,9 +7,9 @@ import queue
 import pytest
 
 from tablewire import wire
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from tablewire.mqtt import Message, MqttLink
-from hub.service import HubService
+from hub.edge.service import HubService
 
 
 def wait_for(q: "queue.Queue[dict]", kind: str, timeout: float = 5.0) -> dict:
@@ -35,7 +35,7 @@ def test_malformed_payloads_do_not_stop_the_hub(broker: EmbeddedBroker, caplog: 
     viewer.start()
     try:
         assert wait_for(events, "table_status")["online"] is True
-        caplog.set_level(logging.WARNING, logger="hub.service")
+        caplog.set_level(logging.WARNING, logger="hub.edge.service")
         topic = wire.table_events("t1")
         for junk in (b"not json", b'{"v":1,"type":"card_arrived"}', b"\x00" * 300):
             table.publish(topic, junk)

@@ -9,10 +9,10 @@ from typing import cast
 import pytest
 
 from tablewire import wire
-from hub.game import TableSetup
+from hub.room.game import TableSetup
 from tablewire.mqtt import Message, MqttLink
-from hub.service import HubService
-from hub.shard import Shard, hub_client_id, hub_status_topic, shard_of
+from hub.edge.service import HubService
+from hub.edge.shard import Shard, hub_client_id, hub_status_topic, shard_of
 from simulators.demo import table_ids
 from tests.hub.fake_link import RecordingLink
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tablewire import wire
-from hub.tables import TableView, public
+from hub.room.tables import TableView, public
 
 TOPIC = wire.table_events("t1")
 

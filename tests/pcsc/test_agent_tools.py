@@ -17,7 +17,7 @@ import pytest
 from firmware_bridge import (FaultCode, Frame, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan,
                              TagGone, TagSeen, encode)
 from tablewire import wire
-from hub.broker import EmbeddedBroker, free_port
+from hub.edge.broker import EmbeddedBroker, free_port
 from hw.decks import DeckRegistry
 from hw.pcsc import FakePcsc
 from hw.pcsc_worker import pcsc_worker_factory

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.security import RoomCredentials
+from hub.edge.security import RoomCredentials
 from secure_broker import SecureBroker
 
 TABLES = ("t1", "t2", "t3")

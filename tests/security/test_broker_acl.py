@@ -15,7 +15,7 @@ from secure_broker import BAD_USER_OR_PASSWORD, NOT_AUTHORIZED, Probe, SecureBro
 from tablewire import wire
 from paho.mqtt.client import topic_matches_sub
 
-from hub.security import DASHBOARD_READ, RoomCredentials
+from hub.edge.security import DASHBOARD_READ, RoomCredentials
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
-"""What the hub publishes for viewers (`hub.tables.public`, `TableView.state(hole_cards=False)`):
+"""What the hub publishes for viewers (`hub.room.tables.public`, `TableView.state(hole_cards=False)`):
 no face of a card a player has not shown, while the hand is live. Pure, no broker.
 
 A folded hand thrown into the muck, and a burn card, are face down at the table; the public view
-must not turn them face up. The gaps these tests found (mucked and burnt cards, faults naming hole cards) are closed in hub/tables.py.
+must not turn them face up. The gaps these tests found (mucked and burnt cards, faults naming hole cards) are closed in hub/room/tables.py.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tablewire import wire
-from hub.tables import HubEvent, TableView, public
+from hub.room.tables import HubEvent, TableView, public
 
 
 def _card(seq: int, kind: str, zone: str, uid: str, card: str) -> wire.CardEvent:

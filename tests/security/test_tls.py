@@ -16,7 +16,7 @@ import pytest
 from secure_broker import NOT_AUTHORIZED, SecureBroker, connect, probe
 
 from tablewire import wire
-from hub.security import RoomCredentials, TlsError, generate_tls
+from hub.edge.security import RoomCredentials, TlsError, generate_tls
 from tablewire.credentials import client_tls_context
 
 

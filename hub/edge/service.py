@@ -4,7 +4,7 @@ paho's thread only validates and enqueues; one consumer thread applies each even
 `TableView` and publishes the retained states and the hub events. A malformed payload is logged
 and counted (`stats.malformed`), never a crash. Listeners (the demo's terminal view, `--json`
 output, later the dashboard) are called on the consumer thread with every hub event. With a
-`shard`, the service is one worker of several and serves only its tables (`hub.shard`).
+`shard`, the service is one worker of several and serves only its tables (`hub.edge.shard`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tablewire import wire
-from hub.floor_tables import FloorTables
-from hub.game import Output, TableGame, TableSetup
+from hub.floor.tables import FloorTables
+from hub.room.game import Output, TableGame, TableSetup
 from tablewire.mqtt import Message, MqttLink
-from hub.shard import Shard, hub_status_topic, shard_of
-from hub.tables import HubEvent, TableView, public
+from hub.edge.shard import Shard, hub_status_topic, shard_of
+from hub.room.tables import HubEvent, TableView, public
 from hw.ports import Clock, MonotonicClock
 
 log = logging.getLogger(__name__)

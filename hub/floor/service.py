@@ -17,12 +17,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from hub.floor_commands import (COMMAND_TYPES, TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT,
+from hub.floor.commands import (COMMAND_TYPES, TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT,
                                 AnyCommand, ClockCmd, CommandError, CommandResult, Eliminate, Move,
                                 NewTournament, Register, Seat, Start, Status, decode_command)
 from tablewire.mqtt import Message, MqttLink
 from hub.rules import Level as HandLevel
-from hub.store import JSON, EventStore, StoreError
+from hub.floor.store import JSON, EventStore, StoreError
 from hub.tournament.errors import FloorError, TournamentError
 from hub.tournament.events import Event, FinalTableDrawn, MoveOrdered, TableBroken, event_from_dict
 from hub.tournament.results import POUQUES_PAYOUTS, PayoutRule, PayoutTier, Standing, prizes

@@ -1,6 +1,6 @@
 """`tapis tournament ...`: the TD's command line for rooms without a screen (hub, TD side).
 
-Builds a TD command (`hub.floor_commands`) from the arguments and runs it on the SQLite store
+Builds a TD command (`hub.floor.commands`) from the arguments and runs it on the SQLite store
 directly when the hub is not running (`--db`), or sends it over MQTT to the running hub (`--broker`)
 and prints its answer. Emits readable text (or `--json`); refusals in plain words, exit status 2.
 """
@@ -18,9 +18,9 @@ import uuid
 from pathlib import Path
 from typing import Any, TextIO
 
-from hub.floor_commands import (TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandError, CommandResult,
+from hub.floor.commands import (TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandError, CommandResult,
                                 decode_command)
-from hub.store import EventStore, StoreError
+from hub.floor.store import EventStore, StoreError
 from hub.tournament.structure import pouques_2020, to_toml
 
 DEFAULT_DB = "tapis-tournament.db"
@@ -112,7 +112,7 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_local(db: str, command: dict[str, Any]) -> CommandResult:
     """Run on the store file itself: only when no hub has it open (one writer)."""
-    from hub.floor import FloorService
+    from hub.floor.service import FloorService
 
     if command["cmd"] != "new" and not Path(db).exists():
         raise StoreError(f"no tournament file {db}: create it with `tapis tournament new --db {db} ...`")
@@ -167,7 +167,7 @@ def serve(db: str, broker: str, *, period: float) -> int:
     import signal
 
     from tablewire.broker_url import parse_url
-    from hub.floor import FloorService
+    from hub.floor.service import FloorService
     from tablewire.mqtt import MqttLink
     host, port = parse_url(broker)
     stop = threading.Event()

@@ -1,6 +1,6 @@
 """TD commands for the tournament floor as they cross a process boundary (MQTT, the TD command line).
 
-Consumes JSON from `tapis/v1/hub/tournament/cmd` (or built by `hub.td`); emits validated pydantic
+Consumes JSON from `tapis/v1/hub/tournament/cmd` (or built by `hub.floor.td`); emits validated pydantic
 models the `FloorService` executes, and the result payload it answers on `.../cmd/result`.
 Topics live here until the lead moves them into `tablewire.wire`.
 """
@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from hub.store import JSON
+from hub.floor.store import JSON
 from tablewire.wire import ROOT, TABLE_ID
 
 TOURNAMENT_CLOCK = f"{ROOT}/hub/tournament/clock"  # retained snapshot, every second and on change

@@ -2,7 +2,7 @@
 
 Consumes validated table events (`tablewire.wire`) with their raw payloads; stores each one first
 (deduplicated), plays it on the table's `TableGame`, asks the `FloorService` for the level when a
-hand starts (as of when the dealer pressed "new hand", `hub.table_clock`: a table heard late is set
+hand starts (as of when the dealer pressed "new hand", `hub.floor.table_clock`: a table heard late is set
 up as it was dealt) and gives it the stacks when one ends; emits the game's `Output` plus move
 instructions. `FloorTables.open` rebuilds every table, the hand in progress included, from the store
 after a kill.
@@ -15,12 +15,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from tablewire import wire
-from hub.floor import FloorService, MoveInstruction, table_number
-from hub.game import Output, TableGame, TableSetup
+from hub.floor.service import FloorService, MoveInstruction, table_number
+from hub.room.game import Output, TableGame, TableSetup
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
-from hub.store import JSON, EventStore, StoreError, TableRow
-from hub.table_clock import TableClock
+from hub.floor.store import JSON, EventStore, StoreError, TableRow
+from hub.floor.table_clock import TableClock
 from hub.tournament.errors import TournamentError
 
 _CONTEXT = "game/"  # config key prefix: the table's context at the start of its current hand
