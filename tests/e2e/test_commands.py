@@ -17,7 +17,7 @@ from tests.support import TWO_SEAT_PROFILE
 
 
 def tapis(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "hub.cli", *args], stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "tapis", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
 

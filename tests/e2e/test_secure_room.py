@@ -51,7 +51,7 @@ def test_table_over_tls_with_its_own_user(tmp_path: Path) -> None:
         hub.start()
         with ReaderBoardSimulator(antennas=6, scan_period=0.02) as board:
             (tmp_path / "t1.toml").write_text(TWO_SEAT_PROFILE.format(url=board.port))
-            base = [sys.executable, "-m", "hub.cli", "agent", "--profile", str(tmp_path / "t1.toml"),
+            base = [sys.executable, "-m", "tapis", "agent", "--profile", str(tmp_path / "t1.toml"),
                     "--decks", str(tmp_path / "decks.toml"), "--broker", f"mqtt://localhost:{tls_port}",
                     "--ca", str(ca), "--user", "table-t1"]
             agent = subprocess.Popen(base + ["--password-file", str(room / "credentials" / "table-t1.json")],

@@ -77,7 +77,7 @@ def test_agent_power_cut_while_the_hub_is_away_loses_nothing(broker: EmbeddedBro
         (tmp_path / "t1.toml").write_text(TWO_SEAT_PROFILE.format(url=board.port))
 
         def agent() -> subprocess.Popen[bytes]:
-            return subprocess.Popen([sys.executable, "-m", "hub.cli", "agent", "--profile", str(tmp_path / "t1.toml"),
+            return subprocess.Popen([sys.executable, "-m", "tapis", "agent", "--profile", str(tmp_path / "t1.toml"),
                                      "--decks", str(tmp_path / "decks.toml"), "--broker", broker.url,
                                      "--outbox", str(outbox)], stderr=subprocess.DEVNULL)
 
