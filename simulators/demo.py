@@ -7,6 +7,7 @@ broker unless `--broker` names one. Prints a live terminal view, or the hub's ev
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import secrets
@@ -113,7 +114,7 @@ def start_tables(room: Room, *, host: str, port: int, ids: list[str], seed: int,
         link = MqttLink(client_id=f"tapis-table-{table_id}", host=host, port=port,
                         will=(wire.table_status(table_id), wire.OFFLINE))
         agent = TableAgent(profile=profile, registry=room.registry, publisher=link, clock=clock,
-                           open_link=lambda url=profile.reader.url: SerialLink(url))
+                           open_link=functools.partial(SerialLink, profile.reader.url))
         link.start()
         room._closers.append(link.stop)
         agent.start()

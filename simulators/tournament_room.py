@@ -148,8 +148,8 @@ class TournamentRoom:
         now = self.clock.advance(STEP_SECONDS / len(active))  # the tables play side by side
         if not self.hub_down and not self.hub.tick(wait=10):  # the floor sees the clock, as its tick would
             raise RoomError("the hub did not take the clock tick")
-        for view in self.views.values():
-            view.floor.pump(now)
+        for each in self.views.values():
+            each.floor.pump(now)
         view = self.views.get(table)
         if view is None:
             with self.hub.floor_lock:

@@ -248,13 +248,13 @@ class TableAgent:
         elif isinstance(item, _Reconnected):
             self._resend()
             if self._reader_state is not None:  # a hub that was away learns the reader's state again
-                self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))  # type: ignore[arg-type]
+                self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))
         elif isinstance(item, _Acked):
             self._acked(item.message)
         elif isinstance(item, _Dealer):
             self._dealer(item)
         elif isinstance(item, _Acted):
-            self._emit(wire.SeatActed(**self._head(), seat=item.seat, action=item.action, to=item.to))  # type: ignore[arg-type]
+            self._emit(wire.SeatActed(**self._head(), seat=item.seat, action=item.action, to=item.to))
             self._publish(self.watch.action(item.seat, item.action, self._clock.now()))
         elif isinstance(item, _Command):
             self.stats.commands += 1
@@ -267,7 +267,7 @@ class TableAgent:
             self._publish(self.watch.away(press.seat))
         elif press.button == "back" and press.seat is not None:
             self._publish(self.watch.back(press.seat))
-        self._emit(wire.DealerPressed(**self._head(), button=press.button, seat=press.seat))  # type: ignore[arg-type]
+        self._emit(wire.DealerPressed(**self._head(), button=press.button, seat=press.seat))
 
     def _command(self, message: Message) -> None:
         try:
@@ -319,7 +319,7 @@ class TableAgent:
             where = "board" if frame.antenna is None else f"antenna {frame.antenna}"
             self._reader_status("fault", f"{where}: {frame.code.name.lower()} {frame.detail}".strip())
 
-    def _zone_events(self, presence_events: list) -> None:  # type: ignore[type-arg]
+    def _zone_events(self, presence_events: list) -> None:
         for pe in presence_events:
             for event in self.zones.apply(pe):
                 self._publish(self.watch.zone_event(event))
@@ -353,7 +353,7 @@ class TableAgent:
     def _reader_status(self, state: str, detail: str, **extra: object) -> None:
         log.info("table %s: reader %s: %s", self.table, state, detail)
         self._reader_state = {"state": state, "detail": detail, **extra}
-        self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))  # type: ignore[arg-type]
+        self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))
 
     def _head(self, at: float | None = None) -> dict[str, Any]:
         return {"table": self.table, "boot": self.boot, "seq": self.sender.next_seq(),

@@ -45,7 +45,8 @@ class MqttLink:
                                    protocol=MQTTProtocolVersion.MQTTv5)
         self._client.max_queued_messages_set(0)  # unbounded while offline: the outbox bounds it
         self._client.max_inflight_messages_set(1000)
-        self._client.reconnect_delay_set(min_delay=0.05, max_delay=2)
+        # paho's hint says int; its reconnect loop sleeps any number (a first retry after 50 ms)
+        self._client.reconnect_delay_set(min_delay=0.05, max_delay=2)  # type: ignore[arg-type]
         if username is not None:
             self._client.username_pw_set(username, password)
         if tls is not None:

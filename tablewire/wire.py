@@ -8,13 +8,13 @@ travel only on TD topics (`.../td/...`), which the broker's ACL keeps from viewe
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from tablewire.faults import FaultKind
 
-SCHEMA = 1
+SCHEMA: Final = 1
 ROOT = "tapis/v1"
 TABLE_ID = r"^[A-Za-z0-9_-]{1,32}$"
 

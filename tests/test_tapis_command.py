@@ -30,7 +30,7 @@ def test_help_lists_every_verb_of_every_package(capsys: pytest.CaptureFixture[st
     listed = capsys.readouterr().out
     for cli in (hub.cli, simulators.cli, table_agent.cli):
         subparsers = next(a for a in cli.parser()._actions if a.dest == "command")
-        for verb in subparsers.choices:  # type: ignore[union-attr]
+        for verb in subparsers.choices:
             assert verb in VERBS and VERBS[verb][0] == cli.__name__
             assert f"    {verb} " in listed
     assert "doctor" in listed

@@ -210,11 +210,10 @@ class FloorTables:
 
 def _offsets(key: str, raw: JSON | None, store: EventStore) -> dict[str, float]:
     """A table's stored clock offsets, checked (`TableClock.offsets`)."""
-    numbers = isinstance(raw, dict) and all(isinstance(v, int | float) and not isinstance(v, bool)
-                                            for v in raw.values())
-    if not numbers:
+    if not isinstance(raw, dict) or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                                            for v in raw.values()):
         raise StoreError(f"the event store {store.path} holds a bad table clock under {key!r}: {raw!r}")
-    return {boot: float(v) for boot, v in raw.items()}  # type: ignore[arg-type]
+    return {boot: float(v) for boot, v in raw.items() if isinstance(v, int | float)}  # all are, checked above
 
 
 def _context(hand_no: int, players: dict[int, int], positions: Positions, level: HandLevel,

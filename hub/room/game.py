@@ -178,10 +178,10 @@ class TableGame:
                 self.board.remove(face)
             return Output()
         if zone == "muck" and event.type == "card_arrived":
-            seat = self._last_seat.get(face)
+            last = self._last_seat.get(face)
             assert self.hand is not None
-            if seat is not None and not self.hole.get(seat) and seat in self.hand.live:
-                return self._mucked(seat)
+            if last is not None and not self.hole.get(last) and last in self.hand.live:
+                return self._mucked(last)
         return Output()
 
     def action(self, seat: int, action: str, to: int | None) -> Output:

@@ -98,7 +98,7 @@ def rule(fault: FaultDetected, ruleset: str = DEFAULT_RULESET, situation: Situat
     """The ruling of `ruleset` for `fault`; raises `UnknownRuleset` for an unknown id."""
     data = rulings_table(ruleset)
     s = situation if situation is not None else Situation()
-    for clause, article in clauses_for(fault.kind, ruleset):
+    for clause, article in clauses_for(fault.kind, ruleset):  # noqa: B007 - the clause found is used below
         if _CONDITIONS[clause.when](fault, s):
             break
     else:  # every table ends with an unconditional clause; this is a safety net

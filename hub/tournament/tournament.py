@@ -349,7 +349,6 @@ class Tournament:
 
     def hand_ended(self, table: int, hand_no: int, stacks: Mapping[int, int], now: float) -> list[Event]:
         """Stacks after the hand: eliminations (cdc 2.9-2.10), then moves and broken tables."""
-        s, pol = self.state, self.state.policy
         out = self._advance(now)
         t = self._table(table)
         if not t.in_hand or t.hand_no != hand_no:

@@ -221,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     room.hub.start()
     dash = Dashboard(room.hub, users={"td": hash_password("bench")}).start()
     host, port = dash.url[7:].split(":")
-    login = urllib.request.Request(dash.url + "/api/login", data=json.dumps({"user": "td", "password": "bench"}).encode(),
+    login = urllib.request.Request(dash.url + "/api/login",
+                                   data=json.dumps({"user": "td", "password": "bench"}).encode(),
                                    headers={"Content-Type": "application/json"}, method="POST")
     with urllib.request.urlopen(login) as resp:
         cookie = resp.headers["Set-Cookie"].split(";")[0]

@@ -79,7 +79,7 @@ class ScriptedRoom:
                                  card=face, deck="A", order=self.uid))
 
     def act(self, table: str, seat: int, action: str, to: int | None = None) -> None:
-        self.send(wire.SeatActed(**self._base(table), seat=seat, action=action, to=to))  # type: ignore[arg-type]
+        self.send(wire.SeatActed(**self._base(table), seat=seat, action=action, to=to))
 
     def fault(self, table: str, hand: int, kind: str, seat: int | None = None, cards: list[str] | None = None,
               **details: Any) -> None:

@@ -7,13 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from firmware_bridge import Decoder, Heartbeat, Hello, HostHello, SetScanPeriod, StartScan, TagSeen, encode
+from firmware_bridge import Decoder, Frame, Heartbeat, Hello, HostHello, SetScanPeriod, StartScan, TagSeen, encode
 
 HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parents[1] / "hw" / "firmware"
 
 
-def run_board(host: bytes, loops: int) -> tuple[list[object], Decoder]:
+def run_board(host: bytes, loops: int) -> tuple[list[Frame], Decoder]:
     done = subprocess.run([sys.executable, str(HERE / "micropython_shim.py"), str(FIRMWARE), host.hex(), str(loops)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

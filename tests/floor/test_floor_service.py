@@ -23,8 +23,8 @@ def test_commands_set_up_a_pouques_clock(tmp_path: Path) -> None:
         assert (snap["level"], snap["small_blind"], snap["big_blind"], snap["ante"]) == (1, 50, 100, 0)
         assert snap["time_left"] == 2340.0
         assert snap["players_left"] == 12 and snap["average_stack"] == 50_000
-        assert sorted(snap["tables"]) == ["1", "2"]  # type: ignore[arg-type]
-        assert [len(t["seats"]) for t in snap["tables"].values()] == [6, 6]  # type: ignore[union-attr, index]
+        assert sorted(snap["tables"]) == ["1", "2"]
+        assert [len(t["seats"]) for t in snap["tables"].values()] == [6, 6]
         # Every record is in the store, in order.
         assert [e["type"] for e in store.tournament_events()] == [type(e).__name__ for e in floor.require().events]
 

@@ -94,7 +94,8 @@ _table_event = st.one_of(
                            "action": st.sampled_from(["fold", "check", "call", "bet", "raise", "allin"]),
                            "to": st.none() | st.integers(0, 50_000)}),
     st.fixed_dictionaries({"type": st.sampled_from(["card_arrived", "card_left"]),
-                           "zone": st.sampled_from([f"seat:{i}" for i in range(1, 11)] + ["board", "burn", "muck", "tray"]),
+                           "zone": st.sampled_from([f"seat:{i}" for i in range(1, 11)]
+                                                   + ["board", "burn", "muck", "tray"]),
                            "uid": st.sampled_from(["04A1B2C3", "04A1B2C4", "04A1B2C5"]), "card": st.none() | _cards,
                            "order": st.integers(1, 60)}),
     st.fixed_dictionaries({"type": st.just("fault"), "hand": st.integers(1, 5),

@@ -27,7 +27,7 @@ def test_malformed_payloads_do_not_stop_the_hub(broker: EmbeddedBroker, caplog: 
     hub.start()
     hub_link.start()
     table = MqttLink(client_id="t1", host=broker.host, port=broker.port, will=(wire.table_status("t1"), wire.OFFLINE))
-    table.on_connect(lambda: table.publish(wire.table_status("t1"), wire.ONLINE, retain=True))
+    table.on_connect(lambda: None if table.publish(wire.table_status("t1"), wire.ONLINE, retain=True) else None)
     table.start()
     seen: queue.Queue[Message] = queue.Queue()
     viewer = MqttLink(client_id="viewer", host=broker.host, port=broker.port)
@@ -64,11 +64,13 @@ def test_table_goes_offline_through_its_will(broker: EmbeddedBroker) -> None:
     hub_link.start()
     table = MqttLink(client_id="t9", host=broker.host, port=broker.port, will=(wire.table_status("t9"), wire.OFFLINE),
                      keepalive=1)
-    table.on_connect(lambda: table.publish(wire.table_status("t9"), wire.ONLINE, retain=True))
+    table.on_connect(lambda: None if table.publish(wire.table_status("t9"), wire.ONLINE, retain=True) else None)
     table.start()
     try:
         assert wait_for(events, "table_status")["online"] is True
-        table._client.socket().close()  # noqa: SLF001 - a power cut: no DISCONNECT, the will fires
+        sock = table._client.socket()  # noqa: SLF001 - a power cut: no DISCONNECT, the will fires
+        assert sock is not None
+        sock.close()
         table._client.loop_stop()  # noqa: SLF001
         assert wait_for(events, "table_status", timeout=10)["online"] is False
     finally:

@@ -36,11 +36,11 @@ def test_failed_opens_back_off_doubling_up_to_the_maximum() -> None:
 
 def test_a_link_that_worked_is_retried_fast_and_reported_with_its_link() -> None:
     stop = CountedStop(tries=5)
-    opened = iter([OSError("busy"), OSError("busy"), "link-1", OSError("busy"), "link-2"])
+    opened: list[str | OSError] = [OSError("busy"), OSError("busy"), "link-1", OSError("busy"), "link-2"]
     failures: list[object] = []
 
     def open_link() -> str:
-        item = next(opened)
+        item = opened.pop(0)
         if isinstance(item, OSError):
             raise item
         return item

@@ -9,14 +9,13 @@ import os
 import queue
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from firmware_bridge import (FaultCode, Frame, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan,
+from firmware_bridge import (FaultCode, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan,
                              TagGone, TagSeen, encode)
-from tablewire import wire
 from hub.edge.broker import EmbeddedBroker, free_port
 from hw.decks import DeckRegistry
 from hw.pcsc import FakePcsc
@@ -41,7 +40,7 @@ KING = bytes.fromhex(REGISTRY.uid_of("t1/A", "Kd"))
 def profile_text(url: str, seats: int = 2) -> str:
     antennas = {str(i): f"seat:{i + 1}" for i in range(seats)}
     antennas.update({str(seats): "board", str(seats + 1): "burn", str(seats + 2): "muck", str(seats + 3): "tray"})
-    lines = [f'table = "t1"', f"seats = {seats}", "[reader]", f'url = "{url}"', "[antennas]"]
+    lines = ['table = "t1"', f"seats = {seats}", "[reader]", f'url = "{url}"', "[antennas]"]
     lines += [f'"{a}" = "{z}"' for a, z in antennas.items()]
     return "\n".join(lines) + "\n"
 

@@ -3,15 +3,12 @@ socket answering FF CA 00 00 00, cards placed and lifted, readers renamed away, 
 
 from __future__ import annotations
 
-import json
 import queue
 import time
 from collections.abc import Callable
 
-import pytest
 
 from firmware_bridge import FaultCode, Hello, ReaderFault, TagGone, TagSeen
-from tablewire import wire
 from hw.decks import DeckRegistry
 from hw.pcsc import CardState, PyscardPort
 from hw.pcsc_worker import PcscReaderWorker
@@ -62,7 +59,7 @@ def test_pyscard_port_reads_the_uid_by_get_data(pcscd: PrivatePcscd) -> None:
         port.close()
 
 
-def collect(out: "queue.Queue[object]", until: Callable[[object], bool], timeout: float = 6.0) -> list[object]:
+def collect(out: queue.Queue[object], until: Callable[[object], bool], timeout: float = 6.0) -> list[object]:
     got: list[object] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -66,7 +66,7 @@ def played(secure_broker: SecureBroker, room_creds: RoomCredentials) -> Iterator
     room.hub.add_listener(on_event)
     try:
         for _ in range(500):  # configure_table is queued: a croupier started before it finds no game
-            if len(room.hub.games) == TABLES:  # type: ignore[union-attr]
+            if len(room.hub.games) == TABLES:
                 break
             time.sleep(0.01)
         for i, table in enumerate(room.tables):

@@ -2,19 +2,19 @@
 no face of a card a player has not shown, while the hand is live. Pure, no broker.
 
 A folded hand thrown into the muck, and a burn card, are face down at the table; the public view
-must not turn them face up. The gaps these tests found (mucked and burnt cards, faults naming hole cards) are closed in hub/room/tables.py.
+must not turn them face up. The gaps these tests found (mucked and burnt cards, faults naming hole cards)
+are closed in hub/room/tables.py.
 """
 
 from __future__ import annotations
 
-import pytest
 
 from tablewire import wire
 from hub.room.tables import HubEvent, TableView, public
 
 
 def _card(seq: int, kind: str, zone: str, uid: str, card: str) -> wire.CardEvent:
-    return wire.CardEvent(table="t1", boot="b", seq=seq, at=float(seq), type=kind,  # type: ignore[arg-type]
+    return wire.CardEvent(table="t1", boot="b", seq=seq, at=float(seq), type=kind,
                           zone=zone, uid=uid, card=card, order=seq)
 
 
