@@ -240,6 +240,7 @@ class TableAgent:
                 self._frame(frame, item.at)
             self._zone_events(self.presence.settle())
         elif isinstance(item, FrameRejected):
+            self.presence.heard(item.at)  # damaged, but the board spoke: its time goes on
             self.stats.rejected += 1
             self.stats.rejects_by_reason[item.reason] = self.stats.rejects_by_reason.get(item.reason, 0) + 1
             log.warning("table %s: reader frame rejected (%s): %s", self.table, item.reason, item.raw.hex())

@@ -8,6 +8,12 @@ still being read where it lies needs `confirm_reads` scans reading it elsewhere 
 A UID that no registered card carries must also be read in `confirm_reads` batches in a row before it
 is placed: a frame corrupted in a way its CRC-16 misses (about one in 65,536 frames hit twice) reads
 as a stray UID once, and one such read must not become a foreign card that ends a hand.
+
+Tags time out on the reader's time, not the clock: the time between two frames counts in full up to
+`gone_after - 2 scans`, and no more. A silence (a USB hiccup, a busy Pi) thus never lifts a card still
+lying there (it is read again at the next scan), and a ghost whose `TagGone` was lost is lifted within
+`ghost_bound()`: `gone_after` after its last read on a busy felt, two heartbeats and two scans on an
+empty one, where the board only says its heartbeat once a second.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ PresenceEvent = TagPlaced | TagMoved | TagLifted
 class _Pending:
     antenna: int
     first_read: float
+    last_read: float  # reader time
     batches: int = 0
     read_in_batch: bool = False
 
@@ -83,26 +90,45 @@ class Presence:
         self._elsewhere: dict[str, None] = {}  # read on its candidate antenna, in this batch (in order)
         self._suspended = False
         self._heard_at: float | None = None  # the reader's last frame (None: judge by the clock alone)
-        self._silence = max(gone_after - 2 * scan_period, 2 * scan_period)  # past it: a fresh window
+        # Reader time = clock time - `_skipped`: what gaps between frames had beyond `_gap_counts`.
+        # One gap never counts for a whole `gone_after` (a card read just before it survives one missed
+        # scan just after it), yet it counts: a ghost's window closes whatever the board's pace.
+        self._gap_counts = max(gone_after - 2 * scan_period, scan_period)
+        self._skipped = 0.0
+
+    @staticmethod
+    def ghost_bound(*, scan_period: float, gone_after: float, heartbeat: float = 1.0) -> float:
+        """At most how long after its last read a card whose `TagGone` was lost is lifted, if the board
+        speaks at least every `heartbeat` seconds (its heartbeat; every scan while it reads a card)."""
+        gap_counts = max(gone_after - 2 * scan_period, scan_period)
+        if heartbeat <= gap_counts:  # every gap counts in full: lifted at the first word past gone_after
+            return gone_after + heartbeat
+        if 2 * gap_counts > gone_after:  # the agent's settings: the first gap, then two heartbeats at most
+            return 2 * heartbeat + gone_after - gap_counts
+        return (int(gone_after // gap_counts) + 2) * heartbeat
 
     def heard(self, at: float) -> None:
-        """The reader spoke at `at` (any frame: reads, a heartbeat). Call it once per batch, before its
-        reads. A tag is timed out against the reader's last word, not the clock: a board never stops
-        scanning on its own, so a silence (a USB hiccup, a busy Pi) says nothing about the felt. After a
-        silence close to `gone_after`, every tag gets a fresh window, as after `resume`."""
-        if self._heard_at is not None and at - self._heard_at > self._silence:
-            self._fresh_window(at)
-        self._heard_at = at
+        """The reader spoke at `at` (any frame: reads, a heartbeat, a frame the line damaged). Call it
+        once per batch, before its reads. A tag is timed out on the reader's time, not the clock: a
+        board never stops scanning on its own, so a silence says little about the felt (see the module
+        docstring for how much it counts)."""
+        if self._heard_at is not None and at - self._heard_at > self._gap_counts:
+            self._skipped += at - self._heard_at - self._gap_counts
+        if self._heard_at is None or at > self._heard_at:
+            self._heard_at = at
+
+    def _reader_time(self, at: float) -> float:
+        return at - self._skipped
 
     def seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
         track = self._tracks.get(uid)
         if track is None:
             if self._unknown is not None and self._unknown(uid):
                 return self._unconfirmed_read(antenna, uid, at)
-            self._tracks[uid] = _Track(antenna, at)
+            self._tracks[uid] = _Track(antenna, self._reader_time(at))
             return [TagPlaced(antenna, uid, at)]
         if track.antenna == antenna:
-            track.last_read = at
+            track.last_read = self._reader_time(at)
             self._in_place.add(uid)
             return []
         if uid not in self._elsewhere:
@@ -134,7 +160,8 @@ class Presence:
     def _unconfirmed_read(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
         pending = self._unconfirmed.get(uid)
         if pending is None or pending.antenna != antenna:
-            pending = self._unconfirmed[uid] = _Pending(antenna, at)
+            pending = self._unconfirmed[uid] = _Pending(antenna, at, self._reader_time(at))
+        pending.last_read = self._reader_time(at)
         if not pending.read_in_batch:
             pending.read_in_batch = True
             pending.batches += 1
@@ -148,7 +175,7 @@ class Presence:
                 self.unconfirmed_dropped += 1
             elif pending.batches >= self.confirm_reads:
                 del self._unconfirmed[uid]
-                self._tracks[uid] = _Track(pending.antenna, pending.first_read)
+                self._tracks[uid] = _Track(pending.antenna, pending.last_read)
                 placed.append(TagPlaced(pending.antenna, uid, pending.first_read))
             else:
                 pending.read_in_batch = False
@@ -173,7 +200,7 @@ class Presence:
         leave a ghost card; a silent reader lifts nothing: see `heard`)."""
         if self._suspended:
             return []
-        spoke = now if self._heard_at is None else min(now, self._heard_at)
+        spoke = self._reader_time(now if self._heard_at is None else min(now, self._heard_at))
         stale = [uid for uid, t in self._tracks.items() if spoke - t.last_read > self.gone_after]
         return [TagLifted(self._tracks.pop(uid).antenna, uid, now) for uid in stale]
 
@@ -183,14 +210,13 @@ class Presence:
         self._unconfirmed.clear()
 
     def resume(self, now: float) -> None:
-        """The link is back: give every known tag a fresh window to be read again."""
+        """The link is back: every known tag gets a fresh window to be read again (what the reader did
+        not say meanwhile is unknown, not gone); the outage counts as one gap of the reader's time."""
         self._suspended = False
-        self._fresh_window(now)
-
-    def _fresh_window(self, now: float) -> None:
-        """Every known tag read as of `now`: what the reader did not say meanwhile is unknown, not gone."""
+        if self._heard_at is not None:  # (judged by the clock alone, there is no reader's time to move on)
+            self.heard(now)
         for track in self._tracks.values():
-            track.last_read = now
+            track.last_read = self._reader_time(now)
 
     def where(self, uid: str) -> int | None:
         track = self._tracks.get(uid)
@@ -201,5 +227,5 @@ class Presence:
 
     def _move(self, uid: str, track: _Track, antenna: int, at: float) -> TagMoved:
         source = track.antenna
-        self._tracks[uid] = _Track(antenna, at)
+        self._tracks[uid] = _Track(antenna, self._reader_time(at))
         return TagMoved(source, antenna, uid, at)

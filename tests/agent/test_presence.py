@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from table_agent.presence import Presence, TagLifted, TagMoved, TagPlaced
+from table_agent.presence import Presence, PresenceEvent, TagLifted, TagMoved, TagPlaced
 
 P = 0.05
 
@@ -162,3 +162,94 @@ def test_a_lost_tag_gone_times_out_against_the_readers_last_word() -> None:
     p.heard(t)
     p.seen(2, "BB", t)
     assert p.tick(t + 0.01) == [TagLifted(1, "AA", t + 0.01)]
+
+
+def heartbeats_until_lifted(p: Presence, start: float, *, period: float = 1.0, limit: int = 10) -> float | None:
+    """The board speaks only once a second (an empty felt: heartbeats); when is the ghost lifted?"""
+    t = start
+    for _ in range(limit):
+        t = round(t + period, 3)
+        p.heard(t)
+        if p.tick(t + 0.01):
+            return t
+    return None
+
+
+@pytest.mark.parametrize("scan", [0.02, 0.05, 0.1])
+def test_a_lost_tag_gone_on_an_empty_felt_lifts_within_two_heartbeats(scan: float) -> None:
+    """The felt is empty (the board sends only its heartbeat, once a second) and the TagGone of the
+    last card was lost on the line. Before, each heartbeat counted as the end of a silence and gave
+    the ghost a fresh window: it stayed on the felt forever (the noisy-line test, issue #12)."""
+    gone_after = max(0.5, 10 * scan)  # as the agent builds it
+    p = Presence(scan_period=scan, gone_after=gone_after)
+    p.heard(0.0)
+    p.seen(5, "AA", 0.0)  # last read; the card is then taken away and its TagGone lost
+    for first_heartbeat in (0.01, 2 * scan + 0.001, 0.5, 0.99):  # wherever the board's heartbeat falls after that read
+        q = Presence(scan_period=scan, gone_after=gone_after)
+        q.heard(0.0)
+        q.seen(5, "AA", 0.0)
+        q.heard(first_heartbeat)
+        assert q.tick(first_heartbeat) == []
+        lifted = heartbeats_until_lifted(q, first_heartbeat)
+        assert lifted is not None, "the ghost card was never lifted"
+        assert lifted <= Presence.ghost_bound(scan_period=scan, gone_after=gone_after, heartbeat=1.0) + 1e-9
+    assert heartbeats_until_lifted(p, 0.0) is not None
+
+
+def test_a_lost_tag_gone_lifts_while_the_board_talks_in_rejected_frames_and_other_tags() -> None:
+    """Whatever the board says (reads of other cards, heartbeats, frames the line damaged), it counts
+    as the board speaking: the ghost is lifted `gone_after` after its last read on a busy felt."""
+    p = Presence(scan_period=P, gone_after=0.5)
+    p.heard(0.0)
+    p.seen(1, "AA", 0.0)
+    p.seen(2, "BB", 0.0)
+    t, lifted_at = 0.0, None
+    for i in range(40):
+        t = round(t + P, 3)
+        p.heard(t)  # a read of BB, or a frame rejected on the line: either way the board spoke
+        if i % 3:
+            p.seen(2, "BB", t)
+        p.settle()
+        if p.tick(t):
+            lifted_at = t
+            break
+    assert lifted_at is not None and 0.5 < lifted_at <= 0.5 + 2 * P
+    assert p.where("BB") == 2
+
+
+def test_a_silence_counts_for_little_against_a_tag_but_is_never_renewed_forever() -> None:
+    """A real silence (the line or the Pi) counts for at most `gone_after - 2 scans`: a card still lying
+    there and read again at the next scan is never lifted, however long the silence; yet a ghost is
+    lifted by the board's later heartbeats, however many silences came before."""
+    p = Presence(scan_period=P, gone_after=0.5)
+    p.heard(0.0)
+    p.seen(1, "AA", 0.0)
+    p.seen(2, "BB", 0.0)
+    p.heard(2.9)  # 2.9 s of nothing, then a batch that misses AA; BB read
+    p.seen(2, "BB", 2.9)
+    assert p.tick(2.95) == []
+    p.heard(2.95)
+    p.seen(2, "BB", 2.95)  # AA never read again: its TagGone was lost
+    lifted: list[PresenceEvent] = []
+    t = 2.95
+    while not lifted and t < 10:
+        t = round(t + 1.0, 3)  # BB taken too, TagGone arrived; only heartbeats now
+        p.gone(2, "BB", t - 0.9)
+        p.heard(t)
+        lifted = [e for e in p.tick(t) if e.uid == "AA"]
+    assert lifted and t <= 2.95 + 2.0 + 2 * P
+
+
+def test_after_a_long_outage_a_card_taken_meanwhile_is_lifted_by_the_heartbeats() -> None:
+    """The link is down a minute; the card is taken meanwhile (its TagGone never sent: the board had
+    nobody to tell). Back, it gets its fresh window, then the heartbeats of an empty felt lift it: the
+    minute of outage must not count against it, nor push its window a minute away."""
+    p = Presence(scan_period=P, gone_after=0.5)
+    p.heard(0.0)
+    p.seen(1, "AA", 0.0)
+    p.suspend()
+    assert p.tick(60.0) == []
+    p.resume(60.0)
+    assert p.tick(60.05) == []
+    lifted = heartbeats_until_lifted(p, 60.0)
+    assert lifted is not None and lifted <= 60.0 + Presence.ghost_bound(scan_period=P, gone_after=0.5)

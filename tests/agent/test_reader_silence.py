@@ -12,7 +12,8 @@ from hw.decks import DeckRegistry
 from hw.ports import ManualClock
 from hw.profile import TableProfile
 from table_agent.agent import TableAgent
-from table_agent.reader import FramesRead, LinkChanged
+from table_agent.presence import Presence
+from table_agent.reader import FrameRejected, FramesRead, LinkChanged
 from tests.pcsc.agent_fakes import RecordingPublisher
 from tests.support import wait_until
 
@@ -66,5 +67,48 @@ def test_a_second_without_frames_lifts_no_card_and_a_lost_tag_gone_still_times_o
             clock.advance(0.05)
             scan(king)
         assert wait_until(lambda: cards("left") == ["As"], 5)
+    finally:
+        agent.stop()
+
+
+def test_a_lost_tag_gone_on_an_empty_felt_lifts_its_card_within_two_heartbeats() -> None:
+    """The last card is taken and its TagGone lost on the line: the board then says only its heartbeat,
+    once a second, and now and then a frame the line damaged. The card must leave the felt (issue #12:
+    every heartbeat gave it a fresh window, and it stayed in seat 5 for the next hand)."""
+    registry = DeckRegistry.generate(["t1"])
+    profile = TableProfile.default("t1", seats=9)
+    clock = ManualClock(100.0)
+    readers: list[ScriptedReader] = []
+    publisher = RecordingPublisher("t1")
+
+    def reader(**kw: Any) -> ScriptedReader:
+        readers.append(ScriptedReader(**kw))
+        return readers[-1]
+
+    agent = TableAgent(profile=profile, registry=registry, open_link=None, publisher=publisher, clock=clock,
+                       reader_factory=reader)
+    ace = bytes.fromhex(registry.uid_of("t1/A", "As"))
+    out = readers[0].out
+
+    def lifted() -> list[str]:
+        return [str(e["card"]) for e in publisher.all() if e["type"] == "card_left"]
+
+    agent.start()
+    try:
+        out.put(LinkChanged(True, "scripted", clock.now()))
+        out.put(FramesRead([TagSeen(4, ace)], clock.now()))
+        assert wait_until(lambda: agent.idle() and len(agent.zones) == 1, 5)
+        taken_at = clock.now()
+        bound = Presence.ghost_bound(scan_period=profile.reader.scan_period_ms / 1000, gone_after=0.5)
+        for second in range(1, 5):
+            clock.advance(0.5)
+            out.put(FrameRejected("bad crc", b"\x00", clock.now()))
+            clock.advance(0.5)
+            out.put(FramesRead([Heartbeat(second * 1000, second * 20)], clock.now()))
+            assert wait_until(agent.idle, 5)
+            if lifted():
+                break
+        assert lifted() == ["As"]
+        assert clock.now() - taken_at <= bound
     finally:
         agent.stop()

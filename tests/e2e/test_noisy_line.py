@@ -45,8 +45,8 @@ def play(corrupt_rate: float) -> tuple[list[dict], int, int]:
             table = room.tables[0]
             assert wait_until(lambda: table.agent.stats.reader_up, 10)
             deal(room, table, hands=1, pace=0.2, seed=5)
-            # the felt cleared as the table sees it: a TagGone lost on the line lifts its card once the
-            # board has gone on talking for half a second (its heartbeat, on an empty felt)
+            # the felt cleared as the table sees it: a TagGone lost on the line lifts its card within two
+            # heartbeats and two scans on an empty felt (Presence.ghost_bound: 2.04 s at 20 ms scans)
             assert wait_until(lambda: len(table.agent.zones) == 0 and hub.idle() and table.agent.idle(), 10)
             seen = []
             while not events.empty():
