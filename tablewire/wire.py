@@ -111,13 +111,6 @@ class CardEvent(_Event):
     order: int = Field(ge=1, lt=2**63)
 
 
-class HandStarted(_Event):
-    """A table without a hub game (no players configured) numbers its own hands."""
-
-    type: Literal["hand_started"] = "hand_started"
-    hand: int = Field(ge=1, lt=2**63)
-
-
 class ReaderStatus(_Event):
     type: Literal["reader_status"] = "reader_status"
     state: Literal["connected", "lost", "fault"]
@@ -157,7 +150,7 @@ class FaultSeen(_Event):
     details: dict[str, Detail] = Field(default_factory=dict)
 
 
-AnyTableEvent = CardEvent | HandStarted | ReaderStatus | DealerPressed | SeatActed | FaultSeen
+AnyTableEvent = CardEvent | ReaderStatus | DealerPressed | SeatActed | FaultSeen
 TableEvent = Annotated[AnyTableEvent, Field(discriminator="type")]
 _table_event: TypeAdapter[AnyTableEvent] = TypeAdapter(TableEvent)
 

@@ -97,8 +97,6 @@ class TableView:
             return [wire.hub_event(self.table, "reader", state=event.state, detail=event.detail)]
         if self.managed:
             return []
-        if isinstance(event, wire.HandStarted):
-            return self._hand_started(event.hand)
         if isinstance(event, wire.DealerPressed) and event.button == "new_hand":
             return self._hand_started(self.hand + 1)
         return []

@@ -69,7 +69,7 @@ _payloads = st.one_of(
     st.builds(lambda d: json.dumps(d, allow_nan=True).encode(),
               st.dictionaries(st.sampled_from(["v", "table", "boot", "seq", "at", "type", "hand", "zone", "card"]),
                               st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6)
-                              | st.sampled_from(["t1", "hand_started", "card_arrived", "seat:1", "Ah"]))),
+                              | st.sampled_from(["t1", "dealer", "card_arrived", "seat:1", "Ah"]))),
 )
 
 
@@ -101,7 +101,7 @@ _table_event = st.one_of(
     st.fixed_dictionaries({"type": st.just("fault"), "hand": st.integers(1, 5),
                            "kind": st.sampled_from(sorted(k.value for k in FaultKind)), "seat": st.none() | _seat,
                            "cards": st.lists(_cards, max_size=2)}),
-    st.fixed_dictionaries({"type": st.just("hand_started"), "hand": st.integers(1, 5)}),
+    st.fixed_dictionaries({"type": st.just("dealer"), "button": st.just("new_hand")}),
     st.fixed_dictionaries({"type": st.just("reader_status"), "state": st.sampled_from(["connected", "lost", "fault"])}),
 )
 

@@ -31,7 +31,7 @@ def _event(table: str) -> st.SearchStrategy[dict[str, Any]]:
                                "zone": st.sampled_from(["seat:1", "seat:10", "board", "burn", "muck", "tray"]),
                                "uid": st.sampled_from(["04A1B2C3", "04A1B2C3D4E5F6"]), "card": _cards,
                                "order": st.integers(1, 60)}),
-        st.fixed_dictionaries({**common, "type": st.just("hand_started"), "hand": st.integers(1, 500)}),
+        st.fixed_dictionaries({**common, "type": st.just("dealer"), "button": st.just("new_hand")}),
         st.fixed_dictionaries({**common, "type": st.just("reader_status"),
                                "state": st.sampled_from(["connected", "lost", "fault"]),
                                "detail": st.text(max_size=10)}),
@@ -64,7 +64,7 @@ _commands = st.one_of(
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(max_size=8) | st.sampled_from(["card_arrived", "hand_started", "fault", "seat:1", "Ah", "t1", ""]),
+    | st.text(max_size=8) | st.sampled_from(["card_arrived", "dealer", "fault", "seat:1", "Ah", "t1", ""]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=6,
 )
@@ -179,7 +179,11 @@ def test_deep_nesting_is_a_payload_error() -> None:
             wire.decode_table_event(wire.table_events("t1"), data)
 
 
-_HAND = '{"v":1,"table":"t1","boot":"b","seq":1,"at":%s,"type":"hand_started","hand":%s}'
+_HAND = '{"v":1,"table":"t1","boot":"b","seq":1,"at":%s,"type":"fault","kind":"boxed_card","hand":%s}'
+
+
+def test_the_template_below_is_valid_as_it_stands() -> None:
+    assert wire.decode_table_event(wire.table_events("t1"), (_HAND % ("0.5", "1")).encode()).seq == 1
 
 
 @pytest.mark.parametrize("at", ["NaN", "Infinity", "-Infinity", "1e400"])

@@ -40,7 +40,7 @@ def test_malformed_payloads_do_not_stop_the_hub(broker: EmbeddedBroker, caplog: 
         for junk in (b"not json", b'{"v":1,"type":"card_arrived"}', b"\x00" * 300):
             table.publish(topic, junk)
         table.publish(wire.table_status("t1"), b"maybe")
-        good = wire.HandStarted(table="t1", boot="b", seq=1, at=0.0, hand=1)
+        good = wire.DealerPressed(table="t1", boot="b", seq=1, at=0.0, button="new_hand")
         table.publish(topic, wire.encode(good))
         assert wait_for(events, "hand_start")["hand"] == 1  # after the junk: nothing was lost
         assert hub.stats.malformed == 4

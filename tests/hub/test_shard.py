@@ -56,7 +56,7 @@ def table_in(topic: str) -> str:
 
 
 def _event(table: str, seq: int) -> Message:
-    event = wire.HandStarted(table=table, boot="b", seq=seq, at=float(seq), hand=seq)
+    event = wire.DealerPressed(table=table, boot="b", seq=seq, at=float(seq), button="new_hand")
     return Message(wire.table_events(table), wire.encode(event), False)
 
 

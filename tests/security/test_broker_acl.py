@@ -76,10 +76,10 @@ def test_a_table_cannot_publish_outside_its_own_topics(secure_broker: SecureBrok
                                                        hub: Probe, topic: str) -> None:
     t1 = table(secure_broker, room_creds, "t1")
     try:
-        forged = wire.encode(wire.HandStarted(table="t2", boot="forged", seq=1, at=0.0, hand=99))
+        forged = wire.encode(wire.DealerPressed(table="t2", boot="forged", seq=1, at=0.0, button="new_hand"))
         assert t1.publish(topic, forged).value == NOT_AUTHORIZED
         assert t1.publish(topic, forged, retain=True).value == NOT_AUTHORIZED
-        sentinel = wire.encode(wire.HandStarted(table="t1", boot="b", seq=1, at=0.0, hand=1))
+        sentinel = wire.encode(wire.DealerPressed(table="t1", boot="b", seq=1, at=0.0, button="new_hand"))
         assert t1.publish(wire.table_events("t1"), sentinel).value == 0  # Success
         seen = hub.until(wire.table_events("t1"), sentinel)
         assert all(payload != forged for _, payload in seen)
@@ -230,10 +230,10 @@ def test_an_mqtt_link_counts_the_publishes_the_broker_refused(secure_broker: Sec
                     username=creds.username, password=creds.password)
     link.start(timeout=5)
     try:
-        forged = wire.encode(wire.HandStarted(table="t2", boot="forged", seq=1, at=0.0, hand=99))
+        forged = wire.encode(wire.DealerPressed(table="t2", boot="forged", seq=1, at=0.0, button="new_hand"))
         for _ in range(3):
             link.publish(wire.table_events("t2"), forged)
-        mine = wire.encode(wire.HandStarted(table="t1", boot="b", seq=1, at=0.0, hand=1))
+        mine = wire.encode(wire.DealerPressed(table="t1", boot="b", seq=1, at=0.0, button="new_hand"))
         link.publish(wire.table_events("t1"), mine)
         refused = {(wire.table_events("t2"), "Not authorized"): 3}
         assert wait_until(lambda: link.publish_refused == refused, 5), link.publish_refused

@@ -38,7 +38,7 @@ def _faces(value: object) -> set[str]:
 
 def _live_view() -> tuple[TableView, list[HubEvent]]:
     view = TableView("t1")
-    out = _play(view, wire.HandStarted(table="t1", boot="b", seq=1, at=1.0, hand=1))  # type: ignore[arg-type]
+    out = _play(view, wire.DealerPressed(table="t1", boot="b", seq=1, at=1.0, button="new_hand"))  # type: ignore[arg-type]
     return view, out
 
 
