@@ -2,7 +2,7 @@
 
 Consumes JSON from `tapis/v1/hub/tournament/cmd` (or built by `hub.floor.td`); emits validated pydantic
 models the `FloorService` executes, and the result payload it answers on `.../cmd/result`.
-Topics live here until the lead moves them into `tablewire.wire`.
+Its topics live here, not in `tablewire`: they run between the TD's tools and the hub, never a table.
 """
 
 from __future__ import annotations
