@@ -44,21 +44,21 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
-from tablewire import wire
 from hub.edge.broker import EmbeddedBroker
-from hub.room.game import TableSetup
-from tablewire.mqtt import Message, MqttLink
-from hub.rules import Level
 from hub.edge.service import HubService
 from hub.edge.shard import Shard, hub_client_id, hub_status_topic
+from hub.room.game import TableSetup
+from hub.rules import Level
 from hw.decks import FULL_DECK, DeckRegistry
 from hw.profile import TableProfile
 from simulators import demo
 from simulators.dealer import Board, Burn, Clear, Felt, Hole, Muck, Tray, deal_order
 from table_agent.events import TRAY, CardArrived, CardLeft, ZoneEvent
 from table_agent.hand_watch import HandWatch, wire_event
-from table_agent.read_order import Item
 from table_agent.outbox import Outbox
+from table_agent.read_order import Item
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 STREET_CARDS = {"preflop": 3, "flop": 1, "turn": 1}  # board cards once that street's betting is over
 WAIT_HUB = 5.0  # seconds a croupier waits for the hub before starting the hand again (as Croupier does)

@@ -30,15 +30,15 @@ from collections import defaultdict
 from pathlib import Path
 
 from firmware_bridge import TagSeen, encode
-from tablewire import wire
 from hub.edge.broker import EmbeddedBroker
-from tablewire.mqtt import Message, MqttLink
 from hub.edge.service import HubService
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators import demo
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.events import TRAY, Zone
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 Key = tuple[str, int, str]  # table, antenna, uid
 written: dict[tuple[int, int, str], list[float]] = defaultdict(list)  # (board id, antenna, uid) -> writes

@@ -94,15 +94,15 @@ def read_td_users(path: str | None) -> dict[str, str]:
 def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, dashboard_host: str = "127.0.0.1",
             td_users: str | None = None, link_options: dict[str, object] | None = None,
             shard: str | None = None) -> int:
-    from tablewire import wire
     from hub.edge.broker import EmbeddedBroker
-    from tablewire.broker_url import parse_url
-    from hub.floor.service import FloorService
-    from hub.floor.tables import FloorTables
-    from tablewire.mqtt import MqttLink
     from hub.edge.service import HubService
     from hub.edge.shard import Shard, hub_client_id, hub_status_topic
+    from hub.floor.service import FloorService
     from hub.floor.store import EventStore
+    from hub.floor.tables import FloorTables
+    from tablewire import wire
+    from tablewire.broker_url import parse_url
+    from tablewire.mqtt import MqttLink
 
     worker = Shard.parse(shard) if shard else None
     if worker is not None and (broker is None or db):  # refused before anything starts

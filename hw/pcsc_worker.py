@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from firmware_bridge import (
     PROTOCOL_VERSION,
     BoardFrame,
-    Frame,
     FaultCode,
+    Frame,
     Heartbeat,
     Hello,
     ReaderFault,

@@ -15,10 +15,10 @@ import threading
 import time
 from collections.abc import Callable
 
-from tablewire.wire import HandContextCmd
 from hw.decks import FULL_DECK
 from simulators.dealer import Board, Burn, CardStep, Clear, Felt, Hole, Muck, Tray
 from table_agent.agent import TableAgent
+from tablewire.wire import HandContextCmd
 
 log = logging.getLogger(__name__)
 

@@ -19,13 +19,10 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from hub.edge.broker import EmbeddedBroker
-from tablewire.broker_url import parse_url
-from hub.room.game import TableSetup
-from hub.rules import Level
-from tablewire.mqtt import MqttLink
 from hub.edge.service import HubService
+from hub.room.game import TableSetup
 from hub.room.tables import HubEvent
-from tablewire import wire
+from hub.rules import Level
 from hw.decks import DeckRegistry
 from hw.ports import MonotonicClock
 from hw.profile import TableProfile
@@ -34,6 +31,9 @@ from simulators.croupier import Croupier
 from simulators.dealer import Felt
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
+from tablewire import wire
+from tablewire.broker_url import parse_url
+from tablewire.mqtt import MqttLink
 
 
 @dataclass

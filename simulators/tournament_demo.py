@@ -19,16 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
-from tablewire import wire
-from hub.floor.service import FloorService, table_id
 from hub.floor.commands import NewTournament
+from hub.floor.service import FloorService, table_id
+from hub.floor.store import JSON, EventStore
 from hub.floor.tables import FloorTables
 from hub.room.game import TableGame
 from hub.rules import Hand, HandOver
-from hub.floor.store import JSON, EventStore
-from hub.tournament.events import (Event, FinalTableDrawn, HeadsUpStarted, LevelStarted,
-                                   PlayerEliminated, TableBroken)
+from hub.tournament.events import Event, FinalTableDrawn, HeadsUpStarted, LevelStarted, PlayerEliminated, TableBroken
 from hub.tournament.structure import AnteKind, Break, Item, Level, Structure, to_toml
+from tablewire import wire
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 DECK = [r + s for r in RANKS for s in SUITS]

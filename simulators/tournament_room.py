@@ -21,17 +21,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tablewire import wire
+from hub.edge.service import HubService
 from hub.floor.service import FloorService
+from hub.floor.store import JSON, EventStore
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame
-from tablewire.mqtt import Message, MqttLink
-from hub.edge.service import HubService
-from hub.floor.store import JSON, EventStore
 from hub.tournament.structure import AnteKind, Level, Structure
 from hw.ports import ManualClock
 from simulators.tournament_demo import STEP_SECONDS, SimRoom, new_demo
 from table_agent.outbox import Outbox, OutboxSender
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 
 class RoomError(RuntimeError):

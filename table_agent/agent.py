@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from firmware_bridge import PROTOCOL_VERSION, Frame, Hello, ReaderFault, TagGone, TagSeen
-from tablewire import wire
-from tablewire.mqtt import Message
 from hw.decks import DeckRegistry
 from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
@@ -33,6 +31,8 @@ from table_agent.presence import Presence
 from table_agent.read_order import Item
 from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
 from table_agent.zones import ZoneTracker
+from tablewire import wire
+from tablewire.mqtt import Message
 
 log = logging.getLogger(__name__)
 

@@ -66,15 +66,15 @@ def _wait_for_signal() -> None:
 
 def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str | None = None,
               link_options: dict[str, object] | None = None) -> int:
-    from tablewire import wire
-    from tablewire.broker_url import parse_url
-    from tablewire.mqtt import MqttLink
     from hw.decks import DeckRegistry
     from hw.ports import MonotonicClock
     from hw.profile import TableProfile
     from hw.serial_link import SerialLink
     from table_agent.agent import TableAgent
     from table_agent.outbox import Outbox
+    from tablewire import wire
+    from tablewire.broker_url import parse_url
+    from tablewire.mqtt import MqttLink
 
     profile = TableProfile.load(profile_path)
     registry = DeckRegistry.load(decks_path)

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from types import MappingProxyType
 
 from table_agent.dealing_faults import BadHandContext, DealingError, HandContext, Street, UnknownRemedy
-from tablewire.faults import Deadline, Decision, FaultDetected, FaultKind
 from table_agent.dealing_state import HandState
 from table_agent.events import CardArrived, CardLeft, CardTag, Zone, ZoneKind
+from tablewire.faults import Deadline, Decision, FaultDetected, FaultKind
 
 __all__ = [
     "BadHandContext",

@@ -16,18 +16,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablewire import wire
 from table_agent.dealing import (
     Deadline,
     DealingError,
     DealingMonitor,
+    Decision,
     FaultDetected,
     HandContext,
-    Decision,
     Street,
 )
 from table_agent.events import CardArrived, ZoneEvent
 from table_agent.read_order import Item, ReadOrder
+from tablewire import wire
 
 log = logging.getLogger(__name__)
 

@@ -22,10 +22,18 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from hub.dashboard.auth import Session, Sessions
-from hub.dashboard.model import (DashboardError, DecisionTaken, JSONDict, Role, RoomModel, capture, for_viewer,
-                                 viewer_event)
-from hub.floor.service import FloorService
+from hub.dashboard.model import (
+    DashboardError,
+    DecisionTaken,
+    JSONDict,
+    Role,
+    RoomModel,
+    capture,
+    for_viewer,
+    viewer_event,
+)
 from hub.edge.service import HubService
+from hub.floor.service import FloorService
 from hub.floor.store import StoreError
 from hub.room.tables import HubEvent
 from hub.tournament.errors import TournamentError

@@ -8,9 +8,9 @@ reads (`passwd`, `acl`, `tls/*.pem`) and the text of a secure `mosquitto.conf`. 
 from __future__ import annotations
 
 import base64
+import getpass
 import hashlib
 import json
-import getpass
 import os
 import re
 import secrets

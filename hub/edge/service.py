@@ -17,13 +17,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tablewire import wire
+from hub.edge.shard import Shard, hub_status_topic, shard_of
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
-from tablewire.mqtt import Message, MqttLink
-from hub.edge.shard import Shard, hub_status_topic, shard_of
 from hub.room.tables import HubEvent, TableView, public
 from hw.ports import Clock, MonotonicClock
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 log = logging.getLogger(__name__)
 

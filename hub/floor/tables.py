@@ -14,14 +14,14 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from tablewire import wire
 from hub.floor.service import FloorService, MoveInstruction, table_number
+from hub.floor.store import JSON, EventStore, StoreError, TableRow
+from hub.floor.table_clock import TableClock
 from hub.room.game import Output, TableGame, TableSetup
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
-from hub.floor.store import JSON, EventStore, StoreError, TableRow
-from hub.floor.table_clock import TableClock
 from hub.tournament.errors import TournamentError
+from tablewire import wire
 
 _CONTEXT = "game/"  # config key prefix: the table's context at the start of its current hand
 _CLOCK = "table_clock/"  # config key prefix: the table's clock offset per boot (`TableClock`)

@@ -18,8 +18,7 @@ import uuid
 from pathlib import Path
 from typing import Any, TextIO
 
-from hub.floor.commands import (TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandError, CommandResult,
-                                decode_command)
+from hub.floor.commands import TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandError, CommandResult, decode_command
 from hub.floor.store import EventStore, StoreError
 from hub.tournament.structure import pouques_2020, to_toml
 
@@ -166,8 +165,8 @@ def serve(db: str, broker: str, *, period: float) -> int:
     """The floor alone on MQTT: TD commands and the retained clock, until Ctrl-C."""
     import signal
 
-    from tablewire.broker_url import parse_url
     from hub.floor.service import FloorService
+    from tablewire.broker_url import parse_url
     from tablewire.mqtt import MqttLink
     host, port = parse_url(broker)
     stop = threading.Event()

@@ -14,14 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub import rulings
-
-from tablewire import wire
 from hub.rules import ActionRecord, Hand, Level, Positions, RulesError, RulingGiven, Street, start_hand
 from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
 from hub.rules.positions import clockwise, default_positions, next_positions
 from hub.rules.rulesets import TimeCaller, get_ruleset
 from hub.rules.timecall import TimeCall
+from tablewire import wire
 from tablewire.faults import FaultDetected, FaultKind
 
 log = logging.getLogger(__name__)

@@ -15,17 +15,40 @@ from collections.abc import Iterable, Mapping
 from hub.tournament import balancing, floor, seating
 from hub.tournament.clock import ClockState
 from hub.tournament.errors import ClockError, FloorError, RegistrationError
-from hub.tournament.events import (JSON, ButtonDrawn, ChipsColouredUp, ClockPaused, ClockResumed,
-                                   ClockStarted, Event, HandEnded, HandForHandEnded,
-                                   HandForHandStarted, HandStarted, HeadsUpStarted, LevelStarted,
-                                   MoveConfirmed, MoveOrdered, MoveReason, PenaltyGiven,
-                                   PlayerArrived, PlayerEliminated, PlayerReentered, PlayerRegistered,
-                                   PlayerRemoved, PlayerWentAway, RemovalReason, SeatDrawn,
-                                   StacksCorrected, TimeAdjusted, TournamentCreated, WaitListEntered,
-                                   WaitListJoined)
+from hub.tournament.events import (
+    JSON,
+    ButtonDrawn,
+    ChipsColouredUp,
+    ClockPaused,
+    ClockResumed,
+    ClockStarted,
+    Event,
+    HandEnded,
+    HandForHandEnded,
+    HandForHandStarted,
+    HandStarted,
+    HeadsUpStarted,
+    LevelStarted,
+    MoveConfirmed,
+    MoveOrdered,
+    MoveReason,
+    PenaltyGiven,
+    PlayerArrived,
+    PlayerEliminated,
+    PlayerReentered,
+    PlayerRegistered,
+    PlayerRemoved,
+    PlayerWentAway,
+    RemovalReason,
+    SeatDrawn,
+    StacksCorrected,
+    TimeAdjusted,
+    TournamentCreated,
+    WaitListEntered,
+    WaitListJoined,
+)
 from hub.tournament.penalties import PenaltyKind, PenaltyStep, next_step, resolve
-from hub.tournament.results import (OutGroup, Standing, chip_race, deal_chip_race, prizes, standings,
-                                    wait_list_stack)
+from hub.tournament.results import OutGroup, Standing, chip_race, deal_chip_race, prizes, standings, wait_list_stack
 from hub.tournament.rulesets import LeaveWithoutNotice, RulesetId
 from hub.tournament.snapshot import build_snapshot
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from table_agent.dealing import FaultDetected, FaultKind as K, HandContext, Street
+from table_agent.dealing import FaultDetected, HandContext, Street
+from table_agent.dealing import FaultKind as K
 from table_agent.dealing_script import card_tag
 from table_agent.events import BOARD, BURN, TRAY, CardArrived, Zone
 from table_agent.read_order import ReadOrder

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from tablewire import wire
-from hub.room.game import TableSetup
-from tablewire.mqtt import Message
-from hub.rules import Level
 from hub.edge.service import HubService
+from hub.room.game import TableSetup
+from hub.rules import Level
+from tablewire import wire
+from tablewire.mqtt import Message
 
 BOOT = "test"
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from hub.edge.broker import EmbeddedBroker
 from hub.dashboard import Dashboard
+from hub.edge.broker import EmbeddedBroker
 from tests.dashboard import browser
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.helpers import ScriptedRoom

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from tablewire import wire
 from hub.dashboard import Dashboard
 from hub.dashboard.model import DecisionTaken
+from tablewire import wire
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.helpers import ScriptedRoom, SseClient
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -18,7 +18,6 @@ from hub.rulings import Situation, rule  # noqa: E402
 from table_agent.dealing import DealingMonitor, FaultDetected, FaultKind, HandContext, Street  # noqa: E402
 from table_agent.dealing_script import DECK, card_tag  # noqa: E402
 from table_agent.events import BOARD, BURN, MUCK, CardArrived, CardLeft, Zone  # noqa: E402
-
 
 Step = CardArrived | CardLeft | tuple[str, Any]  # a card event, or ("close", street) / ("act", seat)
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from table_agent.dealing import DealingMonitor, FaultDetected, HandContext, Decision, Street
+from table_agent.dealing import DealingMonitor, Decision, FaultDetected, HandContext, Street
 from table_agent.dealing_script import card_tag
 from table_agent.events import BOARD, BURN, MUCK, TRAY, CardArrived, CardLeft, Zone
 

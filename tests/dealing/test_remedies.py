@@ -7,7 +7,8 @@ the hand to the river; then exactly one fault in the whole hand.
 
 from __future__ import annotations
 
-from table_agent.dealing import DealingMonitor, FaultKind as K, HandContext, Decision, Street
+from table_agent.dealing import DealingMonitor, Decision, HandContext, Street
+from table_agent.dealing import FaultKind as K
 from table_agent.dealing_script import TableScript
 from table_agent.events import BOARD, BURN, TRAY, Zone
 

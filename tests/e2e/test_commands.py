@@ -6,14 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tablewire import wire
 from hub.edge.broker import EmbeddedBroker
-from tablewire.mqtt import Message, MqttLink
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators.reader_board import ReaderBoardSimulator
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from tests.support import TWO_SEAT_PROFILE
-
 
 
 def tapis(*args: str) -> subprocess.Popen[str]:

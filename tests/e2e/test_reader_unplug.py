@@ -7,7 +7,6 @@ import threading
 import time
 
 from hub.edge.broker import EmbeddedBroker
-from tablewire.mqtt import MqttLink
 from hub.edge.service import HubService
 from hw.decks import DeckRegistry
 from hw.errors import LinkError
@@ -17,6 +16,7 @@ from hw.serial_link import SerialLink
 from simulators.dealer import Board, Felt, Hole
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
+from tablewire.mqtt import MqttLink
 from tests.support import wait_until
 
 

@@ -9,15 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-from tablewire import wire
 from hub.edge.broker import find_mosquitto, free_port
-from tablewire.mqtt import Message, MqttLink
 from hub.edge.security import RoomCredentials, init_room
-from tablewire.credentials import client_tls_context
 from hw.decks import DeckRegistry
 from simulators.reader_board import ReaderBoardSimulator
+from tablewire import wire
+from tablewire.credentials import client_tls_context
+from tablewire.mqtt import Message, MqttLink
 from tests.support import TWO_SEAT_PROFILE
-
 
 
 def start_broker(conf: Path, port: int) -> subprocess.Popen[bytes]:

@@ -7,14 +7,14 @@ from __future__ import annotations
 import queue
 from collections import Counter
 
-from tablewire import wire
 from hub.edge.broker import EmbeddedBroker
-from tablewire.mqtt import Message, MqttLink
 from hub.edge.service import HubService
 from hub.edge.shard import Shard, hub_client_id, hub_status_topic
 from hw.decks import DeckRegistry
 from simulators.dealer import Board, Burn, Hole
 from simulators.demo import Room, start_tables, table_ids
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from tests.support import wait_until
 
 

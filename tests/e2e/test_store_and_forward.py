@@ -11,13 +11,13 @@ import time
 from pathlib import Path
 
 from hub.edge.broker import EmbeddedBroker
-from tablewire.mqtt import MqttLink
 from hub.edge.service import HubService
 from hw.decks import DeckRegistry
 from simulators.dealer import Board, Burn, CardStep, Hole
 from simulators.demo import build_room
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.events import BOARD as BOARD_ZONE
+from tablewire.mqtt import MqttLink
 from tests.support import TWO_SEAT_PROFILE, wait_until
 
 

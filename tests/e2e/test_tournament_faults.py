@@ -26,8 +26,7 @@ import pytest
 from hub.edge.broker import EmbeddedBroker
 from hub.floor.store import JSON, EventStore
 from simulators.tournament_demo import new_demo, open_room
-from simulators.tournament_room import (TournamentRoom, club_structure, stored_facts,
-                                        tournament_state)
+from simulators.tournament_room import TournamentRoom, club_structure, stored_facts, tournament_state
 
 PLAYERS, TABLES, SEED = 20, 2, 11
 STEPS = 1300  # about 21 simulated minutes at two tables (a fact a second)

@@ -7,11 +7,24 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from firmware_bridge import (Decoder, FaultCode, Frame, Heartbeat, Hello, HostHello, ReaderFault, SetScanPeriod,
-                             StartScan, StopScan, TagGone, TagSeen, encode)
-from firmware_bridge.board import ReaderBoardLogic
 from tapis_board import Board
+
+from firmware_bridge import (
+    Decoder,
+    FaultCode,
+    Frame,
+    Heartbeat,
+    Hello,
+    HostHello,
+    ReaderFault,
+    SetScanPeriod,
+    StartScan,
+    StopScan,
+    TagGone,
+    TagSeen,
+    encode,
+)
+from firmware_bridge.board import ReaderBoardLogic
 
 
 class FakeBank:

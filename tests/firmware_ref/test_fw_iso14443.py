@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 import pytest
-
 from tapis_iso14443 import CASCADE_TAG, SEL, Iso14443a, crc_a
 
 IDLE, READY, ACTIVE, HALT = "idle", "ready", "active", "halt"

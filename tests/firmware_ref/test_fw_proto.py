@@ -7,12 +7,28 @@ import ast
 from pathlib import Path
 
 import pytest
+import tapis_proto as fw  # on sys.path by this directory's conftest, as on the board
 from hypothesis import given
 from hypothesis import strategies as st
 
-import tapis_proto as fw  # on sys.path by this directory's conftest, as on the board
-from firmware_bridge import (Decoder, FaultCode, Frame, Heartbeat, Hello, HostHello, ReaderFault, SetScanPeriod,
-                             StartScan, StopScan, TagGone, TagSeen, cobs_decode, cobs_encode, crc16, encode)
+from firmware_bridge import (
+    Decoder,
+    FaultCode,
+    Frame,
+    Heartbeat,
+    Hello,
+    HostHello,
+    ReaderFault,
+    SetScanPeriod,
+    StartScan,
+    StopScan,
+    TagGone,
+    TagSeen,
+    cobs_decode,
+    cobs_encode,
+    crc16,
+    encode,
+)
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "hw" / "firmware"
 uids = st.sampled_from([4, 7, 10]).flatmap(lambda n: st.binary(min_size=n, max_size=n))

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from hub.floor.service import FloorService
-from hub.floor.tables import FloorTables
 from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
 from simulators.tournament_demo import new_demo, open_room, run_tournament_demo
 
 

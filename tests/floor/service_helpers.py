@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hub.floor.service import FloorService
 from hub.floor.commands import NewTournament
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
 from hub.floor.tables import FloorTables
 from hub.room.game import TableGame
-from hub.floor.store import EventStore
 from hub.tournament.structure import pouques_2020, to_toml
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from service_helpers import db, floor_state, started_floor, tables_state
 
 from hub.floor.service import FloorService, table_id, table_number
+from hub.floor.store import EventStore
 from hub.floor.tables import FloorTables
 from hub.rules import Level as HandLevel
-from hub.floor.store import EventStore
 from hub.tournament.structure import pouques_2020, to_toml
 from simulators.tournament_demo import SimRoom, new_demo, open_room
 

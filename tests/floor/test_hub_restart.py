@@ -12,13 +12,13 @@ from pathlib import Path
 
 from service_helpers import db, started_floor
 
-from tablewire import wire
 from hub.edge.broker import EmbeddedBroker
-from hub.floor.service import FloorService
-from hub.floor.tables import FloorTables
-from tablewire.mqtt import Message, MqttLink
 from hub.edge.service import HubService
+from hub.floor.service import FloorService
 from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 
 def _press(seq: int) -> wire.DealerPressed:

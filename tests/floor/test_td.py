@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from hub.edge.broker import EmbeddedBroker
-from hub.floor.service import FloorService
 from hub.floor.commands import TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandResult
-from tablewire.mqtt import MqttLink
+from hub.floor.service import FloorService
 from hub.floor.store import EventStore
 from hub.floor.td import td_main
 from hw.ports import ManualClock
+from tablewire.mqtt import MqttLink
 
 PLAYERS = ["Ada", "Bea", "Cyd", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea"]
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from service_helpers import db, floor_state, started_floor, tables_state
 
-from tablewire import wire
 from hub.floor.service import FloorService
-from hub.floor.tables import FloorTables
 from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
+from tablewire import wire
 
 
 def _press(table: str, seq: int, at: float) -> wire.DealerPressed:

@@ -5,9 +5,9 @@ the wire format says, and never returns a frame that was not sent.
 
 from __future__ import annotations
 
+from fuzz_budget import budget, tally
 from hypothesis import given
 from hypothesis import strategies as st
-from fuzz_budget import budget, tally
 
 from firmware_bridge import (
     MAX_ENCODED,

@@ -10,16 +10,16 @@ import json
 from collections.abc import Callable
 from typing import Any, cast
 
+from fuzz_budget import budget, tally
 from hypothesis import event, given
 from hypothesis import strategies as st
-from fuzz_budget import budget, tally
 
-from tablewire import wire
-from hub.room.game import TableSetup
-from tablewire.mqtt import Message, MqttLink
 from hub.edge.service import HubService
+from hub.room.game import TableSetup
 from hw.ports import ManualClock
+from tablewire import wire
 from tablewire.faults import FaultKind
+from tablewire.mqtt import Message, MqttLink
 
 
 class FakeLink:

@@ -10,9 +10,9 @@ import math
 from typing import Any
 
 import pytest
+from fuzz_budget import budget, tally
 from hypothesis import event, given
 from hypothesis import strategies as st
-from fuzz_budget import budget, tally
 from pydantic import BaseModel
 
 from tablewire import wire

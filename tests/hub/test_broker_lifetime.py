@@ -39,8 +39,8 @@ def test_retained_messages_survive_a_broker_restart(tmp_path) -> None:  # type: 
     """Persistence really writes (as root too): an ack retained before a restart is there after."""
     import queue
 
-    from tablewire import wire
     from hub.edge.broker import EmbeddedBroker
+    from tablewire import wire
     from tablewire.mqtt import Message, MqttLink
 
     broker = EmbeddedBroker(data_dir=tmp_path).start()

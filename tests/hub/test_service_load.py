@@ -8,9 +8,9 @@ from typing import cast
 
 import pytest
 
+from hub.edge.service import HubService
 from tablewire import wire
 from tablewire.mqtt import Message, MqttLink
-from hub.edge.service import HubService
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
 

@@ -6,10 +6,10 @@ import queue
 
 import pytest
 
-from tablewire import wire
 from hub.edge.broker import EmbeddedBroker
-from tablewire.mqtt import Message, MqttLink
 from hub.edge.service import HubService
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 
 def wait_for(q: "queue.Queue[dict]", kind: str, timeout: float = 5.0) -> dict:

@@ -8,12 +8,12 @@ from typing import cast
 
 import pytest
 
-from tablewire import wire
-from hub.room.game import TableSetup
-from tablewire.mqtt import Message, MqttLink
 from hub.edge.service import HubService
 from hub.edge.shard import Shard, hub_client_id, hub_status_topic, shard_of
+from hub.room.game import TableSetup
 from simulators.demo import table_ids
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from tests.hub.fake_link import RecordingLink
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from tablewire import wire
 from hub.room.tables import TableView, public
+from tablewire import wire
 
 TOPIC = wire.table_events("t1")
 

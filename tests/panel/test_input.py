@@ -12,8 +12,8 @@ from hw.panel_events import (
     AmountKeyed,
     DealerButton,
     DealerPressed,
-    SeatAction,
     SeatActed,
+    SeatAction,
     SeatButton,
     SeatOffered,
 )

@@ -16,17 +16,17 @@ from hw.panel_events import (
     DealerButton,
     DealerPressed,
     PanelEvent,
-    SeatAction,
     SeatActed,
+    SeatAction,
     SeatButton,
     SeatOffered,
 )
 from hw.panel_expander import MockExpanderFactory
-from tests.panel.conftest import Backend, screen
 from hw.panel_leds import TableLights
 from hw.panel_pins import PanelConfig, PinMapError
 from hw.ports import ManualClock
 from simulators.panel import PanelSimulator
+from tests.panel.conftest import Backend, screen
 
 ALL_SEATS = range(1, 11)
 
@@ -285,8 +285,9 @@ def test_a_failing_sink_is_logged_not_raised_into_gpiozero(
 
 def test_a_two_seat_panel_on_bare_pi_gpios_with_a_pwm_pin_factory(clock: ManualClock) -> None:
     # small home-game table: no expanders, everything on the header; PWM pins work for the LEDs too
-    from tests.panel.test_pins import BARE_TOML
     import tomllib
+
+    from tests.panel.test_pins import BARE_TOML
 
     config = PanelConfig.parse(tomllib.loads(BARE_TOML)["panel"])
     factory = MockFactory(pin_class=MockPWMPin)

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge import (FaultCode, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan,
-                             TagGone, TagSeen, encode)
+from firmware_bridge import FaultCode, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan, TagGone, TagSeen, encode
 from hub.edge.broker import EmbeddedBroker, free_port
 from hw.decks import DeckRegistry
 from hw.pcsc import FakePcsc
@@ -26,11 +25,28 @@ from hw.serial_link import SerialLink
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
 from table_agent.reader import FramesRead, LinkChanged, ReaderWorker
+from table_agent.tools import (
+    CAPTURE_FORMAT,
+    CaptureLink,
+    Finding,
+    ScanView,
+    Status,
+    capture,
+    check_broker,
+    check_clock,
+    check_panel,
+    check_pcsc,
+    check_reader,
+    decode_capture,
+    doctor,
+    doctor_main,
+    main_agent_tools,
+    parse_pcsc_readers,
+    recording_opener,
+    replay_capture,
+    scan,
+)
 from tests.pcsc.agent_fakes import RecordingPublisher
-from table_agent.tools import (CAPTURE_FORMAT, CaptureLink, Finding, ScanView, Status, capture, check_broker,
-                               check_clock, check_panel, check_pcsc, check_reader, decode_capture, doctor,
-                               doctor_main, main_agent_tools, parse_pcsc_readers, recording_opener, replay_capture,
-                               scan)
 
 REGISTRY = DeckRegistry.generate(["t1"])
 ACE = bytes.fromhex(REGISTRY.uid_of("t1/A", "As"))

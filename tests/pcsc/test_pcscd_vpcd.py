@@ -7,7 +7,6 @@ import queue
 import time
 from collections.abc import Callable
 
-
 from firmware_bridge import FaultCode, Hello, ReaderFault, TagGone, TagSeen
 from hw.decks import DeckRegistry
 from hw.pcsc import CardState, PyscardPort
@@ -16,8 +15,8 @@ from hw.ports import MonotonicClock
 from hw.profile import TableProfile
 from simulators.vcard import PrivatePcscd, VirtualCard, respond
 from table_agent.agent import TableAgent
-from tests.pcsc.agent_fakes import RecordingPublisher
 from table_agent.reader import FramesRead, LinkChanged
+from tests.pcsc.agent_fakes import RecordingPublisher
 
 AS = bytes.fromhex("04A1B2C3")
 KD = bytes.fromhex("04112233445566")

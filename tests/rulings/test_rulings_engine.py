@@ -7,7 +7,6 @@ import pytest
 
 from hub.rulings import (
     RULESETS,
-    Decision as D,
     RulingsError,
     Situation,
     UnknownRuleset,
@@ -16,7 +15,11 @@ from hub.rulings import (
     is_substantial,
     rule,
 )
-from table_agent.dealing import Deadline, FaultDetected, FaultKind as K
+from hub.rulings import (
+    Decision as D,
+)
+from table_agent.dealing import Deadline, FaultDetected
+from table_agent.dealing import FaultKind as K
 
 
 def fault(kind: K, seat: int | None = 3, cards: tuple[str, ...] = (), **details: object) -> FaultDetected:

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from paho.mqtt.client import topic_matches_sub
 from secure_broker import BAD_USER_OR_PASSWORD, NOT_AUTHORIZED, Probe, SecureBroker, connect, probe
 
-from tablewire import wire
-from paho.mqtt.client import topic_matches_sub
-
 from hub.edge.security import DASHBOARD_READ, RoomCredentials
+from tablewire import wire
 
 
 @pytest.fixture

@@ -18,9 +18,9 @@ import pytest
 from secure_broker import SecureBroker, connect
 
 import simulators.demo as demo
+from hub.edge.security import RoomCredentials
 from tablewire import wire
 from tablewire.mqtt import MqttLink
-from hub.edge.security import RoomCredentials
 
 HANDS = 3
 TABLES = 2

@@ -8,9 +8,8 @@ are closed in hub/room/tables.py.
 
 from __future__ import annotations
 
-
-from tablewire import wire
 from hub.room.tables import HubEvent, TableView, public
+from tablewire import wire
 
 
 def _card(seq: int, kind: str, zone: str, uid: str, card: str) -> wire.CardEvent:

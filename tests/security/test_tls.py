@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from secure_broker import NOT_AUTHORIZED, SecureBroker, connect, probe
 
-from tablewire import wire
 from hub.edge.security import RoomCredentials, TlsError, generate_tls
+from tablewire import wire
 from tablewire.credentials import client_tls_context
 
 
