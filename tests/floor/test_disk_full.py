@@ -1,0 +1,175 @@
+"""Nothing lost on a full disk: the hub acknowledges only what its store holds.
+
+A real `tapis hub --db` process on a real Mosquitto, its store on a small tmpfs that we fill while
+seq 6-10 arrive, then free before seq 11: the table's outbox (the agent's `OutboxSender`) must keep
+6-10 while the disk is full, the hub must say so (retained `hub/health`, not as "malformed"), and
+once the disk has room the store holds 1-11 and only then is the outbox empty. Where mounting is not
+permitted, the same story runs in-process with the store's writes failing at its boundary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hub import wire
+from hub.broker import EmbeddedBroker
+from hub.floor import FloorService
+from hub.floor_tables import FloorTables
+from hub.mqtt import Message, MqttLink
+from hub.service import HubService
+from hub.shard import hub_health_topic
+from hub.store import EventStore, StoreError
+from hw.ports import ManualClock
+from simulators.tournament_room import TableLine
+from tests.support import wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.decode().strip()}): the injected test covers it")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(disk: Path) -> Path:
+    """Write until the disk says ENOSPC; returns the filler to delete."""
+    filler = disk / "filler"
+    with open(filler, "wb") as out:
+        try:
+            while True:
+                out.write(b"\0" * 65536)
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError:
+            pass
+    return filler
+
+
+class Health:
+    def __init__(self, host: str, port: int) -> None:
+        self.last: dict[str, object] = {}
+        self.hub_online = False
+        self.link = MqttLink(client_id="health-viewer", host=host, port=port)
+        self.link.subscribe(hub_health_topic(None), self._got)
+        self.link.subscribe(wire.HUB_STATUS, lambda m: setattr(self, "hub_online", m.payload == wire.ONLINE))
+        self.link.start()
+
+    def _got(self, message: Message) -> None:
+        self.last = json.loads(message.payload)
+
+
+def status(seq: int) -> wire.ReaderStatus:
+    return wire.ReaderStatus(table="t1", boot="b1", seq=seq, at=float(seq), state="connected", detail=f"n{seq}")
+
+
+def send(line: TableLine, seqs: range) -> None:
+    for seq in seqs:
+        assert line.sender.next_seq() == seq
+        line.sender.send(status(seq))
+
+
+def pending(line: TableLine) -> list[int]:
+    line.pump()
+    return sorted(seq for _b, seq, _p in line.outbox.pending())
+
+
+def stored(db: Path) -> list[int]:
+    with sqlite3.connect(db) as con:
+        return [s for (s,) in con.execute("SELECT seq FROM table_event WHERE tbl = 't1' ORDER BY seq")]
+
+
+def story(line: TableLine, health: Health, clock: ManualClock, *, make_full, make_room) -> None:  # type: ignore[no-untyped-def]
+    send(line, range(1, 6))
+    assert wait_until(lambda: pending(line) == [], 15), "seq 1-5 never acknowledged"
+    make_full()
+    send(line, range(6, 11))
+    # However long we wait (resends included), the outbox keeps 6-10: nothing was acknowledged past 5.
+    for _ in range(3):
+        assert not wait_until(lambda: len(pending(line)) < 5, 1.5), "acknowledged what the store does not hold"
+        clock.advance(11)  # past the outbox's resend delay: it sends 6-10 again
+    assert pending(line) == [6, 7, 8, 9, 10]
+    assert wait_until(lambda: health.last.get("store") == "down", 15), f"the hub did not say: {health.last}"
+    assert health.last["malformed"] == 0 and int(health.last["store_errors"]) >= 1  # type: ignore[arg-type]
+    make_room()
+    send(line, range(11, 12))
+    assert wait_until(lambda: pending(line) == [], 15), f"never recovered: outbox {pending(line)}"
+    assert wait_until(lambda: health.last.get("store") == "ok", 10), health.last
+
+
+def test_a_full_disk_stops_the_acks_and_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
+    db = small_disk / "room.db"
+    clock = ManualClock(1.0)
+    with EmbeddedBroker() as broker:
+        hub = subprocess.Popen([sys.executable, "-m", "hub.cli", "hub", "--broker", broker.url, "--db", str(db),
+                                "--dashboard", "0"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        line = TableLine("t1", boot="b1", outbox=tmp_path / "outbox.db", host=broker.host, port=broker.port,
+                         clock=clock)
+        health = Health(broker.host, broker.port)
+        filler: list[Path] = []
+        try:
+            assert wait_until(lambda: health.hub_online, 20), "the hub never came online"
+            line.connect()
+            story(line, health, clock, make_full=lambda: filler.append(fill(small_disk)),
+                  make_room=lambda: filler[0].unlink())
+        finally:
+            line.close()
+            health.link.stop()
+            hub.terminate()
+            _out, err = hub.communicate(timeout=15)
+        assert stored(db) == list(range(1, 12))
+        assert b"THE EVENT STORE CANNOT WRITE" in err
+        assert b"Traceback" not in err
+
+
+class FlakyStore(EventStore):
+    """The store's boundary fails like a full disk while `full` is set."""
+
+    full = False
+
+    def _exec(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Cursor:
+        if self.full and not sql.lstrip().upper().startswith(("SELECT", "ROLLBACK", "PRAGMA")):
+            raise StoreError(f"the event store {self.path} failed: database or disk is full")
+        return super()._exec(sql, params)
+
+
+def test_a_store_that_cannot_write_is_never_acknowledged_past(tmp_path: Path) -> None:
+    store = FlakyStore(tmp_path / "room.db")
+    clock = ManualClock(1.0)
+    with EmbeddedBroker() as broker:
+        link = MqttLink(client_id="tapis-hub", host=broker.host, port=broker.port)
+        service = HubService(link=link, tick=0.05, floor_tables=FloorTables.open(FloorService.open(store, link=link),
+                                                                                   store))
+        service.start()
+        link.start()
+        line = TableLine("t1", boot="b1", outbox=tmp_path / "outbox.db", host=broker.host, port=broker.port,
+                         clock=clock)
+        health = Health(broker.host, broker.port)
+        try:
+            line.connect()
+            story(line, health, clock, make_full=lambda: setattr(store, "full", True),
+                  make_room=lambda: setattr(store, "full", False))
+            assert service.stats.malformed == 0 and service.store_down is None
+        finally:
+            line.close()
+            health.link.stop()
+            link.stop()
+            service.stop()
+        assert [row.seq for row in store.table_rows(table="t1")] == list(range(1, 12))
+        store.close()
