@@ -74,6 +74,17 @@ class FloorTables:
             except wire.PayloadError:
                 continue
 
+    def knows(self, table: str) -> bool:
+        """The tournament has (or had, and played on) this table: seated by the floor, or dealt here."""
+        if self.game(table) is not None:
+            return True
+        try:
+            number = table_number(table)
+        except TournamentError:
+            return False
+        tournament = self.floor.tournament
+        return tournament is not None and number in tournament.state.tables
+
     def game(self, table: str) -> TableGame | None:
         seat = self.tables.get(table)
         return seat.game if seat is not None else None
