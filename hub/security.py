@@ -32,7 +32,7 @@ TABLE_PREFIX = "table-"
 CERT_DAYS = 3650  # a club's room CA: renewal every ten years, not every season
 # The broker refuses bigger packets (Mosquitto `max_packet_size`): a table's event is under 2 kB, the
 # hub's largest (a TD state, a tournament status) tens of kB; a flood of 1 MB messages never gets in.
-MAX_PACKET = 256 * 1024
+MAX_PACKET = 256 * 1024  # as hub.broker.MAX_PACKET (the embedded broker) and deploy/mosquitto-tapis*.conf
 HUB_WORKER_PREFIX = "hub-"
 _TOPIC = wire.ROOT
 _TABLE_ID = re.compile(wire.TABLE_ID)
