@@ -14,6 +14,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +22,7 @@ import pytest
 
 from hub import wire
 from hub.broker import EmbeddedBroker
+from hub.dashboard import Dashboard
 from hub.floor import FloorService
 from hub.floor_tables import FloorTables
 from hub.mqtt import Message, MqttLink
@@ -95,7 +97,8 @@ def stored(db: Path) -> list[int]:
         return [s for (s,) in con.execute("SELECT seq FROM table_event WHERE tbl = 't1' ORDER BY seq")]
 
 
-def story(line: TableLine, health: Health, clock: ManualClock, *, make_full, make_room) -> None:  # type: ignore[no-untyped-def]
+def story(line: TableLine, health: Health, clock: ManualClock, *, make_full, make_room,  # type: ignore[no-untyped-def]
+          shown=lambda: None) -> None:
     send(line, range(1, 6))
     assert wait_until(lambda: pending(line) == [], 15), "seq 1-5 never acknowledged"
     make_full()
@@ -107,10 +110,12 @@ def story(line: TableLine, health: Health, clock: ManualClock, *, make_full, mak
     assert pending(line) == [6, 7, 8, 9, 10]
     assert wait_until(lambda: health.last.get("store") == "down", 15), f"the hub did not say: {health.last}"
     assert health.last["malformed"] == 0 and int(health.last["store_errors"]) >= 1  # type: ignore[arg-type]
+    assert shown() in (None, "down")
     make_room()
     send(line, range(11, 12))
     assert wait_until(lambda: pending(line) == [], 15), f"never recovered: outbox {pending(line)}"
     assert wait_until(lambda: health.last.get("store") == "ok", 10), health.last
+    assert shown() in (None, "ok")
 
 
 def test_a_full_disk_stops_the_acks_and_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
@@ -118,7 +123,7 @@ def test_a_full_disk_stops_the_acks_and_loses_nothing(small_disk: Path, tmp_path
     clock = ManualClock(1.0)
     with EmbeddedBroker() as broker:
         hub = subprocess.Popen([sys.executable, "-m", "hub.cli", "hub", "--broker", broker.url, "--db", str(db),
-                                "--dashboard", "0"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                "--tables", "t1", "--dashboard", "0"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         line = TableLine("t1", boot="b1", outbox=tmp_path / "outbox.db", host=broker.host, port=broker.port,
                          clock=clock)
         health = Health(broker.host, broker.port)
@@ -161,12 +166,18 @@ def test_a_store_that_cannot_write_is_never_acknowledged_past(tmp_path: Path) ->
         line = TableLine("t1", boot="b1", outbox=tmp_path / "outbox.db", host=broker.host, port=broker.port,
                          clock=clock)
         health = Health(broker.host, broker.port)
+        dashboard = Dashboard(service, port=0).start()
+
+        def shown() -> object:  # what the TD's page is told about the store
+            with urllib.request.urlopen(f"{dashboard.url}/api/room", timeout=5) as reply:
+                return json.load(reply)["hub"]["store"]
         try:
             line.connect()
             story(line, health, clock, make_full=lambda: setattr(store, "full", True),
-                  make_room=lambda: setattr(store, "full", False))
+                  make_room=lambda: setattr(store, "full", False), shown=shown)
             assert service.stats.malformed == 0 and service.store_down is None
         finally:
+            dashboard.stop()
             line.close()
             health.link.stop()
             link.stop()
