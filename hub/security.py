@@ -199,6 +199,8 @@ def render_password_file(creds: RoomCredentials) -> str:
 # `table/+/cmd` (rulings can name cards), not `hub/td/#`, not `hub/tournament/cmd/#`.
 DASHBOARD_READ = (
     f"{_TOPIC}/hub/status",
+    f"{_TOPIC}/hub/health",  # the hub's store and what it refused (`HubService.health`), and each worker's
+    f"{_TOPIC}/hub/health/+",
     f"{_TOPIC}/hub/table/+/state",
     f"{_TOPIC}/hub/table/+/event",
     f"{_TOPIC}/hub/tournament/clock",
