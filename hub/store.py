@@ -163,6 +163,12 @@ class EventStore:
         for row in cur.fetchall():
             yield TableRow(int(row[0]), str(row[1]), str(row[2]), int(row[3]), float(row[4]), bytes(row[5]))
 
+    def table_event_row(self, table: str, boot: str, seq: int) -> int:
+        """Row of a stored table event (0 when it is not stored)."""
+        row = self._exec("SELECT id FROM table_event WHERE tbl = ? AND boot = ? AND seq = ?",
+                         (table, boot, seq)).fetchone()
+        return int(row[0]) if row else 0
+
     def last_table_row(self) -> int:
         """Row of the latest stored table event (0 when none)."""
         return int(self._exec("SELECT COALESCE(MAX(id), 0) FROM table_event").fetchone()[0])

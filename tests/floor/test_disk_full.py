@@ -184,3 +184,38 @@ def test_a_store_that_cannot_write_is_never_acknowledged_past(tmp_path: Path) ->
             service.stop()
         assert [row.seq for row in store.table_rows(table="t1")] == list(range(1, 12))
         store.close()
+
+
+class FullForTheFloor(EventStore):
+    """The table event goes in; what the floor stores because of it (a hand's start) does not."""
+
+    full = False
+
+    def _exec(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Cursor:
+        if self.full and "tournament_event" in sql and sql.lstrip().upper().startswith("INSERT"):
+            raise StoreError(f"the event store {self.path} failed: database or disk is full")
+        return super()._exec(sql, params)
+
+
+def test_a_press_whose_hand_start_could_not_be_stored_is_played_when_tried_again(tmp_path: Path) -> None:
+    from service_helpers import floor_state, started_floor, tables_state
+
+    press = wire.DealerPressed(table="t1", boot="b1", seq=1, at=5.0, button="new_hand", seat=None)
+    with EventStore(tmp_path / "straight.db") as store:
+        floor = started_floor(store, 12, tables=2)
+        tables = FloorTables(floor, store)
+        tables.receive("t1", press, wire.encode(press), 10.0)
+        straight = floor_state(floor, 100.0), tables_state(tables)
+    assert straight[1]["t1"]["in_hand"]
+    with FullForTheFloor(tmp_path / "full.db") as store:
+        floor = started_floor(store, 12, tables=2)
+        tables = FloorTables(floor, store)
+        store.full = True
+        with pytest.raises(StoreError):
+            tables.receive("t1", press, wire.encode(press), 10.0)
+        assert tables.game("t1") is None or not tables.game("t1").in_hand  # type: ignore[union-attr]
+        store.full = False
+        out = tables.receive("t1", press, wire.encode(press), 10.0)  # the hub's retry: not a duplicate
+        assert out is not None
+        assert (floor_state(floor, 100.0), tables_state(tables)) == straight
+        assert tables.receive("t1", press, wire.encode(press), 10.0) is None  # now it is one
