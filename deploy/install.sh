@@ -49,7 +49,22 @@ fi
 src="$(cd "$(dirname "$0")/.." && pwd)"
 prefix=/opt/tapis
 conf=/etc/tapis
+room="$conf/room"
 say() { echo "install: $*" >&2; }
+
+# A closed broker needs the room's tables (one user each): known before anything is installed.
+if [ "$role" = hub ] && [ "$open_broker" = 0 ]; then
+  if [ "${#tables[@]}" -eq 0 ] && [ -d "$room/credentials" ]; then  # an update: the room as it was
+    for file in "$room"/credentials/table-*.json; do
+      [ -e "$file" ] && tables+=("$(basename "$file" .json | sed 's/^table-//')")
+    done
+  fi
+  if [ "${#tables[@]}" -eq 0 ]; then
+    echo "install: hub: name the room's tables (--table t1 --table t2 ...): each gets its own broker user" >&2
+    echo "install: (--open-broker installs a broker anyone on the LAN can use as the TD: a bench only)" >&2
+    exit 2
+  fi
+fi
 
 packages=(python3-venv python3-dev)
 # gpiozero on a Pi 5 (and the kernel's gpiochip interface) goes through lgpio
@@ -93,22 +108,12 @@ for file in "$src"/deploy/etc-tapis/*; do
 done
 
 if [ "$role" = hub ]; then
-  room="$conf/room"
   if [ "$open_broker" = 1 ]; then
     say "!!! --open-broker: ANYONE ON THE LAN CAN READ EVERY HOLE CARD AND ACT AS THE TD !!!"
     say "!!! (a bench or a demo only; run again without --open-broker to close it)           !!!"
     install -m 0644 "$src/deploy/mosquitto-tapis-open.conf" /etc/mosquitto/conf.d/tapis.conf
     hub_room=""
   else
-    if [ "${#tables[@]}" -eq 0 ] && [ -d "$room/credentials" ]; then  # an update: the room as it was
-      for file in "$room"/credentials/table-*.json; do
-        [ -e "$file" ] && tables+=("$(basename "$file" .json | sed 's/^table-//')")
-      done
-    fi
-    if [ "${#tables[@]}" -eq 0 ]; then
-      echo "install: hub: name the room's tables (--table t1 --table t2 ...): each gets its own broker user" >&2
-      exit 2
-    fi
     # the names and addresses the tables dial, in the broker's TLS certificate
     [ "${#hosts[@]}" -eq 0 ] && read -r -a hosts <<< "$(hostname).local $(hostname -I 2>/dev/null || true) localhost 127.0.0.1"
     args=()
