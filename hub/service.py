@@ -2,7 +2,10 @@
 
 paho's thread only validates and enqueues; one consumer thread applies each event to its
 `TableView` and publishes the retained states and the hub events. A malformed payload is logged
-and counted (`stats.malformed`), never a crash. Listeners (the demo's terminal view, `--json`
+and counted (`stats.malformed`), never a crash; one too big is dropped unread (`stats.oversized`),
+one of a table the room does not have is dropped (`stats.unknown_table`). With a store, an event is
+acknowledged only once stored: a store that cannot write holds the events back, stops every
+acknowledgement, says so (`health`, retained on `hub/health`) and tries again on the clock. Listeners (the demo's terminal view, `--json`
 output, later the dashboard) are called on the consumer thread with every hub event. With a
 `shard`, the service is one worker of several and serves only its tables (`hub.shard`).
 """
