@@ -189,13 +189,15 @@ class Dashboard:
             except TournamentError:
                 return None  # no tournament yet
 
-    def hub_health(self) -> JSONDict:
-        """The hub's store and refusal counters (`HubService.health`), read from this thread: best effort."""
+    def hub_health(self, role: Role = Role.TD) -> JSONDict:
+        """The hub's store and refusal counters (`HubService.health`), read from this thread: best effort.
+        A viewer learns only whether the store writes (the error names a file of the hub's)."""
         for _ in range(3):
             try:
-                return dict(self.hub.health())
+                health = dict(self.hub.health())
             except RuntimeError:  # a table appeared while we counted
                 continue
+            return health if role is Role.TD else {"store": health.get("store")}
         return {}
 
     def _publish_health(self) -> None:
@@ -204,7 +206,7 @@ class Dashboard:
         if health.get("store") != self._last_store:
             self._last_store = health.get("store")
             with self._lock:
-                self._fan_out(_sse("health", health))
+                self._fan_out(_sse("health", health), _sse("health", {"store": health.get("store")}))
 
     def publish_clock(self) -> None:
         snap = self.clock_snapshot()
@@ -218,7 +220,7 @@ class Dashboard:
         """A new stream: the whole room now, then every change (registered under the model's lock)."""
         client = _Client(role)
         with self._lock:
-            first = _sse("room", {**self.model.room(role), "clock": self._last_clock, "hub": self.hub_health()})
+            first = _sse("room", {**self.model.room(role), "clock": self._last_clock, "hub": self.hub_health(role)})
             self._clients.append(client)
         return client, first
 
@@ -333,7 +335,7 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 role = Role.TD if session else Role.VIEWER
                 with dash._lock:
                     room = dash.model.room(role)
-                self._json(200, {**room, "clock": dash._last_clock, "hub": dash.hub_health()})
+                self._json(200, {**room, "clock": dash._last_clock, "hub": dash.hub_health(role)})
             elif path == "/api/log":
                 table = parse_qs(urlsplit(self.path).query).get("t", [""])[0]
                 with dash._lock:
