@@ -251,3 +251,49 @@ def test_a_flood_of_big_packets_stops_at_the_broker(room: Room) -> None:
     finally:
         t1.close()
         hub.close()
+
+
+def test_sharded_hub_processes_keep_their_own_sessions(room: Room, tmp_path: Path) -> None:
+    """Two real `tapis hub --shard N/2` workers, each with its own user: both stay connected while t1's
+    credentials ask for their client ids, and the one that serves t1 acknowledges its event."""
+    import json as _json
+    import sys
+
+    workers = []
+    for n in (1, 2):
+        name = f"hub-{Shard(n, 2).name}"
+        cred = tmp_path / f"{name}.json"
+        cred.write_text(_json.dumps({"username": name, "password": room.creds.user(name).password}))
+        workers.append(subprocess.Popen(
+            [sys.executable, "-m", "hub.cli", "hub", "--broker", f"mqtt://{room.host}:{room.port}", "--shard",
+             f"{n}/2", "--password-file", str(cred), "--dashboard", "0"],
+            cwd=DEPLOY.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    td = connect(room.host, room.port, "td", room.creds.td.password)
+    intruders: list[Probe] = []
+    try:
+        td.subscribe(f"{wire.HUB_STATUS}/+")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and sum(p == wire.ONLINE for _t, p in td.received) < 2:
+            time.sleep(0.05)
+        assert sum(p == wire.ONLINE for _t, p in td.received) == 2, td.received
+        for n in (1, 2):
+            intruders.append(probe(room.host, room.port, "table-t1", room.creds.table("t1").password,
+                                   client_id=hub_client_id(Shard(n, 2))))
+        time.sleep(1.5)
+        assert [p for _t, p in td.received if p == wire.OFFLINE] == []  # no worker lost its connection
+        for p in intruders:  # (they took over one another: each is table-t1)
+            p.close()
+        t1 = connect(room.host, room.port, "table-t1", room.creds.table("t1").password)
+        intruders.append(t1)
+        t1.subscribe(wire.hub_ack("t1"))
+        t1.publish(wire.table_events("t1"), wire.encode(wire.ReaderStatus(table="t1", boot="b1", seq=1, at=0.0,
+                                                                          state="connected")))
+        assert t1.messages.get(timeout=10).topic == wire.hub_ack("t1")
+    finally:
+        for p in intruders + [td]:
+            p.close()
+        errors = []
+        for proc in workers:
+            proc.terminate()
+            errors.append(proc.communicate(timeout=15)[1])
+        assert not any(b"disconnected" in err or b"Traceback" in err for err in errors), errors
