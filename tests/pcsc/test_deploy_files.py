@@ -46,7 +46,7 @@ def test_example_configuration_loads() -> None:
     findings, _ = check_config(DEPLOY / "etc-tapis" / "table.toml", DEPLOY / "etc-tapis" / "decks.toml")
     assert [f.status for f in findings] == [Status.OK, Status.WARN]  # 3 of 52 cards in the example decks
     for line in (DEPLOY / "etc-tapis" / "agent.env").read_text().splitlines():
-        assert not line or line.startswith("#") or line.split("=", 1)[0] in {"TAPIS_PROFILE", "TAPIS_DECKS",
+        assert not line or line.startswith("#") or line.split("=", 1)[0] in {"TAPIS_PROFILE", "TAPIS_DECKS", "TAPIS_AGENT_AUTH",
                                                                              "TAPIS_BROKER"}
 
 
