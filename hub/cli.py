@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 from tablewire import credentials
 
@@ -31,6 +32,9 @@ def parser() -> argparse.ArgumentParser:
     hub.add_argument("--dashboard-host", default="127.0.0.1", help="address the dashboard listens on")
     hub.add_argument("--td-users", default=None,
                      help="file of `name:scrypt-hash` lines (hub.dashboard.hash_password) for TD logins")
+    hub.add_argument("--tables", default=None, metavar="t1,t2,...",
+                     help="the room's tables: events of any other table id are counted and dropped, never stored "
+                          "nor shown (with --db, also the tournament's tables; neither: every table)")
     hub.add_argument("--shard", default=None, metavar="N/K",
                      help="run as worker N of K on a shared --broker: serve only the tables whose id hashes "
                           "to N (no --db: the tournament floor is room-wide; docs/scale-out.md)")
@@ -60,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "hub":
             return run_hub(args.broker, args.db, dashboard=args.dashboard, dashboard_host=args.dashboard_host,
-                           td_users=args.td_users, link_options=credentials.link_options(args), shard=args.shard)
+                           td_users=args.td_users, link_options=credentials.link_options(args), shard=args.shard,
+                           tables=args.tables)
     except (ValueError, OSError, RuntimeError) as err:  # config and environment errors, in plain words
         print(f"tapis {args.command}: {err}", file=sys.stderr)
         return 2
@@ -93,7 +98,7 @@ def read_td_users(path: str | None) -> dict[str, str]:
 
 def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, dashboard_host: str = "127.0.0.1",
             td_users: str | None = None, link_options: dict[str, object] | None = None,
-            shard: str | None = None) -> int:
+            shard: str | None = None, tables: str | None = None) -> int:
     from hub.edge.broker import EmbeddedBroker
     from hub.edge.service import HubService
     from hub.edge.shard import Shard, hub_client_id, hub_status_topic
@@ -105,6 +110,7 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
     from tablewire.mqtt import MqttLink
 
     worker = Shard.parse(shard) if shard else None
+    listed = parse_tables(tables) if tables is not None else None
     if worker is not None and (broker is None or db):  # refused before anything starts
         raise ValueError(f"--shard {worker}: " + ("the workers share the room's broker: give --broker"
                                                   if broker is None else "the tournament floor (--db) is "
@@ -118,7 +124,8 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
     floor_tables = None
     if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
         floor_tables = FloorTables.open(FloorService.open(store, link=link), store)
-    service = HubService(link=link, floor_tables=floor_tables, shard=worker)
+    service = HubService(link=link, floor_tables=floor_tables, shard=worker,
+                         tables=room_tables(listed, floor_tables))
     dash = None
     if dashboard:
         from hub.dashboard import Dashboard
@@ -150,8 +157,33 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
         if embedded:
             embedded.stop()
     print(f"tapis hub: stopped after {service.stats.received} messages "
-          f"({service.stats.malformed} malformed)", file=sys.stderr)
+          f"({service.stats.malformed} malformed, {service.stats.oversized} oversized, "
+          f"{service.stats.unknown_table} of unknown tables)", file=sys.stderr)
     return 0
+
+
+def parse_tables(text: str) -> frozenset[str]:
+    """`t1,t2` -> the table ids, each one the wire accepts (a wrong one is a plain error)."""
+    import re
+
+    from tablewire import wire
+
+    ids = [t.strip() for t in text.split(",") if t.strip()]
+    if not ids:
+        raise ValueError("--tables: no table id given (expected t1,t2,...)")
+    for table in ids:
+        if re.fullmatch(wire.TABLE_ID, table) is None:
+            raise ValueError(f"--tables: {table[:40]!r} is not a table id ({wire.TABLE_ID})")
+    return frozenset(ids)
+
+
+def room_tables(listed: frozenset[str] | None, floor_tables: object) -> Callable[[str], bool] | None:
+    """Which table ids the hub keeps: the listed ones and the tournament's; None (every one) when the
+    hub has neither (a demo, a bench)."""
+    knows = getattr(floor_tables, "knows", None)
+    if listed is None and knows is None:
+        return None
+    return lambda table: (listed is not None and table in listed) or (knows is not None and knows(table))
 
 
 if __name__ == "__main__":

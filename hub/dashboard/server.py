@@ -93,6 +93,7 @@ class Dashboard:
         self._static = _static_files()
         self._running = False
         self._last_clock: JSONDict | None = None
+        self._last_store: object = "ok"
         self._server = ThreadingHTTPServer((host, port), _handler(self))
         self._server.daemon_threads = True
         self._threads = [threading.Thread(target=self._server.serve_forever, name="dashboard-http", daemon=True),
@@ -165,6 +166,7 @@ class Dashboard:
                     next_clock = time.monotonic() + self._clock_period
                     if self.floor is not None:
                         self.publish_clock()
+                    self._publish_health()
             except Exception:  # noqa: BLE001 - the page keeps following the other tables
                 log.exception("dashboard: failed on a hub event")
 
@@ -195,6 +197,25 @@ class Dashboard:
             except TournamentError:
                 return None  # no tournament yet
 
+    def hub_health(self, role: Role = Role.TD) -> JSONDict:
+        """The hub's store and refusal counters (`HubService.health`), read from this thread: best effort.
+        A viewer learns only whether the store writes (the error names a file of the hub's)."""
+        for _ in range(3):
+            try:
+                health = dict(self.hub.health())
+            except RuntimeError:  # a table appeared while we counted
+                continue
+            return health if role is Role.TD else {"store": health.get("store")}
+        return {}
+
+    def _publish_health(self) -> None:
+        """A store that cannot write is shown at once on every page (and when it writes again)."""
+        health = self.hub_health()
+        if health.get("store") != self._last_store:
+            self._last_store = health.get("store")
+            with self._lock:
+                self._fan_out(_sse("health", health), _sse("health", {"store": health.get("store")}))
+
     def publish_clock(self) -> None:
         snap = self.clock_snapshot()
         self._last_clock = snap
@@ -207,7 +228,7 @@ class Dashboard:
         """A new stream: the whole room now, then every change (registered under the model's lock)."""
         client = _Client(role)
         with self._lock:
-            first = _sse("room", {**self.model.room(role), "clock": self._last_clock})
+            first = _sse("room", {**self.model.room(role), "clock": self._last_clock, "hub": self.hub_health(role)})
             self._clients.append(client)
         return client, first
 
@@ -322,7 +343,7 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 role = Role.TD if session else Role.VIEWER
                 with dash._lock:
                     room = dash.model.room(role)
-                self._json(200, {**room, "clock": dash._last_clock})
+                self._json(200, {**room, "clock": dash._last_clock, "hub": dash.hub_health(role)})
             elif path == "/api/log":
                 table = parse_qs(urlsplit(self.path).query).get("t", [""])[0]
                 with dash._lock:

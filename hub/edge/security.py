@@ -29,6 +29,10 @@ HASH_ITERATIONS = 101  # mosquitto_passwd's default; passwords are random, so ro
 SALT_BYTES = 12
 TABLE_PREFIX = "table-"
 CERT_DAYS = 3650  # a club's room CA: renewal every ten years, not every season
+# The broker refuses bigger packets (Mosquitto `max_packet_size`): a table's event is under 2 kB, the
+# hub's largest (a TD state, a tournament status) tens of kB; a flood of 1 MB messages never gets in.
+MAX_PACKET = 256 * 1024  # as hub.edge.broker.MAX_PACKET (the embedded broker) and deploy/mosquitto-tapis*.conf
+HUB_WORKER_PREFIX = "hub-"
 _TOPIC = wire.ROOT
 _TABLE_ID = re.compile(wire.TABLE_ID)
 
@@ -92,6 +96,16 @@ class RoomCredentials:
                 users.append(Credential(table_user(table), _new_password(), Role.TABLE, table))
                 known.add(table)
         return replace(self, users=tuple(users))
+
+    def with_hub_workers(self, count: int) -> RoomCredentials:
+        """Users `hub-shard-N-of-K` for K sharded hub workers (role hub). The broker names each client by
+        its user (`use_username_as_clientid`), so two processes sharing a user would take over each
+        other's connection: each worker needs its own."""
+        from hub.edge.shard import Shard  # the worker's name is the shard's, one spelling for both
+        names = [HUB_WORKER_PREFIX + Shard(n, count).name for n in range(1, count + 1)] if count > 1 else []
+        known = {u.username for u in self.users}
+        added = tuple(Credential(name, _new_password(), Role.HUB) for name in names if name not in known)
+        return replace(self, users=self.users + added)
 
     def user(self, username: str) -> Credential:
         for cred in self.users:
@@ -184,6 +198,8 @@ def render_password_file(creds: RoomCredentials) -> str:
 # `table/+/cmd` (rulings can name cards), not `hub/td/#`, not `hub/tournament/cmd/#`.
 DASHBOARD_READ = (
     f"{_TOPIC}/hub/status",
+    f"{_TOPIC}/hub/health",  # the hub's store and what it refused (`HubService.health`), and each worker's
+    f"{_TOPIC}/hub/health/+",
     f"{_TOPIC}/hub/table/+/state",
     f"{_TOPIC}/hub/table/+/event",
     f"{_TOPIC}/hub/tournament/clock",
@@ -329,11 +345,17 @@ def render_secure_config(*, port: int, tls_port: int | None, data_dir: Path, fil
         "allow_anonymous false",
         f"password_file {files.password_file}",
         f"acl_file {files.acl_file}",
+        f"max_packet_size {MAX_PACKET}",
         f"listener {port} {host}",
+        # A client's id is its user name, whatever it asks for: table t1's credentials cannot take over
+        # the session of `tapis-hub` or `tapis-table-t2` (a takeover disconnects the other side). A
+        # listener's setting in Mosquitto: under each `listener` line, or it is silently ignored.
+        "use_username_as_clientid true",
     ]
     if tls_port is not None and files.tls is not None:
         lines += [
             f"listener {tls_port}" + (f" {tls_host}" if tls_host else ""),
+            "use_username_as_clientid true",
             f"cafile {files.tls.ca_cert}",
             f"certfile {files.tls.server_cert}",
             f"keyfile {files.tls.server_key}",
@@ -357,7 +379,7 @@ def render_secure_config(*, port: int, tls_port: int | None, data_dir: Path, fil
 # Command line ----------------------------------------------------------------------------------
 
 def init_room(directory: str | Path, tables: Sequence[str], *, hosts: Sequence[str] = ("localhost", "127.0.0.1"),
-              port: int = 1883, tls_port: int | None = 8883) -> Path:
+              port: int = 1883, tls_port: int | None = 8883, hub_workers: int = 0) -> Path:
     """Everything a room needs in `directory`: `credentials/` (copy `table-<id>.json` to each table),
     `broker/` (passwd, acl, tls/) and `mosquitto.conf`. Existing passwords and CA are kept; returns
     the config path."""
@@ -366,7 +388,7 @@ def init_room(directory: str | Path, tables: Sequence[str], *, hosts: Sequence[s
     creds = RoomCredentials.load(creds_dir) if creds_dir.exists() else RoomCredentials.generate([])
     if not creds.users:
         creds = RoomCredentials.generate(tables)
-    creds = creds.with_tables(tables)
+    creds = creds.with_tables(tables).with_hub_workers(hub_workers)
     creds.save(creds_dir)
     files = write_secure_files(root / "broker", creds, tls=tls_port is not None, tls_hosts=hosts)
     conf = root / "mosquitto.conf"
@@ -385,10 +407,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--host", action="append", help="a name or IP the tables dial (repeat)")
     parser.add_argument("--port", type=int, default=1883)
     parser.add_argument("--tls-port", type=int, default=8883)
+    parser.add_argument("--hub-workers", type=int, default=0, metavar="K",
+                        help="users hub-shard-N-of-K for K sharded hub workers (tapis hub --shard N/K)")
     args = parser.parse_args(argv)
     try:
         conf = init_room(args.directory, args.table, hosts=args.host or ("localhost", "127.0.0.1"),
-                         port=args.port, tls_port=args.tls_port)
+                         port=args.port, tls_port=args.tls_port, hub_workers=args.hub_workers)
     except SecurityError as err:
         print(f"hub.edge.security: {err}")
         return 2

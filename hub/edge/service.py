@@ -2,9 +2,13 @@
 
 paho's thread only validates and enqueues; one consumer thread applies each event to its
 `TableView` and publishes the retained states and the hub events. A malformed payload is logged
-and counted (`stats.malformed`), never a crash. Listeners (the demo's terminal view, `--json`
-output, later the dashboard) are called on the consumer thread with every hub event. With a
-`shard`, the service is one worker of several and serves only its tables (`hub.edge.shard`).
+and counted (`stats.malformed`), never a crash; one too big is dropped unread (`stats.oversized`),
+one of a table the room does not have is dropped (`stats.unknown_table`). With a store, an event is
+acknowledged only once stored: a store that cannot write holds the events back, stops every
+acknowledgement, says so (`health`, retained on `hub/health`) and tries again on the clock. Listeners
+(the demo's terminal view, `--json` output, later the dashboard) are called on the consumer thread
+with every hub event. With a `shard`, the service is one worker of several and serves only its tables
+(`hub.edge.shard`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hub.edge.shard import Shard, hub_status_topic, shard_of
+from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of
+from hub.floor.store import StoreError
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
 from hub.room.tables import HubEvent, TableView, public
@@ -27,12 +32,22 @@ from tablewire.mqtt import Message, MqttLink
 
 log = logging.getLogger(__name__)
 
+# A table's event is well under 2 kB; anything bigger on a table's topic is refused before it is
+# decoded or queued (counted in `stats.oversized`). The shipped brokers refuse far bigger packets.
+MAX_TABLE_PAYLOAD = 16 * 1024
+_ERROR_CHARS = 300  # each remembered error text, cut
+_HEALTH_EVERY = 2.0  # seconds between health publishes while counters move
+
 
 @dataclass
 class HubStats:
     received: int = 0
     other_shards: int = 0  # messages about tables another worker serves, dropped on arrival
     malformed: int = 0
+    oversized: int = 0  # payloads over MAX_TABLE_PAYLOAD, dropped before decoding
+    unknown_table: int = 0  # messages about a table the room does not have, dropped
+    store_errors: int = 0  # writes the event store refused (never counted as malformed)
+    internal_errors: int = 0
     events_out: int = 0
     errors: list[str] = field(default_factory=list)  # the last few, for `status`
 
@@ -69,10 +84,12 @@ class _Configure:
 class HubService:
     def __init__(self, *, link: MqttLink, clock: Clock | None = None, tick: float = 0.2,
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
-                 shard: Shard | None = None) -> None:
+                 shard: Shard | None = None, tables: Callable[[str], bool] | None = None) -> None:
         """`floor_tables`: a tournament runs the room; its tables' events are stored first (SQLite)
         and played under the floor, which is ticked on the wall clock (`wall`). `shard`: this
-        worker serves only the tables that hash to it; the floor is room-wide, so not with a shard."""
+        worker serves only the tables that hash to it; the floor is room-wide, so not with a shard.
+        `tables`: which table ids the room has (`room_tables`); others are counted and dropped
+        (`stats.unknown_table`), never stored nor shown. None: every table (demos, tests)."""
         if shard is not None and floor_tables is not None:
             raise ValueError(f"hub shard {shard}: the tournament floor is room-wide (it seats and balances "
                              "every table), so it runs on one unsharded hub (docs/scale-out.md)")
@@ -92,18 +109,23 @@ class HubService:
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
         self.stats = HubStats()
+        self._knows = tables
+        self.store_down: str | None = None  # why the event store cannot write; None while it can
+        self._health_sent: dict[str, object] | None = None
+        self._health_at = 0.0
+        self.health_topic = hub_health_topic(shard)
         self._listeners: list[Callable[[HubEvent], None]] = []
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
         self.status_topic = hub_status_topic(shard)
         link.on_connect(self._connected)
         # MQTT cannot filter by hash: a worker takes every table's topics and drops the others' here,
         # on paho's thread, before any decoding (docs/scale-out.md says why not per-table subscriptions).
-        receive = self._inbox.put if shard is None else self._receive_own
+        receive = self._receive if shard is None else self._receive_own
         link.subscribe(wire.ALL_TABLE_EVENTS, receive)
         link.subscribe(wire.ALL_TABLE_STATUS, receive)
         # Its own retained acknowledgements, read back once at subscribe (never its live ones): a hub
         # that starts afresh learns where each table's outbox starts (see `TableView.resume_after`).
-        link.subscribe(wire.hub_ack("+"), lambda m: self._inbox.put(_AckRead(m)), no_local=True)
+        link.subscribe(wire.hub_ack("+"), self._receive_ack, no_local=True)
 
     def add_listener(self, listener: Callable[[HubEvent], None]) -> None:
         self._listeners.append(listener)
@@ -120,6 +142,8 @@ class HubService:
         The acknowledgements go out on connect (`_Reconnected`). Before the consumer thread runs."""
         assert self.floor_tables is not None
         for table, boot, seq in self.floor_tables.store.last_seqs():
+            if not self.knows(table):
+                continue  # stored by an earlier hub that took every table: not shown again
             view = self._view(table)
             view.resume_after(boot, seq)
             view.boot, view.last_seq, view.managed = boot, seq, True
@@ -135,12 +159,30 @@ class HubService:
         assert self.floor_tables is not None
         boots: dict[str, str] = {}
         for row, event in self.floor_tables.facts_since(self.floor_tables.hand_rows()):
+            if not self.knows(row.table):
+                continue
             view = self._view(row.table)
             if boots.setdefault(row.table, event.boot) != event.boot:
                 view.zones.clear()  # the agent restarted mid-hand: it reported its felt afresh
                 boots[row.table] = event.boot
             if isinstance(event, wire.CardEvent):
                 view.apply(event)
+
+    def knows(self, table: str) -> bool:
+        """The room has this table (see `tables` in the constructor)."""
+        if self._knows is None:
+            return True
+        with self.floor_lock:  # a floor-backed answer reads the tournament, which the dashboard changes
+            return self._knows(table)
+
+    def health(self) -> dict[str, object]:
+        """What `hub/health` says (retained) and the dashboard shows: the store, what was refused."""
+        s = self.stats
+        return {"store": "down" if self.store_down else "ok", "store_error": self.store_down,
+                "store_errors": s.store_errors, "received": s.received, "malformed": s.malformed,
+                "oversized": s.oversized, "unknown_table": s.unknown_table,
+                "held_dropped": sum(v.held_dropped for v in list(self.tables.values())),
+                "internal_errors": s.internal_errors}
 
     def serves(self, table: str) -> bool:
         """This worker serves `table` (always, unsharded)."""
@@ -186,6 +228,9 @@ class HubService:
             wait = next_tick - time.monotonic()
             if wait <= 0:
                 self._tick_games()
+                if self.store_down is not None:
+                    self._retry_store()
+                self._publish_health()
                 if self._acks_due:
                     self._publish_acks()
                 next_tick = time.monotonic() + self._tick
@@ -205,6 +250,7 @@ class HubService:
                     self._configure(item.table, item.setup)
                 elif isinstance(item, _Reconnected):
                     self._acked.clear()  # a broker that restarted may have lost them: all again
+                    self._publish_health(force=True)
                     for table, view in self.tables.items():
                         self._publish_state(view)
                         if view.boot is not None:
@@ -228,8 +274,28 @@ class HubService:
         self._link.publish(self.status_topic, wire.ONLINE, retain=True)
         self._inbox.put(_Reconnected())
 
+    def _too_big(self, message: Message) -> bool:
+        """paho's thread: a payload no table sends is dropped before it is queued or decoded."""
+        if len(message.payload) <= MAX_TABLE_PAYLOAD:
+            return False
+        self.stats.oversized += 1
+        if self.stats.oversized == 1 or self.stats.oversized % 1000 == 0:
+            log.warning("hub: dropped %d payload(s) over %d bytes (last on %s, %d bytes)",
+                        self.stats.oversized, MAX_TABLE_PAYLOAD, message.topic[:120], len(message.payload))
+        return True
+
+    def _receive(self, message: Message) -> None:
+        if not self._too_big(message):
+            self._inbox.put(message)
+
+    def _receive_ack(self, message: Message) -> None:
+        if not self._too_big(message):
+            self._inbox.put(_AckRead(message))
+
     def _receive_own(self, message: Message) -> None:
         """paho's thread, sharded: enqueue this worker's tables only (a bad topic goes on, to be counted)."""
+        if self._too_big(message):
+            return
         try:
             table = wire.table_of(message.topic)
         except wire.PayloadError:
@@ -241,7 +307,10 @@ class HubService:
             self.stats.other_shards += 1
 
     def _publish_acks(self) -> None:
-        """After a burst: tell each table what is applied (and, with a store, stored), in order."""
+        """After a burst: tell each table what is applied (and, with a store, stored), in order.
+        None while the store cannot write: they wait in `_acks_due` until it can."""
+        if self.store_down is not None:
+            return
         for table, boot in self._acks_due.items():
             view = self.tables.get(table)
             seq = view.last_by_boot.get(boot, 0) if view is not None else 0
@@ -260,10 +329,14 @@ class HubService:
             return
         if not self.serves(table):
             return
+        if not self.knows(table):
+            self.stats.unknown_table += 1
+            return
         view = self._view(table)
         self._acked.setdefault(table, (ack.boot, ack.seq))
-        for ready, payload in view.resume_after(ack.boot, ack.seq):
-            self._apply(table, view, ready, payload)
+        ready = view.resume_after(ack.boot, ack.seq)
+        if ready:
+            self._apply_all(table, view, ready)
             self._acks_due[table] = ack.boot
 
     def _handle_message(self, message: Message) -> None:
@@ -273,7 +346,7 @@ class HubService:
             self._malformed(str(err))
         except Exception as err:  # noqa: BLE001 - the hub keeps serving the other tables
             log.exception("hub: failed on %s", message.topic)
-            self._malformed(f"{message.topic}: internal error {err!r}")
+            self._internal_error(f"{message.topic}: internal error {err!r}")
 
     def _configure(self, table: str, setup: TableSetup) -> None:
         self.games[table] = TableGame(table, setup)
@@ -302,12 +375,69 @@ class HubService:
 
     def _malformed(self, why: str) -> None:
         self.stats.malformed += 1
-        self.stats.errors = (self.stats.errors + [why])[-20:]
-        log.warning("hub: ignored a malformed message: %s", why)
+        self.stats.errors = (self.stats.errors + [why[:_ERROR_CHARS]])[-20:]
+        log.warning("hub: ignored a malformed message: %s", why[:_ERROR_CHARS])
+
+    def _internal_error(self, why: str) -> None:
+        self.stats.internal_errors += 1
+        self.stats.errors = (self.stats.errors + [why[:_ERROR_CHARS]])[-20:]
+
+    # --- the event store, durable before acknowledged -------------------------------------------
+
+    def _apply_all(self, table: str, view: TableView, ready: list[tuple[wire.AnyTableEvent, bytes]]) -> bool:
+        """Apply admitted events in order; False if the store failed: that event and those after it
+        wait in the view again (`TableView.hold_back`), so no acknowledgement passes them."""
+        for i, (event, payload) in enumerate(ready):
+            try:
+                self._apply(table, view, event, payload)
+            except StoreError as err:
+                view.hold_back(ready[i:])
+                self._store_failed(err)
+                return False
+            except Exception as err:  # noqa: BLE001 - one bad event does not stop the ones after it
+                log.exception("hub: table %s failed on seq %d", table, event.seq)
+                self._internal_error(f"{table} seq {event.seq}: internal error {err!r}")
+        return True
+
+    def _store_failed(self, err: StoreError) -> None:
+        self.stats.store_errors += 1
+        if self.store_down is None:
+            self.store_down = str(err)[:_ERROR_CHARS]
+            log.error("hub: THE EVENT STORE CANNOT WRITE, no table is acknowledged until it can (the "
+                      "tables' outboxes keep every event): %s", err)
+            self._publish_health(force=True)
+
+    def _retry_store(self) -> None:
+        """On the clock while the store is down: the events it refused, again, oldest first per table.
+        When all went in, acknowledgements resume for every table."""
+        for table, view in list(self.tables.items()):
+            while ready := view.stalled():
+                if not self._apply_all(table, view, ready):
+                    return
+                self._acks_due[table] = ready[0][0].boot
+        log.warning("hub: the event store writes again; acknowledgements resume (was: %s)", self.store_down)
+        self.store_down = None
+        for table, view in self.tables.items():
+            if view.boot is not None:
+                self._acks_due.setdefault(table, view.boot)
+        self._publish_health(force=True)
+
+    def _publish_health(self, *, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self._health_at < _HEALTH_EVERY:
+            return
+        health = self.health()
+        if health == self._health_sent and not force:
+            return
+        self._health_sent, self._health_at = health, now
+        self._link.publish(self.health_topic, json.dumps(health).encode(), retain=True)
 
     def _handle(self, message: Message) -> None:
         self.stats.received += 1
         table = wire.table_of(message.topic)
+        if not self.knows(table):
+            self.stats.unknown_table += 1  # junk or a typo: never stored, never shown
+            return
         if message.topic == wire.table_status(table):
             if message.payload not in (wire.ONLINE, wire.OFFLINE):
                 raise wire.PayloadError(f"{message.topic}: status must be online or offline, "
@@ -317,25 +447,29 @@ class HubService:
         event = wire.decode_table_event(message.topic, message.payload)
         view = self._view(table)
         duplicates = view.duplicates
-        for ready, payload in view.admit(event, message.payload):
-            self._apply(table, view, ready, payload)
+        ready = view.admit(event, message.payload)
+        if ready:
+            self._apply_all(table, view, ready)
         self._acks_due[table] = event.boot  # a dead run's events are acknowledged as that run's
         if view.duplicates > duplicates:
             self._acked.pop(table, None)  # sent again: our acknowledgement did not reach it, say it again
 
     def _apply(self, table: str, view: TableView, event: wire.AnyTableEvent, payload: bytes) -> None:
-        out = Output(view.apply(event))
+        """Store first (a StoreError leaves the view as it was), then the card view, then the game."""
         game = self.games.get(table)
-        if game is not None:
-            out.extend(self._play(game, event))
-        elif self.floor_tables is not None:
+        played: Output | None = None
+        if game is None and self.floor_tables is not None:
             view.managed = True
             with self.floor_lock:
                 played = self.floor_tables.receive(table, event, payload, self._wall())
             if played is None:
                 return  # stored and played before (a resend after a reconnect)
+        out = Output(view.apply(event))
+        if game is not None:
+            out.extend(self._play(game, event))
+        elif played is not None:
             out.extend(played)
-            game = self.floor_tables.game(table)
+            game = self.floor_tables.game(table)  # type: ignore[union-attr]
         if game is not None:
             view.hand, view.hand_open = game.hand_no, game.in_hand
         self._emit(view, out)

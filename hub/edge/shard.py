@@ -62,3 +62,10 @@ def hub_status_topic(shard: Shard | None) -> str:
     """Each worker's retained online/offline (and will) on its own topic, so one worker's death is
     not hidden by the other's birth."""
     return wire.HUB_STATUS if shard is None else wire.hub_worker_status(shard.name)
+
+
+def hub_health_topic(shard: Shard | None) -> str:
+    """Each worker's retained health (its store, what it refused: `HubService.health`). Not under
+    `hub/status`, whose exact payload (`online`/`offline`) the tables' agents read."""
+    topic = f"{wire.ROOT}/hub/health"
+    return topic if shard is None else f"{topic}/{shard.name}"

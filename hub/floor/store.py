@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 JSON = str | int | float | bool | None | list["JSON"] | dict[str, "JSON"]
 
@@ -99,6 +100,8 @@ class EventStore:
     def atomic(self) -> Iterator[None]:
         """Writes inside the block are committed together (or not at all, on an exception)."""
         if self._batch == 0:
+            if self._db.in_transaction:
+                self._abandon()  # a failed COMMIT (disk full) left it open: start clean
             self._exec("BEGIN IMMEDIATE")
         self._batch += 1
         try:
@@ -106,11 +109,24 @@ class EventStore:
         except BaseException:
             self._batch -= 1
             if self._batch == 0:
-                self._exec("ROLLBACK")
+                self._abandon()
             raise
         self._batch -= 1
         if self._batch == 0:
-            self._exec("COMMIT")
+            try:
+                self._exec("COMMIT")
+            except StoreError:
+                self._abandon()  # nothing of the block is kept: the caller may try it all again
+                raise
+
+    def _abandon(self) -> None:
+        """Roll back whatever is open; a rollback that fails (SQLite may have rolled back already on a
+        full disk) must not hide the error that brought us here, nor leave the next BEGIN failing."""
+        try:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
     def _exec(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Cursor:
         try:
@@ -147,6 +163,12 @@ class EventStore:
                              "WHERE tbl = ? AND id > ? ORDER BY id", (table, after))
         for row in cur.fetchall():
             yield TableRow(int(row[0]), str(row[1]), str(row[2]), int(row[3]), float(row[4]), bytes(row[5]))
+
+    def table_event_row(self, table: str, boot: str, seq: int) -> int:
+        """Row of a stored table event (0 when it is not stored)."""
+        row = self._exec("SELECT id FROM table_event WHERE tbl = ? AND boot = ? AND seq = ?",
+                         (table, boot, seq)).fetchone()
+        return int(row[0]) if row else 0
 
     def last_table_row(self) -> int:
         """Row of the latest stored table event (0 when none)."""
@@ -209,7 +231,7 @@ class EventStore:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> EventStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -52,6 +52,7 @@ class FloorTables:
         self._replaying = False
         self._context_rows: dict[str, int] = {}
         self._last_row = 0
+        self._unplayed: dict[tuple[str, str, int], int] = {}  # stored, its play failed on the store: row
 
     def hand_rows(self) -> dict[str, int]:
         """Table -> the store row of the "new hand" that started its current (or last) hand."""
@@ -74,6 +75,17 @@ class FloorTables:
             except wire.PayloadError:
                 continue
 
+    def knows(self, table: str) -> bool:
+        """The tournament has (or had, and played on) this table: seated by the floor, or dealt here."""
+        if self.game(table) is not None:
+            return True
+        try:
+            number = table_number(table)
+        except TournamentError:
+            return False
+        tournament = self.floor.tournament
+        return tournament is not None and number in tournament.state.tables
+
     def game(self, table: str) -> TableGame | None:
         seat = self.tables.get(table)
         return seat.game if seat is not None else None
@@ -81,14 +93,33 @@ class FloorTables:
     # --- live ---------------------------------------------------------------------------------------
 
     def receive(self, table: str, event: wire.AnyTableEvent, payload: bytes, now: float) -> Output | None:
-        """Store then play one event; None for a duplicate (already stored and played)."""
+        """Store then play one event; None for a duplicate (already stored and played).
+
+        A StoreError while playing (a full disk as the floor stores what the event caused) leaves the
+        event stored but unplayed: the floor is reloaded from the store (its memory may be ahead of
+        what was rolled back) and the hub's retry of the same event plays it then, not as a duplicate."""
+        key = (table, event.boot, event.seq)
         with self.store.atomic():  # the offset learned is stored with the event that taught it
-            if not self.store.append_table_event(table, event.boot, event.seq, payload, now):
+            if self.store.append_table_event(table, event.boot, event.seq, payload, now):
+                if self.clock.learn(table, event.boot, event.at, now):
+                    offsets: dict[str, JSON] = dict(self.clock.offsets(table))
+                    self.store.put_config(_CLOCK + table, offsets)
+                row = self.store.last_table_row()
+            elif key in self._unplayed:
+                row = self.store.table_event_row(table, event.boot, event.seq)
+            else:
                 return None
-            if self.clock.learn(table, event.boot, event.at, now):
-                offsets: dict[str, JSON] = dict(self.clock.offsets(table))
-                self.store.put_config(_CLOCK + table, offsets)
-        return self.play(table, event, now, row=self.store.last_table_row())
+        self._unplayed[key] = row
+        try:
+            out = self.play(table, event, now, row=row)
+        except StoreError:
+            self.floor._load()  # noqa: SLF001 - back to what the store holds
+            raise
+        except BaseException:
+            del self._unplayed[key]  # not the store's doing: trying again would fail the same way
+            raise
+        del self._unplayed[key]
+        return out
 
     def play(self, table: str, event: wire.AnyTableEvent, now: float, *, row: int) -> Output:
         state = self.tables.setdefault(table, TableSeat())

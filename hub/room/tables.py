@@ -15,6 +15,13 @@ from tablewire import wire
 
 HubEvent = dict[str, Any]
 
+# Events held behind a sequence gap, per table: past either bound the newest is dropped (counted in
+# `held_dropped`); it is never acknowledged, so the table's outbox sends it again once the gap fills.
+HELD_MAX_EVENTS = 1000
+HELD_MAX_BYTES = 1_000_000
+# A reader status's free text, as republished to every viewer: cut to this many characters.
+DETAIL_MAX_CHARS = 200
+
 
 @dataclass
 class TableView:
@@ -33,6 +40,9 @@ class TableView:
     resyncs: int = 0  # agent restarts: the card view started again from what it reports
     last_by_boot: dict[str, int] = field(default_factory=dict)  # boot -> last seq applied in order
     held: dict[str, dict[int, tuple[wire.AnyTableEvent, bytes]]] = field(default_factory=dict)
+    held_count: int = 0
+    held_bytes: int = 0
+    held_dropped: int = 0  # events past HELD_MAX_*: dropped, the outbox resends them
     hands_ended: int = 0
     updated_at: float = 0.0
     managed: bool = False  # a hub game runs this table's hands (players configured)
@@ -52,7 +62,10 @@ class TableView:
             self.duplicates += 1
             return []
         if event.seq > last + 1:
-            held[event.seq] = (event, payload)
+            if self.held_count >= HELD_MAX_EVENTS or self.held_bytes + len(payload) > HELD_MAX_BYTES:
+                self.held_dropped += 1
+                return []
+            self._hold(event, payload)
             self.gaps += 1
             return []
         if event.seq == 1 and event.boot not in self.last_by_boot and self.last_by_boot:
@@ -72,7 +85,7 @@ class TableView:
             return []
         held = self.held.get(boot, {})
         for stale in [s for s in held if s <= seq]:
-            del held[stale]
+            self._unhold(boot, stale)
         ready = self._release(boot, seq)
         if self.boot in (None, boot):
             self.boot, self.last_seq = boot, self.last_by_boot[boot]
@@ -84,17 +97,53 @@ class TableView:
         ready = []
         while last + 1 in held:
             last += 1
-            ready.append(held.pop(last))
+            ready.append(self._unhold(boot, last))
         self.last_by_boot[boot] = last
         return ready
+
+    def _hold(self, event: wire.AnyTableEvent, payload: bytes) -> None:
+        self.held.setdefault(event.boot, {})[event.seq] = (event, payload)
+        self.held_count += 1
+        self.held_bytes += len(payload)
+
+    def _unhold(self, boot: str, seq: int) -> tuple[wire.AnyTableEvent, bytes]:
+        item = self.held[boot].pop(seq)
+        self.held_count -= 1
+        self.held_bytes -= len(item[1])
+        return item
+
+    def hold_back(self, events: list[tuple[wire.AnyTableEvent, bytes]]) -> None:
+        """`events` (one boot, in order) were admitted but not stored: the store failed on the first.
+        They wait in `held` again, the table stands just before them (so nothing past it is
+        acknowledged), and `stalled` gives them back to try again."""
+        if not events:
+            return
+        first = events[0][0]
+        for event, payload in events:
+            self._hold(event, payload)  # over the bounds by a few at most: they were admitted
+        if first.seq > 1:
+            self.last_by_boot[first.boot] = first.seq - 1
+        else:
+            self.last_by_boot.pop(first.boot, None)  # its seq 1 comes again as a restart
+        if self.boot == first.boot:
+            self.last_seq = first.seq - 1
+
+    def stalled(self) -> list[tuple[wire.AnyTableEvent, bytes]]:
+        """The events of one boot put back by `hold_back`, admitted again (empty when none wait)."""
+        for boot, held in list(self.held.items()):
+            following = self.last_by_boot.get(boot, 0) + 1
+            if following in held:
+                return self.admit(*self._unhold(boot, following))
+        return []
 
     def apply(self, event: wire.AnyTableEvent) -> list[HubEvent]:
         """The card view and reader state; hands too when no game runs the table."""
         if isinstance(event, wire.CardEvent):
             return self._card(event)
         if isinstance(event, wire.ReaderStatus):
-            self.reader, self.reader_detail = event.state, event.detail
-            return [wire.hub_event(self.table, "reader", state=event.state, detail=event.detail)]
+            detail = event.detail[:DETAIL_MAX_CHARS]  # a reader's free text reaches every viewer
+            self.reader, self.reader_detail = event.state, detail
+            return [wire.hub_event(self.table, "reader", state=event.state, detail=detail)]
         if self.managed:
             return []
         if isinstance(event, wire.DealerPressed) and event.button == "new_hand":

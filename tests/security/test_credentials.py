@@ -105,6 +105,8 @@ def test_acl_of_a_table_names_only_its_own_topics() -> None:
     dashboard = acl.split("user dashboard\n")[1].split("\n\n")[0]
     assert dashboard.splitlines() == [  # read only; no hub/td, no table/+/event, no */cmd
         "topic read tapis/v1/hub/status",
+        "topic read tapis/v1/hub/health",
+        "topic read tapis/v1/hub/health/+",
         "topic read tapis/v1/hub/table/+/state",
         "topic read tapis/v1/hub/table/+/event",
         "topic read tapis/v1/hub/tournament/clock",

@@ -46,8 +46,10 @@ function connect(handlers) {
   const show = (key, cls) => { if (status) { status.dataset.t = key; status.textContent = t(key); status.className = "badge " + cls; } };
   es.addEventListener("open", () => show("live", "ok"));
   es.addEventListener("error", () => show("disconnected", "bad"));
+  es.addEventListener("health", ev => showHealth(JSON.parse(ev.data)));
   es.addEventListener("room", ev => {
     const d = JSON.parse(ev.data);
+    showHealth(d.hub || {});
     ROOM.tables = d.tables; ROOM.faults = {}; d.faults.forEach(f => { ROOM.faults[f.id] = f; });
     ROOM.clock = d.clock; window.__tapis.received++;
     handlers.room && handlers.room(d);
@@ -64,6 +66,17 @@ function connect(handlers) {
   });
   es.addEventListener("clock", ev => { ROOM.clock = JSON.parse(ev.data).clock; handlers.clock && handlers.clock(ROOM.clock); });
   return es;
+}
+
+// The hub's event store cannot write: no table is acknowledged (their outboxes keep every event).
+function showHealth(h) {
+  const live = document.getElementById("live");
+  let badge = document.getElementById("store-down");
+  if (!badge && live) { badge = el("span", { id: "store-down", class: "badge bad hidden", "data-t": "store_down" }); live.after(badge); }
+  if (!badge) return;
+  badge.textContent = t("store_down");
+  badge.title = h.store_error || "";
+  badge.classList.toggle("hidden", h.store !== "down");
 }
 
 function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.open && (!table || f.table === table)); }

@@ -1,7 +1,8 @@
 // tapis dashboard: French by default, English on the switch (saved in localStorage).
 "use strict";
 const TEXTS = {
-  fr: { room: "Salle", table: "Table", clock: "Horloge", login: "Connexion DT", logout: "Déconnexion",
+  fr: { store_down: "STOCKAGE EN PANNE : plus rien n'est enregistré ni acquitté, les tables gardent leurs événements",
+    room: "Salle", table: "Table", clock: "Horloge", login: "Connexion DT", logout: "Déconnexion",
         viewer: "spectateur", td: "directeur de tournoi", hand: "Donne", pot: "Pot", seat: "Siège",
         stack: "Tapis", bet: "Mise", cards: "Cartes", offline: "hors ligne", reader: "lecteur",
         faults: "Incidents et décisions", no_faults: "Aucun incident", ack: "Vu", decide: "Décider",
@@ -17,7 +18,8 @@ const TEXTS = {
         disconnected: "connexion perdue…", log: "Journal de la donne", next_level: "Niveau suivant",
         entries: "Entrées", hand_for_hand: "MAIN PAR MAIN", final_table: "TABLE FINALE", folded: "couché",
         reader_unknown: "?", reader_lost: "perdu", reader_fault: "en défaut" },
-  en: { room: "Room", table: "Table", clock: "Clock", login: "TD login", logout: "Log out",
+  en: { store_down: "EVENT STORE DOWN: nothing is stored or acknowledged, the tables keep their events",
+    room: "Room", table: "Table", clock: "Clock", login: "TD login", logout: "Log out",
         viewer: "viewer", td: "tournament director", hand: "Hand", pot: "Pot", seat: "Seat",
         stack: "Stack", bet: "Bet", cards: "Cards", offline: "offline", reader: "reader",
         faults: "Faults and rulings", no_faults: "No faults", ack: "Seen", decide: "Decide",
