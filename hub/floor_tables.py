@@ -41,7 +41,9 @@ class FloorTables:
     """The hub side of every tournament table; one thread (the hub's consumer) calls it."""
 
     def __init__(self, floor: FloorService, store: EventStore, *, seats: int = 10,
-                 decks: tuple[str, str] = ("A", "B")) -> None:
+                 decks: tuple[str, str] | None = None) -> None:
+        """`decks`: the same two deck ids for every table (tests); None: each table's own
+        (`wire.table_deck_ids`), as its profile and the deck registry name them."""
         self.floor = floor
         self.store = store
         self.seats = seats
@@ -148,7 +150,7 @@ class FloorTables:
               positions: Positions, level: HandLevel, now: float) -> Output:
         setup = TableSetup(players=players, button=positions.button, level=level,
                            ruleset=self.floor.require().state.policy.ruleset.value, seats=self.seats,
-                           decks=self.decks)
+                           decks=self.decks or wire.table_deck_ids(table))
         game = state.game
         if game is None:
             game = state.game = TableGame(table, setup)
@@ -183,7 +185,7 @@ class FloorTables:
 
     @classmethod
     def open(cls, floor: FloorService, store: EventStore, *, seats: int = 10,
-             decks: tuple[str, str] = ("A", "B")) -> FloorTables:
+             decks: tuple[str, str] | None = None) -> FloorTables:
         """Every table as it was: each from its last hand's context, then its events since, replayed.
 
         The last fact stored may never have been played (a kill between `receive`'s store and its

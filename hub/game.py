@@ -49,7 +49,7 @@ class TableSetup:
     level: Level = Level(50, 100)
     ruleset: str = rulings.DEFAULT_RULESET
     seats: int = 10
-    decks: tuple[str, str] = ("A", "B")  # the table's two deck ids in the deck registry
+    decks: tuple[str, str] | None = None  # the table's two deck ids; None: `wire.table_deck_ids`
     lang: str = "fr"
     croupier: bool | None = None  # None: as the ruleset's rooms do (pouques: croupiers; others: players)
 
@@ -129,7 +129,7 @@ class TableGame:
             stacks={str(s): v for s, v in sorted(self.hand.stack.items())}, ruleset=self.ruleset))
         out.commands.append(wire.HandContextCmd(
             hand=self.hand_no, seats=sorted(players), button=positions.button, first_to_deal=first,
-            small_blind=positions.small_blind, deck=self.setup.decks[0], table_decks=list(self.setup.decks),
+            small_blind=positions.small_blind, deck=self.decks[0], table_decks=list(self.decks),
             away=sorted(self.away & set(players)), table_seats=self.setup.seats,
             deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions)))
         return out.extend(self._after_engine())
@@ -142,6 +142,10 @@ class TableGame:
         self.hand_no = hand_no - 1
         self.positions, self._keep_positions = positions, True
         return self.new_hand(now)
+
+    @property
+    def decks(self) -> tuple[str, str]:
+        return self.setup.decks or wire.table_deck_ids(self.table)
 
     def _dealer(self, positions: Positions) -> int | None:
         """Dealerless rooms: the player on the button deals (cdc, brest, pcpm, cpt87)."""
