@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from hub.game import TableGame
-from hub.tables import TableView, public
+from hub.tables import TableView, face_down, public
 
 JSONDict = dict[str, Any]
 TD_DECISION = "td_decision"  # hub.rulings.Decision.TD_DECISION: the rulebook leaves it to the TD
@@ -77,9 +77,9 @@ def capture(view: TableView, game: TableGame | None) -> JSONDict:
 
 
 def for_viewer(snapshot: Mapping[str, Any]) -> JSONDict:
-    """The snapshot without hole cards: seat zones and seats carry counts only."""
+    """The snapshot without a face-down card: seat, burn and muck zones carry counts only."""
     snap = dict(snapshot)
-    snap["zones"] = {zone: (len(cards) if zone.startswith("seat:") and isinstance(cards, list) else cards)
+    snap["zones"] = {zone: (len(cards) if face_down(zone) and isinstance(cards, list) else cards)
                      for zone, cards in dict(snapshot.get("zones", {})).items()}
     snap["seats"] = [{k: v for k, v in seat.items() if k != "hole"} for seat in snapshot.get("seats", [])]
     return snap
