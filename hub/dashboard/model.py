@@ -43,29 +43,36 @@ class BadDecision(DashboardError, ValueError):
     """The decision is not one of the ruling's options, or the fault asks for none."""
 
 
-def capture(view: TableView, game: TableGame | None) -> JSONDict:
-    """The table as the TD sees it, read on the hub's thread (the only thread that owns it)."""
+def capture(view: TableView, game: TableGame | None,
+            seated: Mapping[int, tuple[str, int]] | None = None) -> JSONDict:
+    """The table as the TD sees it, read on the hub's thread (the only thread that owns it).
+
+    `seated`: seat -> (player, chips) as the tournament floor has them, so a tournament table shows
+    its players by name, before its first hand too."""
+    seated = seated or {}
     state = view.state(hole_cards=True)
     snap: JSONDict = {"table": view.table, "online": view.online, "reader": view.reader,
                       "reader_detail": view.reader_detail, "hand": view.hand, "hand_open": view.hand_open,
                       "zones": state["zones"], "board": list(state["zones"].get("board", [])),
                       "gaps": view.gaps, "managed": view.managed, "seats": [], "street": None,
                       "to_act": None, "pot": 0, "button": None}
+    hand = game.hand if game is not None and game.in_hand else None
+    stacks = dict(game.stacks) if game is not None else {}
+    seats: list[JSONDict] = []
+    for seat in sorted(set(stacks) | set(seated) | (set(hand.seats) if hand else set())):
+        hole = list(game.hole.get(seat, [])) if hand and game is not None else []
+        name, chips = seated.get(seat, (None, 0))
+        seats.append({
+            "seat": seat, "player": name,
+            "stack": hand.stack.get(seat, 0) if hand else stacks.get(seat, chips),
+            "bet": hand.bet.get(seat, 0) if hand else 0,
+            "live": seat in hand.live if hand else False,
+            "away": game is not None and seat in game.away,
+            "hole": hole, "hole_count": len(hole)})
+    snap["seats"] = seats
     if game is None:
         return snap
     snap["hand"], snap["hand_open"] = game.hand_no, game.in_hand
-    hand = game.hand if game.in_hand else None
-    seats: list[JSONDict] = []
-    for seat in sorted(set(game.stacks) | (set(hand.seats) if hand else set())):
-        hole = list(game.hole.get(seat, [])) if hand else []
-        seats.append({
-            "seat": seat,
-            "stack": hand.stack.get(seat, 0) if hand else game.stacks.get(seat, 0),
-            "bet": hand.bet.get(seat, 0) if hand else 0,
-            "live": seat in hand.live if hand else False,
-            "away": seat in game.away,
-            "hole": hole, "hole_count": len(hole)})
-    snap["seats"] = seats
     if hand is not None:
         snap["board"] = list(game.board)
         snap["street"] = str(hand.street)

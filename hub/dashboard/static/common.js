@@ -80,7 +80,8 @@ function renderTable(s) {
     const hole = Array.isArray(p.hole) ? p.hole.map(card) : backs(p.hole_count || 0);
     const cls = (s.to_act === p.seat ? "to-act" : "") + (s.hand_open && !p.live ? " folded" : "");
     return el("tr", { class: cls, "data-seat": p.seat },
-      el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: "bouton" }, "D") : null), el("td", {}, hole),
+      el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: "bouton" }, "D") : null),
+      el("td", { class: "player" }, p.player || ""), el("td", {}, hole),
       el("td", { class: "num" }, chips(p.stack)), el("td", { class: "num" }, p.bet ? chips(p.bet) : ""),
       el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : (s.hand_open && !p.live ? t("folded") : "")));
   });
