@@ -153,9 +153,11 @@ class Dashboard:
 
     def _seated(self, table: str) -> dict[int, tuple[str, int]]:
         """Seat -> (player, chips) at a tournament table, read on the hub's thread (which plays the
-        floor's table facts); none outside a tournament."""
-        floor = self.floor or (self.hub.floor_tables.floor if self.hub.floor_tables is not None else None)
-        if floor is None or floor.tournament is None:
+        floor's table facts); none for a table the hub plays itself (no tournament there)."""
+        if self.hub.floor_tables is None or table in self.hub.games:
+            return {}
+        floor = self.hub.floor_tables.floor
+        if floor.tournament is None:
             return {}
         try:
             state = floor.tournament.state
