@@ -192,8 +192,9 @@ class Dashboard:
             viewer: JSONDict = {"t0": t0, "event": viewer_event(event),
                                 "table": for_viewer(snapshot) if snapshot is not None else None}
             self._fan_out(_sse("update", td), _sse("update", viewer))
-            if fault is not None:
-                self._fan_out(_sse("fault", fault.to_dict(Role.TD)), _sse("fault", fault.to_dict(Role.VIEWER)))
+            changed = ([fault] if fault is not None else []) + self.model.retire(event)
+            for each in changed:  # opened, or a td_decision made moot (hand over, refused by the hub)
+                self._fan_out(_sse("fault", each.to_dict(Role.TD)), _sse("fault", each.to_dict(Role.VIEWER)))
 
     def _fan_out(self, td: bytes, viewer: bytes | None = None) -> None:
         """Called with `_lock` held, so a browser that just connected misses nothing."""

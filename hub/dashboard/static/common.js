@@ -99,6 +99,7 @@ function renderFault(f) {
     el("div", {}, el("b", {}, `${f.table} · ${t("hand")} ${f.hand} · ${f.kind}`), f.seat ? ` · ${t("seat")} ${f.seat}` : "",
       (f.cards || []).length ? el("span", {}, " ", f.cards.map(card)) : null),
     el("div", { class: "text" }, `${r.decision || ""} — ${r.article || ""}`), r.text ? el("div", { class: "text" }, r.text) : null);
+  if (f.refused) box.append(el("div", { class: "text refused" }, el("span", { class: "badge warn" }, t("refused")), " ", f.refused[LANG] || f.refused.fr));
   if (f.acked_by) box.append(el("div", { class: "text" }, `${t("acked_by")} ${f.acked_by}` + (f.decision ? ` · ${t("decided")}: ${f.decision}` : "")));
   if (ME.role === "td") {
     if (f.needs_decision) {
