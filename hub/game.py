@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub import rulings, wire
+from hub.hand_cancel import KIND as CANCEL_KIND
+from hub.hand_cancel import cancel_ruling
 from hub.rules import ActionRecord, Hand, Level, Positions, RulesError, RulingGiven, Street, start_hand
 from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
@@ -422,6 +424,15 @@ class TableGame:
         if ruling.dead_seats:
             out.extend(self._after_engine())
         return out
+
+    def cancel(self, by: str) -> Output:
+        """The TD cancels the hand in progress (a table blocked mid-hand): the ruleset's cancelled
+        hand decides the chips (`hub.hand_cancel`), cited in the ruling."""
+        if not self.in_hand:
+            return Output([self._event("cancel_refused", by=by, reason="no hand in progress")])
+        ruling = cancel_ruling(self.ruleset)
+        out = Output([self._event("ruling", seat=None, kind=CANCEL_KIND, by=by, **ruling.to_dict())])
+        return out.extend(self._void("cancelled", f"cancelled by the TD ({by})", split=ruling.split))
 
     def _void(self, result: str, why: str, *, split: bool = False) -> Output:
         """Misdeal or cancelled hand: chips go back (or the pot is shared among live hands)."""

@@ -90,3 +90,33 @@ def test_a_tournament_table_before_its_first_hand_shows_its_players(
         time.sleep(0.05)
     seats = {s["seat"]: (s["player"], s["stack"]) for s in tables["t2"]["seats"]}
     assert seats == {seat: (name, state.players[name].chips) for seat, name in state.tables[2].seats.items()}
+
+
+def test_the_td_cancels_a_blocked_hand_from_the_page(tournament_hub: tuple[HubService, Dashboard]) -> None:
+    """Issue #14 point 6: "annuler la donne" on the page (a TD's POST) ends the hand, citing the article."""
+    from tests.dashboard.test_http import login
+
+    hub, dash = tournament_hub
+    head: dict[str, Any] = {"table": "t1", "boot": "b1", "at": 1.0}
+    _send(hub, wire.DealerPressed(**head, seq=1, button="new_hand", seat=None))
+    _send(hub, wire.DealerPressed(**{**head, "at": 2.0}, seq=2, button="new_hand", seat=None))  # refused: blocked
+    hub._inbox.join()
+    cancel = {"cmd": "cancel_hand", "table": "t1", "by": "alice"}
+    assert request(dash, "POST", "/api/td/floor", cancel)[0] == 403  # a viewer may not
+    cookie, csrf = login(dash)
+    status, body, _ = request(dash, "POST", "/api/td/floor", cancel, cookie=cookie, csrf=csrf)
+    assert status == 200 and body["ok"], body
+    assert body["data"]["article"] == "cdc-2013 6.4" and "cdc-2013 6.4" in body["data"]["text"]
+    hub._inbox.join()
+    game = hub.floor_tables.game("t1")  # type: ignore[union-attr]
+    assert game is not None and not game.in_hand
+    for _ in range(100):
+        log = request(dash, "GET", "/api/log?t=t1", cookie=cookie)[1]["events"]
+        if any(e["type"] == "hand_end" for e in log):
+            break
+        time.sleep(0.05)
+    ruling = next(e for e in log if e["type"] == "ruling" and e.get("kind") == "td_cancel")
+    assert ruling["article"] == "cdc-2013 6.4" and ruling["by"] == "alice"
+    assert next(e for e in log if e["type"] == "hand_end")["result"] == "cancelled"
+    status, body, _ = request(dash, "POST", "/api/td/floor", cancel, cookie=cookie, csrf=csrf)
+    assert status == 409 and "no hand in progress" in body["error"]

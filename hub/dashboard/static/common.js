@@ -90,8 +90,23 @@ function renderTable(s) {
     ? el("table", { class: "seats" }, seatZones.map(([z, c]) => el("tr", {}, el("td", {}, z.slice(5)), el("td", {}, Array.isArray(c) ? c.map(card) : backs(c)))))
     : null;
   return el("div", { class: "table" + (s.online ? "" : " offline") + (open.length ? " faulty" : ""), id: "table-" + s.table, "data-table": s.table },
-    head, board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged);
+    head, board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged, cancelButton(s));
 }
+
+// "Annuler la donne": a table blocked mid-hand is unblocked by the TD; the answer cites the ruleset's article.
+function cancelButton(s) {
+  if (ME.role !== "td" || !s.managed || !s.hand_open) return null;
+  const said = el("div", { class: "text cancel-result" }, CANCELS[s.table] || "");
+  const button = el("button", { class: "cancel-hand", onclick: async () => {
+    if (!confirm(`${t("cancel_hand")} — ${t("table")} ${s.table}, ${t("hand")} ${s.hand} ?`)) return;
+    const r = await tdPost("/api/td/floor", { cmd: "cancel_hand", table: s.table, by: ME.user || "TD" });
+    const d = r.data.data || {};
+    CANCELS[s.table] = r.ok ? `✔ ${LANG === "fr" ? d.text : d.text_en}` : `✘ ${r.data.error || r.status}`;
+    said.textContent = CANCELS[s.table];
+  } }, t("cancel_hand"));
+  return el("div", {}, button, said);
+}
+const CANCELS = {};
 
 function renderFault(f) {
   const r = f.ruling || {};
