@@ -95,14 +95,18 @@ function renderTable(s) {
 
 // "Annuler la donne": a table blocked mid-hand is unblocked by the TD; the answer cites the ruleset's article.
 function cancelButton(s) {
-  if (ME.role !== "td" || !s.managed || !s.hand_open) return null;
+  if (ME.role !== "td" || !s.managed) return null;
   const said = el("div", { class: "text cancel-result" }, CANCELS[s.table] || "");
+  if (!s.hand_open) return CANCELS[s.table] ? said : null;  // the ruling stays until the next cancel
   const button = el("button", { class: "cancel-hand", onclick: async () => {
     if (!confirm(`${t("cancel_hand")} — ${t("table")} ${s.table}, ${t("hand")} ${s.hand} ?`)) return;
     const r = await tdPost("/api/td/floor", { cmd: "cancel_hand", table: s.table, by: ME.user || "TD" });
     const d = r.data.data || {};
     CANCELS[s.table] = r.ok ? `✔ ${LANG === "fr" ? d.text : d.text_en}` : `✘ ${r.data.error || r.status}`;
     said.textContent = CANCELS[s.table];
+    // The hub's events may have redrawn the table before this answer came: draw it again with it.
+    const box = document.getElementById("table-" + s.table);
+    if (box && ROOM.tables[s.table]) box.replaceWith(renderTable(ROOM.tables[s.table]));
   } }, t("cancel_hand"));
   return el("div", {}, button, said);
 }
