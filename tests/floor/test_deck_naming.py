@@ -87,3 +87,12 @@ def test_a_hub_naming_other_decks_is_said_once_and_the_tables_decks_are_used() -
     assert agent.watch.context is not None and agent.watch.context.table_decks == ["t1/A", "t1/B"]
     said = [e for e in publisher.all() if e["type"] == "reader_status"]
     assert len(said) == 1 and "A, B" in str(said[0]["detail"]) and "t1/A" in str(said[0]["detail"])
+
+
+def test_the_doctor_fails_a_registry_without_the_tables_decks(tmp_path: Path) -> None:
+    from table_agent.doctor import Status, check_config
+
+    (tmp_path / "decks.toml").write_text(DeckRegistry.generate(["t2"]).dump())
+    findings, _ = check_config(DEPLOY / "table.toml", tmp_path / "decks.toml")
+    decks = [f for f in findings if f.check == "decks"]
+    assert decks and decks[0].status is Status.FAIL and "t1/A" in decks[0].message
