@@ -82,6 +82,21 @@ class DeckRegistry:
     def decks_of(self, table: str) -> list[Deck]:
         return [d for d in self._decks.values() if d.table == table]
 
+    def require_table_decks(self, table: str, deck_ids: Iterable[str]) -> None:
+        """Refuse, in plain words, a table whose decks the hub will not accept: every card would be a
+        `foreign_card` and every hand cancelled."""
+        deck_ids = tuple(deck_ids)
+        for deck_id in deck_ids:
+            deck = self._decks.get(deck_id)
+            if deck is None:
+                raise ConfigError(
+                    f"le registre des jeux n'a pas de jeu {deck_id!r} : le hub donne la table {table} avec "
+                    f"{' et '.join(deck_ids)} / the deck registry has no deck {deck_id!r}: the hub deals "
+                    f"table {table} from {' and '.join(deck_ids)} (decks: {', '.join(sorted(self._decks)) or 'none'})")
+            if deck.table is not None and deck.table != table:
+                raise ConfigError(f"le jeu {deck_id!r} est inscrit à la table {deck.table}, pas {table} / deck "
+                                  f"{deck_id!r} is registered to table {deck.table}, not {table}")
+
     def uid_of(self, deck_id: str, card: str) -> str:
         for uid, face in self.deck(deck_id).cards.items():
             if face == card:

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from hw.errors import ConfigError
 from table_agent.events import Zone, ZoneKind
+from tablewire.wire import table_deck_ids
 
 
 class ReaderConfig(BaseModel):
@@ -42,7 +43,7 @@ class TableProfile(BaseModel):
     seats: int = Field(ge=2, le=10)
     reader: ReaderConfig
     antennas: dict[int, str]
-    decks: tuple[str, str] | None = None  # the table's two deck ids (default: <table>/A, <table>/B)
+    decks: tuple[str, str] | None = None  # if given, must be the one naming (`tablewire.wire.table_deck_ids`)
 
     @field_validator("antennas")
     @classmethod
@@ -64,6 +65,12 @@ class TableProfile(BaseModel):
         missing = sorted(str(z) for z in wanted - set(zones))
         if missing:
             raise ValueError(f"no antenna for {', '.join(missing)}")
+        named = table_deck_ids(self.table)
+        if self.decks is not None and tuple(self.decks) != named:
+            # The hub deals every table from these two ids: other names would make every card foreign.
+            raise ValueError(f"decks: le hub donne la table {self.table} avec les jeux {named[0]} et {named[1]}, "
+                             f"nommez-les ainsi / the hub deals table {self.table} from decks {named[0]} "
+                             f"and {named[1]}: name them so (or leave decks out)")
         return self
 
     def zone_of(self, antenna: int) -> Zone | None:
@@ -82,7 +89,7 @@ class TableProfile(BaseModel):
 
     @property
     def deck_ids(self) -> tuple[str, str]:
-        return self.decks or (f"{self.table}/A", f"{self.table}/B")
+        return table_deck_ids(self.table)
 
     @property
     def antenna_count(self) -> int:

@@ -124,6 +124,8 @@ class TableAgent:
         them (a file in the field; in memory by default)."""
         self.profile = profile
         self.table = profile.table
+        registry.require_table_decks(self.table, profile.deck_ids)  # refused at start, in plain words
+        self._deck_mismatch: tuple[str, ...] | None = None
         self.boot = boot or uuid.uuid4().hex[:12]
         self._clock = clock
         self._publisher = publisher
@@ -277,9 +279,27 @@ class TableAgent:
             self.stats.bad_commands += 1
             log.warning("table %s: ignored a malformed command: %s", self.table, err)
             return
+        if isinstance(command, wire.HandContextCmd):
+            command = self._own_decks(command)
         self._publish(self.watch.command(command))
         if self._panel is not None:
             self._show_lights()
+
+    def _own_decks(self, cmd: wire.HandContextCmd) -> wire.HandContextCmd:
+        """A hub naming other decks than this table's (an older hub, another naming) would make every
+        card foreign and cancel every hand: said once as the reader's status, in plain words, and the
+        hand judged with the table's own decks, which its registry holds."""
+        own = self.profile.deck_ids
+        if set(cmd.table_decks) == set(own):
+            return cmd
+        named = tuple(cmd.table_decks)
+        if self._deck_mismatch != named:
+            self._deck_mismatch = named
+            self._reader_status(
+                "fault", f"le hub annonce les jeux {', '.join(named)}, la table a {', '.join(own)} : "
+                f"jeux de la table retenus / the hub names decks {', '.join(named)}, this table has "
+                f"{', '.join(own)}: the table's own decks are used")
+        return cmd.model_copy(update={"deck": own[0], "table_decks": list(own)})
 
     def _show_lights(self) -> None:
         assert self._panel is not None

@@ -68,6 +68,8 @@ def check_config(profile_path: Path, decks_path: Path | None) -> tuple[list[Find
     if decks_path is not None:
         try:
             registry = DeckRegistry.load(decks_path)
+            if profile:
+                registry.require_table_decks(profile.table, profile.deck_ids)  # the agent would not start
             mine = registry.decks_of(profile.table) if profile else []
             if profile and len(mine) < 2:
                 findings.append(Finding("decks", Status.WARN, f"{decks_path}: table {profile.table} has "

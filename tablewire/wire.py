@@ -23,6 +23,12 @@ class PayloadError(ValueError):
     """A message whose payload is not what its topic carries."""
 
 
+def table_deck_ids(table: str) -> tuple[str, str]:
+    """The one naming of a table's two decks, in the deck registry, the profile and the hub's hand
+    context alike: `<table>/A` and `<table>/B` (deploy/etc-tapis/decks.toml)."""
+    return f"{table}/A", f"{table}/B"
+
+
 # Topics ---------------------------------------------------------------------------------------
 
 def table_status(table: str) -> str:

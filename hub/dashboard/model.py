@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from hub.room.game import TableGame
-from hub.room.tables import TableView, public
+from hub.room.tables import TableView, face_down, public
 
 JSONDict = dict[str, Any]
 TD_DECISION = "td_decision"  # hub.rulings.Decision.TD_DECISION: the rulebook leaves it to the TD
@@ -43,29 +43,36 @@ class BadDecision(DashboardError, ValueError):
     """The decision is not one of the ruling's options, or the fault asks for none."""
 
 
-def capture(view: TableView, game: TableGame | None) -> JSONDict:
-    """The table as the TD sees it, read on the hub's thread (the only thread that owns it)."""
+def capture(view: TableView, game: TableGame | None,
+            seated: Mapping[int, tuple[str, int]] | None = None) -> JSONDict:
+    """The table as the TD sees it, read on the hub's thread (the only thread that owns it).
+
+    `seated`: seat -> (player, chips) as the tournament floor has them, so a tournament table shows
+    its players by name, before its first hand too."""
+    seated = seated or {}
     state = view.state(hole_cards=True)
     snap: JSONDict = {"table": view.table, "online": view.online, "reader": view.reader,
                       "reader_detail": view.reader_detail, "hand": view.hand, "hand_open": view.hand_open,
                       "zones": state["zones"], "board": list(state["zones"].get("board", [])),
                       "gaps": view.gaps, "managed": view.managed, "seats": [], "street": None,
                       "to_act": None, "pot": 0, "button": None}
+    hand = game.hand if game is not None and game.in_hand else None
+    stacks = dict(game.stacks) if game is not None else {}
+    seats: list[JSONDict] = []
+    for seat in sorted(set(stacks) | set(seated) | (set(hand.seats) if hand else set())):
+        hole = list(game.hole.get(seat, [])) if hand and game is not None else []
+        name, chips = seated.get(seat, (None, 0))
+        seats.append({
+            "seat": seat, "player": name,
+            "stack": hand.stack.get(seat, 0) if hand else stacks.get(seat, chips),
+            "bet": hand.bet.get(seat, 0) if hand else 0,
+            "live": seat in hand.live if hand else False,
+            "away": game is not None and seat in game.away,
+            "hole": hole, "hole_count": len(hole)})
+    snap["seats"] = seats
     if game is None:
         return snap
     snap["hand"], snap["hand_open"] = game.hand_no, game.in_hand
-    hand = game.hand if game.in_hand else None
-    seats: list[JSONDict] = []
-    for seat in sorted(set(game.stacks) | (set(hand.seats) if hand else set())):
-        hole = list(game.hole.get(seat, [])) if hand else []
-        seats.append({
-            "seat": seat,
-            "stack": hand.stack.get(seat, 0) if hand else game.stacks.get(seat, 0),
-            "bet": hand.bet.get(seat, 0) if hand else 0,
-            "live": seat in hand.live if hand else False,
-            "away": seat in game.away,
-            "hole": hole, "hole_count": len(hole)})
-    snap["seats"] = seats
     if hand is not None:
         snap["board"] = list(game.board)
         snap["street"] = str(hand.street)
@@ -77,9 +84,9 @@ def capture(view: TableView, game: TableGame | None) -> JSONDict:
 
 
 def for_viewer(snapshot: Mapping[str, Any]) -> JSONDict:
-    """The snapshot without hole cards: seat zones and seats carry counts only."""
+    """The snapshot without a face-down card: seat, burn and muck zones carry counts only."""
     snap = dict(snapshot)
-    snap["zones"] = {zone: (len(cards) if zone.startswith("seat:") and isinstance(cards, list) else cards)
+    snap["zones"] = {zone: (len(cards) if face_down(zone) and isinstance(cards, list) else cards)
                      for zone, cards in dict(snapshot.get("zones", {})).items()}
     snap["seats"] = [{k: v for k, v in seat.items() if k != "hole"} for seat in snapshot.get("seats", [])]
     return snap
@@ -104,6 +111,19 @@ def viewer_event(event: Mapping[str, Any]) -> JSONDict:
     return out
 
 
+HAND_OVER = {"fr": "donne terminée : plus rien à décider", "en": "the hand is over: nothing left to decide"}
+_REASONS_FR = {  # the hub's reasons (`hub.room.game.TableGame.decide`), in French for the TD
+    "no decision pending for the TD in this hand": "aucune décision en attente dans cette donne",
+    "the ruling offered": "la décision proposait",
+}
+
+
+def refusal(reason: str) -> dict[str, str]:
+    """A `decision_refused` reason in French and English, as the page shows it."""
+    french = next((reason.replace(en, fr, 1) for en, fr in _REASONS_FR.items() if reason.startswith(en)), reason)
+    return {"fr": f"refusée par le hub : {french}", "en": f"refused by the hub: {reason}"}
+
+
 @dataclass
 class Fault:
     """A fault or ruling shown on the room view until the TD acknowledges it (or decides it)."""
@@ -119,10 +139,11 @@ class Fault:
     acked_by: str | None = None
     acked_at: float | None = None
     decision: str | None = None  # the option the TD chose for a td_decision
+    refused: dict[str, str] | None = None  # why it can no longer be decided ({"fr": ..., "en": ...})
 
     @property
     def needs_decision(self) -> bool:
-        return self.ruling.get("decision") == TD_DECISION and self.decision is None
+        return self.ruling.get("decision") == TD_DECISION and self.decision is None and self.refused is None
 
     @property
     def open(self) -> bool:
@@ -135,7 +156,8 @@ class Fault:
             ruling, cards = viewer_ruling(ruling), []
         return {"id": self.id, "table": self.table, "hand": self.hand, "kind": self.kind, "seat": self.seat,
                 "cards": cards, "ruling": ruling, "at": self.at, "acked_by": self.acked_by,
-                "acked_at": self.acked_at, "decision": self.decision, "open": self.open,
+                "acked_at": self.acked_at, "decision": self.decision if self.refused is None else None,
+                "refused": self.refused, "open": self.open,
                 "needs_decision": self.needs_decision, "options": list(ruling.get("options", []))}
 
 
@@ -191,6 +213,28 @@ class RoomModel:
         self._trim()
         return fault
 
+    def retire(self, event: Mapping[str, Any]) -> list[Fault]:
+        """The td_decisions this hub event makes moot: its hand is over (or a later one started), or the
+        hub refused the TD's choice (`decision_refused`). Returns the faults it changed."""
+        kind, table = event.get("type"), str(event.get("table", ""))
+        hand = event.get("hand") if isinstance(event.get("hand"), int) else None
+        changed: list[Fault] = []
+        if kind == "decision_refused":
+            refused = next((f for f in reversed(self.faults.values())
+                            if f.table == table and f.kind == event.get("kind") and f.refused is None
+                            and f.ruling.get("decision") == TD_DECISION
+                            and f.decision in (None, event.get("option"))), None)
+            if refused is not None:
+                refused.refused = refusal(str(event.get("reason", "")))
+                changed.append(refused)
+        elif kind in ("hand_end", "hand_start") and hand is not None:
+            over = hand + 1 if kind == "hand_end" else hand  # hands before this one are over
+            for fault in self.faults.values():
+                if fault.table == table and fault.hand < over and fault.needs_decision:
+                    fault.refused = dict(HAND_OVER)
+                    changed.append(fault)
+        return changed
+
     def _trim(self) -> None:
         while len(self.faults) > MAX_FAULTS:
             closed = next((k for k, f in self.faults.items() if not f.open), None)
@@ -211,6 +255,8 @@ class RoomModel:
 
     def decide(self, fault_id: str, option: str, by: str, now: float) -> DecisionTaken:
         fault = self.fault(fault_id)
+        if fault.refused is not None:
+            raise BadDecision(f"fault {fault_id} can no longer be decided: {fault.refused['en']}")
         if fault.ruling.get("decision") != TD_DECISION:
             raise BadDecision(f"fault {fault_id} was ruled {fault.ruling.get('decision')!r}: nothing to decide")
         if fault.decision is not None:

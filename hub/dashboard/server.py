@@ -33,8 +33,9 @@ from hub.dashboard.model import (
     viewer_event,
 )
 from hub.edge.service import HubService
-from hub.floor.service import FloorService
+from hub.floor.service import FloorError, FloorService, table_number
 from hub.floor.store import StoreError
+from hub.room.game import TableGame
 from hub.room.tables import HubEvent
 from hub.tournament.errors import TournamentError
 from hw.ports import Clock, MonotonicClock
@@ -133,7 +134,8 @@ class Dashboard:
         has no call to run a function on its own thread yet)."""
         for _ in range(3):
             try:
-                snapshots = [capture(view, self.hub.games.get(table)) for table, view in list(self.hub.tables.items())]
+                snapshots = [capture(view, self._game(table), self._seated(table))
+                             for table, view in list(self.hub.tables.items())]
             except (RuntimeError, KeyError, AttributeError):
                 continue  # a table changed under us: try again
             with self._lock:
@@ -147,8 +149,31 @@ class Dashboard:
             return
         table = str(event.get("table", ""))
         view = self.hub.tables.get(table)
-        snapshot = capture(view, self.hub.games.get(table)) if view is not None else None
+        snapshot = capture(view, self._game(table), self._seated(table)) if view is not None else None
         self._inbox.put((time.monotonic(), event, snapshot))
+
+    def _game(self, table: str) -> TableGame | None:
+        """The table's game: the hub's own, or in a tournament the floor's (`hub.floor.tables`)."""
+        game = self.hub.games.get(table)
+        floor_tables = self.hub.floor_tables
+        if game is None and floor_tables is not None:
+            game = floor_tables.game(table)
+        return game
+
+    def _seated(self, table: str) -> dict[int, tuple[str, int]]:
+        """Seat -> (player, chips) at a tournament table, read on the hub's thread (which plays the
+        floor's table facts); none for a table the hub plays itself (no tournament there)."""
+        if self.hub.floor_tables is None or table in self.hub.games:
+            return {}
+        floor = self.hub.floor_tables.floor
+        if floor.tournament is None:
+            return {}
+        try:
+            state = floor.tournament.state
+            seats = dict(state.tables[table_number(table)].seats)
+            return {seat: (name, state.players[name].chips) for seat, name in seats.items()}
+        except (FloorError, KeyError, RuntimeError):
+            return {}  # not a tournament table, or one the floor broke up
 
     def _consume(self) -> None:
         next_clock = time.monotonic()
@@ -177,8 +202,9 @@ class Dashboard:
             viewer: JSONDict = {"t0": t0, "event": viewer_event(event),
                                 "table": for_viewer(snapshot) if snapshot is not None else None}
             self._fan_out(_sse("update", td), _sse("update", viewer))
-            if fault is not None:
-                self._fan_out(_sse("fault", fault.to_dict(Role.TD)), _sse("fault", fault.to_dict(Role.VIEWER)))
+            changed = ([fault] if fault is not None else []) + self.model.retire(event)
+            for each in changed:  # opened, or a td_decision made moot (hand over, refused by the hub)
+                self._fan_out(_sse("fault", each.to_dict(Role.TD)), _sse("fault", each.to_dict(Role.VIEWER)))
 
     def _fan_out(self, td: bytes, viewer: bytes | None = None) -> None:
         """Called with `_lock` held, so a browser that just connected misses nothing."""

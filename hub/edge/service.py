@@ -66,6 +66,12 @@ class _Decide:
 
 
 @dataclass(frozen=True, slots=True)
+class _Cancel:
+    table: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
 class _Reconnected:
     pass
 
@@ -97,12 +103,14 @@ class HubService:
         self.shard = shard
         self._owned: dict[str, bool] = {}  # table id -> served here (the hash, once per table)
         self.floor_tables = floor_tables
+        if floor_tables is not None:  # `tapis tournament cancel-hand` and the page's button reach the hub
+            floor_tables.floor.on_cancel_hand = self.cancel_hand
         self._wall = wall
         self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
         self._clock = clock or MonotonicClock()
         self._tick = tick
-        self._inbox: queue.Queue[Message | _Tick | _Configure | _Decide | _Reconnected | _AckRead | None] = \
-            queue.Queue()
+        self._inbox: queue.Queue[Message | _Tick | _Configure | _Decide | _Cancel | _Reconnected | _AckRead
+                                  | None] = queue.Queue()
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self.commands_sent: dict[str, int] = {}
@@ -202,6 +210,10 @@ class HubService:
         """A TD's choice for a pending `td_decision` (the dashboard's `on_decision`), any thread."""
         self._inbox.put(_Decide(table, kind, option, by))
 
+    def cancel_hand(self, table: str, by: str = "td") -> None:
+        """The TD cancels the table's hand in progress ("annuler la donne"), any thread."""
+        self._inbox.put(_Cancel(table, by))
+
     def tick(self, wait: float | None = None) -> bool:
         """Let the games see the clock now (Time countdowns); with `wait`, block until done."""
         done = threading.Event() if wait is not None else None
@@ -257,6 +269,8 @@ class HubService:
                             self._acks_due[table] = view.boot
                 elif isinstance(item, _AckRead):
                     self._ack_read(item.message)
+                elif isinstance(item, _Cancel):
+                    self._cancel(item)
                 elif isinstance(item, _Decide):
                     game = self._games().get(item.table)
                     if game is not None:
@@ -267,6 +281,21 @@ class HubService:
                     self._publish_acks()
             finally:
                 self._inbox.task_done()
+
+    def _cancel(self, item: _Cancel) -> None:
+        game = self.games.get(item.table)
+        if game is not None:
+            out = game.cancel(item.by)
+        elif self.floor_tables is not None:
+            with self.floor_lock:
+                out = self.floor_tables.cancel_hand(item.table, item.by, self._wall())
+        else:
+            out = Output([wire.hub_event(item.table, "cancel_refused", by=item.by, reason="no such table")])
+        view = self._view(item.table)
+        game = self._games().get(item.table)
+        if game is not None:
+            view.hand, view.hand_open = game.hand_no, game.in_hand
+        self._emit(view, out)
 
     def _connected(self) -> None:
         """paho's thread, every (re)connect: the hub's birth now, every table's state after (a broker

@@ -82,6 +82,15 @@ class Move(_Cmd):
     seat: int = Field(ge=1, le=10)
 
 
+class CancelHand(_Cmd):
+    """Annuler la donne: the hand in progress at a table ends, its chips as the ruleset says
+    (`hub.room.hand_cancel`); for a table blocked mid-hand. Needs the running hub (the hand lives there)."""
+
+    cmd: Literal["cancel_hand"] = "cancel_hand"
+    table: str = Field(pattern=TABLE_ID)
+    by: str = Field("TD", min_length=1, max_length=64)
+
+
 class Status(_Cmd):
     cmd: Literal["status"] = "status"
 
@@ -90,8 +99,8 @@ class Results(_Cmd):
     cmd: Literal["results"] = "results"
 
 
-AnyCommand = NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | Status | Results
-COMMAND_TYPES = (NewTournament, Register, Seat, Start, ClockCmd, Eliminate, Move, Status, Results)
+AnyCommand = NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | CancelHand | Status | Results
+COMMAND_TYPES = (NewTournament, Register, Seat, Start, ClockCmd, Eliminate, Move, CancelHand, Status, Results)
 _command: TypeAdapter[AnyCommand] = TypeAdapter(Annotated[AnyCommand, Field(discriminator="cmd")])
 
 

@@ -23,6 +23,7 @@ from hub.floor.commands import (
     TOURNAMENT_CMD,
     TOURNAMENT_RESULT,
     AnyCommand,
+    CancelHand,
     ClockCmd,
     CommandError,
     CommandResult,
@@ -36,6 +37,7 @@ from hub.floor.commands import (
     decode_command,
 )
 from hub.floor.store import JSON, EventStore, StoreError
+from hub.room.hand_cancel import cancel_ruling
 from hub.rules import Level as HandLevel
 from hub.tournament.errors import FloorError, TournamentError
 from hub.tournament.events import Event, FinalTableDrawn, MoveOrdered, TableBroken, event_from_dict
@@ -104,6 +106,7 @@ class FloorService:
         self._changed = True
         self._published_at: float | None = None
         self.listeners: list[Callable[[list[Event]], None]] = []  # called with every batch stored
+        self.on_cancel_hand: Callable[[str, str], None] | None = None  # the hub's, where the hands live
         if link is not None:
             link.subscribe(TOURNAMENT_CMD, self._enqueue)
             link.on_connect(lambda: setattr(self, "_changed", True))  # republish after a reconnect
@@ -271,9 +274,23 @@ class FloorService:
             return self._eliminate(cmd, now)
         if isinstance(cmd, Move):
             return self._move(cmd, now)
+        if isinstance(cmd, CancelHand):
+            return [], self._cancel_hand(cmd)
         if isinstance(cmd, Status):
             return [], self.snapshot(now)
         return [], self.results()
+
+    def _cancel_hand(self, cmd: CancelHand) -> dict[str, JSON]:
+        """Handed to the hub, which plays the table's hand; answered with the ruling it will apply."""
+        hand = self.in_hand(cmd.table)
+        if hand is None:
+            raise FloorError(f"pas de donne en cours à la table {cmd.table} / no hand in progress at table {cmd.table}")
+        if self.on_cancel_hand is None:
+            raise FloorError("la donne vit dans le hub : envoyez la commande au hub en marche (--broker) / the hand "
+                             "lives in the hub: send the command to the running hub (--broker)")
+        self.on_cancel_hand(cmd.table, cmd.by)
+        ruling = cancel_ruling(self.require().state.policy.ruleset.value)
+        return {"table": cmd.table, "hand": hand, **ruling.to_dict()}
 
     def _register(self, cmd: Register, now: float) -> tuple[list[Event], dict[str, JSON]]:
         def register(t: Tournament) -> None:

@@ -25,6 +25,7 @@ from tablewire import wire
 
 _CONTEXT = "game/"  # config key prefix: the table's context at the start of its current hand
 _CLOCK = "table_clock/"  # config key prefix: the table's clock offset per boot (`TableClock`)
+_CANCEL = "td_cancel/"  # config key prefix: the table's last hand the TD cancelled, and when
 
 
 @dataclass
@@ -41,7 +42,9 @@ class FloorTables:
     """The hub side of every tournament table; one thread (the hub's consumer) calls it."""
 
     def __init__(self, floor: FloorService, store: EventStore, *, seats: int = 10,
-                 decks: tuple[str, str] = ("A", "B")) -> None:
+                 decks: tuple[str, str] | None = None) -> None:
+        """`decks`: the same two deck ids for every table (tests); None: each table's own
+        (`wire.table_deck_ids`), as its profile and the deck registry name them."""
         self.floor = floor
         self.store = store
         self.seats = seats
@@ -140,6 +143,28 @@ class FloorTables:
             return Output()
         return self._after(table, state, out, now)
 
+    def cancel_hand(self, table: str, by: str, now: float) -> Output:
+        """The TD cancels the table's hand in progress (`TableGame.cancel`); stored with the row of the
+        table facts it follows, so a rebuilt hub cancels it again at the same point."""
+        state = self.tables.get(table)
+        game = state.game if state is not None else None
+        if state is None or game is None or not game.in_hand:
+            return Output([wire.hub_event(table, "cancel_refused", by=by, reason="no hand in progress")])
+        with self.store.atomic():  # the mark and the floor's stacks after it, together
+            self.store.put_config(_CANCEL + table, {"hand": game.hand_no, "row": self.store.last_table_row(),
+                                                    "by": by})
+            return self._after(table, state, game.cancel(by), now)
+
+    def _recancel(self, table: str, before_row: int, now: float) -> None:
+        """Replaying: the TD's cancel of the table's hand, at its place among the table's facts."""
+        state = self.tables.get(table)
+        game = state.game if state is not None else None
+        mark = self.store.get_config(_CANCEL + table)
+        if state is None or game is None or not game.in_hand or not isinstance(mark, dict):
+            return
+        if mark.get("hand") == game.hand_no and isinstance(mark.get("row"), int) and mark["row"] < before_row:  # type: ignore[operator]
+            self._after(table, state, game.cancel(str(mark.get("by", "TD"))), now)
+
     def _new_hand(self, table: str, state: TableSeat, now: float, row: int, pressed: float) -> Output:
         """`pressed`: when the dealer pressed "new hand", in hub time (`now` unless heard late)."""
         floor = self.floor
@@ -179,7 +204,7 @@ class FloorTables:
               positions: Positions, level: HandLevel, now: float) -> Output:
         setup = TableSetup(players=players, button=positions.button, level=level,
                            ruleset=self.floor.require().state.policy.ruleset.value, seats=self.seats,
-                           decks=self.decks)
+                           decks=self.decks or wire.table_deck_ids(table))
         game = state.game
         if game is None:
             game = state.game = TableGame(table, setup)
@@ -214,7 +239,7 @@ class FloorTables:
 
     @classmethod
     def open(cls, floor: FloorService, store: EventStore, *, seats: int = 10,
-             decks: tuple[str, str] = ("A", "B")) -> FloorTables:
+             decks: tuple[str, str] | None = None) -> FloorTables:
         """Every table as it was: each from its last hand's context, then its events since, replayed.
 
         The last fact stored may never have been played (a kill between `receive`'s store and its
@@ -233,7 +258,10 @@ class FloorTables:
         tables._replaying, tables._context_rows, tables._last_row = True, contexts, last
         try:
             for row, event in tables.facts_since(starts):
+                tables._recancel(row.table, row.row, row.at)
                 tables.play(row.table, event, row.at, row=row.row)
+            for table in list(tables.tables):
+                tables._recancel(table, last + 1, 0.0)
         finally:
             tables._replaying = False
         return tables

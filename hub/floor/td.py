@@ -67,6 +67,10 @@ def parser() -> argparse.ArgumentParser:
     move.add_argument("player", metavar="NAME")
     move.add_argument("table", help="t1, t2, ... (or 1, 2, ...)")
     move.add_argument("seat", type=int)
+    cancel = sub.add_parser("cancel-hand", parents=[common],
+                            help="annuler la donne: end a blocked table's hand in progress (needs --broker)")
+    cancel.add_argument("table", help="t1, t2, ... (or 1, 2, ...)")
+    cancel.add_argument("--by", default="TD", help="the TD's name, in the ruling")
     sub.add_parser("status", parents=[common], help="clock, players left, average stack, tables, payouts")
     sub.add_parser("results", parents=[common], help="the ranking and the prizes")
     serve = sub.add_parser("serve", parents=[common], help="run the floor alone on MQTT (no tables)")
@@ -106,6 +110,9 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
     if c == "move":
         table = args.table if args.table.startswith("t") else f"t{args.table}"
         return {"cmd": "move", "player": args.player, "table": table, "seat": args.seat}
+    if c == "cancel-hand":
+        table = args.table if args.table.startswith("t") else f"t{args.table}"
+        return {"cmd": "cancel_hand", "table": table, "by": args.by}
     return {"cmd": c}
 
 
@@ -225,6 +232,9 @@ def render(result: CommandResult) -> str:
         return render_status(result.data)
     if result.cmd == "results":
         return render_results(result.data)
+    if result.cmd == "cancel_hand":
+        d = result.data
+        return f"cancel_hand: table {d['table']} hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
     lines = [f"{result.cmd}: ok ({len(result.events)} records)"]
     for move in result.data.get("moves", []):
         lines.append(f"  move {move['player']}: {move['from_table']} seat {move['from_seat']} -> "

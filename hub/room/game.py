@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub import rulings
+from hub.room.hand_cancel import KIND as CANCEL_KIND
+from hub.room.hand_cancel import cancel_ruling
 from hub.rules import ActionRecord, Hand, Level, Positions, RulesError, RulingGiven, Street, start_hand
 from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
@@ -50,7 +52,7 @@ class TableSetup:
     level: Level = Level(50, 100)
     ruleset: str = rulings.DEFAULT_RULESET
     seats: int = 10
-    decks: tuple[str, str] = ("A", "B")  # the table's two deck ids in the deck registry
+    decks: tuple[str, str] | None = None  # the table's two deck ids; None: `wire.table_deck_ids`
     lang: str = "fr"
     croupier: bool | None = None  # None: as the ruleset's rooms do (pouques: croupiers; others: players)
 
@@ -130,7 +132,7 @@ class TableGame:
             stacks={str(s): v for s, v in sorted(self.hand.stack.items())}, ruleset=self.ruleset))
         out.commands.append(wire.HandContextCmd(
             hand=self.hand_no, seats=sorted(players), button=positions.button, first_to_deal=first,
-            small_blind=positions.small_blind, deck=self.setup.decks[0], table_decks=list(self.setup.decks),
+            small_blind=positions.small_blind, deck=self.decks[0], table_decks=list(self.decks),
             away=sorted(self.away & set(players)), table_seats=self.setup.seats,
             deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions)))
         return out.extend(self._after_engine())
@@ -143,6 +145,10 @@ class TableGame:
         self.hand_no = hand_no - 1
         self.positions, self._keep_positions = positions, True
         return self.new_hand(now)
+
+    @property
+    def decks(self) -> tuple[str, str]:
+        return self.setup.decks or wire.table_deck_ids(self.table)
 
     def _dealer(self, positions: Positions) -> int | None:
         """Dealerless rooms: the player on the button deals (cdc, brest, pcpm, cpt87)."""
@@ -419,6 +425,15 @@ class TableGame:
         if ruling.dead_seats:
             out.extend(self._after_engine())
         return out
+
+    def cancel(self, by: str) -> Output:
+        """The TD cancels the hand in progress (a table blocked mid-hand): the ruleset's cancelled
+        hand decides the chips (`hub.room.hand_cancel`), cited in the ruling."""
+        if not self.in_hand:
+            return Output([self._event("cancel_refused", by=by, reason="no hand in progress")])
+        ruling = cancel_ruling(self.ruleset)
+        out = Output([self._event("ruling", seat=None, kind=CANCEL_KIND, by=by, **ruling.to_dict())])
+        return out.extend(self._void("cancelled", f"cancelled by the TD ({by})", split=ruling.split))
 
     def _void(self, result: str, why: str, *, split: bool = False) -> Output:
         """Misdeal or cancelled hand: chips go back (or the pot is shared among live hands)."""

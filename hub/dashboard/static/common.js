@@ -93,7 +93,8 @@ function renderTable(s) {
     const hole = Array.isArray(p.hole) ? p.hole.map(card) : backs(p.hole_count || 0);
     const cls = (s.to_act === p.seat ? "to-act" : "") + (s.hand_open && !p.live ? " folded" : "");
     return el("tr", { class: cls, "data-seat": p.seat },
-      el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: "bouton" }, "D") : null), el("td", {}, hole),
+      el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: "bouton" }, "D") : null),
+      el("td", { class: "player" }, p.player || ""), el("td", {}, hole),
       el("td", { class: "num" }, chips(p.stack)), el("td", { class: "num" }, p.bet ? chips(p.bet) : ""),
       el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : (s.hand_open && !p.live ? t("folded") : "")));
   });
@@ -102,8 +103,27 @@ function renderTable(s) {
     ? el("table", { class: "seats" }, seatZones.map(([z, c]) => el("tr", {}, el("td", {}, z.slice(5)), el("td", {}, Array.isArray(c) ? c.map(card) : backs(c)))))
     : null;
   return el("div", { class: "table" + (s.online ? "" : " offline") + (open.length ? " faulty" : ""), id: "table-" + s.table, "data-table": s.table },
-    head, board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged);
+    head, board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged, cancelButton(s));
 }
+
+// "Annuler la donne": a table blocked mid-hand is unblocked by the TD; the answer cites the ruleset's article.
+function cancelButton(s) {
+  if (ME.role !== "td" || !s.managed) return null;
+  const said = el("div", { class: "text cancel-result" }, CANCELS[s.table] || "");
+  if (!s.hand_open) return CANCELS[s.table] ? said : null;  // the ruling stays until the next cancel
+  const button = el("button", { class: "cancel-hand", onclick: async () => {
+    if (!confirm(`${t("cancel_hand")} — ${t("table")} ${s.table}, ${t("hand")} ${s.hand} ?`)) return;
+    const r = await tdPost("/api/td/floor", { cmd: "cancel_hand", table: s.table, by: ME.user || "TD" });
+    const d = r.data.data || {};
+    CANCELS[s.table] = r.ok ? `✔ ${LANG === "fr" ? d.text : d.text_en}` : `✘ ${r.data.error || r.status}`;
+    said.textContent = CANCELS[s.table];
+    // The hub's events may have redrawn the table before this answer came: draw it again with it.
+    const box = document.getElementById("table-" + s.table);
+    if (box && ROOM.tables[s.table]) box.replaceWith(renderTable(ROOM.tables[s.table]));
+  } }, t("cancel_hand"));
+  return el("div", {}, button, said);
+}
+const CANCELS = {};
 
 function renderFault(f) {
   const r = f.ruling || {};
@@ -111,6 +131,7 @@ function renderFault(f) {
     el("div", {}, el("b", {}, `${f.table} · ${t("hand")} ${f.hand} · ${f.kind}`), f.seat ? ` · ${t("seat")} ${f.seat}` : "",
       (f.cards || []).length ? el("span", {}, " ", f.cards.map(card)) : null),
     el("div", { class: "text" }, `${r.decision || ""} — ${r.article || ""}`), r.text ? el("div", { class: "text" }, r.text) : null);
+  if (f.refused) box.append(el("div", { class: "text refused" }, el("span", { class: "badge warn" }, t("refused")), " ", f.refused[LANG] || f.refused.fr));
   if (f.acked_by) box.append(el("div", { class: "text" }, `${t("acked_by")} ${f.acked_by}` + (f.decision ? ` · ${t("decided")}: ${f.decision}` : "")));
   if (ME.role === "td") {
     if (f.needs_decision) {

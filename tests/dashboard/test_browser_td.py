@@ -1,0 +1,66 @@
+"""Issue #14 on the page, in headless Chromium: a tournament table drawn with its players' names and an
+"Annuler la donne" button for the TD (points 3 and 6), a refused td_decision shown as such (point 5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hub.dashboard import Dashboard
+from hub.edge.service import HubService
+from tablewire import wire
+from tests.dashboard import browser
+from tests.dashboard.helpers import ScriptedRoom
+from tests.dashboard.test_http import deal_hole_cards
+from tests.dashboard.test_tournament_room import _send, tournament_hub  # noqa: F401 - a fixture
+
+if (why := browser.missing()) is not None:
+    pytest.skip(why, allow_module_level=True)
+
+from playwright.sync_api import Browser  # noqa: E402
+
+from tests.dashboard.test_browser import chromium, login, open_page  # noqa: E402,F401 - a fixture
+
+
+def test_a_refused_decision_loses_its_buttons_and_is_not_shown_decided(chromium: Browser,  # noqa: F811
+                                                                         room: ScriptedRoom,
+                                                                         dashboard: Dashboard) -> None:
+    dashboard.on_decision = lambda d: room.hub.decide(d.table, d.kind, d.option, d.by)
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    deal_hole_cards(room)
+    room.fault("t1", 1, "boxed_card", seat=2, cards=["As"], boxed_in_deal=2, during_deal=True)  # cpt87 6.3
+    room.settle()
+    button = td.locator(".fault.decide button[data-option='set_aside']")
+    button.wait_for()
+    room.hub.decide("t1", "boxed_card", "set_aside", "bob")  # decided elsewhere first
+    room.settle()
+    button.click()
+    td.wait_for_selector(".fault .refused")
+    text = td.inner_text(".fault")
+    assert "refusée par le hub" in text and "décidé" not in text
+    assert td.locator(".fault button[data-option]").count() == 0
+    assert td.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_tournament_table_shows_names_and_the_td_cancels_its_hand(
+        chromium: Browser, tournament_hub: tuple[HubService, Dashboard]) -> None:  # noqa: F811
+    hub, dash = tournament_hub
+    head: dict[str, Any] = {"table": "t1", "boot": "b1", "at": 1.0}
+    _send(hub, wire.DealerPressed(**head, seq=1, button="new_hand", seat=None))
+    hub._inbox.join()
+    names = set(hub.floor_tables.floor.require().state.tables[1].seats.values())  # type: ignore[union-attr]
+    td = open_page(chromium, dash.url + "/login")
+    login(td, dash.url)
+    td.wait_for_selector("#table-t1 td.player")
+    drawn = {td.locator("#table-t1 td.player").nth(i).inner_text() for i in range(len(names))}
+    assert drawn == names
+    td.on("dialog", lambda dialog: dialog.accept())
+    td.click("#table-t1 button.cancel-hand")
+    td.wait_for_function("() => /Donne annulée par le DT — cdc-2013 6.4/"
+                         ".test(document.querySelector('#table-t1 .cancel-result')?.textContent || '')")
+    hub._inbox.join()
+    game = hub.floor_tables.game("t1")  # type: ignore[union-attr]
+    assert game is not None and not game.in_hand
+    assert td.errors == []  # type: ignore[attr-defined]
