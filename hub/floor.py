@@ -19,7 +19,8 @@ from typing import TypeVar
 
 from hub.floor_commands import (COMMAND_TYPES, TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT,
                                 AnyCommand, ClockCmd, CommandError, CommandResult, Eliminate, Move,
-                                NewTournament, Register, Seat, Start, Status, decode_command)
+                                NewTournament, Register, Results, Seat, Start, Status,
+                                decode_command)
 from hub.mqtt import Message, MqttLink
 from hub.rules import Level as HandLevel
 from hub.store import JSON, EventStore, StoreError
@@ -129,6 +130,8 @@ class FloorService:
         rule: dict[str, JSON] = {"payouts": command.payouts, "pool_percent": command.pool_percent}
         parse_payouts(rule)  # a bad payout table is refused before anything is stored
         with self.store.atomic():
+            if self.store.count_tournament_events():  # another `new` on the same file won the race
+                raise FloorError(f"{self.store.path} already holds a tournament: use a new --db file")
             self.store.put_config(_SEED_KEY, command.seed)
             self.store.put_config(_PAYOUT_KEY, rule)
             self.store.put_config(_TABLES_KEY, command.tables)
@@ -144,21 +147,37 @@ class FloorService:
 
     def _run(self, command: Callable[[Tournament], T]) -> tuple[T, list[Event]]:
         """Run a command on the aggregate; store its events before anyone sees them."""
-        t = self.require()
-        before = len(t.events)
-        self._reseed(before)
-        result = command(t)
-        new = t.events[before:]
+        self.require()
+        try:
+            # BEGIN IMMEDIATE: one writer decides at a time. Another TD process (or the hub's floor)
+            # may have appended since we read the file: decide on the tournament as stored now.
+            with self.store.atomic():
+                self._refresh()
+                t = self.require()
+                before = len(t.events)
+                self._reseed(before)
+                result = command(t)
+                new = t.events[before:]
+                if new:
+                    self.store.append_tournament_events([e.to_dict() for e in new], expected=before)
+        except StoreError:
+            self._load()  # the events did not count: back to what the store holds
+            raise
+        except TournamentError:
+            if t.events[before:]:
+                self._load()  # a refused command left no trace in memory either
+            raise
         if new:
-            try:
-                self.store.append_tournament_events([e.to_dict() for e in new])
-            except StoreError:
-                self._load()  # the events did not count: back to what the store holds
-                raise
             self._changed = True
             for listener in self.listeners:
                 listener(list(new))
         return result, list(new)
+
+    def _refresh(self) -> None:
+        """Re-read the store when another writer appended since (a TD's command line beside the hub)."""
+        held = len(self.tournament.events) if self.tournament is not None else 0
+        if self.store.count_tournament_events() != held:
+            self._load()
 
     def require(self) -> Tournament:
         if self.tournament is None:
@@ -235,6 +254,8 @@ class FloorService:
         try:
             cmd = command if isinstance(command, COMMAND_TYPES) else decode_command(command)
             cmd_name, ident = cmd.cmd, cmd.id
+            if isinstance(cmd, (Status, Results)):
+                self._refresh()  # what another writer stored counts in what the TD reads
             events, data = self._dispatch(cmd, now)
         except (CommandError, TournamentError) as err:
             return CommandResult(id=ident, cmd=cmd_name, ok=False, error=str(err))

@@ -49,6 +49,10 @@ class StoreError(OSError):
     """The event store's file cannot be used (corrupt, unwritable, not a tapis store)."""
 
 
+class StaleTournament(StoreError):
+    """Another writer appended tournament events since this one read them (two TDs at once)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """One stored table event with its arrival position (`row`) and the hub's arrival time."""
@@ -168,10 +172,15 @@ class EventStore:
         """Store one tournament event (JSON-ready dict); returns its position (1, 2, ...)."""
         return self.append_tournament_events([event])
 
-    def append_tournament_events(self, events: list[dict[str, JSON]]) -> int:
-        """Store a command's events together: all or none survive a crash. Returns the last position."""
+    def append_tournament_events(self, events: list[dict[str, JSON]], *, expected: int | None = None) -> int:
+        """Store a command's events together: all or none survive a crash. Returns the last position.
+
+        `expected`: the number of events the command was decided on; another writer (a second TD
+        process, the hub's floor) that appended since makes this a `StaleTournament`, nothing stored."""
         last = 0
         with self.atomic():
+            if expected is not None and (stored := self.count_tournament_events()) != expected:
+                raise StaleTournament(f"{self.path} holds {stored} tournament events, the command saw {expected}")
             for event in events:
                 cur = self._exec("INSERT INTO tournament_event (body) VALUES (?)",
                                  (json.dumps(event, separators=(",", ":")),))
