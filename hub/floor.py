@@ -128,7 +128,10 @@ class FloorService:
                        rng=self._rng, seats_per_table=command.seats_per_table,
                        buy_in_cents=command.buy_in_cents, paid_places=command.paid_places)
         rule: dict[str, JSON] = {"payouts": command.payouts, "pool_percent": command.pool_percent}
-        parse_payouts(rule)  # a bad payout table is refused before anything is stored
+        # a bad payout table is refused before anything is stored; so is a pool nobody would be paid
+        if parse_payouts(rule) is None and t.state.policy.payouts is None and command.buy_in_cents > 0:
+            raise FloorError(f"{command.ruleset} has no payout table of its own: give the TD's "
+                             "(--payouts 50,30,20, or pouques), or the prize pool would not be paid")
         with self.store.atomic():
             if self.store.count_tournament_events():  # another `new` on the same file won the race
                 raise FloorError(f"{self.store.path} already holds a tournament: use a new --db file")
@@ -321,7 +324,7 @@ class FloorService:
         if rule is not None:
             s = t.state
             snap["prize_pool_cents"] = rule.prize_pool(s.entries, s.buy_in_cents)
-            snap["payouts_cents"] = list(rule.payouts(s.entries, s.buy_in_cents))
+            snap["payouts_cents"] = list(rule.payouts(s.entries, s.buy_in_cents, players=len(s.players)))
         return snap
 
     def payout_rule(self) -> PayoutRule | None:
