@@ -120,6 +120,8 @@ class Dashboard:
                  floor_lock: threading.Lock | None = None,
                  on_decision: Callable[[DecisionTaken], None] | None = None,
                  clock_period: float = 1.0, request_timeout: float = REQUEST_TIMEOUT) -> None:
+        if not 0 <= port <= 65535:
+            raise ValueError(f"dashboard port {port}: expected 0 to 65535 (0: any free port)")
         self.hub = hub
         self.request_timeout = request_timeout
         self.logins = LoginLimiter()
