@@ -150,7 +150,8 @@ class FloorService:
 
     def _run(self, command: Callable[[Tournament], T]) -> tuple[T, list[Event]]:
         """Run a command on the aggregate; store its events before anyone sees them."""
-        self.require()
+        t = self.require()
+        before = len(t.events)
         try:
             # BEGIN IMMEDIATE: one writer decides at a time. Another TD process (or the hub's floor)
             # may have appended since we read the file: decide on the tournament as stored now.
