@@ -14,6 +14,7 @@ import queue
 import random
 import threading
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -253,14 +254,17 @@ class FloorService:
         (a store failure is the exception: the caller must know its command was not kept)."""
         cmd_name = "?"
         ident = ""
-        if self.tournament is not None:
-            now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
         try:
             cmd = command if isinstance(command, COMMAND_TYPES) else decode_command(command)
             cmd_name, ident = cmd.cmd, cmd.id
-            if isinstance(cmd, (Status, Results)):
-                self._refresh()  # what another writer stored counts in what the TD reads
-            events, data = self._dispatch(cmd, now)
+            reads_only = isinstance(cmd, (Status, Results))
+            # A command that writes holds the file from here (BEGIN IMMEDIATE; `_run` nests in it), so
+            # what another writer stored while this one waited is what it decides on, its time included.
+            with nullcontext() if reads_only else self.store.atomic():
+                self._refresh()
+                if self.tournament is not None:
+                    now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
+                events, data = self._dispatch(cmd, now)
         except (CommandError, TournamentError) as err:
             return CommandResult(id=ident, cmd=cmd_name, ok=False, error=str(err))
         return CommandResult(id=ident, cmd=cmd_name, ok=True, events=[type(e).__name__ for e in events],

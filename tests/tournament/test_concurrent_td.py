@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from hub.broker import EmbeddedBroker
 from hub.floor import FloorService
 from hub.floor_commands import Register, Seat
 from hub.store import EventStore
@@ -89,3 +90,33 @@ def test_threads_on_their_own_connections(tmp_path: Path) -> None:
     for w in workers:
         w.join()
     assert oks.count(True) == 1, oks
+
+
+def test_the_command_line_beside_a_running_floor(tmp_path: Path, broker: EmbeddedBroker) -> None:
+    """A running floor (`tapis tournament serve`, as the hub has it) and the TD's command line on its
+    file: what one stores, the other sees before it decides; no player twice, one seat draw."""
+    db = tmp_path / "t.db"
+    _new(db)
+    serve = subprocess.Popen([*TD, "serve", "--db", str(db), "--broker", broker.url, "--period", "0.05"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        time.sleep(1.0)
+        url = ["--broker", broker.url]
+        local = [_td(db, "register", "ana") for _ in range(2)]
+        remote = [subprocess.Popen([*TD, "register", "ana", *url], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                  for _ in range(2)]
+        codes = [p.wait(timeout=60) for p in local + remote]
+        assert codes.count(0) == 1, codes
+        assert _td(db, "register", "bob").wait(timeout=60) == 0
+        seats = [_td(db, "seat"), subprocess.Popen([*TD, "seat", *url], stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE)]
+        assert sorted(p.wait(timeout=60) for p in seats) == [0, 2]
+        remote_status = subprocess.run([*TD, "status", "--json", *url], capture_output=True, timeout=60)
+        assert remote_status.returncode == 0
+        assert json.loads(remote_status.stdout)["data"]["players_left"] == 2
+    finally:
+        serve.terminate()
+        serve.wait(timeout=10)
+    events = _events(db)
+    assert Counter(str(e["player"]) for e in events if e["type"] == "PlayerRegistered") == {"ana": 1, "bob": 1}
+    assert Counter(str(e["player"]) for e in events if e["type"] == "SeatDrawn") == {"ana": 1, "bob": 1}
