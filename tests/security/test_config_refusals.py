@@ -189,3 +189,27 @@ def test_a_missing_serial_device_is_a_reader_down() -> None:
         assert out.empty()
     finally:
         worker.stop()
+
+
+def test_an_agent_without_its_serial_device_publishes_its_reader_lost() -> None:
+    """Through the table agent: the status every screen shows says the reader is down, naming the device."""
+    from hw.ports import ManualClock
+    from hw.profile import TableProfile
+    from table_agent.agent import TableAgent
+    from tests.pcsc.agent_fakes import RecordingPublisher
+    from tests.support import wait_until
+
+    def missing() -> object:
+        raise FileNotFoundError(2, "No such file or directory", "/dev/ttyACM7")
+
+    publisher = RecordingPublisher("t1")
+    agent = TableAgent(profile=TableProfile.default("t1", seats=9), registry=DeckRegistry.generate(["t1"]),
+                       open_link=missing, publisher=publisher, clock=ManualClock(100.0))  # type: ignore[arg-type]
+    agent.start()
+    try:
+        def lost() -> list[dict[str, object]]:
+            return [e for e in publisher.all() if e["type"] == "reader_status" and e.get("state") == "lost"]
+        assert wait_until(lambda: lost(), 5), [e["type"] for e in publisher.all()]
+        assert "/dev/ttyACM7" in str(lost()[0]["detail"])
+    finally:
+        agent.stop()
