@@ -15,8 +15,8 @@ TX_IRQ, RX_IRQ, IDLE_IRQ, TIMER_IRQ = 0x40, 0x20, 0x10, 0x01
 COLL_ERR, GARBLED = 0x08, 0x13  # ErrorReg: CollErr; BufferOvfl, ParityErr, ProtocolErr
 # FM17522 clones (0x88, 0x89, 0xB2), MFRC522 v0.0/1.0/2.0, and a common counterfeit (0x12)
 KNOWN_VERSIONS = (0x88, 0x89, 0xB2, 0x90, 0x91, 0x92, 0x12)
-STATUS_READ = bytes((ERROR << 1 | 0x80, CONTROL << 1 | 0x80, COLL << 1 | 0x80, FIFO_LEVEL << 1 | 0x80, 0))
-MAX_POLLS = 200  # ComIrqReg reads per exchange; at 8-10 MHz the 1 ms timer fires within ~30
+STATUS_READ = bytes((ERROR << 1 | 0x80, COLL << 1 | 0x80, FIFO_LEVEL << 1 | 0x80, 0))
+MAX_POLLS = 200  # ComIrqReg reads per exchange: ~5 ms, longer than any frame and its timeout
 
 
 class ChipSilent(OSError):
@@ -62,11 +62,11 @@ class Mfrc522:
         return bytes(buf[1:])
 
     def _read_status(self):
-        """ErrorReg, ControlReg, CollReg, FIFOLevelReg in one transfer (a read names each register)."""
+        """ErrorReg, CollReg, FIFOLevelReg in one transfer (a read names each register)."""
         self.cs.value(0)
         self.spi.write_readinto(STATUS_READ, self._status)
         self.cs.value(1)
-        return self._status[1], self._status[2] & 0x07, self._status[3], self._status[4] & 0x7F
+        return self._status[1], self._status[2], self._status[3] & 0x7F
 
     def _set(self, reg: int, mask: int) -> None:
         self._write(reg, self._read(reg) | mask)
@@ -89,7 +89,9 @@ class Mfrc522:
         self._write(T_MODE, 0x80)  # timer starts after each transmission: it is the answer timeout
         self._write(T_PRESCALER, 0xA9)  # 13.56 MHz / (2 * 0xA9 + 1) ~ 40 kHz: 25 us per tick
         self._write(T_RELOAD_H, 0x00)
-        self._write(T_RELOAD_L, 0x28)  # 40 ticks = 1 ms: a card answers within 0.1 ms, silence is fast
+        # 20 ticks ~ 0.5 ms: a card's answer starts 91 us after our frame (ISO 14443-3 FDT, n = 9) and
+        # the timer stops on its first bits, so 5x that is ample; every empty REQA waits it out
+        self._write(T_RELOAD_L, 0x14)
         self._write(TX_ASK, 0x40)  # 100 % ASK, as 14443-A requires
         self._write(MODE, 0x3D)  # CRC preset 6363 (CRC_A)
         self._write(COLL, 0x00)  # ValuesAfterColl = 0: bits after a collision read 0 (NXP, Arduino)
@@ -127,7 +129,7 @@ class Mfrc522:
         self._start(data, (rx_align << 4) | last_bits, TRANSCEIVE)
         if self._wait(RX_IRQ | IDLE_IRQ) is None:
             return None
-        error, _bits, coll, count = self._read_status()
+        error, coll, count = self._read_status()
         return self._read_fifo(count) if count else b"", error, coll
 
     def transceive(self, data: bytes, last_bits: int = 0):
