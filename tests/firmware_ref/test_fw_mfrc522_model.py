@@ -108,7 +108,6 @@ def test_a_card_lifted_mid_read_leaves_the_others_read(seed: int) -> None:
     uids = [nxp_uid(rng) for _ in range(3)]
     frames = 0
     for at in range(200):
-        clock = Clock()
         cards = [Card(u) for u in uids]
         bench = rig(1, settle_ms=5)
         chip = Lifting(bench.clock, cards[seed % 3], at)
@@ -124,7 +123,6 @@ def test_a_card_lifted_mid_read_leaves_the_others_read(seed: int) -> None:
         if at > frames:
             break
     assert 20 < frames < 200  # the lift swept every frame of a whole read
-    del clock
 
 
 @pytest.mark.parametrize("miso", [0x00, 0xFF])
