@@ -68,12 +68,6 @@ class Mfrc522:
         self.cs.value(1)
         return self._status[1], self._status[2], self._status[3] & 0x7F
 
-    def _set(self, reg: int, mask: int) -> None:
-        self._write(reg, self._read(reg) | mask)
-
-    def _clear(self, reg: int, mask: int) -> None:
-        self._write(reg, self._read(reg) & ~mask & 0xFF)
-
     def check(self) -> int:
         """VersionReg against the known chips; raises ChipSilent (MISO pulled down reads 0x00)."""
         version = self._read(VERSION)
