@@ -45,10 +45,10 @@ def measure(cards: list[bytes], args: argparse.Namespace) -> tuple[float, Stats,
     return bench.clock.now_us - start, bench.bus.stats, chip.stats, ok
 
 
-def average(size: int, args: argparse.Namespace, four_bytes: bool = False) -> tuple[float, float, float, float]:
-    """Mean over random stacks: (µs, SPI calls, SPI bytes, air µs)."""
+def average(size: int, args: argparse.Namespace, four_bytes: bool = False) -> tuple[float, float, float, float, float]:
+    """Mean over random stacks: (µs, SPI calls, SPI bytes, air µs, ComIrqReg polls among the calls)."""
     rng = random.Random(size)
-    total = [0.0, 0.0, 0.0, 0.0]
+    total = [0.0, 0.0, 0.0, 0.0, 0.0]
     for _ in range(args.samples):
         uids: list[bytes] = []
         while len(uids) < size:
@@ -58,9 +58,9 @@ def average(size: int, args: argparse.Namespace, four_bytes: bool = False) -> tu
         us, spi, air, ok = measure(uids, args)
         if not ok:
             raise SystemExit(f"bench: a stack of {size} was not read whole: a firmware bug, run the model tests")
-        for i, value in enumerate((us, spi.spi_calls, spi.spi_bytes, air.air_us)):
+        for i, value in enumerate((us, spi.spi_calls, spi.spi_bytes, air.air_us, spi.polls)):
             total[i] += value / args.samples
-    return total[0], total[1], total[2], total[3]
+    return total[0], total[1], total[2], total[3], total[4]
 
 
 def main() -> None:
@@ -73,18 +73,19 @@ def main() -> None:
     args = parser.parse_args()
     print(f"assumptions: SPI {args.spi_hz / 1e6:.2f} MHz, {args.call_us:.0f} µs per SPI call, "
           f"{args.settle_ms} ms of field before REQA, CollPos read as '{args.reading}'")
-    print(f"{'cards on the antenna':<26}{'ms':>8}{'SPI calls':>11}{'SPI bytes':>11}{'air ms':>9}{'ms/card':>9}")
+    print(f"{'cards on the antenna':<26}{'ms':>8}{'SPI calls':>11}{'of which polls':>16}{'SPI bytes':>11}"
+          f"{'air ms':>9}{'ms/card':>9}")
     empty = average(0, args)
     rows = {0: empty}
     for size in (1, 2, 3, 5, 8):
         rows[size] = average(size, args)
-    for size, (us, calls, nbytes, air) in rows.items():
+    for size, (us, calls, nbytes, air, polls) in rows.items():
         per_card = (us - empty[0]) / size / 1000 if size else 0.0
         label = f"{size} NXP 7-byte UID" + ("s" if size != 1 else "")
-        print(f"{label:<26}{us / 1000:>8.2f}{calls:>11.0f}{nbytes:>11.0f}{air / 1000:>9.2f}{per_card:>9.2f}")
+        print(f"{label:<26}{us / 1000:>8.2f}{calls:>11.0f}{polls:>16.0f}{nbytes:>11.0f}{air / 1000:>9.2f}{per_card:>9.2f}")
     four = average(1, args, four_bytes=True)
-    print(f"{'1 4-byte UID (Classic)':<26}{four[0] / 1000:>8.2f}{four[1]:>11.0f}{four[2]:>11.0f}{four[3] / 1000:>9.2f}"
-          f"{(four[0] - empty[0]) / 1000:>9.2f}")
+    print(f"{'1 4-byte UID (Classic)':<26}{four[0] / 1000:>8.2f}{four[1]:>11.0f}{four[4]:>16.0f}{four[2]:>11.0f}"
+          f"{four[3] / 1000:>9.2f}{(four[0] - empty[0]) / 1000:>9.2f}")
     scan = sum(rows[n][0] if n in rows else average(n, args)[0] for n in DEALT_TABLE) / 1000
     idle = len(DEALT_TABLE) * empty[0] / 1000
     print(f"scan of {len(DEALT_TABLE)} antennas: empty table {idle:.1f} ms, dealt 9-seat table "

@@ -51,6 +51,7 @@ class Stats:
 
     spi_calls: int = 0
     spi_bytes: int = 0
+    polls: int = 0  # of the calls, reads of ComIrqReg alone: waiting on the air, not costing time
     frames: int = 0
     air_us: float = 0.0
 
@@ -292,6 +293,7 @@ class SpiBus:
     def _transfer(self, out: bytes) -> bytes:
         self.stats.spi_calls += 1
         self.stats.spi_bytes += len(out)
+        self.stats.polls += bytes(out[:1]) == bytes((COM_IRQ << 1 | 0x80,)) and len(out) == 2
         self.clock.now_us += self.call_us + len(out) * 8 / self.spi_hz * 1e6
         selected = [i for i, pin in enumerate(self.pins) if pin.value() == 0]
         assert len(selected) <= 1, "two chip selects low at once"
