@@ -183,7 +183,8 @@ if [ "$role" = hub ]; then
     for t in "${tables[@]}"; do args+=(--table "$t"); done
     for h in "${hosts[@]}"; do args+=(--host "$h"); done
     # existing passwords and the CA are kept: tables already configured keep working
-    run "$prefix/.venv/bin/python" -m hub.security "$room" "${args[@]}" --hub-workers "$workers" >/dev/null
+    if [ "$dry" = 1 ]; then run "$prefix/.venv/bin/python" -m hub.security "$room" "${args[@]}" --hub-workers "$workers"
+    else "$prefix/.venv/bin/python" -m hub.security "$room" "${args[@]}" --hub-workers "$workers" >/dev/null; fi
     # Mosquitto reads its files as `mosquitto` (it drops root first); the hub reads its own credentials as `tapis`
     run chgrp mosquitto "$room/broker/passwd" "$room/broker/acl" "$room/broker/tls/server.key"
     run chmod 0640 "$room/broker/passwd" "$room/broker/acl" "$room/broker/tls/server.key"

@@ -75,9 +75,16 @@ def test_debian_12_installs_a_table_without_panels_and_a_hub(tmp_path: Path) -> 
     assert table.returncode == 0, table.stderr
     assert "lgpio" not in table.stdout and "usermod -aG dialout tapis" in table.stdout
     assert "usermod -aG gpio" not in table.stdout
-    hub = install(tmp_path, "hub", lgpio=False)
+    hub = install(tmp_path, "hub", "--table", "t1", lgpio=False)
     assert hub.returncode == 0, hub.stderr
     assert "mosquitto" in hub.stdout and "tapis-hub.service" in hub.stdout
+    assert "-m hub.security /etc/tapis/room --table t1" in hub.stdout  # the closed broker, in a dry run too
+    assert "mosquitto-tapis.conf" in hub.stdout and "mosquitto-tapis-open.conf" not in hub.stdout
+
+
+def test_a_hub_without_its_tables_is_refused_before_anything(tmp_path: Path) -> None:
+    done = install(tmp_path, "hub", lgpio=False)
+    assert done.returncode == 2 and "--table t1" in done.stderr and done.stdout == ""
 
 
 def test_a_system_without_apt_is_told_plainly(tmp_path: Path) -> None:
