@@ -155,7 +155,11 @@ class DealingMonitor:
             h.exempt_leave |= named or set(h.board[:1])
         elif remedy is Remedy.BURN_TO_FLOP:
             h.exempt_arrive |= set(h.burn[1:2]) | (named & set(h.burn))
-            h.exempt_leave |= set(h.board[2:3])
+            dealt = [u for u in h.board if u not in h.exempt_arrive]
+            if len(dealt) >= 3:
+                h.exempt_leave.add(dealt[2])
+            else:  # ruled before the flop was out: its last card, when it comes, goes to the burn
+                h.last_flop_to_burn = 3 - len(dealt)
         elif remedy is Remedy.EXTRA_CARD_BURN:
             h.exempt_leave |= named or set(h.board[3:4])
         elif remedy in (Remedy.RESHUFFLE_BOARD, Remedy.RIVER_AS_TURN, Remedy.BURN_PREMATURE,
@@ -403,6 +407,10 @@ class DealingMonitor:
         if uid in h.exempt_arrive:
             h.exempt_arrive.discard(uid)
             return faults
+        if h.last_flop_to_burn and prev is None and street is Street.FLOP:
+            h.last_flop_to_burn -= 1
+            if not h.last_flop_to_burn:
+                h.exempt_leave.add(uid)  # cdc 8.3 / brest III.15: the turn's burn, once dealt
         if street in h.faulted_streets:
             return faults  # the rest of a street already ruled on: one fault per street
         if h.free_board_cards > 0:

@@ -141,12 +141,16 @@ class Hand:
     def min_raise_to(self) -> int:
         return min_raise_to(self.rules, self.max_bet, self.last_full, self.bb)
 
+    def _can_be_called(self, seat: int) -> bool:
+        """Someone else still in could put in a chip more than the highest bet."""
+        top = self.max_bet
+        return any(self.stack[s] > 0 and self.bet[s] + self.stack[s] > top
+                   for s in self.live if s != seat)
+
     def _may_raise(self, seat: int) -> bool:
         if seat in self.restricted:
             return False
-        top = self.max_bet
-        if not any(self.stack[s] > 0 and self.bet[s] + self.stack[s] > top
-                   for s in self.live if s != seat):
+        if not self._can_be_called(seat):
             return False  # nobody else could put in a chip more: a raise means nothing
         acted = self._acted.get(seat)
         if acted is None:
@@ -298,6 +302,12 @@ class Hand:
             call_to = min(max_bet, own + self.stack[seat])
             return self._advance(seat, kind, ActionKind.CALL, call_to, ActionStatus.ACCEPTED,
                                  None, ruling)
+        if kind is ActionKind.ALLIN and seat not in self.restricted and not self._can_be_called(seat):
+            # Everyone else still in is all-in for less: his chips pushed in are a call of what
+            # can be called; the excess is never wagered (a raise nobody can answer means nothing).
+            call_to = min(max_bet, own + self.stack[seat])
+            applied = ActionKind.CALL if call_to > own else ActionKind.CHECK
+            return self._advance(seat, kind, applied, call_to, ActionStatus.ACCEPTED, None, ruling)
         j = judge_wager(self.rules, seat=seat, kind=kind, to=to, own_bet=own,
                         stack=self.stack[seat], max_bet=max_bet, min_to=self.min_raise_to(),
                         may_raise=self._may_raise(seat), announced=announced, chips=chips)

@@ -111,6 +111,7 @@ BREST_2011 = Ruleset(
     reopen=ReopenRule.FULL_RAISE_ONLY,
     skipped=SkippedRule.CALL_OR_FOLD,
     simultaneous=SimultaneousRule.IN_ORDER,  # silent: treated as played in turn, like VII.20
+    released_raise_only_if_wagered=True,  # VII.20: call or fold unless he had opened or raised
     showdown_order=ShowdownOrder.LAST_AGGRESSOR,
     think_seconds=60,
     countdown_seconds=10,
