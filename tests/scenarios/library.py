@@ -219,6 +219,13 @@ add("flop_two_burns_flop_out_cdc-2013", "cdc-2013",
     + CHECKS + [{"board": "6d"}] + CHECKS + RIVER + CHECKS,
     [fault("flop_two_burns", "burn_to_flop", "cdc-2013 8.3")], "showdown")
 
+# cdc 8.3, premature flop ruled at its first card while the dealer lays the other two: all three go
+# back into the stub, the pre-flop round ends, a new flop comes without burn; nothing else is raised.
+add("premature_flop_reshuffled_cdc-2013", "cdc-2013",
+    deal() + [act(4, "call")] + FLOP + [{"take": {"zone": "board", "card": c}} for c in ("Ts", "Jd", "4h")]
+    + PREFLOP[1:] + [{"board": "2d"}, {"board": "3d"}, {"board": "4d"}] + CHECKS + TURN + CHECKS + RIVER + CHECKS,
+    [fault("premature_flop", "reshuffle_board", "cdc-2013 8.3")], "showdown")
+
 
 def write() -> None:
     for name, (body, _faults, _result) in LIBRARY.items():
