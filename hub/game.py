@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub import rulings, wire
-from hub.rules import ActionRecord, Hand, Level, Positions, RulesError, RulingGiven, Street, start_hand
+from hub.rules import (ActionRecord, ActionStatus, Hand, Level, Positions, RulesError, RulingGiven, Street,
+                       start_hand)
 from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
 from hub.rules.positions import clockwise, default_positions, next_positions
@@ -210,7 +211,7 @@ class TableGame:
             self._faulty_board = True  # the remedy reshapes the board: feed it at the first action
         detected = FaultDetected(kind=FaultKind(fault.kind), hand=fault.hand, seat=fault.seat,
                                  cards=tuple(fault.cards), at=fault.at, details=dict(fault.details))
-        ruling = rulings.rule(detected, self.ruleset, self._situation())
+        ruling = rulings.rule(detected, self.ruleset, self._situation(detected))
         out = Output([self._event("fault", kind=fault.kind, seat=fault.seat, cards=list(fault.cards),
                                   ruling=self._ruling_dict(ruling))])
         out.commands.append(wire.RulingCmd(hand=self.hand_no, kind=fault.kind, decision=str(ruling.decision),
@@ -391,7 +392,7 @@ class TableGame:
 
     # -- rulings ---------------------------------------------------------------------------------
 
-    def _situation(self) -> rulings.Situation:
+    def _situation(self, fault: FaultDetected) -> rulings.Situation:
         hand = self.hand
         assert hand is not None
         return rulings.Situation(
@@ -401,7 +402,17 @@ class TableGame:
             live_seats=tuple(sorted(hand.live)),
             committed=dict(hand.contributed),
             pot_opened=hand.max_bet > 0 and hand.street is not Street.PREFLOP,
+            recoverable=not (fault.kind is FaultKind.MIXED_DECKS and self._has_acted(fault.seat)),
         )
+
+    def _has_acted(self, seat: int | None) -> bool:
+        """The seat played with the cards it holds: a card of the other deck read only now (an
+        antenna missed it when dealt) was in an action, so the hand is no longer recoverable (cdc 6.4)."""
+        hand = self.hand
+        assert hand is not None
+        return seat is not None and any(
+            isinstance(e, ActionRecord) and e.seat == seat and e.status is not ActionStatus.REJECTED
+            for e in hand.log)
 
     def _apply_ruling(self, ruling: rulings.Ruling) -> Output:
         hand = self.hand

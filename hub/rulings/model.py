@@ -73,7 +73,6 @@ class When(StrEnum):
     THREE_ACTED_POT_OPENED = "three_acted_pot_opened"
     THREE_ACTED = "three_acted"
     NOT_RECOVERABLE = "not_recoverable"
-    BOARD_NOT_IDENTIFIABLE = "board_not_identifiable"
     HALF_MIN_RAISE = "half_min_raise"  # short raise reached 50 % of the minimum (or was announced)
     HALF_OVER_BET = "half_over_bet"  # pouques 52: at least 50 % over the previous bet
 
@@ -112,7 +111,8 @@ class Situation:
     committed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # chips this hand
     pot_opened: bool = False  # a bet was made in the current round (pcpm out of turn)
     recoverable: bool = True  # mixed decks: no action made with cards of both decks yet
-    board_identifiable: bool = True  # board removed: the table still knows it (RFID keeps it)
+    # No `board_identifiable`: cdc 8.6 cancels only a board "plus clairement discernable"; the table
+    # identifies every board card by its tag wherever it goes, so that branch cannot arise here.
 
 
 @dataclass(frozen=True, slots=True)
