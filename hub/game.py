@@ -18,6 +18,7 @@ from hub.rules import (ActionRecord, ActionStatus, Hand, Level, Positions, Rules
                        start_hand)
 from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
+from hub.rules import refusals
 from hub.rules.positions import clockwise, default_positions, next_positions
 from hub.rules.rulesets import TimeCaller, get_ruleset
 from hub.rules.timecall import TimeCall
@@ -186,7 +187,7 @@ class TableGame:
     def action(self, seat: int, action: str, to: int | None) -> Output:
         if not self.in_hand:
             return Output([self._event("action", seat=seat, action=action, to=to, status="rejected",
-                                       reason="no hand in progress")])
+                                       reason="no hand in progress", message=refusals.message("no_hand"))])
         return self._act(seat, action, to, via="panel")
 
     def dealer(self, button: str, seat: int | None, now: float) -> Output:
@@ -261,7 +262,7 @@ class TableGame:
             hand.act(seat, action, to)
         except RulesError as err:
             out.events.append(self._event("action", seat=seat, action=action, to=to, status="rejected",
-                                          reason=str(err)))
+                                          reason=str(err), message=refusals.message("refused")))
             return out
         if action != "fold" or via == "panel":
             self.actions.append(action)
@@ -362,6 +363,8 @@ class TableGame:
                             reason=d["reason"], applied=d["applied"], amount=d["amount"], street=d["street"],
                             pending=d["pending"], via=via)
         events = [event]
+        if rec.status is ActionStatus.REJECTED:
+            event["message"] = refusals.message(rec.reason)
         if rec.ruling is not None:
             event["ruling"] = rec.ruling.to_dict()
             kind = str(rec.ruling.kind) if rec.ruling.kind else None
@@ -374,13 +377,15 @@ class TableGame:
     def _call_time(self, seat: int, now: float) -> Output:
         hand = self.hand
         if hand is None or hand.result is not None:
-            return Output([self._event("time_refused", seat=seat, reason="no hand in progress")])
+            return Output([self._event("time_refused", seat=seat, reason="no hand in progress",
+                                       message=refusals.message("no_hand"))])
         self._now = now
         out = self._feed_board()
         try:
             called = hand.call_time(seat, now, TimeCaller.PLAYER)
         except RulesError as err:
-            out.events.append(self._event("time_refused", seat=seat, reason=str(err)))
+            why = "time_not_to_act" if not hand.round_open or seat != hand.to_act else "time_not_allowed"
+            out.events.append(self._event("time_refused", seat=seat, reason=str(err), message=refusals.message(why)))
             return out
         if isinstance(called, TimeCall):
             out.events.append(self._event("time", seat=seat, countdown_at=called.countdown_at,

@@ -302,9 +302,10 @@ class Hand:
             call_to = min(max_bet, own + self.stack[seat])
             return self._advance(seat, kind, ActionKind.CALL, call_to, ActionStatus.ACCEPTED,
                                  None, ruling)
-        if kind is ActionKind.ALLIN and seat not in self.restricted and not self._can_be_called(seat):
-            # Everyone else still in is all-in for less: his chips pushed in are a call of what
-            # can be called; the excess is never wagered (a raise nobody can answer means nothing).
+        if kind is ActionKind.ALLIN and not self._may_raise(seat):
+            # He may not raise (everyone else is all-in for less, the betting was not reopened, or
+            # a ruling left him call or fold): the chips he pushes in are a call of what can be
+            # called, the excess never wagered. The panel never leaves him without a way forward.
             call_to = min(max_bet, own + self.stack[seat])
             applied = ActionKind.CALL if call_to > own else ActionKind.CHECK
             return self._advance(seat, kind, applied, call_to, ActionStatus.ACCEPTED, None, ruling)
