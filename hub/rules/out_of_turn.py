@@ -64,6 +64,29 @@ def hold(hand: Hand, seat: int, kind: ActionKind, to: int | None, announced: boo
     return rec
 
 
+def in_the_dark(hand: Hand, seat: int, kind: ActionKind, to: int | None, announced: bool,
+                chips: Sequence[int] | None) -> ActionRecord:
+    """An action before the street's cards are out (cdc 10.14 « in the dark », brest VII.7):
+    allowed, held until the round opens; then it is treated as announced before his turn."""
+    if seat in hand.dark:
+        return hand._record(seat, kind, to, ActionStatus.REJECTED, None, "already_pending")
+    hand.dark[seat] = Pending(seat, kind, to, announced, tuple(chips) if chips else None, 0)
+    return hand._record(seat, kind, to, ActionStatus.ACCEPTED, None, "in_the_dark", pending=True)
+
+
+def release_dark(hand: Hand) -> None:
+    """The street is out: actions in the dark wait for their turn like actions out of turn
+    (they stand unless someone bets before them) and apply at once if the turn is theirs."""
+    dark, hand.dark = hand.dark, {}
+    if not hand.round_open:
+        return
+    for seat, p in dark.items():
+        if seat in hand.live and hand.stack[seat] > 0:
+            hand.pending[seat] = p
+    if hand.pending:
+        resolve(hand)
+
+
 def _seen(hand: Hand) -> int:
     """The bet the player faced when he acted: held wagers made before his count too (brest
     VII.21: the actions of those who forgot a player are maintained as they were made)."""

@@ -3,7 +3,7 @@
 A table of 2 to 9 random stacks (short ones too, so all-ins abound) plays hands through
 `hub.game.TableGame` exactly as the table feeds it: hole cards and board cards as card events, seat
 panel presses by any seat at any time (in turn or not, any button, any amount the dial can show),
-Time called and run out, boxed cards after the deal. After a random number of such presses the
+Time called and run out, boxed cards after the deal, presses between rounds (in the dark). After a random number of such presses the
 player to act only checks or calls; from then on the hand must end. Checked at every step:
 
 - a hand in progress always has a legal way forward: a betting round waiting on a live seat with
@@ -138,6 +138,10 @@ class Table:
             hand = g.hand
             assert hand is not None
             if not hand.round_open:
+                if step < wild and rng.random() < 0.3:
+                    self._random_press(rng.randint(1, 9))  # in the dark, or refused between rounds
+                    if not g.in_hand:
+                        return True
                 self._way_forward_without_betting(deck)
                 continue
             if hand.to_act is None or hand.to_act not in hand.live or hand.stack[hand.to_act] == 0:
@@ -218,7 +222,7 @@ class Table:
         self.stats.presses += 1
         events = self.game.action(seat, action, to).events
         self.check(events)
-        if action == "allin" and seat == hand.to_act:
+        if action == "allin" and hand.round_open and seat == hand.to_act:
             # Pushing every chip in is always accepted from the player to act (as a call where
             # he may not raise).
             refused = [e for e in events if e["type"] == "action" and e["seat"] == seat

@@ -226,6 +226,18 @@ add("premature_flop_reshuffled_cdc-2013", "cdc-2013",
     + PREFLOP[1:] + [{"board": "2d"}, {"board": "3d"}, {"board": "4d"}] + CHECKS + TURN + CHECKS + RIVER + CHECKS,
     [fault("premature_flop", "reshuffle_board", "cdc-2013 8.3")], "showdown")
 
+# cdc 10.14 (brest VII.7): a bet "in the dark", pressed before the flop is out, stands when the flop
+# round opens and it is his turn.
+add("in_the_dark_cdc-2013", "cdc-2013",
+    deal() + PREFLOP + [act(1, "bet", 200)] + FLOP + [act(2, "call"), act(4, "fold"), act(9, "fold")]
+    + TURN + [act(1, "check"), act(2, "check")] + RIVER + [act(1, "check"), act(2, "check")],
+    [], "showdown")
+ACTIONS["in_the_dark_cdc-2013"] = (
+    [(4, "call", "accepted", "call"), (9, "call", "accepted", "call"), (1, "call", "accepted", "call"),
+     (2, "check", "accepted", "check"), (1, "bet", "accepted", None), (1, "bet", "accepted", "bet"),
+     (2, "call", "accepted", "call"), (4, "fold", "accepted", "fold"), (9, "fold", "accepted", "fold")]
+    + [(1, "check", "accepted", "check"), (2, "check", "accepted", "check")] * 2)
+
 
 def write() -> None:
     for name, (body, _faults, _result) in LIBRARY.items():
