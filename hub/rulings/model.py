@@ -102,7 +102,13 @@ class RulingsTable:
 
 @dataclass(frozen=True, slots=True)
 class Situation:
-    """What the hub's engine knows when a fault arrives."""
+    """What the hub's engine knows when a fault arrives (filled by `hub.game.TableGame._situation`).
+
+    `pot_opened` only matters to pcpm's out-of-turn clause: the live game rules out of turn, Time
+    and short bets in `hub.rules` (same articles, tests/rulings/test_engine_and_tables_agree.py),
+    so those clauses document rather than decide; `rounds_open` and `live_seats` are context for
+    the dashboard, no condition reads them.
+    """
 
     substantial_action: bool = False  # misdeal no longer possible (cdc 7.7, brest III.12, ...)
     betting_possible: bool = True  # more betting can take place in this hand
