@@ -20,6 +20,7 @@ STATUSES = {"appliqué", "TD", "non observable", "hors champ", "à faire"}
 SHORT = {"cdc": "cdc-2013", "brest": "brest-2011", "pouques": "pouques-2020", "cpt87": "cpt87"}
 # "cdc 10.2", "cdc-2013 10.2", "brest VII.20", "pouques-2020 77", "cpt87 8.8" (a chapter alone: "brest X")
 CITED = re.compile(r"\b(cdc|brest|pouques|cpt87)(?:-20\d\d)? ((?:[0-9]{1,2}(?:\.[0-9]{1,2})?)|(?:[IVX]{1,4}(?:\.[0-9]{1,2})?))\b")
+PCPM_CITED = re.compile(r"\"pcpm ([^\"(][^\"]*)\"")
 
 
 def rows() -> list[list[str]]:
@@ -83,6 +84,10 @@ def code_citations() -> set[tuple[str, str]]:
     for rules in ENGINE_RULESETS.values():
         for article in rules.articles.values():
             found.add((rules.id, article))
+    for base in ("hub", "table_agent"):  # pcpm has no numbers: its sections are cited by name
+        for path in (ROOT / base).rglob("*.py"):
+            for article in PCPM_CITED.findall(path.read_text(encoding="utf-8")):
+                found.add(("pcpm", article))
     return found
 
 
@@ -90,7 +95,7 @@ def test_every_article_cited_in_the_code_has_its_row() -> None:
     rows_by = table()
     text = DOC.read_text(encoding="utf-8")
     cited = code_citations()
-    assert ("brest-2011", "VII.21") in cited and ("pcpm", "La donne") in cited
+    assert ("brest-2011", "VII.21") in cited and ("pcpm", "La donne") in cited and ("pcpm", "retards") in cited
     missing = []
     for ruleset, article in sorted(cited):
         if ruleset == "pcpm":  # cited by its section heading, or by the engine's short name
