@@ -29,6 +29,7 @@ __all__ = [
 ]
 
 _BOARD_START = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}
+_STREET_CARDS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 _GATE = {Street.FLOP: Street.PREFLOP, Street.TURN: Street.FLOP, Street.RIVER: Street.TURN}
 _DEAD_ZONES = (ZoneKind.MUCK, ZoneKind.BURN, ZoneKind.TRAY)
 _HAND_OVER = (Decision.MISDEAL, Decision.HAND_CANCELLED_BETS_RETURNED, Decision.HAND_CANCELLED_POT_SPLIT)
@@ -84,6 +85,7 @@ class DealingMonitor:
         if self._h is not None:
             self._h.closed.add(street)
             self._h.to_act = None
+            self._h.premature_to_come = 0  # cards dealt from now on are not premature
         return []
 
     def action_seen(
@@ -146,13 +148,23 @@ class DealingMonitor:
             h.exempt_leave |= named or set(h.board[:1])
         elif remedy is Decision.BURN_TO_FLOP:
             h.exempt_arrive |= set(h.burn[1:2]) | (named & set(h.burn))
-            h.exempt_leave |= set(h.board[2:3])
+            dealt = [u for u in h.board if u not in h.exempt_arrive]
+            if len(dealt) >= 3:
+                h.exempt_leave.add(dealt[2])
+            else:  # ruled before the flop was out: its last card, when it comes, goes to the burn
+                h.last_flop_to_burn = 3 - len(dealt)
         elif remedy is Decision.EXTRA_CARD_BURN:
             h.exempt_leave |= named or set(h.board[3:4])
         elif remedy in (Decision.RESHUFFLE_BOARD, Decision.RIVER_AS_TURN, Decision.BURN_PREMATURE,
                         Decision.BURN_AND_NEXT):
-            start = _BOARD_START[street or _street_of(max(len(h.board) - 1, 0))]
-            h.exempt_leave |= named or set(h.board[start:])
+            faulted = street or _street_of(max(len(h.board) - 1, 0))
+            start = _BOARD_START[faulted]
+            out = h.board[start:]
+            h.exempt_leave |= named | set(out)
+            if remedy is Decision.RESHUFFLE_BOARD:
+                # Ruled at the first premature card: the rest of that street, still being dealt,
+                # goes back into the stub too (cdc 8.3, 8.5).
+                h.premature_to_come = max(0, _STREET_CARDS[faulted] - len(out))
         elif remedy is Decision.BOTTOM_CARD:
             h.exempt_leave |= named or set(h.board[3:4])
             h.free_board_cards += 1
@@ -394,6 +406,14 @@ class DealingMonitor:
         if uid in h.exempt_arrive:
             h.exempt_arrive.discard(uid)
             return faults
+        if h.premature_to_come and prev is None:
+            h.premature_to_come -= 1
+            h.exempt_leave.add(uid)
+            return faults
+        if h.last_flop_to_burn and prev is None and street is Street.FLOP:
+            h.last_flop_to_burn -= 1
+            if not h.last_flop_to_burn:
+                h.exempt_leave.add(uid)  # cdc 8.3 / brest III.15: the turn's burn, once dealt
         if street in h.faulted_streets:
             return faults  # the rest of a street already ruled on: one fault per street
         if h.free_board_cards > 0:

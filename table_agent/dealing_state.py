@@ -58,6 +58,8 @@ class HandState:
     to_act: int | None = None
     exempt_leave: set[str] = field(default_factory=set)  # board cards a remedy moves away
     exempt_arrive: set[str] = field(default_factory=set)  # cards a remedy moves onto the board
+    last_flop_to_burn: int = 0  # flop cards still to come before the one a remedy sends to the burn
+    premature_to_come: int = 0  # premature cards of a reshuffled street not yet dealt
     free_board_cards: int = 0  # board cards a remedy deals outside the betting gate
     dead_ok: set[str] = field(default_factory=set)  # dead cards a remedy gives back to a seat
     void: bool = False  # misdeal or cancelled: nothing more to judge

@@ -65,6 +65,7 @@ class ReaderWorker:
         self._reconnect = Reconnect(self._stop, retry_max=retry_max)
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._link: ByteLink | None = None
+        self._told_down = False  # the reader's loss is said once, not at every retry
         self.bytes_read = 0
         self.decoder = Decoder(on_reject=self._rejected)
 
@@ -92,6 +93,7 @@ class ReaderWorker:
 
     def _open(self) -> ByteLink:
         self._link = self._open_link()  # kept so that stop() can close it under a blocking read
+        self._told_down = False
         return self._link
 
     def _session(self, link: ByteLink) -> None:
@@ -105,6 +107,10 @@ class ReaderWorker:
     def _failed(self, link: ByteLink | None, err: OSError) -> None:
         if self._link is not None:  # None: it never opened, or stop() closed it under the read
             self._out.put(LinkChanged(False, str(err), self._clock.now()))
+            self._told_down = True
+        elif not self._told_down:  # never opened (no such device): the reader is down, said once
+            self._out.put(LinkChanged(False, f"cannot open the reader: {err}", self._clock.now()))
+            self._told_down = True
         else:
             log.debug("reader link not available: %s", err)
 

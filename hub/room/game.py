@@ -16,7 +16,18 @@ from typing import Any
 from hub import rulings
 from hub.room.hand_cancel import KIND as CANCEL_KIND
 from hub.room.hand_cancel import cancel_ruling
-from hub.rules import ActionRecord, Hand, Level, Positions, RulesError, RulingGiven, Street, start_hand
+from hub.rules import (
+    ActionRecord,
+    ActionStatus,
+    Hand,
+    Level,
+    Positions,
+    RulesError,
+    RulingGiven,
+    Street,
+    refusals,
+    start_hand,
+)
 from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
 from hub.rules.positions import clockwise, default_positions, next_positions
@@ -192,7 +203,7 @@ class TableGame:
     def action(self, seat: int, action: str, to: int | None) -> Output:
         if not self.in_hand:
             return Output([self._event("action", seat=seat, action=action, to=to, status="rejected",
-                                       reason="no hand in progress")])
+                                       reason="no hand in progress", message=refusals.message("no_hand"))])
         return self._act(seat, action, to, via="panel")
 
     def dealer(self, button: str, seat: int | None, now: float) -> Output:
@@ -217,7 +228,7 @@ class TableGame:
             self._faulty_board = True  # the remedy reshapes the board: feed it at the first action
         detected = FaultDetected(kind=FaultKind(fault.kind), hand=fault.hand, seat=fault.seat,
                                  cards=tuple(fault.cards), at=fault.at, details=dict(fault.details))
-        ruling = rulings.rule(detected, self.ruleset, self._situation())
+        ruling = rulings.rule(detected, self.ruleset, self._situation(detected))
         out = Output([self._event("fault", kind=fault.kind, seat=fault.seat, cards=list(fault.cards),
                                   ruling=self._ruling_dict(ruling))])
         out.commands.append(wire.RulingCmd(hand=self.hand_no, kind=fault.kind, decision=str(ruling.decision),
@@ -267,7 +278,7 @@ class TableGame:
             hand.act(seat, action, to)
         except RulesError as err:
             out.events.append(self._event("action", seat=seat, action=action, to=to, status="rejected",
-                                          reason=str(err)))
+                                          reason=str(err), message=refusals.message("refused")))
             return out
         if action != "fold" or via == "panel":
             self.actions.append(action)
@@ -368,6 +379,8 @@ class TableGame:
                             reason=d["reason"], applied=d["applied"], amount=d["amount"], street=d["street"],
                             pending=d["pending"], via=via)
         events = [event]
+        if rec.status is ActionStatus.REJECTED:
+            event["message"] = refusals.message(rec.reason)
         if rec.ruling is not None:
             event["ruling"] = rec.ruling.to_dict()
             kind = str(rec.ruling.kind) if rec.ruling.kind else None
@@ -380,13 +393,15 @@ class TableGame:
     def _call_time(self, seat: int, now: float) -> Output:
         hand = self.hand
         if hand is None or hand.result is not None:
-            return Output([self._event("time_refused", seat=seat, reason="no hand in progress")])
+            return Output([self._event("time_refused", seat=seat, reason="no hand in progress",
+                                       message=refusals.message("no_hand"))])
         self._now = now
         out = self._feed_board()
         try:
             called = hand.call_time(seat, now, TimeCaller.PLAYER)
         except RulesError as err:
-            out.events.append(self._event("time_refused", seat=seat, reason=str(err)))
+            why = "time_not_to_act" if not hand.round_open or seat != hand.to_act else "time_not_allowed"
+            out.events.append(self._event("time_refused", seat=seat, reason=str(err), message=refusals.message(why)))
             return out
         if isinstance(called, TimeCall):
             out.events.append(self._event("time", seat=seat, countdown_at=called.countdown_at,
@@ -398,7 +413,7 @@ class TableGame:
 
     # -- rulings ---------------------------------------------------------------------------------
 
-    def _situation(self) -> rulings.Situation:
+    def _situation(self, fault: FaultDetected) -> rulings.Situation:
         hand = self.hand
         assert hand is not None
         return rulings.Situation(
@@ -408,7 +423,17 @@ class TableGame:
             live_seats=tuple(sorted(hand.live)),
             committed=dict(hand.contributed),
             pot_opened=hand.max_bet > 0 and hand.street is not Street.PREFLOP,
+            recoverable=not (fault.kind is FaultKind.MIXED_DECKS and self._has_acted(fault.seat)),
         )
+
+    def _has_acted(self, seat: int | None) -> bool:
+        """The seat played with the cards it holds: a card of the other deck read only now (an
+        antenna missed it when dealt) was in an action, so the hand is no longer recoverable (cdc 6.4)."""
+        hand = self.hand
+        assert hand is not None
+        return seat is not None and any(
+            isinstance(e, ActionRecord) and e.seat == seat and e.status is not ActionStatus.REJECTED
+            for e in hand.log)
 
     def _apply_ruling(self, ruling: rulings.Ruling) -> Output:
         hand = self.hand

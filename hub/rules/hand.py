@@ -77,6 +77,7 @@ class Hand:
         self.aggressors: dict[Street, list[int]] = {}  # bettors and raisers, per street
         self.last_round_street = Street.PREFLOP
         self.pending: dict[int, out_of_turn.Pending] = {}
+        self.dark: dict[int, out_of_turn.Pending] = {}  # announced before the street's cards
         self.restricted: dict[int, out_of_turn.Restriction] = {}
         self.time_call: timecall.TimeCall | None = None
         self.returned: dict[int, int] = {}  # uncalled bets given back
@@ -141,12 +142,16 @@ class Hand:
     def min_raise_to(self) -> int:
         return min_raise_to(self.rules, self.max_bet, self.last_full, self.bb)
 
+    def _can_be_called(self, seat: int) -> bool:
+        """Someone else still in could put in a chip more than the highest bet."""
+        top = self.max_bet
+        return any(self.stack[s] > 0 and self.bet[s] + self.stack[s] > top
+                   for s in self.live if s != seat)
+
     def _may_raise(self, seat: int) -> bool:
         if seat in self.restricted:
             return False
-        top = self.max_bet
-        if not any(self.stack[s] > 0 and self.bet[s] + self.stack[s] > top
-                   for s in self.live if s != seat):
+        if not self._can_be_called(seat):
             return False  # nobody else could put in a chip more: a raise means nothing
         acted = self._acted.get(seat)
         if acted is None:
@@ -259,6 +264,10 @@ class Hand:
     ) -> ActionRecord:
         """Apply a player's action; `to` is the street total for bet/raise ("raise to")."""
         kind = action if type(action) is ActionKind else ActionKind(action)
+        if self.result is None and not self.round_open and self._street_to_come():
+            if seat not in self.live or self.stack.get(seat, 0) == 0:
+                return self._record(seat, kind, to, ActionStatus.REJECTED, None, "not_in_hand")
+            return out_of_turn.in_the_dark(self, seat, kind, to, announced, chips)
         if self.result is not None or not self.round_open:
             return self._record(seat, kind, to, ActionStatus.REJECTED, None, "betting_closed")
         if seat not in self.live or self.stack.get(seat, 0) == 0:
@@ -274,6 +283,11 @@ class Hand:
                      ) -> list[ActionRecord]:
         """Simultaneous actions (cdc 10.16: taken in turn; pcpm: the second is out of turn)."""
         return out_of_turn.act_together(self, requests)
+
+    def _street_to_come(self) -> bool:
+        """Between rounds, a street still to be dealt with betting on it (cdc 10.14)."""
+        return (self.street in (Street.PREFLOP, Street.FLOP, Street.TURN) and len(self.live) > 1
+                and sum(1 for s in self.live if self.stack[s] > 0) > 1)
 
     def _record(self, seat: int, kind: ActionKind, to: int | None, status: ActionStatus,
                 applied: ActionKind | None, reason: str | None, ruling: Ruling | None = None,
@@ -298,6 +312,13 @@ class Hand:
             call_to = min(max_bet, own + self.stack[seat])
             return self._advance(seat, kind, ActionKind.CALL, call_to, ActionStatus.ACCEPTED,
                                  None, ruling)
+        if kind is ActionKind.ALLIN and not self._may_raise(seat):
+            # He may not raise (everyone else is all-in for less, the betting was not reopened, or
+            # a ruling left him call or fold): the chips he pushes in are a call of what can be
+            # called, the excess never wagered. The panel never leaves him without a way forward.
+            call_to = min(max_bet, own + self.stack[seat])
+            applied = ActionKind.CALL if call_to > own else ActionKind.CHECK
+            return self._advance(seat, kind, applied, call_to, ActionStatus.ACCEPTED, None, ruling)
         j = judge_wager(self.rules, seat=seat, kind=kind, to=to, own_bet=own,
                         stack=self.stack[seat], max_bet=max_bet, min_to=self.min_raise_to(),
                         may_raise=self._may_raise(seat), announced=announced, chips=chips)
@@ -351,6 +372,7 @@ class Hand:
         self.log.append(given)
         was_to_act = seat == self.to_act
         self.pending.pop(seat, None)
+        self.dark.pop(seat, None)
         if seat in self.live:
             self.live.discard(seat)
             if len(self.live) == 1:
@@ -393,6 +415,7 @@ class Hand:
         self.max_bet = 0
         self.last_full = 0
         self._open_round(first_after=self.positions.button)
+        out_of_turn.release_dark(self)
         return self.street
 
     def _finish_uncontested(self) -> None:

@@ -57,11 +57,46 @@ def hold(hand: Hand, seat: int, kind: ActionKind, to: int | None, announced: boo
     topic = "out_of_turn_fold" if kind is ActionKind.FOLD else "out_of_turn"
     ruling = Ruling(Decision.ACTION_BINDING, rules.article(topic), seat, FaultKind.OUT_OF_TURN)
     hand.pending[seat] = Pending(seat, kind, to, announced, tuple(chips) if chips else None,
-                                 hand.max_bet)
+                                 _seen(hand))
     rec = hand._record(seat, kind, to, ActionStatus.ACCEPTED, None, FaultKind.OUT_OF_TURN,
                        ruling, pending=True)
     _check_skipped(hand)
     return rec
+
+
+def in_the_dark(hand: Hand, seat: int, kind: ActionKind, to: int | None, announced: bool,
+                chips: Sequence[int] | None) -> ActionRecord:
+    """An action before the street's cards are out (cdc 10.14 « in the dark », brest VII.7):
+    allowed, held until the round opens; then it is treated as announced before his turn."""
+    if seat in hand.dark:
+        return hand._record(seat, kind, to, ActionStatus.REJECTED, None, "already_pending")
+    hand.dark[seat] = Pending(seat, kind, to, announced, tuple(chips) if chips else None, 0)
+    return hand._record(seat, kind, to, ActionStatus.ACCEPTED, None, "in_the_dark", pending=True)
+
+
+def release_dark(hand: Hand) -> None:
+    """The street is out: actions in the dark wait for their turn like actions out of turn
+    (they stand unless someone bets before them) and apply at once if the turn is theirs."""
+    dark, hand.dark = hand.dark, {}
+    if not hand.round_open:
+        return
+    for seat, p in dark.items():
+        if seat in hand.live and hand.stack[seat] > 0:
+            hand.pending[seat] = p
+    if hand.pending:
+        resolve(hand)
+
+
+def _seen(hand: Hand) -> int:
+    """The bet the player faced when he acted: held wagers made before his count too (brest
+    VII.21: the actions of those who forgot a player are maintained as they were made)."""
+    seen = hand.max_bet
+    for p in hand.pending.values():
+        if p.action is ActionKind.ALLIN:
+            seen = max(seen, hand.bet[p.seat] + hand.stack[p.seat])
+        elif p.action in _WAGERS:
+            seen = max(seen, p.to if p.to is not None else hand.bet[p.seat] + sum(p.chips or ()))
+    return seen
 
 
 def restrict(hand: Hand, seat: int, ruling: Ruling) -> None:
@@ -105,7 +140,7 @@ def resolve(hand: Hand) -> None:
     while hand.round_open and hand.to_act in hand.pending:
         seat = hand.to_act
         p = hand.pending.pop(seat)
-        if p.action is ActionKind.FOLD or hand.max_bet == p.max_bet_at:
+        if p.action is ActionKind.FOLD or hand.max_bet <= p.max_bet_at:
             topic = "out_of_turn_fold" if p.action is ActionKind.FOLD else "out_of_turn"
             ruling = Ruling(Decision.ACTION_BINDING, rules.article(topic), seat,
                             FaultKind.OUT_OF_TURN)
@@ -117,7 +152,8 @@ def resolve(hand: Hand) -> None:
                           FaultKind.OUT_OF_TURN)
         hand.log.append(RulingGiven(released, hand.street))
         if rules.released_raise_only_if_wagered and p.action not in _WAGERS:
-            # pcpm: free again, but may raise only if his own out-of-turn action was a wager.
+            # pcpm, brest VII.20: free again, but may raise only if his own out-of-turn action
+            # was a wager (« que s'ils l'avaient eux-mêmes déjà changée »).
             restrict(hand, seat, Ruling(Decision.CALL_OR_FOLD_ONLY,
                                         rules.article("out_of_turn"), seat, FaultKind.OUT_OF_TURN))
         break

@@ -111,6 +111,7 @@ BREST_2011 = Ruleset(
     reopen=ReopenRule.FULL_RAISE_ONLY,
     skipped=SkippedRule.CALL_OR_FOLD,
     simultaneous=SimultaneousRule.IN_ORDER,  # silent: treated as played in turn, like VII.20
+    released_raise_only_if_wagered=True,  # VII.20: call or fold unless he had opened or raised
     showdown_order=ShowdownOrder.LAST_AGGRESSOR,
     think_seconds=60,
     countdown_seconds=10,
@@ -148,6 +149,10 @@ POUQUES_2020 = Ruleset(
     ),
 )
 
+_ACTIONS = "Les actions et les relances"
+_SHOWDOWN = "L’étalage (« showdown »)"
+_BLINDS = "Les blinds et les changements de place"
+
 PCPM = Ruleset(
     id="pcpm",
     name="Poker Club de Pont-St-Martin: règlement intérieur, tournoi sans croupier, règles du NLHE",
@@ -160,18 +165,19 @@ PCPM = Ruleset(
     think_seconds=60,
     countdown_seconds=10,
     time_callers=frozenset({TimeCaller.PLAYER, TimeCaller.SELF, TimeCaller.DEALER}),
-    # The club's text has no article numbers: sections are cited by their heading.
+    # The club's text has no article numbers: sections are cited by their heading, as the
+    # rulings tables do (hub/rulings/pcpm.py).
     articles=_arts(
-        min_raise="actions-et-relances", short_allin_below_bb="actions-et-relances",
-        short_allin_raise="actions-et-relances", short_allin_postflop="actions-et-relances",
-        insufficient_raise="actions-et-relances", short_bet="actions-et-relances",
-        announced="actions-et-relances", single_chip="actions-et-relances",
-        multiple_chips="actions-et-relances", reopen="actions-et-relances",
-        out_of_turn="actions-et-relances", out_of_turn_fold="actions-et-relances",
-        skipped="actions-et-relances", simultaneous="actions-et-relances",
-        time="cartes-mortes", face_up="showdown", showdown_order="showdown",
-        odd_chip="showdown", side_pots="showdown", dead_button="blinds", heads_up="blinds",
-        antes="blinds",
+        min_raise=_ACTIONS, short_allin_below_bb=_ACTIONS,
+        short_allin_raise=_ACTIONS, short_allin_postflop=_ACTIONS,
+        insufficient_raise=_ACTIONS, short_bet=_ACTIONS,
+        announced=_ACTIONS, single_chip=_ACTIONS,
+        multiple_chips=_ACTIONS, reopen=_ACTIONS,
+        out_of_turn=_ACTIONS, out_of_turn_fold=_ACTIONS,
+        skipped=_ACTIONS, simultaneous=_ACTIONS,
+        time="Les cartes mortes", face_up=_SHOWDOWN, showdown_order=_SHOWDOWN,
+        odd_chip=_SHOWDOWN, side_pots=_SHOWDOWN, dead_button=_BLINDS, heads_up=_BLINDS,
+        antes=_BLINDS,
     ),
 )
 

@@ -43,10 +43,8 @@ _TABLE: Mapping[K, tuple[Clause, ...]] = {
     K.RIVER_WITHOUT_BURN: (Clause(D.BURN_AND_NEXT, "cdc-2013 8.3"),),
     K.PREMATURE_TURN: (Clause(D.RIVER_AS_TURN, "cdc-2013 8.4"),),
     K.PREMATURE_RIVER: (Clause(D.RESHUFFLE_BOARD, "cdc-2013 8.5"),),
-    K.BOARD_REMOVED: (
-        Clause(D.HAND_CANCELLED_BETS_RETURNED, "cdc-2013 8.6", W.BOARD_NOT_IDENTIFIABLE),
-        Clause(D.CONTINUE, "cdc-2013 8.6"),
-    ),
+    # 8.6 cancels only a board no longer discernible: the tags keep it known (see Situation)
+    K.BOARD_REMOVED: (Clause(D.CONTINUE, "cdc-2013 8.6"),),
     K.UNKNOWN_TAG: _IRREGULAR,
     K.FOREIGN_CARD: _IRREGULAR,
     K.DUPLICATE_CARD: _IRREGULAR,

@@ -69,7 +69,6 @@ _CONDITIONS: Mapping[When, Callable[[FaultDetected, Situation], bool]] = {
     When.THREE_ACTED_POT_OPENED: lambda f, s: _int(f, "acted_since_skipped") >= 3 and s.pot_opened,
     When.THREE_ACTED: lambda f, s: _int(f, "acted_since_skipped") >= 3,
     When.NOT_RECOVERABLE: lambda f, s: not s.recoverable,
-    When.BOARD_NOT_IDENTIFIABLE: lambda f, s: not s.board_identifiable,
     When.HALF_MIN_RAISE: _half_min_raise,
     When.HALF_OVER_BET: _half_over_bet,
 }

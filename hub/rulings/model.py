@@ -44,7 +44,6 @@ class When(StrEnum):
     THREE_ACTED_POT_OPENED = "three_acted_pot_opened"
     THREE_ACTED = "three_acted"
     NOT_RECOVERABLE = "not_recoverable"
-    BOARD_NOT_IDENTIFIABLE = "board_not_identifiable"
     HALF_MIN_RAISE = "half_min_raise"  # short raise reached 50 % of the minimum (or was announced)
     HALF_OVER_BET = "half_over_bet"  # pouques 52: at least 50 % over the previous bet
 
@@ -74,7 +73,13 @@ class RulingsTable:
 
 @dataclass(frozen=True, slots=True)
 class Situation:
-    """What the hub's engine knows when a fault arrives."""
+    """What the hub's engine knows when a fault arrives (filled by `hub.room.game.TableGame._situation`).
+
+    `pot_opened` only matters to pcpm's out-of-turn clause: the live game rules out of turn, Time
+    and short bets in `hub.rules` (same articles, tests/rulings/test_engine_and_tables_agree.py),
+    so those clauses document rather than decide; `rounds_open` and `live_seats` are context for
+    the dashboard, no condition reads them.
+    """
 
     substantial_action: bool = False  # misdeal no longer possible (cdc 7.7, brest III.12, ...)
     betting_possible: bool = True  # more betting can take place in this hand
@@ -83,7 +88,8 @@ class Situation:
     committed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # chips this hand
     pot_opened: bool = False  # a bet was made in the current round (pcpm out of turn)
     recoverable: bool = True  # mixed decks: no action made with cards of both decks yet
-    board_identifiable: bool = True  # board removed: the table still knows it (RFID keeps it)
+    # No `board_identifiable`: cdc 8.6 cancels only a board "plus clairement discernable"; the table
+    # identifies every board card by its tag wherever it goes, so that branch cannot arise here.
 
 
 @dataclass(frozen=True, slots=True)

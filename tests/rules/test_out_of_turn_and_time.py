@@ -95,7 +95,7 @@ def test_skipped_player_pcpm_hand_dead_when_pot_opened() -> None:
     h2.act(1, ActionKind.CALL)
     h2.act(2, ActionKind.CALL)  # three players after the skipped seat 5, pot opened
     assert 5 not in h2.live
-    assert (Decision.HAND_DEAD, 5, "pcpm actions-et-relances") in rulings(h2)
+    assert (Decision.HAND_DEAD, 5, "pcpm Les actions et les relances") in rulings(h2)
 
 
 def test_skipped_player_pouques_70_td_decision() -> None:
@@ -119,7 +119,7 @@ def test_simultaneous_second_is_out_of_turn_pcpm() -> None:
     h = six("pcpm")
     h.act_together([(5, ActionKind.CALL, None), (4, ActionKind.RAISE, 300)])
     assert h.bet[5] == 0 and h.to_act == 5
-    assert (Decision.ACTION_RELEASED, 5, "pcpm actions-et-relances") in rulings(h)
+    assert (Decision.ACTION_RELEASED, 5, "pcpm Les actions et les relances") in rulings(h)
     # pcpm: released after a mere call, he may not raise.
     assert h.legal().call_or_fold_only
 

@@ -158,10 +158,6 @@ CASES: list[tuple[str, Callable[..., list[FaultDetected]], K, int | None, tuple[
         "pouques-2020": (D.CONTINUE, "cdc-2013 8.6 (pouques-2020 silent)"),
         "pcpm": (D.CONTINUE, "cdc-2013 8.6 (pcpm silent)"),
         "cpt87": (D.CONTINUE, "cdc-2013 8.6 (cpt87 silent)")}),
-    ("board_removed_unidentifiable", fs.board_removed, K.BOARD_REMOVED, None, ("2h",),
-     Situation(board_identifiable=False), {
-        "cdc-2013": (D.HAND_CANCELLED_BETS_RETURNED, "cdc-2013 8.6"),
-        "cpt87": (D.HAND_CANCELLED_BETS_RETURNED, "cdc-2013 8.6 (cpt87 silent)")}),
     ("unknown_tag", fs.unknown_tag, K.UNKNOWN_TAG, 5, (), ONE, {
         "cdc-2013": (D.HAND_CANCELLED_BETS_RETURNED, "cdc-2013 6.4"),
         "brest-2011": (D.HAND_CANCELLED_POT_SPLIT, "brest-2011 III.11"),

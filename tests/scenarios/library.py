@@ -56,6 +56,8 @@ def fault(kind: str, decision: str, article: str) -> tuple[str, str, str]:
 
 
 LIBRARY: dict[str, tuple[dict[str, Any], list[tuple[str, str, str]], str | None]] = {}
+# Per scenario, every panel action the replay must print, in order: (seat, action, status, applied).
+ACTIONS: dict[str, list[tuple[int, str, str, str | None]]] = {}
 
 
 def add(name: str, ruleset: str, steps: list[Step], faults: list[tuple[str, str, str]],
@@ -174,6 +176,67 @@ add("insufficient_raise_completed_cdc-2013", "cdc-2013", deal() + [act(4, "raise
     [fault("insufficient_bet", "completed_to_min_raise", "cdc-2013 10.9")], None)
 add("insufficient_raise_call_cdc-2013", "cdc-2013", deal() + [act(4, "raise", 140)],
     [fault("insufficient_bet", "treated_as_call", "cdc-2013 10.9")], None)
+
+# Brest VII.20: seat 2 checks before seat 1 on the flop; seat 1 bets, which releases seat 2, who
+# may then only call or fold: he had not himself opened or raised.
+add("out_of_turn_released_call_or_fold_brest-2011", "brest-2011",
+    deal() + PREFLOP + FLOP + [act(2, "check"), act(1, "bet", 200), act(2, "raise", 600), act(2, "call"),
+                               act(4, "fold"), act(9, "fold")] + TURN + [act(1, "check"), act(2, "check")]
+    + RIVER + [act(1, "check"), act(2, "check")],
+    [fault("out_of_turn", "action_binding", "brest-2011 VII.20")], "showdown")
+ACTIONS["out_of_turn_released_call_or_fold_brest-2011"] = (
+    [(4, "call", "accepted", "call"), (9, "call", "accepted", "call"), (1, "call", "accepted", "call"),
+     (2, "check", "accepted", "check"),
+     (2, "check", "accepted", None), (1, "bet", "accepted", "bet"), (2, "raise", "rejected", None),
+     (2, "call", "accepted", "call"), (4, "fold", "accepted", "fold"), (9, "fold", "accepted", "fold")]
+    + [(1, "check", "accepted", "check"), (2, "check", "accepted", "check")] * 2)
+# Brest VII.21: seat 4 (under the gun) forgotten by three players; their actions are maintained,
+# he may only call or fold; he folds, the round closes with the held raise called, the hand goes on.
+add("skipped_by_three_brest-2011", "brest-2011",
+    deal() + [act(9, "raise", 300), act(1, "call"), act(2, "call"), act(4, "fold")]
+    + FLOP + [act(1, "check"), act(2, "check"), act(9, "check")] + TURN
+    + [act(1, "check"), act(2, "check"), act(9, "check")] + RIVER + [act(1, "check"), act(2, "check"),
+                                                                     act(9, "check")],
+    [fault("out_of_turn", "action_binding", "brest-2011 VII.20")] * 3, "showdown")
+ACTIONS["skipped_by_three_brest-2011"] = (
+    [(9, "raise", "accepted", None), (1, "call", "accepted", None), (2, "call", "accepted", None),
+     (4, "fold", "accepted", "fold"), (9, "raise", "accepted", "raise"), (1, "call", "accepted", "call"),
+     (2, "call", "accepted", "call")] + [(1, "check", "accepted", "check"), (2, "check", "accepted", "check"),
+                                         (9, "check", "accepted", "check")] * 3)
+# All-in over players all all-in for less: nothing he adds can be called, so his push is a call.
+add("allin_over_allins_cdc-2013", "cdc-2013",
+    deal() + [act(4, "allin"), act(9, "allin"), act(1, "fold"), act(2, "allin")]
+    + FLOP + TURN + RIVER,
+    [], "showdown", players={1: 10000, 2: 10000, 4: 800, 9: 500})
+ACTIONS["allin_over_allins_cdc-2013"] = [
+    (4, "allin", "accepted", "allin"), (9, "allin", "accepted", "call"), (1, "fold", "accepted", "fold"),
+    (2, "allin", "accepted", "call")]
+# cdc 8.3, flop with two burns seen only once the flop is out: the second burn goes to the board,
+# the last flop card becomes the turn's burn; carrying this out raises nothing, the hand plays on.
+add("flop_two_burns_flop_out_cdc-2013", "cdc-2013",
+    deal() + PREFLOP + [{"burn": "3c"}, {"burn": "5c"}, {"board": "Ts"}, {"board": "Jd"}, {"board": "4h"},
+                        {"board": "5c"}, {"burn": "4h"}]
+    + CHECKS + [{"board": "6d"}] + CHECKS + RIVER + CHECKS,
+    [fault("flop_two_burns", "burn_to_flop", "cdc-2013 8.3")], "showdown")
+
+# cdc 8.3, premature flop ruled at its first card while the dealer lays the other two: all three go
+# back into the stub, the pre-flop round ends, a new flop comes without burn; nothing else is raised.
+add("premature_flop_reshuffled_cdc-2013", "cdc-2013",
+    deal() + [act(4, "call")] + FLOP + [{"take": {"zone": "board", "card": c}} for c in ("Ts", "Jd", "4h")]
+    + PREFLOP[1:] + [{"board": "2d"}, {"board": "3d"}, {"board": "4d"}] + CHECKS + TURN + CHECKS + RIVER + CHECKS,
+    [fault("premature_flop", "reshuffle_board", "cdc-2013 8.3")], "showdown")
+
+# cdc 10.14 (brest VII.7): a bet "in the dark", pressed before the flop is out, stands when the flop
+# round opens and it is his turn.
+add("in_the_dark_cdc-2013", "cdc-2013",
+    deal() + PREFLOP + [act(1, "bet", 200)] + FLOP + [act(2, "call"), act(4, "fold"), act(9, "fold")]
+    + TURN + [act(1, "check"), act(2, "check")] + RIVER + [act(1, "check"), act(2, "check")],
+    [], "showdown")
+ACTIONS["in_the_dark_cdc-2013"] = (
+    [(4, "call", "accepted", "call"), (9, "call", "accepted", "call"), (1, "call", "accepted", "call"),
+     (2, "check", "accepted", "check"), (1, "bet", "accepted", None), (1, "bet", "accepted", "bet"),
+     (2, "call", "accepted", "call"), (4, "fold", "accepted", "fold"), (9, "fold", "accepted", "fold")]
+    + [(1, "check", "accepted", "check"), (2, "check", "accepted", "check")] * 2)
 
 
 def write() -> None:

@@ -9,7 +9,7 @@ import yaml
 
 from simulators.replay import replay
 from simulators.scenario import load
-from tests.scenarios.library import HERE, LIBRARY
+from tests.scenarios.library import ACTIONS, HERE, LIBRARY
 
 
 @pytest.mark.parametrize("name", sorted(LIBRARY))
@@ -24,6 +24,9 @@ def test_scenario(name: str) -> None:
         assert e["table"] == "t1" and isinstance(e["hand"], int)
         if e["type"] == "fault":
             assert e["ruling"]["article"].split()[0] in ("cdc-2013", e_ruleset(name))
+    if name in ACTIONS:
+        acts = [(e["seat"], e["action"], e["status"], e.get("applied")) for e in events if e["type"] == "action"]
+        assert acts == ACTIONS[name]
     ends = [e for e in events if e["type"] == "hand_end"]
     if result is not None:
         assert result in [e["result"] for e in ends]

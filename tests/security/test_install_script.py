@@ -73,6 +73,7 @@ ip link set lo up
 mkdir -p WORK/stubs /opt/tapis/.venv/bin
 for stub in apt-get systemctl timedatectl; do printf '#!/bin/sh\nexit 0\n' > "WORK/stubs/$stub"; done
 printf '#!/bin/sh\n[ "$1 $2" = "-m pip" ] && exit 0\nPYTHONPATH=/opt/tapis exec VENV "$@"\n' > /opt/tapis/.venv/bin/python
+printf 'include-system-site-packages = true\n' > /opt/tapis/.venv/pyvenv.cfg  # as install.sh makes it
 chmod +x WORK/stubs/* /opt/tapis/.venv/bin/python
 PATH="WORK/stubs:$PATH" bash SRC/deploy/install.sh hub --table t1 --table t2 --no-start
 echo "ENV $(grep ^TAPIS_HUB_ROOM= /etc/tapis/hub-room.env || true)"
