@@ -53,8 +53,10 @@ def test_a_dead_runs_events_go_alone_and_this_runs_follow_once_acknowledged() ->
     sender.send(_status("run2", sender.next_seq()))
     assert published == []  # kept, not sent: run1 goes first
     sender.resend()  # the link is up: what waits goes out, the dead run alone
-    assert _sent(published) == [("run1", 1), ("run1", 2)]
+    assert _sent(published) == [("run1", 1), ("run1", 2)] and sender.resent == 2
     published.clear()
+    sender.acknowledged(wire.Ack(boot="run1", seq=1))  # part of run1: nothing new to send yet
+    assert published == []
     sender.acknowledged(wire.Ack(boot="run1", seq=2))  # the hub has all of run1: now run2's
     assert _sent(published) == [("run2", 1), ("run2", 2)]
     published.clear()
@@ -120,3 +122,30 @@ def test_an_ack_that_frees_something_restarts_the_wait_and_an_empty_outbox_is_qu
     assert published == []  # nothing waits: nothing to resend
     sender.acknowledged(wire.Ack(boot="run1", seq=2))  # the same ack again frees nothing
     assert published == []
+
+
+def test_the_wait_counts_from_the_last_resend_even_one_cut_short_by_a_dead_run() -> None:
+    box, clock, published = Outbox(), ManualClock(), []
+    box.append("run1", 1, wire.encode(_status("run1", 1)))
+    box.append("run2", 1, wire.encode(_status("run2", 1)))
+    sender = _sender(box, "run3", clock, published)
+    clock.advance(9.0)
+    sender.resend()  # run1 only: stops at run2's first event
+    published.clear()
+    clock.advance(5.0)
+    sender.check(clock.now())
+    assert published == []  # 5 s since that resend
+
+
+def test_ten_seconds_by_default_and_exactly_ten_is_not_yet() -> None:
+    box, clock, published = Outbox(), ManualClock(), []
+    sender = OutboxSender(table="t1", boot="run1", outbox=box, clock=clock,
+                          publish=lambda topic, payload: published.append((topic, payload)))
+    sender.send(_status("run1", sender.next_seq()))
+    published.clear()
+    clock.advance(10.0)
+    sender.check(clock.now())
+    assert published == []
+    clock.advance(0.25)
+    sender.check(clock.now())
+    assert _sent(published) == [("run1", 1)]

@@ -43,3 +43,40 @@ def test_odd_chips_go_one_each_from_the_first_winner() -> None:
     assert split_pot(101, [5, 2]) == [(5, 51), (2, 50)]
     assert split_pot(102, [5, 2, 3]) == [(5, 34), (2, 34), (3, 34)]
     assert split_pot(104, [5, 2, 3]) == [(5, 35), (2, 35), (3, 34)]
+
+
+def test_three_pots_and_the_dead_chips_go_to_the_last_one() -> None:
+    pots = build_pots({1: 300, 2: 500, 3: 800, 4: 1_000, 5: 1_000}, [1, 2, 3])  # 4 and 5 dead
+    assert pots == [(1_500, (1, 2, 3)), (800, (2, 3)), (1_300, (3,))]
+
+
+def test_a_folded_seat_below_a_level_pays_into_the_pots_it_reached() -> None:
+    pots = build_pots({1: 300, 2: 500, 3: 200, 4: 500}, [1, 2, 4])  # seat 3 called 200, then folded
+    assert pots == [(1_100, (1, 2, 4)), (400, (2, 4))]
+
+
+def test_a_one_chip_all_in_above_the_ante_is_a_level() -> None:
+    pots = build_pots({1: 11, 2: 110, 3: 110}, [1, 2, 3], {1: 10, 2: 10, 3: 10})
+    assert pots == [(33, (1, 2, 3)), (198, (2, 3))]
+
+
+def test_two_seats_all_in_on_their_antes_and_two_side_pots_behind() -> None:
+    # Antes of 10: seat 1 had only 5, seat 2 exactly 10; seat 5 all-in for 50 more, 3 and 4 bet 100.
+    contributed = {1: 5, 2: 10, 3: 110, 4: 110, 5: 60}
+    dead = {1: 5, 2: 10, 3: 10, 4: 10, 5: 10}
+    pots = build_pots(contributed, [1, 2, 3, 4, 5], dead, {1, 2})
+    assert pots == [(25, (1, 2, 3, 4, 5)), (20, (2, 3, 4, 5)), (150, (3, 4, 5)), (100, (3, 4))]
+
+
+def test_a_big_blind_all_in_on_its_ante_plays_for_it_with_everyone() -> None:
+    # Big-blind ante: only seat 3 (the big blind) pays it, and it is all it had.
+    pots = build_pots({1: 100, 2: 100, 3: 10}, [1, 2, 3], {3: 10}, {3})
+    assert pots == [(10, (1, 2, 3)), (200, (1, 2))]
+
+
+def test_dead_money_smaller_than_an_all_in_ante_counts_for_what_it_is() -> None:
+    # Seat 6 folded after a dead blind of 7 (less than the others' antes); seats 1 and 2 all-in on antes.
+    contributed = {1: 5, 2: 10, 3: 110, 4: 110, 6: 7}
+    dead = {1: 5, 2: 10, 3: 10, 4: 10, 6: 7}
+    pots = build_pots(contributed, [1, 2, 3, 4], dead, {1, 2})
+    assert pots == [(25, (1, 2, 3, 4)), (17, (2, 3, 4)), (200, (3, 4))]
