@@ -41,7 +41,8 @@ MODULES: dict[str, tuple[str, list[str]]] = {
                                        "tests/hub/test_table_view.py"]),
     "dealing": ("table_agent/dealing.py", ["tests/dealing"]),
     "rulings": ("hub/rulings/engine.py", ["tests/rulings/test_rulings_engine.py",
-                                          "tests/rulings/test_rulings_per_ruleset.py"]),
+                                          "tests/rulings/test_rulings_per_ruleset.py",
+                                          "tests/rulings/test_rulings_fields.py"]),
 }
 
 
