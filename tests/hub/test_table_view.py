@@ -121,3 +121,21 @@ def test_online_status_is_said_once_per_change() -> None:
 def test_public_leaves_an_event_without_a_zone_alone() -> None:
     event: HubEvent = {"type": "card", "table": "t1", "hand": 1, "card": "Ah"}
     assert public(event) == event
+
+
+def test_an_ack_at_a_held_event_drops_it_and_an_ack_of_an_unheard_run_lets_it_start_there() -> None:
+    view = TableView("t1")
+    view.admit(_card(5, "seat:1", "04A5", "5h"))
+    assert view.resume_after("b1", 5) == [] and view.held["b1"] == {}  # the last hub had stored 5
+    assert view.last_by_boot["b1"] == 5
+    fresh = TableView("t1")
+    assert fresh.resume_after("b1", 1) == [] and fresh.last_by_boot == {"b1": 1}
+    assert [e.seq for e, _ in fresh.admit(_card(2, "seat:1", "04A2", "2h"))] == [2]  # no gap behind it
+
+
+def test_a_hand_ended_reads_false_not_null_in_the_state() -> None:
+    view = TableView("t1")
+    _feed(view, wire.HandStarted(table="t1", boot="b1", seq=1, at=1.0, hand=1))
+    _feed(view, _card(2, "board", "04A1", "Ah"))
+    _feed(view, _card(3, "board", "04A1", "Ah", "card_left"))
+    assert view.state(hole_cards=True)["hand_open"] is False

@@ -80,3 +80,29 @@ def test_dead_money_smaller_than_an_all_in_ante_counts_for_what_it_is() -> None:
     dead = {1: 5, 2: 10, 3: 10, 4: 10, 6: 7}
     pots = build_pots(contributed, [1, 2, 3, 4], dead, {1, 2})
     assert pots == [(25, (1, 2, 3, 4)), (17, (2, 3, 4)), (200, (3, 4))]
+
+
+def test_an_uncontested_hand_says_who_took_what_and_by_which_article() -> None:
+    h = start_hand("cdc-2013", Level(50, 100), 1, {1: 1_000, 2: 1_000, 3: 1_000})
+    h.act(1, ActionKind.RAISE, 300)
+    h.act(2, ActionKind.FOLD)
+    h.act(3, ActionKind.FOLD)
+    res = h.result
+    assert res is not None and res.kind is HandEndKind.UNCONTESTED
+    assert [(p.amount, p.eligible, p.winners, p.shares) for p in res.pots] == [(250, (1,), (1,), ((1, 250),))]
+    assert res.returned == {1: 200} and res.shown_order == () and res.article
+    assert res.stacks == {1: 1_150, 2: 950, 3: 900}
+
+
+def test_a_showdown_result_names_each_pots_eligible_seats_and_the_order_shown() -> None:
+    h = start_hand("cdc-2013", Level(50, 100), 1, {1: 300, 2: 500, 3: 5_000, 4: 5_000})
+    h.act(4, ActionKind.RAISE, 1_000)
+    h.act(1, ActionKind.ALLIN)
+    h.act(2, ActionKind.ALLIN)
+    h.act(3, ActionKind.FOLD)  # the big blind's 100 stays in the main pot
+    for board in (("2c", "7d", "9h"), ("Jd",), ("3s",)):
+        h.deal_board(*board)
+    res = h.showdown({1: ("As", "Ah"), 2: ("Ks", "Kh"), 4: ("Qs", "Qh")})
+    assert [(p.amount, p.eligible, p.winners) for p in res.pots] == [
+        (1_000, (2, 4, 1), (1,)), (400, (2, 4), (2,))]  # eligible from the button's left
+    assert res.returned == {4: 500} and set(res.shown_order) == {1, 2, 4} and res.article
