@@ -24,6 +24,9 @@ def build_pots(
     Chips a folded seat bet above the highest live level join the last pot.
     """
     dead = dead or {}
+    # A live seat with nothing in play beyond its dead money put in exactly its ante and is all-in on
+    # it (`hand` marks only a seat short of its ante): it too plays for the antes up to its own.
+    capped = set(capped) | {s for s in live if dead.get(s, 0) and contributed.get(s, 0) <= dead[s]}
     pots: list[tuple[int, tuple[int, ...]]] = []
 
     def add(amount: int, eligible: tuple[int, ...]) -> None:

@@ -106,3 +106,10 @@ def test_a_showdown_result_names_each_pots_eligible_seats_and_the_order_shown() 
     assert [(p.amount, p.eligible, p.winners) for p in res.pots] == [
         (1_000, (2, 4, 1), (1,)), (400, (2, 4), (2,))]  # eligible from the button's left
     assert res.returned == {4: 500} and set(res.shown_order) == {1, 2, 4} and res.article
+
+
+def test_a_seat_whose_stack_was_exactly_its_ante_plays_for_the_antes() -> None:
+    """Seat 1 had 10 chips, the ante: all-in on it, not out of the hand (hand.py marks `capped` only a
+    seat short of its ante; before the fix seat 1 was eligible for no pot at all)."""
+    pots = build_pots({1: 10, 2: 110, 3: 110}, [1, 2, 3], {1: 10, 2: 10, 3: 10})
+    assert pots == [(30, (1, 2, 3)), (200, (2, 3))]
