@@ -53,3 +53,17 @@ def test_a_correction_already_decided_by_the_betting_engine_is_taken_as_is() -> 
         assert check(called, Situation()) is False
     assert engine._half_over_bet(_fault(K.BOXED_CARD, to=150, current_bet=100), Situation()) is True
     assert engine._half_over_bet(_fault(K.BOXED_CARD, to=149, current_bet=100), Situation()) is False
+
+
+def test_the_skipped_seat_is_named_when_known_else_the_faults_own() -> None:
+    """cdc 10.2: substantial action after an out-of-turn action: the skipped player may only call or
+    fold; the ruling names him (`skipped`), or the fault's seat when the detail is missing."""
+    named = rule(_fault(K.OUT_OF_TURN, seat=3, skipped=5), "cdc-2013", Situation(substantial_action=True))
+    unnamed = rule(_fault(K.OUT_OF_TURN, seat=3), "cdc-2013", Situation(substantial_action=True))
+    assert (named.decision, named.seat) == (D.CALL_OR_FOLD_ONLY, 5)
+    assert (unnamed.decision, unnamed.seat) == (D.CALL_OR_FOLD_ONLY, 3)
+
+
+def test_a_misdeal_turned_into_continue_keeps_the_faults_seat() -> None:
+    ruling = rule(_fault(K.MISSING_HOLE_CARD, seat=5, held=1), "cdc-2013", Situation(substantial_action=True))
+    assert (ruling.decision, ruling.seat) == (D.CONTINUE, 5)
