@@ -61,3 +61,11 @@ def test_a_seat_all_in_on_its_ante_plays_only_for_the_antes() -> None:
             h.act(h.to_act, ActionKind.CHECK)
     res = h.showdown({1: "AsAh", 2: "KsKh", 3: "QsQh"})
     assert [(p.amount, p.eligible, p.winners) for p in res.pots] == [(30, (2, 3, 1), (1,)), (200, (2, 3), (2,))]
+
+
+def test_cards_may_come_as_evaluator_codes() -> None:
+    from hub.rules.evaluator import parse_card
+
+    h = _to_the_river()
+    res = h.showdown({1: (parse_card("As"), parse_card("Ah")), 2: ("Ks", "Kh")})
+    assert [(p.amount, p.winners) for p in res.pots] == [(300, (1,))]
