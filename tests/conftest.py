@@ -9,6 +9,25 @@ from collections.abc import Iterator
 import pytest
 
 from hub.broker import EmbeddedBroker
+from tests.seeds import ENV, draw_seed
+
+
+@pytest.fixture
+def seed(request: pytest.FixtureRequest) -> int:
+    """A fresh random seed for this test (`tests/seeds.py`), reported with its failure."""
+    drawn = draw_seed()
+    request.node.user_properties.append((ENV, drawn))
+    return drawn
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for name, value in item.user_properties:
+            if name == ENV:
+                report.sections.append(("random seed", f"replay: {ENV}={value} pytest '{item.nodeid}'"))
 
 
 @pytest.fixture
