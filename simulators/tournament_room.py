@@ -49,6 +49,18 @@ def club_structure() -> Structure:
 _RECONNECTED = object()
 
 
+def sever(link: MqttLink) -> None:
+    """A client's TCP connection cut both ways at once, as the kernel does for a killed process:
+    what paho had not written yet is lost, no DISCONNECT (the broker fires the client's will), and
+    its network thread ends instead of reconnecting (`loop_stop` right after the cut: its first
+    retry waits 50 ms)."""
+    client = link._client  # private: a kill is below the link's interface
+    sock = client.socket()
+    if isinstance(sock, socket.socket):  # also an ssl.SSLSocket
+        sock.shutdown(socket.SHUT_RDWR)
+    client.loop_stop()
+
+
 class TableLine:
     """One table's agent side of MQTT: the outbox, its sender, and a link that can be cut."""
 
@@ -69,9 +81,11 @@ class TableLine:
         link.start()
 
     def cut(self) -> None:
-        """The table's cable is pulled: nothing it publishes from now on reaches the broker."""
+        """The table's cable is pulled (or its agent dies): the TCP connection ends without a
+        DISCONNECT, so the broker publishes the table's will (`offline`) as it would once its
+        keepalive ran out; nothing the table publishes from now on reaches the broker."""
         if self.link is not None:
-            self.link.stop()
+            sever(self.link)
             self.link = None
 
     def close(self) -> None:
@@ -215,23 +229,25 @@ class TournamentRoom:
         self.found_hub(table)
 
     def power_cut(self, table: str) -> None:
-        """kill -9 of the table's agent: its memory is gone, its outbox file stays; it restarts with a
-        new boot id and sends the dead run's events first."""
+        """The table's agent dies (in-process, as kill -9 would leave it: its connection severed without
+        a DISCONNECT, its memory gone, its outbox file kept); it restarts with a new boot id and sends
+        the dead run's events first."""
         old = self.lines.pop(table)
         old.close()
         boots = int(old.boot.rsplit("-", 1)[1])
         self._open_line(table, boot=f"{table}-{boots + 1}")
 
     def kill_hub(self) -> None:
-        """kill -9 of the hub between two facts (the room waited for it to be idle): its MQTT connection
-        drops without a goodbye, nothing more is written or sent; every table deals on from its view."""
+        """The hub dies between two facts (in-process, as kill -9 would leave it; the room waited for it to
+        be idle): its MQTT connection drops without a goodbye, nothing more is written or sent; every
+        table deals on from its view."""
         self._sever_hub()
         self._bury_hub()
 
     def kill_hub_on_next_fact(self, *, played: bool) -> str:
-        """kill -9 of the hub on the next fact it hears, once that fact is stored (SQLite committed):
-        before playing it (`played` False) or after; either way its acknowledgement never leaves. The
-        next table deals that fact; returns the table."""
+        """The hub dies (in-process, as kill -9 would leave it) on the next fact it hears, once that fact is
+        stored (SQLite committed): before playing it (`played` False) or after; either way its
+        acknowledgement never leaves. The next table deals that fact; returns the table."""
         died = threading.Event()
         tables, play = self.tables, self.tables.play
 
@@ -328,14 +344,7 @@ class TournamentRoom:
                    "the hub did not hear every table come online")
 
     def _sever_hub(self) -> None:
-        """The hub's TCP connection cut both ways at once, as the kernel does for a killed process:
-        what paho had not written yet is lost, no DISCONNECT, and its network thread ends instead of
-        reconnecting (`loop_stop` right after the cut: its first retry waits 50 ms)."""
-        client = self._hub_link._client  # private: a kill is below the link's interface
-        sock = client.socket()
-        if isinstance(sock, socket.socket):  # also an ssl.SSLSocket
-            sock.shutdown(socket.SHUT_RDWR)
-        client.loop_stop()
+        sever(self._hub_link)
 
     def _bury_hub(self) -> None:
         """After the kill: the consumer thread is gone (or ends now: its inbox is empty); the store's

@@ -4,11 +4,31 @@ threads or callbacks logged an exception (a callback must never fail silently)."
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from typing import Any
 
 import pytest
 
 from hub.edge.broker import EmbeddedBroker
+from tests.seeds import ENV, draw_seed
+
+
+@pytest.fixture
+def seed(request: pytest.FixtureRequest) -> int:
+    """A fresh random seed for this test (`tests/seeds.py`), reported with its failure."""
+    drawn = draw_seed()
+    request.node.user_properties.append((ENV, drawn))
+    return drawn
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for name, value in item.user_properties:
+            if name == ENV:
+                report.sections.append(("random seed", f"replay: {ENV}={value} pytest '{item.nodeid}'"))
 
 
 @pytest.fixture

@@ -1,27 +1,13 @@
 """Pots: the main pot and side pots from what each seat put in, and how a pot is split.
 
 Consumed by `hand` and `showdown`; takes chip totals per seat (antes, blinds and bets together)
-and the seats still live, emits (amount, eligible seats) layers from the main pot outwards,
-the uncalled bet to hand back, and per-seat shares with the odd chip rule of the ruleset.
+and the seats still live, emits (amount, eligible seats) layers from the main pot outwards
+and per-seat shares with the odd chip rule of the ruleset (the uncalled bet goes back in `hand`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
-
-
-def uncalled_bet(contributed: Mapping[int, int]) -> tuple[int | None, int]:
-    """The seat whose chips nobody matched, and how many go back to it."""
-    top_seat: int | None = None
-    top = second = 0
-    for seat, c in contributed.items():
-        if c > top:
-            top, second, top_seat = c, top, seat
-        elif c > second:
-            second = c
-    if top_seat is None or top == second:
-        return None, 0
-    return top_seat, top - second
 
 
 def build_pots(
@@ -38,6 +24,9 @@ def build_pots(
     Chips a folded seat bet above the highest live level join the last pot.
     """
     dead = dead or {}
+    # A live seat with nothing in play beyond its dead money put in exactly its ante and is all-in on
+    # it (`hand` marks only a seat short of its ante): it too plays for the antes up to its own.
+    capped = set(capped) | {s for s in live if dead.get(s, 0) and contributed.get(s, 0) <= dead[s]}
     pots: list[tuple[int, tuple[int, ...]]] = []
 
     def add(amount: int, eligible: tuple[int, ...]) -> None:

@@ -1,5 +1,7 @@
 """A table on PC/SC readers (one per zone): the profile's backend, the agent's reader factory,
-cards placed and lifted, pcscd restarted; the same presence and zones code as the serial board."""
+cards placed and lifted, the in-memory PC/SC fake stopped and started again (standing in for a pcscd
+restart; a real pcscd restarted under the worker is tests/pcsc/test_pcscd_vpcd.py); the same presence
+and zones code as the serial board."""
 
 
 from collections.abc import Callable
@@ -50,7 +52,7 @@ def test_profile_chooses_the_pcsc_backend() -> None:
     assert issubclass(ConfigError, ValueError)
 
 
-def test_agent_on_pcsc_readers_follows_cards_through_a_pcscd_restart() -> None:
+def test_agent_on_pcsc_readers_follows_cards_through_the_fake_pcsc_stopped_and_started() -> None:
     profile = TableProfile.model_validate({"table": "t1", "seats": 2, "antennas": ANTENNAS,
                                            "reader": {"backend": "pcsc", "pcsc_readers": READERS}})
     registry = DeckRegistry.generate(["t1"])
@@ -64,7 +66,7 @@ def test_agent_on_pcsc_readers_follows_cards_through_a_pcscd_restart() -> None:
         ace = registry.uid_of("t1/A", "As")
         fake.place("ACS ACR122U 00 00", bytes.fromhex(ace))
         assert wait(lambda: agent.zones.zone_of(ace) == Zone.seat_zone(1))
-        fake.stop()  # pcscd restarted: contexts rebuilt, the card is not lost meanwhile
+        fake.stop()  # the fake's service goes away (as pcscd restarting): contexts rebuilt, the card kept
         assert wait(lambda: not agent.stats.reader_up)
         assert agent.zones.zone_of(ace) == Zone.seat_zone(1)
         fake.start()

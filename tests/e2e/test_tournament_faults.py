@@ -2,8 +2,12 @@
 
 A simulated room (`simulators.tournament_room`: each table's facts through the agent's outbox path,
 a real Mosquitto, the hub's `HubService` + `FloorTables` + `EventStore`, simulated time) is played
-straight, then with a fault: the broker killed with SIGKILL and restarted on the same port, one
-table's cable pulled for ten minutes, one table's agent killed and restarted on its outbox file.
+straight, then with a fault: the broker killed with SIGKILL (a real process) and restarted on the
+same port, one table's cable pulled for ten minutes, one table's agent dying and restarted on its
+outbox file, the hub dying and started again on its store. The table and hub "deaths" are in-process
+(`simulators.tournament_room.sever`): the TCP connection cut both ways without a DISCONNECT, so the
+broker fires the will (checked), and the thread stopped; a SIGKILL of a hub process is
+tests/floor/test_kill.py.
 After each: no fact lost or duplicated in the hub's store, every table's facts and hands as in the
 straight run, the tournament (players, stacks, seats, ranking, prizes, level) equal.
 
@@ -27,6 +31,7 @@ from hub.edge.broker import EmbeddedBroker
 from hub.floor.store import JSON, EventStore
 from simulators.tournament_demo import new_demo, open_room
 from simulators.tournament_room import TournamentRoom, club_structure, stored_facts, tournament_state
+from tests.support import wait_until
 
 PLAYERS, TABLES, SEED = 20, 2, 11
 STEPS = 1300  # about 21 simulated minutes at two tables (a fact a second)
@@ -161,9 +166,10 @@ def test_table_cut_off_for_ten_minutes_keeps_dealing(straight: Run, tmp_path: Pa
     _assert_same_tournament(run, straight)
 
 
-def test_agent_power_cut_mid_tournament(straight: Run, tmp_path: Path) -> None:
-    """t2 loses the hub, then its agent is killed (kill -9: memory gone, outbox file kept) and restarts
-    with a new boot id: the dead run's facts reach the hub first, then the new run's, none twice."""
+def test_agent_dies_mid_tournament_and_restarts_on_its_outbox_file(straight: Run, tmp_path: Path) -> None:
+    """t2 loses the hub (its connection dies without a DISCONNECT: the broker fires its will), then its
+    agent dies in-process (memory dropped, outbox file kept) and restarts with a new boot id: the dead
+    run's facts reach the hub first, then the new run's, none twice."""
     cut_at = 1050
     seen: dict[str, float] = {}
 
@@ -171,6 +177,7 @@ def test_agent_power_cut_mid_tournament(straight: Run, tmp_path: Path) -> None:
         if room.steps == cut_at:
             seen["cut"] = room.clock.now()
             room.cut("t2")
+            seen["will"] = wait_until(lambda: not room.hub.tables["t2"].online)  # no goodbye was said
         elif room.steps == cut_at + 15:
             seen["kept"] = len(room.lines["t2"].outbox)
             room.power_cut("t2")  # restarts at once, on the same outbox file; t2 deals next
@@ -180,6 +187,7 @@ def test_agent_power_cut_mid_tournament(straight: Run, tmp_path: Path) -> None:
 
     run = _play(tmp_path / "room", fault)
     assert _calm(straight, seen["cut"], seen["back"])
+    assert seen["will"], "the broker never published t2's will: its connection ended with a DISCONNECT"
     assert seen["kept"] == 7  # t2's facts of those 15 steps (the tables take turns)
     t2 = [(boot, seq) for table, boot, seq in run.keys if table == "t2"]
     first = [seq for boot, seq in t2 if boot == "t2-1"]
@@ -248,9 +256,9 @@ def _first_press(run: Run, table: str) -> int:
 
 @pytest.mark.parametrize("kill", ["between facts", "stored, not played", "played, not acknowledged",
                                   "a table's first press stored, not played"])
-def test_hub_killed_mid_tournament_and_started_again_from_its_store(straight: Run, tmp_path: Path,
-                                                                     kill: str) -> None:
-    """kill -9 of the hub (its connection dropped without a goodbye, its thread ended, nothing flushed
+def test_hub_dies_mid_tournament_and_is_started_again_from_its_store(straight: Run, tmp_path: Path,
+                                                                      kill: str) -> None:
+    """The hub dies in-process (its connection cut without a goodbye, its thread ended, nothing flushed
     beyond SQLite's commits); the tables deal on for 40 facts, their facts waiting in their outboxes;
     a new hub opens the same store (`FloorService.open`, `FloorTables.open`) under the same client id.
     Killed between two facts mid-hand, or on a fact it had stored but not played or not acknowledged:

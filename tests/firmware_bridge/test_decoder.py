@@ -174,7 +174,7 @@ def _is_subsequence(small: list[Frame], big: list[Frame]) -> bool:
     return all(any(frame == other for other in it) for frame in small)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=300, deadline=None, print_blob=True)  # fresh examples every run
 @given(
     st.lists(any_frame, min_size=2, max_size=30),
     st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=8),

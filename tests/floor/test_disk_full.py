@@ -54,7 +54,8 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 def fill(disk: Path) -> Path:
     """Write until the disk says ENOSPC; returns the filler to delete."""
     filler = disk / "filler"
-    with open(filler, "wb") as out:
+    # unbuffered: a buffered file would flush its refused bytes again when closed, and raise there
+    with open(filler, "wb", buffering=0) as out:
         try:
             while True:
                 out.write(b"\0" * 65536)

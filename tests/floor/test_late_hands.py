@@ -64,13 +64,15 @@ def test_a_boot_never_heard_live_is_set_up_at_its_arrival(tmp_path: Path) -> Non
 
 
 class Killed(Exception):
-    """The hub's process dies between storing a fact and playing it."""
+    """Stands in for the hub's death between storing a fact and playing it: raised in-process, the
+    store reopened (a real SIGKILL of a hub process is tests/floor/test_kill.py)."""
 
 
 def _late_press_in_the_demo(path: str, *, kill: bool) -> tuple[dict[str, dict[str, object]], dict[str, object]]:
     """The demo room (6-minute levels: level 2 from 360.5 s) until t1 is between hands before the
-    change; then t1's next press, stamped then, reaches the hub at 420 s. With `kill`, the hub dies
-    once the press is stored and a new one opens the store. Returns (tables, floor) as they end."""
+    change; then t1's next press, stamped then, reaches the hub at 420 s. With `kill`, playing the
+    press raises once it is stored (in-process, no signal) and a new FloorService and FloorTables
+    are built from the store. Returns (tables, floor) as they end."""
     with EventStore(path, durable=False) as store:
         new_demo(store, players=12, tables=2, ruleset="cdc-2013", seed=4)
         room = open_room(store, seed=4)
@@ -97,8 +99,10 @@ def _late_press_in_the_demo(path: str, *, kill: bool) -> tuple[dict[str, dict[st
         return tables_state(tables), floor_state(floor, 420.0)
 
 
-def test_a_hub_killed_before_playing_a_late_press_sets_it_up_the_same(tmp_path: Path) -> None:
-    """The offset is stored with the fact that taught it: the rebuilt hub converts the press alike."""
+def test_a_hub_interrupted_before_playing_a_late_press_and_rebuilt_from_its_store_sets_it_up_the_same(
+        tmp_path: Path) -> None:
+    """The offset is stored with the fact that taught it: the rebuilt hub converts the press alike.
+    (An exception stands in for the death; the process-level SIGKILL is tests/floor/test_kill.py.)"""
     straight = _late_press_in_the_demo(db(tmp_path, "straight.db"), kill=False)
     assert straight[0]["t1"]["in_hand"] and straight[0]["t1"]["level"] == HandLevel(25, 50, 0, False)
     assert _late_press_in_the_demo(db(tmp_path, "killed.db"), kill=True) == straight

@@ -88,6 +88,25 @@ def test_read_only_file_is_a_store_error(tmp_path: Path) -> None:
         tmp_path.chmod(0o755)
 
 
+def test_a_store_sqlite_may_only_read_is_a_store_error_naming_it(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same as above, and it runs as root (CI): SQLite itself opens the file read-only, as it does
+    on a read-only mount or without write permission (SQLITE_READONLY), whoever the user is."""
+    import sqlite3
+
+    path = tmp_path / "ro.db"
+    EventStore(path).close()
+    real_connect = sqlite3.connect
+
+    def read_only(database: str, *args: object, **kw: object) -> sqlite3.Connection:
+        return real_connect(f"file:{database}?mode=ro", *args, uri=True, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("hub.floor.store.sqlite3.connect", read_only)
+    with pytest.raises(StoreError, match=r"ro\.db cannot be written \(attempt to write a readonly database\)"):
+        store = EventStore(path)
+        store.append_table_event("t1", "b", 1, b"x", 0.0)
+
+
 _APPENDER = """
 import sys
 from hub.floor.store import EventStore

@@ -16,9 +16,11 @@ _started: dict[str, float] = {}
 
 
 def budget(default: int) -> settings:
-    """`default` examples normally, `TAPIS_FUZZ_EXAMPLES` in the large run; no deadline (a slow
-    example is not a failure here), no example database in the large run (fresh inputs every time)."""
-    return settings(max_examples=LARGE or default, deadline=None, derandomize=not LARGE,
+    """`default` examples normally, `TAPIS_FUZZ_EXAMPLES` in the large run; fresh random inputs every
+    run (no derandomize, no example database: CI explores instead of replaying the same examples);
+    a failure prints its `@reproduce_failure` blob to replay it (docs/testing.md); no deadline (a
+    slow example is not a failure here)."""
+    return settings(max_examples=LARGE or default, deadline=None,
                     suppress_health_check=list(HealthCheck), database=None,
                     print_blob=True)
 

@@ -1,6 +1,7 @@
 """Fuzzing the reader board's stream decoder (`firmware_bridge.Decoder`): arbitrary bytes and damaged
 valid streams, fed in arbitrary splits. It never raises, returns exactly what a reference model of
-the wire format says, and never returns a frame that was not sent.
+the wire format says (`reference_frames`: written from the spec, no code shared with the decoder),
+rejects for the reason the model names, and never returns a frame that was not sent.
 """
 
 from __future__ import annotations
@@ -8,13 +9,13 @@ from __future__ import annotations
 from fuzz_budget import budget, tally
 from hypothesis import given
 from hypothesis import strategies as st
+from reference_frames import crc16_ccitt_false, reference_decode, unstuff
 
 from firmware_bridge import (
     MAX_ENCODED,
     Decoder,
     FaultCode,
     Frame,
-    FrameRejected,
     Heartbeat,
     Hello,
     HostHello,
@@ -25,7 +26,6 @@ from firmware_bridge import (
     StopScan,
     TagGone,
     TagSeen,
-    decode_chunk,
     encode,
 )
 
@@ -55,27 +55,31 @@ def _feed(data: bytes, cuts: list[int]) -> tuple[Decoder, list[Frame], list[Reje
     return decoder, out, rejected
 
 
-def _model(data: bytes) -> tuple[list[Frame], int, int, int]:
+def _model(data: bytes) -> tuple[list[Frame], list[str], int, int]:
     """The wire format from its definition: 00-delimited chunks, each a frame or a reject.
-    Returns (frames, rejected candidates, bytes in them, bytes still pending)."""
+    Returns (frames, reasons of the rejected candidates, bytes in them, bytes still pending)."""
     *whole, pending = data.split(b"\x00")
     out: list[Frame] = []
-    rejects = skipped = 0
+    reasons: list[str] = []
+    skipped = 0
     for chunk in whole:
         if not chunk:
             continue
-        try:
-            out.append(decode_chunk(chunk))
-        except FrameRejected:
-            rejects += 1
+        decoded = reference_decode(chunk)
+        if isinstance(decoded, str):
+            reasons.append(decoded)
             skipped += len(chunk)
-    return out, rejects, skipped, len(pending)
+        else:
+            out.append(decoded)
+    return out, reasons, skipped, len(pending)
 
 
 def _check_against_model(data: bytes, cuts: list[int]) -> list[Frame]:
     decoder, got, rejected = _feed(data, cuts)
-    expected, rejects, skipped, pending = _model(data)
+    expected, reasons, skipped, pending = _model(data)
+    rejects = len(reasons)
     assert got == expected
+    assert [str(r.reason) for r in rejected] == reasons
     stats = decoder.stats
     assert (stats.frames, stats.rejected_total, stats.bytes_skipped) == (len(got), rejects, skipped)
     assert stats.bytes_in == len(data) and decoder.pending == pending
@@ -156,3 +160,22 @@ def test_noise_between_frames_costs_no_frame(sent: list[Frame], junk: bytes, at:
     decoder, got, _ = _feed(before + junk + after, [])
     assert got == sent
     assert decoder.stats.bytes_skipped + decoder.pending == len(junk.replace(b"\x00", b""))  # noise at the end waits
+
+
+def test_the_reference_model_meets_the_specs_check_values() -> None:
+    """The spec's own numbers, so the model is checked against the document, not against the decoder."""
+    assert crc16_ccitt_false(b"123456789") == 0x29B1
+    assert unstuff(bytes([0x01, 0x01])) == b"\x00"  # COBS of a lone 00
+    assert unstuff(bytes([0x03, 0x11, 0x22, 0x02, 0x33])) == b"\x11\x22\x00\x33"
+    assert unstuff(bytes([0xFF]) + bytes(range(1, 255))) == bytes(range(1, 255))  # FF: no implied 00
+    assert unstuff(bytes([0x05, 0x11])) is None  # a code past the end
+    vectors = {  # section 6, delimiters stripped
+        "01 04 82 ac c5": StartScan(),
+        "03 02 84 04 32 98 23": SetScanPeriod(50),
+        "03 06 02 08 04 01 02 03 04 55 13": TagSeen(0, bytes.fromhex("01020304"), None),
+        "0c 07 02 03 04 01 02 03 04 c4 b3 39": TagSeen(3, bytes.fromhex("01020304"), -60),
+        "08 03 05 ff 03 78 26 34": ReaderFault(None, FaultCode.READER_TIMEOUT, "x"),
+        "03 08 04 01 03 03 e8 01 01 04 14 92 e9": Heartbeat(1000, 20),
+    }
+    for wire_hex, frame in vectors.items():
+        assert reference_decode(bytes.fromhex(wire_hex)) == frame, wire_hex

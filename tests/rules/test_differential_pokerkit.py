@@ -133,8 +133,8 @@ def play(rng: random.Random) -> tuple[list[int], list[int]] | None:
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # PokerKit: cards not from its own deck
-def test_random_tournament_hands_agree_with_pokerkit() -> None:
-    rng = random.Random(20_130_601)
+def test_random_tournament_hands_agree_with_pokerkit(seed: int) -> None:
+    rng = random.Random(seed)  # new hands every run; the seed is printed with a failure
     compared = skipped = 0
     for _ in range(HANDS):
         out = play(rng)
@@ -193,10 +193,10 @@ def test_known_difference_odd_chips_one_each_from_the_buttons_left() -> None:
     assert pokerkit.state.divmod(302, 3) == (100, 2)
 
 
-def test_evaluator_orders_hands_like_pokerkit() -> None:
+def test_evaluator_orders_hands_like_pokerkit(seed: int) -> None:
     from hub.rules.evaluator import evaluate, parse_cards
 
-    rng = random.Random(7)
+    rng = random.Random(seed)
     for _ in range(3_000):
         deck = DECK[:]
         rng.shuffle(deck)

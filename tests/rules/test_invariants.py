@@ -75,7 +75,7 @@ def play(rng: random.Random, ruleset: str) -> Hand:
 
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
-def test_random_hands_keep_every_chip(ruleset: str) -> None:
-    rng = random.Random(ruleset)
+def test_random_hands_keep_every_chip(ruleset: str, seed: int) -> None:
+    rng = random.Random(f"{ruleset}/{seed}")  # new hands every run; the seed is printed with a failure
     for _ in range(300):
         play(rng, ruleset)

@@ -3,7 +3,8 @@ no face of a card a player has not shown, while the hand is live. Pure, no broke
 
 A folded hand thrown into the muck, and a burn card, are face down at the table; the public view
 must not turn them face up. The gaps these tests found (mucked and burnt cards, faults naming hole cards)
-are closed in hub/room/tables.py.
+are closed in hub/room/tables.py; the live path (hub service -> public topic) is tested in
+tests/hub/test_public_faults.py.
 """
 
 from __future__ import annotations
@@ -73,3 +74,30 @@ def test_a_burn_card_stays_face_down() -> None:
     out = _play(view, _card(2, "card_arrived", "burn", "04CC0001", "2c"))
     assert "2c" not in _faces([public(e) for e in out])
     assert "2c" not in _faces(view.state(hole_cards=False))
+
+
+def _fault(seq: int, kind: str, seat: int | None, cards: list[str]) -> wire.FaultSeen:
+    return wire.FaultSeen(table="t1", boot="b", seq=seq, at=float(seq), hand=1,
+                          kind=kind, seat=seat, cards=cards)
+
+
+def test_a_fault_naming_a_hole_card_does_not_reveal_it() -> None:
+    """An extra hole card dealt to seat 3: the fault names it, the public copy must not (the TD's does)."""
+    view, _ = _live_view()
+    _play(view, _card(2, "card_arrived", "seat:3", "04AA0001", "Ah"),
+          _card(3, "card_arrived", "seat:3", "04AA0002", "Kd"),
+          _card(4, "card_arrived", "seat:3", "04AA0003", "Qc"))
+    fault: HubEvent = {"type": "fault", "kind": "extra_hole_card", "seat": 3, "hand": 1, "cards": ["Qc"],
+                       "ruling": {"decision": "card_returned", "article": "cdc-2013 10.7", "cards": ["Qc"],
+                                  "text": "Qc donnée en trop au siège 3 / Qc dealt to seat 3 in excess"}}
+    shown = public(fault)
+    assert "Qc" not in _faces(shown), shown
+    assert shown["cards"] == ["??"] and shown["ruling"]["cards"] == ["??"]
+    assert shown["ruling"]["text"] == "?? donnée en trop au siège 3 / ?? dealt to seat 3 in excess"
+    assert fault["cards"] == ["Qc"]  # the TD's copy is untouched
+
+
+def test_a_fault_naming_a_board_card_stays_public() -> None:
+    """A boxed card lies face up in the tray for everyone: hiding it would hide nothing and puzzle viewers."""
+    fault: HubEvent = {"type": "fault", "kind": "boxed_card", "seat": None, "hand": 1, "cards": ["7h"]}
+    assert public(fault) == fault

@@ -1,0 +1,76 @@
+"""The facts a fault carries to the rulings engine (its `details` and `cards`): the rulings read
+them (`boxed_in_deal`, `during_deal`, `small_blind`, `last_served`, `extra`...), so each is asserted
+here, not just the fault's kind. Found by mutants of table_agent/dealing.py that survived the
+dealing tests (docs/testing.md)."""
+
+from __future__ import annotations
+
+from table_agent.dealing import DealingMonitor, HandContext
+from table_agent.dealing import FaultKind as K
+from table_agent.dealing_script import TableScript
+from table_agent.events import Zone
+
+SEATS = (1, 2, 3, 4, 5, 6)
+HOLE = ("As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c")
+
+
+def _table() -> tuple[TableScript, HandContext]:
+    ctx = HandContext(hand=3, seats=SEATS, button=6, first_to_deal=1, dealer=6)
+    t = TableScript(DealingMonitor(table="t1"))
+    t.monitor.start_hand(ctx)
+    return t, ctx
+
+
+def test_boxed_cards_are_counted_during_the_deal_and_name_the_card() -> None:
+    t, ctx = _table()
+    t.hole(ctx.deal_order[0], HOLE[0])
+    first = t.tray("2h")
+    second = t.tray("2d")
+    assert [f.kind for f in first + second] == [K.BOXED_CARD, K.BOXED_CARD]
+    assert first[0].cards == ("2h",) and second[0].cards == ("2d",)
+    assert first[0].details["during_deal"] is True
+    assert (first[0].details["boxed_in_deal"], first[0].details["boxed_after_deal"]) == (1, 0)
+    assert (second[0].details["boxed_in_deal"], second[0].details["boxed_after_deal"]) == (2, 0)
+
+
+def _dealt_and_first_action(t: TableScript, ctx: HandContext) -> None:
+    """Two cards each, then the first action: the deal is over (dealing_state: first action)."""
+    for seat, card in zip(ctx.deal_order * 2, HOLE):
+        t.hole(seat, card)
+    t.act(3, 3, "fold")
+
+
+def test_boxed_cards_after_the_deal_are_counted_apart() -> None:
+    t, ctx = _table()
+    _dealt_and_first_action(t, ctx)
+    first = t.tray("2h")
+    second = t.tray("2d")
+    assert first[0].details["during_deal"] is False
+    assert (first[0].details["boxed_in_deal"], first[0].details["boxed_after_deal"]) == (0, 1)
+    assert (second[0].details["boxed_in_deal"], second[0].details["boxed_after_deal"]) == (0, 2)
+
+
+def test_an_extra_hole_card_after_the_deal_to_the_last_seat_served() -> None:
+    t, ctx = _table()
+    _dealt_and_first_action(t, ctx)
+    last = ctx.deal_order[-1]
+    extra = [f for f in t.hole(last, "2s") if f.kind is K.EXTRA_HOLE_CARD]
+    assert extra and extra[0].seat == last and extra[0].cards == ("2s",)
+    details = extra[0].details
+    assert (details["held"], details["extra"]) == (3, 1)
+    assert details["last_served"] is True and details["small_blind"] is False
+    assert details["during_deal"] is False
+
+
+def test_a_card_slid_to_the_small_blind_during_the_deal_is_an_extra_card_there() -> None:
+    t, ctx = _table()
+    for seat, card in zip(ctx.deal_order * 2, HOLE):
+        t.hole(seat, card)
+    sb = ctx.small_blind_seat
+    other = next(s for s in ctx.deal_order if s not in (sb, ctx.deal_order[-1]))
+    card = next(c for s, c in zip(ctx.deal_order * 2, HOLE) if s == other)
+    extra = [f for f in t.move(card, Zone.seat_zone(sb)) if f.kind is K.EXTRA_HOLE_CARD]
+    assert extra and extra[0].seat == sb and extra[0].cards == (card,)
+    details = extra[0].details
+    assert (details["held"], details["extra"], details["small_blind"]) == (3, 1, True)
+    assert details["last_served"] is False and details["during_deal"] is True
