@@ -14,12 +14,13 @@ import queue
 import random
 import threading
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TypeVar
 
 from hub.floor_commands import (COMMAND_TYPES, TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT,
                                 AnyCommand, CancelHand, ClockCmd, CommandError, CommandResult, Eliminate, Move,
-                                NewTournament, Register, Seat, Start, Status, decode_command)
+                                NewTournament, Register, Results, Seat, Start, Status, decode_command)
 from hub.hand_cancel import cancel_ruling
 from hub.mqtt import Message, MqttLink
 from hub.rules import Level as HandLevel
@@ -129,8 +130,13 @@ class FloorService:
                        rng=self._rng, seats_per_table=command.seats_per_table,
                        buy_in_cents=command.buy_in_cents, paid_places=command.paid_places)
         rule: dict[str, JSON] = {"payouts": command.payouts, "pool_percent": command.pool_percent}
-        parse_payouts(rule)  # a bad payout table is refused before anything is stored
+        # a bad payout table is refused before anything is stored; so is a pool nobody would be paid
+        if parse_payouts(rule) is None and t.state.policy.payouts is None and command.buy_in_cents > 0:
+            raise FloorError(f"{command.ruleset} has no payout table of its own: give the TD's "
+                             "(--payouts 50,30,20, or pouques), or the prize pool would not be paid")
         with self.store.atomic():
+            if self.store.count_tournament_events():  # another `new` on the same file won the race
+                raise FloorError(f"{self.store.path} already holds a tournament: use a new --db file")
             self.store.put_config(_SEED_KEY, command.seed)
             self.store.put_config(_PAYOUT_KEY, rule)
             self.store.put_config(_TABLES_KEY, command.tables)
@@ -148,19 +154,36 @@ class FloorService:
         """Run a command on the aggregate; store its events before anyone sees them."""
         t = self.require()
         before = len(t.events)
-        self._reseed(before)
-        result = command(t)
-        new = t.events[before:]
+        try:
+            # BEGIN IMMEDIATE: one writer decides at a time. Another TD process (or the hub's floor)
+            # may have appended since we read the file: decide on the tournament as stored now.
+            with self.store.atomic():
+                self._refresh()
+                t = self.require()
+                before = len(t.events)
+                self._reseed(before)
+                result = command(t)
+                new = t.events[before:]
+                if new:
+                    self.store.append_tournament_events([e.to_dict() for e in new], expected=before)
+        except StoreError:
+            self._load()  # the events did not count: back to what the store holds
+            raise
+        except TournamentError:
+            if t.events[before:]:
+                self._load()  # a refused command left no trace in memory either
+            raise
         if new:
-            try:
-                self.store.append_tournament_events([e.to_dict() for e in new])
-            except StoreError:
-                self._load()  # the events did not count: back to what the store holds
-                raise
             self._changed = True
             for listener in self.listeners:
                 listener(list(new))
         return result, list(new)
+
+    def _refresh(self) -> None:
+        """Re-read the store when another writer appended since (a TD's command line beside the hub)."""
+        held = len(self.tournament.events) if self.tournament is not None else 0
+        if self.store.count_tournament_events() != held:
+            self._load()
 
     def require(self) -> Tournament:
         if self.tournament is None:
@@ -232,12 +255,17 @@ class FloorService:
         (a store failure is the exception: the caller must know its command was not kept)."""
         cmd_name = "?"
         ident = ""
-        if self.tournament is not None:
-            now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
         try:
             cmd = command if isinstance(command, COMMAND_TYPES) else decode_command(command)
             cmd_name, ident = cmd.cmd, cmd.id
-            events, data = self._dispatch(cmd, now)
+            reads_only = isinstance(cmd, (Status, Results))
+            # A command that writes holds the file from here (BEGIN IMMEDIATE; `_run` nests in it), so
+            # what another writer stored while this one waited is what it decides on, its time included.
+            with nullcontext() if reads_only else self.store.atomic():
+                self._refresh()
+                if self.tournament is not None:
+                    now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
+                events, data = self._dispatch(cmd, now)
         except (CommandError, TournamentError) as err:
             return CommandResult(id=ident, cmd=cmd_name, ok=False, error=str(err))
         return CommandResult(id=ident, cmd=cmd_name, ok=True, events=[type(e).__name__ for e in events],
@@ -316,7 +344,7 @@ class FloorService:
         if rule is not None:
             s = t.state
             snap["prize_pool_cents"] = rule.prize_pool(s.entries, s.buy_in_cents)
-            snap["payouts_cents"] = list(rule.payouts(s.entries, s.buy_in_cents))
+            snap["payouts_cents"] = list(rule.payouts(s.entries, s.buy_in_cents, players=len(s.players)))
         return snap
 
     def payout_rule(self) -> PayoutRule | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from hub.store import JSON
 from hub.wire import ROOT, TABLE_ID
@@ -46,10 +46,23 @@ class NewTournament(_Cmd):
     seed: int = 0
 
 
+PlayerName = Annotated[str, Field(min_length=1, max_length=60)]
+
+
 class Register(_Cmd):
     cmd: Literal["register"] = "register"
-    players: list[str] = Field(min_length=1, max_length=1000)
+    players: list[PlayerName] = Field(min_length=1, max_length=1000)
     present: bool = True
+
+    @field_validator("players")
+    @classmethod
+    def _names(cls, names: list[str]) -> list[str]:
+        # a name is printed on one line of the TD's screens and results: no blanks, no control characters
+        for name in names:
+            if not name.strip() or name != name.strip() or any(ord(c) < 32 or ord(c) == 127 for c in name):
+                raise ValueError(f"player name {name[:60]!r}: printable text, not blank, "
+                                 "no leading or trailing spaces, no line breaks")
+        return names
 
 
 class Seat(_Cmd):

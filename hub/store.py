@@ -22,6 +22,7 @@ from pathlib import Path
 JSON = str | int | float | bool | None | list["JSON"] | dict[str, "JSON"]
 
 STORE_SCHEMA = 1
+APPLICATION_ID = 0x74617069  # "tapi" in the file's header: a tapis store says so (PRAGMA application_id)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS table_event (
@@ -49,6 +50,10 @@ class StoreError(OSError):
     """The event store's file cannot be used (corrupt, unwritable, not a tapis store)."""
 
 
+class StaleTournament(StoreError):
+    """Another writer appended tournament events since this one read them (two TDs at once)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """One stored table event with its arrival position (`row`) and the hub's arrival time."""
@@ -72,18 +77,34 @@ class EventStore:
         except sqlite3.Error as err:
             raise StoreError(f"cannot open the event store {self.path}: {err}") from err
         try:
+            self._check_ours()  # before any write: another program's file is left exactly as it was
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
             self._db.executescript(_SCHEMA)
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version == 0:
                 self._db.execute(f"PRAGMA user_version={STORE_SCHEMA}")
+                self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
             elif version != STORE_SCHEMA:
                 raise StoreError(f"{self.path} is a tapis store of schema {version}, "
                                  f"this hub reads schema {STORE_SCHEMA}")
+        except StoreError:
+            self._db.close()
+            raise
         except sqlite3.Error as err:
             self._db.close()
             raise StoreError(self._explain(err)) from err
+
+    def _check_ours(self) -> None:
+        """Refuse a SQLite file some other program made (tapis would add its tables to it)."""
+        tables = {str(n) for (n,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            return  # a new (or empty) file: it becomes a tapis store
+        app = int(self._db.execute("PRAGMA application_id").fetchone()[0])
+        ours = app == APPLICATION_ID or (app == 0 and {"table_event", "tournament_event", "config"} <= tables)
+        if not ours:
+            raise StoreError(f"{self.path} is a SQLite file of another program (tables "
+                             f"{', '.join(sorted(tables)[:5])}): not a tapis store, left untouched")
 
     def _explain(self, err: sqlite3.Error) -> str:
         text = str(err)
@@ -189,10 +210,15 @@ class EventStore:
         """Store one tournament event (JSON-ready dict); returns its position (1, 2, ...)."""
         return self.append_tournament_events([event])
 
-    def append_tournament_events(self, events: list[dict[str, JSON]]) -> int:
-        """Store a command's events together: all or none survive a crash. Returns the last position."""
+    def append_tournament_events(self, events: list[dict[str, JSON]], *, expected: int | None = None) -> int:
+        """Store a command's events together: all or none survive a crash. Returns the last position.
+
+        `expected`: the number of events the command was decided on; another writer (a second TD
+        process, the hub's floor) that appended since makes this a `StaleTournament`, nothing stored."""
         last = 0
         with self.atomic():
+            if expected is not None and (stored := self.count_tournament_events()) != expected:
+                raise StaleTournament(f"{self.path} holds {stored} tournament events, the command saw {expected}")
             for event in events:
                 cur = self._exec("INSERT INTO tournament_event (body) VALUES (?)",
                                  (json.dumps(event, separators=(",", ":")),))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import queue
 import sys
@@ -24,6 +25,7 @@ from hub.store import EventStore, StoreError
 from hub.tournament.structure import pouques_2020, to_toml
 
 DEFAULT_DB = "tapis-tournament.db"
+MAX_BUY_IN = 1_000_000  # euros: far above any club's, far below a float's cents overflowing
 RULESETS = ("cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87")
 
 
@@ -90,6 +92,8 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
                 text = Path(args.structure).read_text(encoding="utf-8")
             except OSError as err:
                 raise CommandError(f"cannot read the structure file {args.structure}: {err.strerror}") from err
+        if not (math.isfinite(args.buy_in) and 0 <= args.buy_in <= MAX_BUY_IN):
+            raise CommandError(f"--buy-in {args.buy_in:g}: euros from 0 to {MAX_BUY_IN:,}")
         seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
         return {"cmd": "new", "name": args.name or f"Tournoi {args.ruleset}", "ruleset": args.ruleset,
                 "structure_toml": text, "seats_per_table": args.seats, "tables": args.tables,
@@ -99,6 +103,8 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"cmd": "register", "players": args.players, "present": not args.absent}
     if c == "clock":
         cmd: dict[str, Any] = {"cmd": "clock", "action": args.action, "reason": args.reason}
+        if args.value is not None and not math.isfinite(args.value):
+            raise CommandError(f"clock {args.action} {args.value:g}: a finite number is expected")
         if args.action in ("add", "remove"):
             cmd["seconds"] = args.value
         elif args.action == "level":

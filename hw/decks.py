@@ -111,15 +111,37 @@ class DeckRegistry:
         """TOML: one `[deck.<id>]` table each with `table`, `back` and `cards = {UID = "As", ...}`."""
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as err:
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
             raise ConfigError(f"deck registry {path}: {err}") from err
+        decks_table = data.get("deck", {})
+        if not isinstance(decks_table, dict):
+            raise ConfigError(f"deck registry {path}: `deck` must be tables [deck.<id>], not {decks_table!r:.40}")
         decks = []
-        for deck_id, body in data.get("deck", {}).items():
+        for deck_id, body in decks_table.items():
             if not isinstance(body, dict) or not isinstance(body.get("cards"), dict):
                 raise ConfigError(f"deck registry {path}: [deck.{deck_id}] needs a cards table")
-            cards = {normalise_uid(uid): str(card) for uid, card in body["cards"].items()}
-            decks.append(Deck(deck_id, body.get("table"), str(body.get("back", "")), cards))
-        return cls(decks)
+            table, back = body.get("table"), body.get("back", "")
+            if table is not None and not isinstance(table, str) or not isinstance(back, str):
+                raise ConfigError(f"deck registry {path}: [deck.{deck_id}] `table` and `back` must be strings")
+            cards: dict[str, str] = {}
+            for uid, card in body["cards"].items():
+                try:
+                    key = normalise_uid(uid)
+                except ConfigError as err:
+                    raise ConfigError(f"deck registry {path}: [deck.{deck_id}] {err}") from err
+                if key in cards:  # `04A1...` and `04:A1:...` are the same tag: one card would be lost
+                    raise ConfigError(f"deck registry {path}: [deck.{deck_id}] tag {key} is written twice "
+                                      f"({cards[key]} and {card})")
+                if not isinstance(card, str):
+                    raise ConfigError(f"deck registry {path}: [deck.{deck_id}] tag {key}: {card!r:.40} is not a card")
+                cards[key] = card
+            decks.append(Deck(deck_id, table, back, cards))
+        if not decks:
+            raise ConfigError(f"deck registry {path}: no deck registered: every card would be unknown")
+        try:
+            return cls(decks)
+        except ConfigError as err:
+            raise ConfigError(f"deck registry {path}: {err}") from err
 
     def dump(self) -> str:
         """The registry as TOML, in the format `load` reads."""

@@ -97,6 +97,7 @@ class Panel:
         config.check_table(self.seats)
         self.config = config
         self._clock = clock
+        self._factory = pin_factory
         self._on_event = on_event
         self._lock = threading.RLock()
         self.input = PanelInput(
@@ -185,6 +186,9 @@ class Panel:
         """Apply the LED policy at the clock's now. The agent calls it every ~50 ms so LEDs blink."""
         with self._lock:
             now = self._clock.now()
+            service = getattr(self._factory, "service", None)  # expanders: brown-out check (hw.panel_mcp23017)
+            if service is not None:
+                service(now)
             self.input.expire(now)
             frame = self.policy.decide(self._lights, now, picking=self.input.picking is not None)
             for seat in range(1, self.seats + 1):

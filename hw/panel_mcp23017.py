@@ -27,6 +27,7 @@ IODIR, GPINTEN, DEFVAL, INTCON, IOCON, GPPU, INTF, INTCAP, GPIO, OLAT = (
     0x00, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x14,
 )
 IOCON_MIRROR, IOCON_ODR = 0x40, 0x04  # one INT line for both ports; open drain so chips share a wire
+CHECK_EVERY = 0.5  # seconds between checks of the chips' configuration by `service()`
 
 
 class I2CBus(Protocol):
@@ -154,6 +155,7 @@ class ExpanderFactory(Factory):  # type: ignore[misc]
             self._write(chip, IOCON, 1, IOCON_MIRROR | IOCON_ODR)
             for port in (0, 1):
                 chip.levels[port] = self._read(chip, GPIO + port)
+        self._next_check: float | None = None
         self._interrupt: Pin | None = None
         if interrupt is not None:
             self._interrupt = base.pin(interrupt)
@@ -212,11 +214,30 @@ class ExpanderFactory(Factory):  # type: ignore[misc]
             pin._changed(ticks, level)
         return len(fired)
 
+    def service(self, now: float) -> list[int]:
+        """Every `CHECK_EVERY` s of `now` (the panel's clock; `Panel.refresh()` calls this): restore
+        chips that lost their configuration, then poll once for edges the interrupt line missed.
+        A browned-out chip's INT is push-pull (IOCON = 0): it holds the shared line high against the
+        others, so no falling edge comes until it is restored. Returns the addresses restored."""
+        if self._next_check is not None and now < self._next_check:
+            return []
+        self._next_check = now + CHECK_EVERY
+        try:
+            restored = self.restore()
+            if restored:
+                log.warning("MCP23017 %s lost their configuration (brown-out?): restored",
+                            ", ".join(f"{a:#04x}" for a in restored))
+                self.poll()
+        except LinkError:
+            log.exception("expanders not checked")  # the agent's loop goes on; the next check retries
+            return []
+        return restored
+
     def restore(self) -> list[int]:
         """Rewrite the configuration of any chip that lost it (brown-out, a cable kicked at the table).
 
         Compares each chip's IODIR and IOCON with what the driver set; returns the addresses rewritten.
-        The agent calls it every few seconds; it costs two reads per chip when all is well.
+        `service()` calls it; it costs three reads per chip when all is well.
         """
         restored: list[int] = []
         with self._bus_lock:

@@ -58,13 +58,14 @@ class DealerPins(BaseModel):
 
 
 class DisplayPins(BaseModel):
-    """The MAX7219 amount display, clocked bit by bit (defaults: the SPI0 pins MOSI, SCLK, CE0)."""
+    """The MAX7219 amount display, clocked bit by bit. The defaults are on no bus: GPIO 8-11 are SPI0's
+    (the kernel's spidev claims them once SPI is enabled), 16-21 SPI1's, 14/15 the UART."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    din: str = "GPIO10"
-    clk: str = "GPIO11"
-    cs: str = "GPIO8"
+    din: str = "GPIO24"
+    clk: str = "GPIO25"
+    cs: str = "GPIO26"
 
 
 class PanelConfig(BaseModel):

@@ -114,7 +114,7 @@ class TableProfile(BaseModel):
     def load(cls, path: str | Path) -> TableProfile:
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as err:
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
             raise ConfigError(f"table profile {path}: {err}") from err
         try:
             return cls.model_validate(data)

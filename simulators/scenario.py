@@ -8,10 +8,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from hub.rules.rulesets import RULESETS
+
+MAX_SCENARIO_BYTES = 1_000_000  # a long session is a few tens of kB
+MAX_SCENARIO_NODES = 200_000  # YAML nodes once aliases are expanded: an alias bomb stops here
+MAX_DEPTH = 32  # nested mappings and lists: a scenario needs 4
+MAX_AMOUNT = 99_999_999  # the seat panel's eight digits
+_MAX_QUOTE = 200
 
 CARD = re.compile(r"^(?:([2-9TJQKA][cdhs])(?:@([A-Z]))?|tag:([0-9A-Fa-f]{8,20}))$")
 ZONE = re.compile(r"^(seat:[0-9]{1,2}|board|burn|muck|tray)$")
@@ -19,6 +27,12 @@ ZONE = re.compile(r"^(seat:[0-9]{1,2}|board|burn|muck|tray)$")
 
 class ScenarioError(ValueError):
     """The scenario file cannot be played; the message names the file and the step."""
+
+
+def _short(text: object) -> str:
+    """One line, cut short: an error never carries a whole bad file."""
+    shown = " ".join(str(text).split())
+    return shown if len(shown) <= _MAX_QUOTE else shown[:_MAX_QUOTE] + f"... ({len(shown)} characters)"
 
 
 def check_card(text: str) -> str:
@@ -37,10 +51,16 @@ class TableSpec(_Model):
 
 
 class LevelSpec(_Model):
-    sb: int = Field(ge=0)
-    bb: int = Field(gt=0)
-    ante: int = Field(0, ge=0)
+    sb: int = Field(ge=0, le=MAX_AMOUNT)
+    bb: int = Field(gt=0, le=MAX_AMOUNT)
+    ante: int = Field(0, ge=0, le=MAX_AMOUNT)
     bb_ante: bool = False
+
+    @model_validator(mode="after")
+    def _blinds(self) -> LevelSpec:
+        if self.sb > self.bb:
+            raise ValueError(f"the small blind {self.sb} is above the big blind {self.bb}")
+        return self
 
 
 class SeatRef(_Model):
@@ -68,7 +88,7 @@ class TakeStep(_Model):
 class ActStep(_Model):
     seat: int = Field(ge=1, le=10)
     action: Literal["fold", "check", "call", "bet", "raise", "allin"]
-    to: int | None = Field(None, ge=0)
+    to: int | None = Field(None, ge=0, le=MAX_AMOUNT)  # what the seat panel can key
 
     @model_validator(mode="after")
     def _amount(self) -> ActStep:
@@ -116,7 +136,7 @@ class Scenario(_Model):
     table: TableSpec = TableSpec()
     level: LevelSpec
     button: int = Field(ge=1, le=10)
-    players: dict[int, int]
+    players: dict[int, Annotated[int, Field(ge=0, le=MAX_AMOUNT)]]
     steps: list[Step]
 
     @model_validator(mode="after")
@@ -127,22 +147,106 @@ class Scenario(_Model):
             raise ValueError(f"players on seats {bad} beyond the table's {seats} seats")
         if len(self.players) < 2:
             raise ValueError("a scenario needs at least two players")
+        if self.button not in self.players:
+            raise ValueError(f"the button is on seat {self.button}, where no one plays "
+                             f"(players on {sorted(self.players)})")
+        if self.ruleset not in RULESETS:
+            raise ValueError(f"unknown ruleset {self.ruleset!r} (known: {', '.join(RULESETS)})")
+        for i, step in enumerate(self.steps, 1):
+            seat = _seat_of(step)
+            if seat is not None and seat > seats:
+                raise ValueError(f"step {i} ({step.kind}): seat {seat} beyond the table's {seats} seats")
         return self
+
+
+def _seat_of(step: Step) -> int | None:
+    """The seat a step names, if any (`take: {zone: seat:N}` included)."""
+    for kind in ("hole", "muck", "act", "away", "back", "time"):
+        ref = getattr(step, kind)
+        if ref is not None:
+            return int(ref.seat)
+    if step.take is not None and step.take.zone.startswith("seat:"):
+        return int(step.take.zone[5:])
+    return None
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, counting nodes as if every alias were written out in full."""
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    """Nodes of the document with aliases expanded, counted without expanding them (memoised)."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        if isinstance(node, yaml.ScalarNode):
+            sizes[id(node)] = 1
+            continue
+        kids = [k for pair in node.value for k in pair] if isinstance(node, yaml.MappingNode) else list(node.value)
+        if children_done:
+            sizes[id(node)] = 1 + sum(sizes.get(id(k), 1) for k in kids)
+            if sizes[id(node)] > MAX_SCENARIO_NODES:
+                return sizes[id(node)]
+            continue
+        stack.append((node, True))
+        stack.extend((k, False) for k in kids if id(k) not in sizes)
+    return sizes[id(root)]
+
+
+def parse_yaml(text: str, where: str) -> Any:
+    """YAML (or JSON) text to Python data, with aliases bounded (`MAX_SCENARIO_NODES`)."""
+    depth = 0
+    try:  # events come one by one: a deep file is refused after MAX_DEPTH of them, not parsed whole
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise ScenarioError(f"scenario {where}: nested more than {MAX_DEPTH} deep")
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
+    except yaml.YAMLError as err:
+        raise ScenarioError(f"scenario {where}: not valid YAML: {_short(err)}") from err
+    loader = _BoundedLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if _expanded_size(node) > MAX_SCENARIO_NODES:
+            raise ScenarioError(f"scenario {where}: more than {MAX_SCENARIO_NODES:,} values once its "
+                                "YAML aliases (*name) are expanded: refused (an alias bomb?)")
+        return loader.construct_document(node)
+    except yaml.YAMLError as err:
+        raise ScenarioError(f"scenario {where}: not valid YAML: {_short(err)}") from err
+    except RecursionError as err:
+        raise ScenarioError(f"scenario {where}: nested too deeply") from err
+    finally:
+        loader.dispose()
 
 
 def load(path: str | Path) -> Scenario:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
-        raise ScenarioError(f"scenario {path}: {err}") from err
+        with path.open("rb") as f:
+            raw = f.read(MAX_SCENARIO_BYTES + 1)
+    except OSError as err:
+        raise ScenarioError(f"scenario {path}: {err.strerror or err}") from err
+    if len(raw) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"scenario {path}: more than {MAX_SCENARIO_BYTES:,} bytes: refused")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ScenarioError(f"scenario {path}: not a UTF-8 text file (byte {err.start})") from err
+    data = parse_yaml(text, str(path))
     if not isinstance(data, dict):
         raise ScenarioError(f"scenario {path}: expected a mapping at the top level")
     raw_steps = data.get("steps")
     if isinstance(raw_steps, list):
         for i, step in enumerate(raw_steps, 1):
             if not isinstance(step, dict) or len(step) != 1:
-                raise ScenarioError(f"scenario {path}: step {i} must be a one-key mapping, got {step!r}")
+                raise ScenarioError(f"scenario {path}: step {i} must be a one-key mapping, got {_short(repr(step))}")
             if "new_hand" in step and step["new_hand"] is None:
                 step["new_hand"] = {}
     try:
@@ -153,4 +257,4 @@ def load(path: str | Path) -> Scenario:
         if where.startswith("steps."):
             index = int(where.split(".")[1])
             where = f"step {index + 1} ({where.split('.', 2)[2] if where.count('.') > 1 else ''})"
-        raise ScenarioError(f"scenario {path}: {where}: {first['msg']}") from err
+        raise ScenarioError(f"scenario {path}: {where}: {_short(first['msg'])}") from err

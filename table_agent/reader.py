@@ -88,9 +88,11 @@ class ReaderWorker:
 
     def _run(self) -> None:
         delay = 0.05
+        told_down = False
         while not self._stop.is_set():
             try:
                 self._link = self._open_link()
+                told_down = False
                 self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
                 for frame in (HostHello(PROTOCOL_VERSION), SetScanPeriod(self._scan_period_ms), StartScan()):
                     self._link.write(encode(frame))
@@ -100,6 +102,10 @@ class ReaderWorker:
             except OSError as err:  # hw.errors.LinkError is an OSError
                 if self._link is not None:
                     self._out.put(LinkChanged(False, str(err), self._clock.now()))
+                    told_down = True
+                elif not told_down:  # never opened (no such device): the reader is down, said once
+                    self._out.put(LinkChanged(False, f"cannot open the reader: {err}", self._clock.now()))
+                    told_down = True
                 else:
                     log.debug("reader link not available: %s", err)
                 self._close()

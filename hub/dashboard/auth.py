@@ -16,6 +16,9 @@ from dataclasses import dataclass
 
 _N, _R, _P = 2**14, 8, 1  # scrypt cost: ~50 ms on a Pi 4, once per login
 SESSION_SECONDS = 12 * 3600.0  # a tournament day
+LOGIN_ATTEMPTS = 5  # per address and LOGIN_WINDOW: a TD who mistypes retries; a guesser waits
+LOGIN_WINDOW = 60.0
+SCRYPT_AT_ONCE = 2  # scrypt takes 16 MB each: logins beyond this wait their turn, memory stays flat
 
 
 def hash_password(password: str, *, salt: bytes | None = None) -> str:
@@ -45,6 +48,35 @@ class Session:
     expires: float
 
 
+class LoginLimiter:
+    """At most `attempts` logins per address in any `window` seconds; a success clears the address.
+
+    Keeps at most `max_addresses` addresses (the oldest forgotten first), so a flood of addresses
+    cannot grow it without bound. Thread-safe; the time is passed in."""
+
+    def __init__(self, attempts: int = LOGIN_ATTEMPTS, window: float = LOGIN_WINDOW,
+                 max_addresses: int = 4096) -> None:
+        self.attempts, self.window, self.max_addresses = attempts, window, max_addresses
+        self._seen: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, address: str, now: float) -> bool:
+        """Count one attempt from `address`; False when it is over the limit (HTTP 429)."""
+        with self._lock:
+            times = [t for t in self._seen.pop(address, []) if now - t < self.window]
+            allowed = len(times) < self.attempts
+            if allowed:
+                times.append(now)
+            self._seen[address] = times  # re-inserted last: the dict's order is the age order
+            while len(self._seen) > self.max_addresses:
+                del self._seen[next(iter(self._seen))]
+            return allowed
+
+    def succeeded(self, address: str) -> None:
+        with self._lock:
+            self._seen.pop(address, None)
+
+
 class Sessions:
     """Logged-in TDs; HTTP handler threads call it, so it locks."""
 
@@ -52,14 +84,16 @@ class Sessions:
         self._users = dict(users or {})
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
+        self._hashing = threading.BoundedSemaphore(SCRYPT_AT_ONCE)
 
     def login(self, user: str, password: str, now: float) -> Session | None:
         stored = self._users.get(user)
-        if stored is None:
-            verify_password(password, hash_password("x", salt=b"0" * 16))  # same cost: no user probing
-            return None
-        if not verify_password(password, stored):
-            return None
+        with self._hashing:
+            if stored is None:
+                verify_password(password, hash_password("x", salt=b"0" * 16))  # same cost: no user probing
+                return None
+            if not verify_password(password, stored):
+                return None
         session = Session(user, secrets.token_urlsafe(24), secrets.token_urlsafe(24), now + SESSION_SECONDS)
         with self._lock:
             self._sessions[session.token] = session
@@ -81,4 +115,6 @@ class Sessions:
 
     @staticmethod
     def csrf_ok(session: Session, header: str | None) -> bool:
-        return header is not None and hmac.compare_digest(session.csrf, header)
+        # as bytes: compare_digest refuses non-ASCII str, and a header may carry any latin-1 byte
+        return header is not None and hmac.compare_digest(session.csrf.encode(),
+                                                          header.encode("utf-8", "surrogateescape"))

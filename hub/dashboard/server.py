@@ -21,7 +21,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from hub.dashboard.auth import Session, Sessions
+from hub.dashboard.auth import LoginLimiter, Session, Sessions
 from hub.dashboard.model import (DashboardError, DecisionTaken, JSONDict, Role, RoomModel, capture, for_viewer,
                                  viewer_event)
 from hub.floor import FloorError, FloorService, table_number
@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 COOKIE = "tapis_td"
 CLIENT_QUEUE = 2000  # messages buffered per browser; a browser that falls this far behind is dropped
+MAX_BODY = 65536  # a TD action is a few hundred bytes
+REQUEST_TIMEOUT = 10.0  # seconds a socket may stay silent (a request's headers, its body, an SSE write)
 PAGES = {"/": "room.html", "/table": "table.html", "/clock": "clock.html", "/login": "login.html"}
 _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
           ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
@@ -59,19 +61,71 @@ def _static_files() -> dict[str, bytes]:
     return {f.name: f.read_bytes() for f in root.iterdir() if f.is_file()}
 
 
+class _HttpError(Exception):
+    """A request refused before it reaches a page or an action: answered `status`, connection closed."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _BoundedServer(ThreadingHTTPServer):
+    """`ThreadingHTTPServer` with at most `workers` threads: past them a connection is told 503 at
+    once and closed (a flood of idle sockets cannot take a thread each), and a handler's unexpected
+    failure is logged once, never printed as a bare traceback on stderr."""
+
+    daemon_threads = True
+    request_queue_size = 64
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], *, workers: int) -> None:
+        self._slots = threading.BoundedSemaphore(workers)
+        super().__init__(address, handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            try:
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                                b"Retry-After: 1\r\nConnection: close\r\n\r\n")
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        log.exception("dashboard: a request from %s failed", client_address[0] if client_address else "?")
+
+
 class Dashboard:
     """`Dashboard(hub, floor=..., users=...)`, `.start()`, `.url`, `.stop()`.
 
     `floor_lock` must be the lock the floor's owner holds around `FloorService.pump` (the floor is
     single-threaded); `on_decision` is called with each td_decision the TD settles on the page.
+    `request_timeout`: seconds a silent connection is kept (half-sent requests are dropped after it).
     """
+
+    MAX_WORKERS = 64  # connections served at once, every browser's event stream included
 
     def __init__(self, hub: HubService, *, floor: FloorService | None = None, host: str = "127.0.0.1",
                  port: int = 0, users: Mapping[str, str] | None = None, clock: Clock | None = None,
                  floor_lock: threading.Lock | None = None,
                  on_decision: Callable[[DecisionTaken], None] | None = None,
-                 clock_period: float = 1.0) -> None:
+                 clock_period: float = 1.0, request_timeout: float = REQUEST_TIMEOUT) -> None:
+        if not 0 <= port <= 65535:
+            raise ValueError(f"dashboard port {port}: expected 0 to 65535 (0: any free port)")
         self.hub = hub
+        self.request_timeout = request_timeout
+        self.logins = LoginLimiter()
         self.floor = floor
         self.clock: Clock = clock or MonotonicClock()
         self.floor_lock = floor_lock or threading.Lock()
@@ -87,8 +141,7 @@ class Dashboard:
         self._running = False
         self._last_clock: JSONDict | None = None
         self._last_store: object = "ok"
-        self._server = ThreadingHTTPServer((host, port), _handler(self))
-        self._server.daemon_threads = True
+        self._server = _BoundedServer((host, port), _handler(self), workers=self.MAX_WORKERS)
         self._threads = [threading.Thread(target=self._server.serve_forever, name="dashboard-http", daemon=True),
                          threading.Thread(target=self._consume, name="dashboard", daemon=True)]
         hub.add_listener(self._on_hub_event)
@@ -331,19 +384,58 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
         def _json(self, status: int, data: Any, headers: Mapping[str, str] = {}) -> None:
             self._send(status, json.dumps(data).encode(), "application/json", headers)
 
-        def _body(self) -> JSONDict | None:
+        def _body(self) -> JSONDict:
+            """The request's JSON object; `_HttpError` for a bad length, type or body."""
+            if self.headers.get("Transfer-Encoding") is not None:
+                raise _HttpError(411, "send the body with a Content-Length, not chunked")
+            raw_length = self.headers.get("Content-Length")
+            raw_length = "0" if raw_length is None else raw_length
+            if not (raw_length.isascii() and raw_length.isdigit()) or len(raw_length) > 12:
+                if raw_length.strip().isdigit() and len(raw_length.strip()) > 12:
+                    raise _HttpError(413, "body too large")
+                raise _HttpError(400, "Content-Length must be a number of bytes")
+            length = int(raw_length)
+            if length > MAX_BODY:
+                raise _HttpError(413, f"body too large (at most {MAX_BODY} bytes)")
             if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
-                return None  # a cross-site form cannot send JSON without a preflight we never answer
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > 65536:
-                return None
+                # a cross-site form cannot send JSON without a preflight we never answer
+                raise _HttpError(400, "a JSON object with Content-Type application/json is expected")
             try:
-                data = json.loads(self.rfile.read(length) or b"{}")
-            except ValueError:
-                return None
-            return data if isinstance(data, dict) else None
+                raw = self.rfile.read(length)
+            except OSError as err:  # the socket's timeout: a body announced and never sent
+                raise _HttpError(408, "the request's body did not arrive") from err
+            if len(raw) < length:
+                raise _HttpError(400, "the body is shorter than its Content-Length")
+            try:
+                data = json.loads(raw or b"{}")
+            except ValueError as err:
+                raise _HttpError(400, "a JSON object with Content-Type application/json is expected") from err
+            if not isinstance(data, dict):
+                raise _HttpError(400, "a JSON object with Content-Type application/json is expected")
+            return data
+
+        def _refuse(self, err: _HttpError) -> None:
+            self.close_connection = True  # what is left of the body must not be read as a request
+            try:
+                self._json(err.status, {"error": str(err)}, {"Connection": "close"})
+            except OSError:
+                pass
+
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+            if self.request_version == "HTTP/0.9":  # a bad request line: still answer with a status line
+                self.request_version = "HTTP/1.0"
+            if code == HTTPStatus.NOT_IMPLEMENTED:  # PUT, DELETE, any other method: the client's error
+                code, message = HTTPStatus.METHOD_NOT_ALLOWED, "GET, HEAD and POST only"
+            super().send_error(code, message, explain)
+
+        def setup(self) -> None:
+            self.timeout = dash.request_timeout  # StreamRequestHandler sets it on the socket
+            super().setup()
 
         # -- GET --
+
+        def do_HEAD(self) -> None:  # noqa: N802 - http.server's name
+            self.do_GET()  # `_send` leaves the body out; the event stream answers its headers only
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
             path = urlsplit(self.path).path
@@ -377,6 +469,9 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 self._json(404, {"error": "not found"})
 
         def _stream(self, role: Role) -> None:
+            if self.command == "HEAD":
+                self._send(200, b"", "text/event-stream")
+                return
             client, first = dash.subscribe(role)
             try:
                 self.send_response(200)
@@ -405,15 +500,22 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
             path = urlsplit(self.path).path
-            body = self._body()
-            if body is None:
-                self._json(400, {"error": "a JSON object with Content-Type application/json is expected"})
+            try:
+                body = self._body()
+            except _HttpError as err:
+                self._refuse(err)
                 return
             if path == "/api/login":
+                address = str(self.client_address[0])
+                if not dash.logins.allow(address, time.monotonic()):
+                    self._json(429, {"error": "too many logins from this address: wait a minute"},
+                               {"Retry-After": str(int(dash.logins.window))})
+                    return
                 session = dash.sessions.login(str(body.get("user", "")), str(body.get("password", "")), time.time())
                 if session is None:
                     self._json(401, {"error": "bad user or password"})
                     return
+                dash.logins.succeeded(address)
                 cookie = f"{COOKIE}={session.token}; HttpOnly; SameSite=Strict; Path=/"
                 self._json(200, {"user": session.user, "csrf": session.csrf}, {"Set-Cookie": cookie})
                 return

@@ -19,6 +19,15 @@ from hub.rules.records import ActionKind, ActionStatus, PhhError, RulesError
 from hub.rules.rulesets import DEFAULT_RULESET, get_ruleset
 
 Amount = int | Decimal
+
+MAX_PHH_BYTES = 1_000_000  # one hand is a few kB; a bigger file is refused before it is parsed
+_MAX_ERROR = 200  # characters of the file's own text quoted in an error
+
+
+def _quote(text: object) -> str:
+    """`text` as repr, cut short: an error line never carries a whole bad file."""
+    shown = repr(text)
+    return shown if len(shown) <= _MAX_ERROR else shown[:_MAX_ERROR] + f"... ({len(shown)} characters)"
 Step = tuple[str, int, int, tuple[str, ...], str]  # op, seat, amount, cards, original text
 
 
@@ -71,12 +80,12 @@ def _numbers(doc: dict[str, object], key: str, name: str) -> list[str]:
     raw = doc.get(key)
     if not isinstance(raw, list):
         raise PhhError(f"{name}: `{key}` must be a list of numbers")
-    if raw and type(raw[0]) is str:
+    if isinstance(raw, _Numbers):
         return raw  # the fast reader matched them as numbers
     out = []
     for v in raw:
-        if not isinstance(v, (int, Decimal)) or isinstance(v, bool):
-            raise PhhError(f"{name}: `{key}` must be a list of numbers, not {v!r}")
+        if not isinstance(v, (int, Decimal)) or isinstance(v, bool) or not _PLAIN.fullmatch(str(v)):
+            raise PhhError(f"{name}: `{key}` must be a list of plain numbers (100, 2.5), not {_quote(v)}")
         out.append(str(v))
     return out
 
@@ -95,6 +104,14 @@ _NUMBER = re.compile(r"[-+]?[0-9][0-9_]*(?:\.[0-9_]+)?")
 _COMMENT = re.compile(r"#[^\n]*")
 _WANTED = frozenset({"variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks",
                      "actions", "finishing_stacks"})
+
+
+_PLAIN = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
+_NUMBER_LIST = re.compile(r"\[[ \t\n0-9_.+-]*(?:,[ \t\n0-9_.+-]*)*\]")
+
+
+class _Numbers(list[str]):
+    """Numbers the fast reader matched, kept as their text (a string in the file is not one)."""
 
 
 class _Unusual(Exception):
@@ -116,10 +133,12 @@ def _fast_toml(text: str) -> dict[str, object]:
             continue
         if "#" in seg:
             seg = _COMMENT.sub("", seg).strip()
-        numbers = [n.replace("_", "") for n in _NUMBER.findall(seg)]
+        numbers = _Numbers(n.replace("_", "") for n in _NUMBER.findall(seg))
         if seg.startswith("["):
+            if not _NUMBER_LIST.fullmatch(seg):
+                raise _Unusual  # strings, exponents, anything else: tomllib reads it, `_numbers` judges
             doc[key] = numbers
-        elif len(numbers) == 1:
+        elif len(numbers) == 1 and _PLAIN.fullmatch(seg.replace("_", "")):
             doc[key] = numbers[0]
         else:
             raise _Unusual
@@ -136,7 +155,9 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
     stacks = _numbers(doc, "starting_stacks", name)
     antes = _numbers(doc, "antes", name)
     blinds = _numbers(doc, "blinds_or_straddles", name)
-    min_bet = _numbers({"m": [doc.get("min_bet", 0)]}, "m", name)[0]
+    raw_min = doc.get("min_bet", 0)
+    min_bet = _numbers({"min_bet": _Numbers([raw_min]) if isinstance(raw_min, str) and _PLAIN.fullmatch(raw_min)
+                        else [raw_min]}, "min_bet", name)[0]
     actions = doc.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise PhhError(f"{name}: `actions` must be a list of strings")
@@ -144,7 +165,12 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
     if doc.get("finishing_stacks") is not None:
         recorded = tuple(map(_amount, _numbers(doc, "finishing_stacks", name)))
     numbers = [*stacks, *antes, *blinds, min_bet]
-    numbers += [a.split()[2] for a in actions if " cbr " in a]
+    for a in actions:
+        words = a.split()
+        if len(words) >= 2 and words[1] == "cbr":
+            if len(words) < 3 or not _PLAIN.fullmatch(words[2]):
+                raise PhhError(f"{name}: bad action {_quote(a)}: `cbr` needs a plain amount (p1 cbr 300)")
+            numbers.append(words[2])
     digits = max((len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
     scale = 10**digits
     if scale == 1:
@@ -157,6 +183,8 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
     n = len(stacks)
     if not (len(antes) == len(blinds) == n) or n < 2:
         raise PhhError(f"{name}: stacks, antes and blinds must list the same players (2 or more)")
+    if recorded is not None and len(recorded) != n:
+        raise PhhError(f"{name}: `finishing_stacks` lists {len(recorded)} players, `starting_stacks` {n}")
     try:
         return PhhHand(name, scale, tuple(map(to_int, stacks)), tuple(map(to_int, antes)),
                        tuple(map(to_int, blinds)), to_int(min_bet), tuple(actions), recorded,
@@ -168,9 +196,18 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
 def load(path: str | Path) -> PhhHand:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:
+            data = f.read(MAX_PHH_BYTES + 1)
     except OSError as err:
-        raise PhhError(f"{p}: cannot read: {err}") from err
+        raise PhhError(f"{p}: cannot read: {err.strerror or err}") from err
+    if len(data) > MAX_PHH_BYTES:
+        raise PhhError(f"{p}: more than {MAX_PHH_BYTES:,} bytes: not one hand's history")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise PhhError(f"{p}: not a text (UTF-8) file: byte {err.start}") from err
+    if "\x00" in text:
+        raise PhhError(f"{p}: not a text file (NUL bytes)")
     return loads(text, str(p))
 
 
@@ -215,7 +252,7 @@ def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
     for action in actions:
         m = match(action.strip())
         if m is None:
-            raise PhhError(f"{name}: unsupported action {action!r}")
+            raise PhhError(f"{name}: unsupported action {_quote(action)}")
         hole_seat, hole, board, seat, op, arg = m.groups()
         if hole_seat is not None:
             steps.append(("dh", int(hole_seat), 0, (hole,), action))
@@ -223,11 +260,11 @@ def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
             steps.append(("db", 0, 0, _pairs(board), action))
         elif op == "cbr":
             if arg is None:
-                raise PhhError(f"{name}: bad action {action!r}")
+                raise PhhError(f"{name}: bad action {_quote(action)}")
             try:
                 amount = int(arg) if scale == 1 else int(Decimal(arg) * scale)
             except (ValueError, ArithmeticError) as err:
-                raise PhhError(f"{name}: bad amount in {action!r}") from err
+                raise PhhError(f"{name}: bad amount in {_quote(action)}") from err
             steps.append(("cbr", int(seat), amount, (), action))
         elif op == "sm":
             steps.append(("sm", int(seat), 0, (arg,) if arg else (), action))
@@ -244,26 +281,38 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
     dealt: dict[int, str] = {}
     shown: dict[int, str | None] = {}
     accepted = ActionStatus.ACCEPTED
+    seen: set[str] = set()  # one deck: a card dealt twice makes the whole history wrong
+
+    def once(action: str, cards: tuple[str, ...]) -> None:
+        for card in cards:
+            if "?" in card:
+                continue
+            if card in seen:
+                raise PhhError(f"{name}: {_quote(action)}: {card} was already dealt (one deck, each card once)")
+            seen.add(card)
+
     for op, seat, amount, cards, action in h.steps:
         try:
             if op == "db":
+                once(action, cards)
                 hand.deal_board(*cards)
             elif op == "dh":
+                once(action, _pairs(cards[0]))
                 dealt[seat] = cards[0]
             elif op == "sm":
                 c = cards[0] if cards else dealt.get(seat, "????")
                 shown[seat] = None if c in ("-", "") or "?" in c else c
             else:
                 if seat != hand.to_act:
-                    raise PhhError(f"{name}: {action!r}: the engine expects p{hand.to_act} "
+                    raise PhhError(f"{name}: {_quote(action)}: the engine expects p{hand.to_act} "
                                    "to act")
                 rec = hand.act(seat, _PLAYER_OPS[op], amount if op == "cbr" else None)
                 if rec.status is not accepted:
-                    raise PhhError(f"{name}: {action!r} {rec.status}: {rec.reason}")
+                    raise PhhError(f"{name}: {_quote(action)} {rec.status}: {rec.reason}")
         except PhhError:
             raise
         except RulesError as err:
-            raise PhhError(f"{name}: {action!r}: {err}") from err
+            raise PhhError(f"{name}: {_quote(action)}: {err}") from err
     if hand.result is None:
         hole: dict[int, tuple[str, ...] | None] = {}
         for s in hand.live:

@@ -83,10 +83,21 @@ class PayoutRule:
     def prize_pool(self, entries: int, buy_in_cents: int) -> int:
         return entries * buy_in_cents * self.pool_percent // 100
 
-    def payouts(self, entries: int, buy_in_cents: int) -> tuple[int, ...]:
-        """Cents per place (1st first); each rounded down to the cent, the remainder to 1st."""
+    def payouts(self, entries: int, buy_in_cents: int, *, players: int | None = None) -> tuple[int, ...]:
+        """Cents per place (1st first), adding up to the prize pool exactly, to the cent.
+
+        At most `players` places (default: one per entry) are paid: with fewer players than the
+        table's places, the unused places' shares go to the paid places in proportion to their own
+        (no rulebook says otherwise; the money is never left unpaid). Each amount is rounded down to
+        the cent and the cents left over go to 1st.
+        """
         pool = self.prize_pool(entries, buy_in_cents)
-        amounts = [pool * bp // 10_000 for bp in self.tier(entries).basis_points]
+        cap = entries if players is None else players
+        shares = self.tier(entries).basis_points[:max(cap, 0)]
+        if not shares or pool <= 0:
+            return ()
+        total = sum(shares)
+        amounts = [pool * bp // total for bp in shares]
         amounts[0] += pool - sum(amounts)
         return tuple(amounts)
 
@@ -99,17 +110,21 @@ POUQUES_PAYOUTS = PayoutRule(96, (
 
 
 def prizes(rule: PayoutRule, entries: int, buy_in_cents: int, table: list[Standing]) -> dict[str, int]:
-    """Cents won by each player; ex-aequo players share the prizes of the places they cover."""
-    amounts = rule.payouts(entries, buy_in_cents)
+    """Cents won by each player; ex-aequo players share the prizes of the places they cover.
+
+    Every cent of the pool is paid: a shared prize's odd cents go one each to the tied players in
+    name order, and places are paid only as far as there are players to take them."""
+    amounts = rule.payouts(entries, buy_in_cents, players=min(entries, len(table)))
     won: dict[str, int] = {}
     by_place: dict[int, list[str]] = {}
     for st in table:
         by_place.setdefault(st.place, []).append(st.player)
     for place, players in by_place.items():
         covered = sum(amounts[p - 1] for p in range(place, place + len(players)) if p <= len(amounts))
-        for player in players:
+        share, odd = divmod(covered, len(players))
+        for i, player in enumerate(sorted(players)):
             if covered:
-                won[player] = covered // len(players)
+                won[player] = share + (1 if i < odd else 0)
     return won
 
 

@@ -29,7 +29,7 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
     ante = 0 if no_ante else level.ante
     alive = s.alive()
     rule = s.policy.payouts
-    payouts: list[JSON] = list(rule.payouts(s.entries, s.buy_in_cents)) if rule else []
+    payouts: list[JSON] = list(rule.payouts(s.entries, s.buy_in_cents, players=len(s.players))) if rule else []
     stopped = balancing.stopped_tables(s.counts(), s.policy)
     tables: dict[str, JSON] = {}
     for number, t in sorted(s.tables.items()):

@@ -168,5 +168,6 @@ def from_toml(text: str) -> Structure:
                          None if hu is None else int(hu), bool(doc.get("heads_up_antes", True)))
     except StructureError:
         raise
-    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as err:
+    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, ArithmeticError) as err:
+        # ArithmeticError: `minutes = inf` (int() of an infinite float)
         raise StructureError(f"bad structure TOML: {err}") from err

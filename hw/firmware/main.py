@@ -13,19 +13,24 @@ import micropython
 
 from tapis_board import Board
 from tapis_mfrc522 import AntennaBank
+from tapis_tx import TxQueue
 
 FIRMWARE = "tapis-rp2040 1"
 SPI_SCK, SPI_MOSI, SPI_MISO = 2, 3, 4
 CS_PINS = (5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18)  # antenna 0 .. 13, in the profile's order
 RESET_PIN = 20
-LED_PIN = 25  # the Pico's own LED: on while scanning (never an LED near an antenna)
+LED_PIN = "LED"  # the board's own LED, on a Pico and a Pico W (GP25 is the Pico W's wireless chip select)
+SPI_HZ = 8_000_000  # the MFRC522 takes 10 MHz; the RP2040 gives 7.8 MHz (125 MHz / 16). Lower it on long cables
 
 
 def main() -> None:
     micropython.kbd_intr(-1)  # 0x03 is data in our frames, not Ctrl-C
     rebooted = machine.reset_cause() == machine.WDT_RESET
-    spi = machine.SPI(0, baudrate=4_000_000, polarity=0, phase=0, sck=machine.Pin(SPI_SCK),
+    spi = machine.SPI(0, baudrate=SPI_HZ, polarity=0, phase=0, sck=machine.Pin(SPI_SCK),
                       mosi=machine.Pin(SPI_MOSI), miso=machine.Pin(SPI_MISO))
+    # MISO pulled down (mode left to SPI): a missing module reads 0x00, its VersionReg fails the
+    # check and the antenna is reported READER_TIMEOUT instead of looking empty
+    machine.Pin(SPI_MISO, pull=machine.Pin.PULL_DOWN)
     cs = [machine.Pin(n, machine.Pin.OUT, value=1) for n in CS_PINS]
     bank = AntennaBank(spi, cs, time.sleep_ms, reset=machine.Pin(RESET_PIN, machine.Pin.OUT, value=1))
     board = Board(bank, FIRMWARE)
@@ -35,6 +40,9 @@ def main() -> None:
     source = sys.stdin.buffer
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
+    room = select.poll()
+    room.register(sys.stdout, select.POLLOUT)  # USB CDC has room: a write of one frame will not wait
+    tx = TxQueue()
     start = time.ticks_ms()
     elapsed = 0  # ms since boot, not wrapping (ticks_ms wraps after ~12 days)
 
@@ -45,15 +53,19 @@ def main() -> None:
         start = tick
         return elapsed
 
+    def writable() -> bool:
+        return bool(room.poll(0))
+
     for data in board.boot(now_ms(), rebooted):
-        out.write(data)
+        tx.push(data)
     while True:
         wdt.feed()
         incoming = bytearray()
         while poll.poll(0) and len(incoming) < 64:
             incoming += source.read(1)
         for data in board.step(now_ms(), bytes(incoming)):
-            out.write(data)
+            tx.push(data)
+        tx.drain(writable, out.write, wdt.feed)
         led.value(1 if board.scanning else 0)
         wait = board.next_due_ms() - now_ms()
         if wait > 0:

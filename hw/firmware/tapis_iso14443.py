@@ -7,6 +7,7 @@ each card, halts it (HLTA) and asks again, so stacked cards are read one by one.
 REQA = 0x26  # 7-bit short frame: cards in IDLE answer; halted cards stay quiet (WUPA 0x52 would wake them)
 SEL = (0x93, 0x95, 0x97)  # cascade levels 1..3: 4-, 7-, 10-byte UIDs
 CASCADE_TAG = 0x88  # first byte of a UID CLn that continues at the next level
+HLTA = b"\x50\x00"  # then CRC_A; a card halted stays silent until WUPA or the field goes off
 SAK_INCOMPLETE = 0x04
 
 
@@ -25,27 +26,49 @@ def _bit(data: bytes, index: int) -> int:
 
 
 class Iso14443a:
-    """The protocol over a transceiver: `transceive(data, last_bits=0)` -> response bytes, or None on
-    timeout; `anticollision(sel, known, known_bits)` -> (5-byte buffer, valid bits, collided) or None."""
+    """The protocol over a transceiver: `transceive(data, last_bits=0)` -> response bytes (even
+    garbled), or None on timeout; `anticollision(sel, known, known_bits)` -> (5-byte buffer, valid,
+    collided) or None, where `valid` for a collision is a bit index or a tuple of possible ones
+    (smallest first); optionally `halt(frame)` to send HLTA without awaiting an answer."""
 
     def __init__(self, transceiver, max_tags: int = 8):
         self.t = transceiver
         self.max_tags = max_tags
 
+    def request(self) -> bool:
+        """REQA: did anything answer? Any bits count, a garbled or collided ATQA too (an NTAG's
+        0044 and a MIFARE Classic's 0004 collide): only silence means nobody is awake."""
+        return self.t.transceive(bytes((REQA,)), 7) is not None
+
+    def halt(self) -> None:
+        frame = HLTA + crc_a(HLTA)
+        if hasattr(self.t, "halt"):
+            self.t.halt(frame)
+        else:
+            self.t.transceive(frame)
+
     def inventory(self):
         """(UIDs read, complete): complete is False when `max_tags` were read and more may be there,
         or when a card answered but could not be resolved (a stack too deep for this antenna)."""
         uids = []
-        for _ in range(self.max_tags):
-            atqa = self.t.transceive(bytes((REQA,)), 7)
-            if atqa is None:
+        retries = 1  # a read that fails (a card lifted mid-read) is tried once more
+        awake = self.request()
+        while len(uids) < self.max_tags:
+            if not awake:
                 return uids, True  # nobody left awake in the field
             uid = self.read_uid()
             if uid is None:
-                return uids, False
+                if not retries:
+                    return uids, False
+                retries -= 1
+                # cards left READY by the failed read drop to IDLE on a REQA, silently (ISO 14443-3
+                # 6.3); cards already IDLE answer it: either way the next REQA finds everyone
+                awake = self.request() or self.request()
+                continue
             uids.append(uid)
-            self.t.transceive(bytes((0x50, 0x00)) + crc_a(b"\x50\x00"))  # HLTA: no answer expected
-        return uids, self.t.transceive(bytes((REQA,)), 7) is None
+            self.halt()
+            awake = self.request()
+        return uids, not awake
 
     def read_uid(self):
         """After a REQA: the cascade levels, SELECT at each, the whole UID (4, 7 or 10 bytes)."""
@@ -67,23 +90,42 @@ class Iso14443a:
 
     def _resolve(self, sel: int):
         """Anticollision at one level: on a collision take the 1 branch and ask again with one more
-        known bit; 32 bits resolve at most 32 collisions. Returns UID CLn + BCC, BCC checked."""
+        known bit. When the collision's position is ambiguous (two readings of CollReg), the
+        smallest position is tried first and the next one if no card answers that branch.
+        Returns UID CLn + BCC, BCC checked."""
         known = bytes(5)
         bits = 0
-        for _ in range(33):
+        others = []  # the other readings of the last collision, tried if this branch is silent
+        for _ in range(64):
             answer = self.t.anticollision(sel, known, bits)
             if answer is None:
-                return None
+                if not others:
+                    return None
+                known, bits = others.pop(0)
+                continue
             buffer, valid, collided = answer
             if not collided:
                 if valid < 40 or buffer[0] ^ buffer[1] ^ buffer[2] ^ buffer[3] != buffer[4]:
+                    if others:
+                        known, bits = others.pop(0)
+                        continue
                     return None
                 return bytes(buffer)
-            if valid < bits or valid >= 32:
-                return None  # no progress, or a collision in the BCC: not a well-behaved card
-            chosen = bytearray(buffer)
-            chosen[valid >> 3] |= 1 << (valid & 7)
-            for index in range(valid + 1, 40):
-                chosen[index >> 3] &= ~(1 << (index & 7)) & 0xFF
-            known, bits = bytes(chosen), valid + 1
+            branches = [_branch(buffer, p) for p in (valid if isinstance(valid, tuple) else (valid,))
+                        if bits <= p < 32]  # below `bits`: no progress; in the BCC: not a card
+            if not branches:
+                if not others:
+                    return None
+                known, bits = others.pop(0)
+                continue
+            (known, bits), others = branches[0], branches[1:]
         return None
+
+
+def _branch(buffer: bytes, position: int):
+    """The known prefix that takes the 1 branch at `position`: (5 bytes, position + 1 bits)."""
+    chosen = bytearray(buffer)
+    chosen[position >> 3] |= 1 << (position & 7)
+    for index in range(position + 1, 40):
+        chosen[index >> 3] &= ~(1 << (index & 7)) & 0xFF
+    return bytes(chosen), position + 1

@@ -3,22 +3,30 @@ boots, answers the host's handshake, scans its 14 empty antennas and sends heart
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-from firmware_bridge import Decoder, Heartbeat, Hello, HostHello, SetScanPeriod, StartScan, TagSeen, encode
+from firmware_bridge import (Decoder, FaultCode, Heartbeat, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan,
+                             TagSeen, encode)
 
 HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parents[1] / "hw" / "firmware"
 
 
-def run_board(host: bytes, loops: int) -> tuple[list[object], Decoder]:
-    done = subprocess.run([sys.executable, str(HERE / "micropython_shim.py"), str(FIRMWARE), host.hex(), str(loops)],
-                          capture_output=True, text=True, timeout=60)
+def shim(host: bytes, loops: int, stall: tuple[int, int] = (0, 0), cards: bool = False) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, str(HERE / "micropython_shim.py"), str(FIRMWARE), host.hex(), str(loops),
+                           *map(str, stall), "1" if cards else "0"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def run_board(host: bytes, loops: int) -> tuple[list[object], Decoder]:
     decoder = Decoder()
-    return decoder.feed(bytes.fromhex(done.stdout.strip())), decoder
+    return decoder.feed(bytes.fromhex(shim(host, loops)["out"])), decoder
 
 
 def test_main_boots_answers_the_handshake_scans_and_beats() -> None:
@@ -36,3 +44,21 @@ def test_main_idles_without_start_scan() -> None:
     frames, _ = run_board(encode(HostHello(1)), loops=100)
     beats = [f for f in frames if isinstance(f, Heartbeat)]
     assert beats and all(b.scans == 0 for b in beats)
+
+
+def test_a_host_that_holds_the_port_without_reading_never_starves_the_watchdog() -> None:
+    host = encode(HostHello(1)) + encode(SetScanPeriod(100)) + encode(StartScan())
+    result = shim(host, loops=300, stall=(500, 6500), cards=True)  # the host stops reading for 6 s
+    assert result["late"] == []  # no 2 s without a feed: no reboot loop
+    frames = Decoder().feed(bytes.fromhex(result["out"]))
+    overflow = [f for f in frames if isinstance(f, ReaderFault) and f.code is FaultCode.TX_OVERFLOW]
+    assert len(overflow) == 1 and overflow[0].detail.startswith("dropped ")
+    beats = [f for f in frames if isinstance(f, Heartbeat)]
+    assert any(b.uptime_ms > 6500 for b in beats)  # and it talks again once the host reads
+
+
+def test_the_led_is_the_boards_own_and_miso_is_pulled_down() -> None:
+    pins = shim(encode(HostHello(1)), loops=5)["pins"]
+    numbers = [p[0] for p in pins]
+    assert "LED" in numbers and 25 not in numbers  # GP25 selects the Pico W's wireless chip
+    assert [4, None, 2] in pins  # MISO (GP4) keeps its SPI function and gets the pull-down

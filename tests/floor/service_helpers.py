@@ -13,7 +13,7 @@ from hub.tournament.structure import pouques_2020, to_toml
 
 
 def started_floor(store: EventStore, players: int, *, ruleset: str = "cdc-2013", tables: int | None = None,
-                  payouts: str = "ruleset", buy_in_cents: int = 5_000, seed: int = 3) -> FloorService:
+                  payouts: str = "50,30,20", buy_in_cents: int = 5_000, seed: int = 3) -> FloorService:
     floor = FloorService(store)
     floor.create(NewTournament(name="Test", ruleset=ruleset, structure_toml=to_toml(pouques_2020()),  # type: ignore[arg-type]
                                tables=tables, buy_in_cents=buy_in_cents, payouts=payouts, seed=seed), 0.0)

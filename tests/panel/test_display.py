@@ -30,7 +30,7 @@ def test_font_right_aligns_and_lights_the_decimal_point() -> None:
 @pytest.fixture
 def rig() -> Iterator[tuple[MockFactory, SimulatedMAX7219, MAX7219Display]]:
     factory = MockFactory()
-    chip = SimulatedMAX7219(din="GPIO10", clk="GPIO11", cs="GPIO8", pin_factory=factory)
+    chip = SimulatedMAX7219(din="GPIO24", clk="GPIO25", cs="GPIO26", pin_factory=factory)
     display = MAX7219Display.from_config(DisplayPins(), pin_factory=factory, intensity=5)
     yield factory, chip, display
     display.close()

@@ -26,7 +26,7 @@ def test_reference_map_wires_two_seats_per_expander() -> None:
     assert config.dealer.encoder_a == "GPIO5"
     # 10 seats x 6 + 8 dealer pins + 3 display pins + the shared interrupt line
     assert len(list(config.uses())) == 72
-    assert config.display is not None and config.display.din == "GPIO10"
+    assert config.display is not None and config.display.din == "GPIO24"
     assert PanelConfig.reference(9).expanders == (0x20, 0x21, 0x22, 0x23, 0x24)
     assert PanelConfig.reference(6).expanders == (0x20, 0x21, 0x22)
 
@@ -64,7 +64,7 @@ def test_map_smaller_than_the_table_is_refused() -> None:
     [
         ("fold", "GPIO28", "not a Raspberry Pi GPIO"),
         ("fold", "GPIO2", "carries the I2C bus"),
-        ("fold", "GPIO10", "pin GPIO10 used twice: seat 5 fold and display din"),
+        ("fold", "GPIO24", "pin GPIO24 used twice: seat 5 fold and display din"),
         ("fold", "MCP27:A0", "expander 0x27, not listed"),
         ("fold", "MCP20:C0", "is not a pin name"),
         ("fold", "MCP22:A7", "output-only on the MCP23017"),
@@ -132,6 +132,8 @@ fault_led = "GPIO26"
 
 [panel.display]
 din = "GPIO9"
+clk = "GPIO11"
+cs = "GPIO8"
 
 [panel.dealer]
 new_hand = "GPIO17"

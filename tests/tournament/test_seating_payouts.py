@@ -89,6 +89,7 @@ def test_119_entries_pay_12_places() -> None:
 
 def test_ex_aequo_players_share_the_prizes_of_their_places() -> None:
     table = [Standing(1, "a"), Standing(2, "b"), Standing(3, "c", 2), Standing(3, "d", 2)]
+    table += [Standing(place, f"x{place}") for place in range(5, 121)]  # the whole field of 120
     won = prizes(POUQUES_PAYOUTS, 120, 35_000, table)
     assert won["c"] == won["d"] == (483_840 + 383_040) // 2
 

@@ -1,0 +1,177 @@
+"""The dashboard's HTTP server against hostile clients (#15 point 9), over raw sockets.
+
+Bad `Content-Length` values, half-sent requests, wrong logins in a loop, a non-ASCII CSRF header,
+HEAD, and a hypothesis fuzz of the request parser: every answer is a 4xx (never a traceback, never
+silence) and a held connection is dropped after the server's request timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hub.dashboard import Dashboard, hash_password
+from tests.dashboard.conftest import PASSWORD
+from tests.dashboard.helpers import ScriptedRoom
+
+
+@pytest.fixture
+def quick(room: ScriptedRoom) -> Iterator[Dashboard]:
+    """A dashboard whose connections time out after 1 s (10 s in a room)."""
+    dash = Dashboard(room.hub, users={"alice": hash_password(PASSWORD)}, request_timeout=1.0).start()
+    yield dash
+    dash.stop()
+
+
+def _addr(dash: Dashboard) -> tuple[str, int]:
+    host, port = dash.url.removeprefix("http://").rsplit(":", 1)
+    return host, int(port)
+
+
+def raw(dash: Dashboard, data: bytes, *, timeout: float = 5.0) -> bytes:
+    """Send `data`, half-close, read until the server closes (or `timeout`)."""
+    with socket.create_connection(_addr(dash), timeout=timeout) as s:
+        s.sendall(data)
+        try:
+            s.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+        out = b""
+        try:
+            while chunk := s.recv(65536):
+                out += chunk
+        except (TimeoutError, ConnectionResetError):
+            pass
+    return out
+
+
+def status(reply: bytes) -> int:
+    assert reply.startswith(b"HTTP/1."), reply[:200]
+    return int(reply.split(b" ", 2)[1])
+
+
+def post(path: str, body: bytes, headers: dict[str, str]) -> bytes:
+    lines = [f"POST {path} HTTP/1.1", "Host: x", "Connection: close", *(f"{k}: {v}" for k, v in headers.items())]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+
+@pytest.mark.parametrize("length,expected", [("abc", 400), ("-1", 400), ("1e3", 400), ("", 400),
+                                             ("99999999999999999999", 413), ("65537", 413), (" 12 ", 400)])
+def test_content_length_is_validated(quick: Dashboard, length: str, expected: int) -> None:
+    reply = raw(quick, post("/api/login", b'{"user": "a"}', {"Content-Type": "application/json",
+                                                               "Content-Length": length}))
+    assert status(reply) == expected
+
+
+def test_a_non_ascii_csrf_token_is_a_403(quick: Dashboard) -> None:
+    body = json.dumps({"user": "alice", "password": PASSWORD}).encode()
+    reply = raw(quick, post("/api/login", body, {"Content-Type": "application/json",
+                                                  "Content-Length": str(len(body))}))
+    assert status(reply) == 200
+    cookie = next(line for line in reply.split(b"\r\n") if line.lower().startswith(b"set-cookie"))
+    token = cookie.split(b":", 1)[1].split(b";")[0].strip().decode()
+    reply = raw(quick, post("/api/td/ack", b"{}", {"Content-Type": "application/json", "Content-Length": "2",
+                                                    "Cookie": token, "X-CSRF-Token": "\u00e9t\u00e9"}))
+    assert status(reply) == 403
+
+
+def test_head_is_answered_without_a_body(quick: Dashboard) -> None:
+    for path in ("/", "/api/room", "/events", "/nope"):
+        reply = raw(quick, f"HEAD {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        head, _, body = reply.partition(b"\r\n\r\n")
+        assert status(reply) in (200, 404) and body == b"", (path, reply[:300])
+
+
+def test_logins_are_limited_per_address(quick: Dashboard) -> None:
+    body = json.dumps({"user": "alice", "password": "wrong"}).encode()
+    codes = [status(raw(quick, post("/api/login", body, {"Content-Type": "application/json",
+                                                          "Content-Length": str(len(body))})))
+             for _ in range(15)]
+    assert codes[:5] == [401] * 5 and codes[-1] == 429, codes
+    good = json.dumps({"user": "alice", "password": PASSWORD}).encode()
+    reply = raw(quick, post("/api/login", good, {"Content-Type": "application/json",
+                                                  "Content-Length": str(len(good))}))
+    assert status(reply) == 429  # even the right password waits: the address is guessing
+
+
+def test_half_sent_requests_do_not_hold_the_server(quick: Dashboard) -> None:
+    """200 connections that send half a request (or a body shorter than announced) are dropped after
+    the request timeout; meanwhile and after, the server answers."""
+    threads_before = threading.active_count()
+    held: list[socket.socket] = []
+    try:
+        for i in range(200):
+            s = socket.create_connection(_addr(quick), timeout=5)
+            if i % 2:
+                s.sendall(b"GET /api/room HTTP/1.1\r\nHost: x\r\n")  # no blank line: headers never end
+            else:
+                s.sendall(post("/api/login", b'{"us', {"Content-Type": "application/json", "Content-Length": "500"}))
+            held.append(s)
+        deadline = time.monotonic() + 15
+        while threading.active_count() > threads_before + 5 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert threading.active_count() <= threads_before + 5, "half-sent requests still hold threads"
+        reply = raw(quick, b"GET /api/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert status(reply) == 200
+        closed = 0
+        deadline = time.monotonic() + 5  # one accepted late (a busy machine) still has its timeout to run
+        for s in held:
+            s.settimeout(max(0.5, deadline - time.monotonic()))
+            try:
+                data = s.recv(4096)
+                closed += data == b"" or data.startswith((b"HTTP/1.1 4", b"HTTP/1.1 503"))
+            except (TimeoutError, ConnectionResetError):
+                pass
+        assert closed == len(held)
+    finally:
+        for s in held:
+            s.close()
+
+
+def test_the_worker_pool_is_bounded(quick: Dashboard) -> None:
+    """Past the pool, a new connection is told 503 at once instead of getting one more thread."""
+    held = [socket.create_connection(_addr(quick), timeout=5) for _ in range(Dashboard.MAX_WORKERS + 20)]
+    try:
+        time.sleep(0.3)
+        assert threading.active_count() < Dashboard.MAX_WORKERS + 15
+        reply = raw(quick, b"GET /api/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert status(reply) in (200, 503)
+    finally:
+        for s in held:
+            s.close()
+
+
+_token = st.text(st.characters(min_codepoint=33, max_codepoint=255, blacklist_characters=":"), min_size=1,
+                 max_size=20)
+_header = st.tuples(st.sampled_from(["Content-Length", "Content-Type", "X-CSRF-Token", "Cookie", "Host",
+                                     "Transfer-Encoding", "Expect", "Connection"]) | _token,
+                    st.text(st.characters(min_codepoint=32, max_codepoint=255), max_size=40)
+                    | st.sampled_from(["-1", "abc", "1e9", "99999999999", "0", "chunked", "100-continue",
+                                       "application/json"]))
+
+
+@given(method=st.sampled_from(["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "G\u00c9T", "POST /x"]),
+       path=st.sampled_from(["/", "/api/login", "/api/td/floor", "/events", "/static/../x", "/\u00e9", "*",
+                             "//", "/api/log?t=" + "x" * 3000]) | _token,
+       version=st.sampled_from(["HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/9", "", "http/1.1"]),
+       headers=st.lists(_header, max_size=6), body=st.binary(max_size=200))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_fuzz_the_request_parser(quick: Dashboard, caplog: pytest.LogCaptureFixture,
+                                 capsys: pytest.CaptureFixture[str], method: str, path: str,
+                                 version: str, headers: list[tuple[str, str]], body: bytes) -> None:
+    caplog.set_level(logging.WARNING)
+    head = f"{method} {path} {version}".rstrip() + "\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers)
+    reply = raw(quick, head.encode("latin-1", "replace") + b"\r\n" + body, timeout=5)
+    if reply:  # a bare close is allowed (nothing parsable came); anything answered is a clean status
+        code = status(reply)
+        assert code < 500 or code in (503, 505), reply[:300]  # 505: HTTP/2.0 and such
+    assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
+    assert "Traceback" not in capsys.readouterr().err  # socketserver prints a handler's crash there

@@ -1,0 +1,122 @@
+"""Two TDs at once (#15 point 4): concurrent `tapis tournament ... --db F` processes never corrupt the file.
+
+Real processes race on one SQLite file; every append is checked against the events the command
+saw inside one write transaction, so a command re-runs on the current tournament or is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+from hub.broker import EmbeddedBroker
+from hub.floor import FloorService
+from hub.floor_commands import Register, Seat
+from hub.store import EventStore
+
+TD = [sys.executable, "-m", "hub.td"]
+
+
+def _td(db: Path, *args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([*TD, *args, "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _events(db: Path) -> list[dict[str, object]]:
+    with sqlite3.connect(db) as con:
+        return [json.loads(b) for (b,) in con.execute("SELECT body FROM tournament_event ORDER BY id")]
+
+
+def _new(db: Path) -> None:
+    done = subprocess.run([*TD, "new", "--db", str(db), "--ruleset", "pouques-2020", "--structure", "pouques",
+                           "--buy-in", "10", "--seed", "3", "--seats", "9"], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_racing_processes_register_once_and_draw_once(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    _new(db)
+    rounds = 4
+    for r in range(rounds):
+        procs = [_td(db, "register", f"twice{r}") for _ in range(3)]
+        for p in procs:
+            p.wait(timeout=60)
+    base = [_td(db, "register", f"p{i}") for i in range(6)]
+    for p in base:
+        p.wait(timeout=60)
+    seats = [_td(db, "seat") for _ in range(3)]
+    codes = [p.wait(timeout=60) for p in seats]
+    events = _events(db)
+    registered = Counter(str(e["player"]) for e in events if e["type"] == "PlayerRegistered")
+    assert all(n == 1 for n in registered.values()), registered
+    assert len(registered) == rounds + 6, registered
+    seated = Counter(str(e["player"]) for e in events if e["type"] == "SeatDrawn")
+    assert seated == Counter(registered), seated  # one seat each: the draw ran once
+    assert codes.count(0) == 1, codes  # the others are refused: the seats are already drawn
+
+
+def test_a_floor_in_memory_sees_what_another_writer_stored(tmp_path: Path) -> None:
+    """The hub's floor and the TD's command line on one file: the floor re-reads before it appends."""
+    db = tmp_path / "t.db"
+    _new(db)
+    with EventStore(db) as a, EventStore(db) as b:
+        hub, cli = FloorService.open(a), FloorService.open(b)
+        assert hub.execute(Register(players=["ana"]), time.time()).ok
+        again = cli.execute(Register(players=["ana"]), time.time())
+        assert not again.ok, "the second floor registered a player the first one already had"
+        assert cli.execute(Register(players=["bob"]), time.time()).ok
+        assert hub.execute(Seat(), time.time()).ok
+        assert not cli.execute(Seat(), time.time()).ok
+        assert set(hub.require().state.players) == {"ana", "bob"}
+
+
+def test_threads_on_their_own_connections(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    _new(db)
+    oks: list[bool] = []
+
+    def one() -> None:
+        with EventStore(db) as store:
+            oks.append(FloorService.open(store).execute(Register(players=["solo"]), time.time()).ok)
+
+    workers = [threading.Thread(target=one) for _ in range(8)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert oks.count(True) == 1, oks
+
+
+def test_the_command_line_beside_a_running_floor(tmp_path: Path, broker: EmbeddedBroker) -> None:
+    """A running floor (`tapis tournament serve`, as the hub has it) and the TD's command line on its
+    file: what one stores, the other sees before it decides; no player twice, one seat draw."""
+    db = tmp_path / "t.db"
+    _new(db)
+    serve = subprocess.Popen([*TD, "serve", "--db", str(db), "--broker", broker.url, "--period", "0.05"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        time.sleep(1.0)
+        url = ["--broker", broker.url]
+        local = [_td(db, "register", "ana") for _ in range(2)]
+        remote = [subprocess.Popen([*TD, "register", "ana", *url], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                  for _ in range(2)]
+        codes = [p.wait(timeout=60) for p in local + remote]
+        assert codes.count(0) == 1, codes
+        assert _td(db, "register", "bob").wait(timeout=60) == 0
+        seats = [_td(db, "seat"), subprocess.Popen([*TD, "seat", *url], stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE)]
+        assert sorted(p.wait(timeout=60) for p in seats) == [0, 2]
+        remote_status = subprocess.run([*TD, "status", "--json", *url], capture_output=True, timeout=60)
+        assert remote_status.returncode == 0
+        assert json.loads(remote_status.stdout)["data"]["players_left"] == 2
+    finally:
+        serve.terminate()
+        serve.wait(timeout=10)
+    events = _events(db)
+    assert Counter(str(e["player"]) for e in events if e["type"] == "PlayerRegistered") == {"ana": 1, "bob": 1}
+    assert Counter(str(e["player"]) for e in events if e["type"] == "SeatDrawn") == {"ana": 1, "bob": 1}
