@@ -13,7 +13,7 @@ import threading
 import warnings
 from collections.abc import Callable
 from contextlib import ExitStack
-from typing import Any
+from typing import Protocol
 
 from gpiozero import (  # type: ignore[import-untyped]
     BadPinFactory,
@@ -31,6 +31,14 @@ from hw.ports import Clock, MonotonicClock
 from hw.profile import TableProfile
 
 log = logging.getLogger(__name__)
+
+
+class PanelOwner(Protocol):
+    """What of `TableAgent` the setup needs: where presses go, and where the panel is attached."""
+
+    def panel_event(self, event: object) -> None: ...
+
+    def attach_panel(self, panel: Panel) -> None: ...
 
 
 def build_panel(config: PanelConfig, *, seats: int, clock: Clock, on_event: EventSink,
@@ -84,7 +92,7 @@ def build_panel(config: PanelConfig, *, seats: int, clock: Clock, on_event: Even
     return panel
 
 
-def attach_profile_panel(agent: Any, profile: TableProfile, *, pin_factory: Factory | None = None,
+def attach_profile_panel(agent: PanelOwner, profile: TableProfile, *, pin_factory: Factory | None = None,
                          bus: I2CBus | None = None, clock: Clock | None = None) -> Callable[[], None]:
     """Build the profile's panel with `on_event=agent.panel_event` and attach it to `agent`; returns what
     releases it (LEDs off, pins and bus closed). A profile without `[panel]` runs without one, said once."""
