@@ -24,6 +24,7 @@ RULES: dict[str, set[str]] = {
     "hub/tournament": IO_LIBS | {"time"},
     "hub/tables.py": IO_LIBS | {"time"},
     "hub": {"serial", "gpiozero", "smartcard"},  # the hub never talks to hardware
+    "table_agent/panel_setup.py": {"serial", "paho", "smartcard", "sqlite3", "hub"},  # pins and I2C only
 }
 PRODUCTION = ("firmware_bridge", "table_agent", "hub", "hw")
 
