@@ -215,6 +215,8 @@ if [ "$start" = 1 ]; then
 fi
 if [ "$role" = agent ]; then
   say "next: edit $conf/table.toml and $conf/decks.toml, then run"
+  # the example profile wires the reference panels: an agent without GPIO refuses to start on them
+  [ "$panel" = 0 ] && say "  (--no-panel: delete the [panel] section of $conf/table.toml, and its [panel.*] tables)"
   say "  sudo systemctl stop tapis-agent    (the doctor opens the reader itself)"
   say "  sudo -u tapis $prefix/.venv/bin/python -m table_agent.tools doctor --broker mqtt://<hub>:8883"
   say "  sudo systemctl start tapis-agent"

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hw.errors import ConfigError
+from hw.panel_pins import PanelConfig
 from table_agent.events import Zone, ZoneKind
 from tablewire.wire import table_deck_ids
 
@@ -44,6 +45,7 @@ class TableProfile(BaseModel):
     reader: ReaderConfig
     antennas: dict[int, str]
     decks: tuple[str, str] | None = None  # if given, must be the one naming (`tablewire.wire.table_deck_ids`)
+    panel: PanelConfig | None = None  # the seat and dealer panels (docs/panel-wiring.md); none: no panel
 
     @field_validator("antennas")
     @classmethod
@@ -65,6 +67,11 @@ class TableProfile(BaseModel):
         missing = sorted(str(z) for z in wanted - set(zones))
         if missing:
             raise ValueError(f"no antenna for {', '.join(missing)}")
+        if self.panel is not None:
+            missing_seats = [s for s in range(1, self.seats + 1) if s not in self.panel.seats]
+            if missing_seats:
+                raise ValueError(f"panel.seats.{missing_seats[0]}: the table has {self.seats} seats but "
+                                 f"[panel] wires none for seat {missing_seats[0]}")
         named = table_deck_ids(self.table)
         if self.decks is not None and tuple(self.decks) != named:
             # The hub deals every table from these two ids: other names would make every card foreign.
@@ -112,6 +119,22 @@ class TableProfile(BaseModel):
         try:
             return cls.model_validate(data)
         except ValidationError as err:
-            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'profile'}: {e['msg']}"
-                                 for e in err.errors())
+            problems = "; ".join(_problem(e) for e in err.errors())
             raise ConfigError(f"table profile {path}: {problems}") from err
+
+
+PANEL_HELP = ("section [panel] incorrecte, voir docs/panel-wiring.md / "
+              "wrong [panel] section, see docs/panel-wiring.md")
+
+
+def _problem(error: object) -> str:
+    """One validation error as `key: message`; a [panel] one also says, in French and English, where to look."""
+    assert isinstance(error, dict)
+    loc = [str(p) for p in error["loc"]]
+    msg = str(error["msg"]).removeprefix("Value error, ")
+    if msg.startswith("panel.") and not loc:  # raised by the layout check, which names the key itself
+        loc, msg = msg.split(":", 1)[0].split("."), msg.split(":", 1)[1].strip()
+    key = ".".join(loc) or "profile"
+    if loc[:1] == ["panel"]:
+        return f"{key}: {msg} ({PANEL_HELP})"
+    return f"{key}: {error['msg']}"

@@ -72,6 +72,7 @@ def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str 
     from hw.serial_link import SerialLink
     from table_agent.agent import TableAgent
     from table_agent.outbox import Outbox
+    from table_agent.panel_setup import attach_profile_panel
     from tablewire import wire
     from tablewire.broker_url import parse_url
     from tablewire.mqtt import MqttLink
@@ -88,6 +89,7 @@ def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str 
     agent = TableAgent(profile=profile, registry=registry, publisher=link, clock=MonotonicClock(),
                        open_link=lambda: SerialLink(profile.reader.url, baudrate=profile.reader.baudrate),
                        reader_factory=reader_factory, outbox=Outbox(outbox_path or ":memory:"))
+    close_panel = attach_profile_panel(agent, profile)  # the profile's [panel]; none: said once in the log
     agent.start()
     link.start(timeout=30)
     print(f"tapis agent: table {profile.table} on {profile.reader.url}", file=sys.stderr)
@@ -95,6 +97,7 @@ def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str 
         _wait_for_signal()
     finally:
         agent.stop()
+        close_panel()
         link.stop()
     return 0
 

@@ -26,6 +26,8 @@ from firmware_bridge import (
     ReaderFault,
     encode,
 )
+from hw.panel_mcp23017 import IOCON, I2CBus
+from hw.panel_pins import PanelConfig
 from hw.pcsc import PcscPort
 from hw.ports import ByteLink
 from hw.profile import TableProfile
@@ -192,6 +194,55 @@ def check_panel(gpio_chips: Sequence[Path], i2c_buses: Sequence[Path] = ()) -> l
     return findings
 
 
+def check_expanders(config: PanelConfig | None, open_bus: Callable[[int], I2CBus], *,
+                    dev: Path = Path("/dev")) -> list[Finding]:
+    """The profile's [panel]: every MCP23017 it lists answers at its address (one register read each).
+    Skipped, not failed, on a machine without that I2C bus (a laptop, I2C still off)."""
+    if config is None:
+        return [Finding("panel", Status.WARN, "pas de section [panel] : aucun bouton ni voyant à cette table / "
+                        "no [panel] section in the profile: no seat or dealer panel at this table")]
+    if not config.expanders:
+        return [Finding("panel", Status.OK, f"[panel]: {len(config.seats)} seats on the Pi's GPIOs, no expander")]
+    node = dev / f"i2c-{config.i2c_bus}"
+    if not node.exists():
+        return [Finding("panel", Status.WARN, f"expanders not checked: no {node} on this machine (I2C off, or not "
+                        "the table's Pi; sudo raspi-config nonint do_i2c 0, then reboot)")]
+    try:
+        bus = open_bus(config.i2c_bus)
+    except OSError as err:
+        return [Finding("panel", Status.FAIL, f"cannot open {node}: {err} (the service user must be in the i2c "
+                        "group: sudo usermod -aG i2c tapis)")]
+    silent: list[str] = []
+    try:
+        for address in config.expanders:
+            try:
+                bus.read_byte_data(address, IOCON)
+            except OSError:
+                seats = _seats_on(config, address)
+                silent.append(f"{address:#04x}" + (f" (seat{'s' if len(seats) > 1 else ''} "
+                                                   f"{' and '.join(map(str, seats))})" if seats else ""))
+    finally:
+        close = getattr(bus, "close", None)
+        if close is not None:
+            close()
+    if silent:
+        return [Finding("panel", Status.FAIL, f"no MCP23017 answers at {', '.join(silent)} on {node}: check the "
+                        "expander board's power, its address straps (A2 A1 A0) and the I2C wires")]
+    return [Finding("panel", Status.OK, f"{len(config.expanders)} MCP23017 answer on {node} "
+                    f"({', '.join(f'{a:#04x}' for a in config.expanders)})")]
+
+
+def _seats_on(config: PanelConfig, address: int) -> list[int]:
+    chip = f"MCP{address:02X}:"
+    return [seat for seat, pins in sorted(config.seats.items()) if any(str(p).startswith(chip) for _, p in pins)]
+
+
+def _smbus(number: int) -> I2CBus:
+    from smbus2 import SMBus
+
+    return SMBus(number)
+
+
 def _mqtt_connect_packet(client_id: str) -> bytes:
     """A minimal MQTT 3.1.1 CONNECT (clean session, keepalive 10 s): enough to get a CONNACK."""
     ident = client_id.encode()
@@ -267,7 +318,8 @@ def doctor(*, profile_path: Path, decks_path: Path | None = None, broker: str | 
            i2c_buses: Sequence[Path] = (Path("/dev/i2c-1"),),
            clock_probe: Callable[[], bool | None] = ntp_synchronised, timeout: float = 2.0,
            pcsc_readers: Mapping[str, int] | None = None,
-           open_pcsc: Callable[[], PcscPort] | None = None) -> list[Finding]:
+           open_pcsc: Callable[[], PcscPort] | None = None,
+           open_i2c: Callable[[int], I2CBus] = _smbus, dev: Path = Path("/dev")) -> list[Finding]:
     """Every check, in the order a volunteer should fix things. `open_link` defaults to the profile's
     serial URL; with `pcsc_readers` (name -> antenna) the PC/SC readers are checked instead; the
     broker check is skipped without a URL."""
@@ -278,6 +330,8 @@ def doctor(*, profile_path: Path, decks_path: Path | None = None, broker: str | 
         opener = open_link or _serial_opener
         findings += check_reader(profile, lambda: opener(profile), timeout=timeout)
     findings += check_panel(gpio_chips, i2c_buses)
+    if profile is not None:
+        findings += check_expanders(profile.panel, open_i2c, dev=dev)
     if broker:
         findings += check_broker(broker, timeout=timeout)
     else:

@@ -29,6 +29,7 @@ RULES: dict[str, set[str]] = {
     "hub/rulings": IO_LIBS | {"time"},
     "hub/tournament": IO_LIBS | {"time"},
     "hub/room/tables.py": IO_LIBS | {"time"},
+    "table_agent/panel_setup.py": {"serial", "paho", "smartcard", "sqlite3", "hub"},  # pins and I2C only
 }
 PRODUCTION = ("tablewire", "firmware_bridge", "table_agent", "hub", "hw")
 # what each side may reach through the modules it imports, not only directly

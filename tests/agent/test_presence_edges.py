@@ -30,26 +30,29 @@ def _heard_until(p: Presence, since: float, until: float, step: float) -> None:
         p.heard(t)
 
 
-@pytest.mark.parametrize(("scan", "gone", "silence"), [(0.125, 1.0, 0.75), (0.0625, 0.25, 0.125)])
-def test_a_fresh_window_only_after_a_silence_longer_than_gone_after_less_two_scans(
-        scan: float, gone: float, silence: float) -> None:
-    """Silence threshold max(gone - 2 scans, 2 scans), exact in binary floats: at it, no fresh window."""
+@pytest.mark.parametrize(("scan", "gone", "counted"), [(0.125, 1.0, 0.75), (0.0625, 0.25, 0.125)])
+def test_a_gap_between_frames_counts_in_full_up_to_gone_after_less_two_scans_and_no_more(
+        scan: float, gone: float, counted: float) -> None:
+    """Exact in binary floats: a gap of `gone - 2 scans` counts in full against a tag; one scan longer
+    counts no more than that, so the tag goes one scan later, but it goes (never a window renewed)."""
     late = gone + scan / 2
     p = Presence(scan_period=scan, gone_after=gone)
     p.heard(0.0)
     p.seen(1, "AA", 0.0)
     p.settle()
-    p.heard(silence)  # exactly the threshold: the tag keeps its last read at 0
-    _heard_until(p, silence, late, scan / 2)
+    p.heard(counted)  # exactly the most a gap counts: the tag keeps its last read at 0
+    _heard_until(p, counted, late, scan / 2)
     assert p.tick(late) == [TagLifted(1, "AA", late)]
 
     q = Presence(scan_period=scan, gone_after=gone)
     q.heard(0.0)
     q.seen(1, "AA", 0.0)
     q.settle()
-    q.heard(silence + scan / 4)  # just past it: every tag gets a fresh window from here
-    _heard_until(q, silence + scan / 4, late, scan / 2)
+    q.heard(counted + scan)  # one scan longer: that scan does not count
+    _heard_until(q, counted + scan, late, scan / 2)
     assert q.tick(late) == []
+    _heard_until(q, late, late + scan, scan / 2)
+    assert q.tick(late + scan) == [TagLifted(1, "AA", late + scan)]
 
 
 def test_a_move_read_alongside_needs_confirm_reads_batches_in_a_row() -> None:

@@ -97,3 +97,10 @@ def test_a_system_without_apt_is_told_plainly(tmp_path: Path) -> None:
 def test_an_unknown_option_is_one_line(tmp_path: Path) -> None:
     done = install(tmp_path, "agent", "--fast")
     assert done.returncode == 2 and done.stderr == "install: unknown option --fast\n"
+
+
+def test_a_table_without_panels_is_told_to_drop_the_example_profiles_panel_section(tmp_path: Path) -> None:
+    without = install(tmp_path, "agent", "--no-panel", lgpio=False)
+    assert without.returncode == 0, without.stderr
+    assert "delete the [panel] section of /etc/tapis/table.toml" in without.stderr
+    assert "[panel] section" not in install(tmp_path, "agent").stderr
