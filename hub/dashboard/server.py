@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -111,7 +112,11 @@ class _BoundedServer(ThreadingHTTPServer):
             self._slots.release()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        log.exception("dashboard: a request from %s failed", client_address[0] if client_address else "?")
+        who = client_address[0] if client_address else "?"
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError, TimeoutError)):
+            log.debug("dashboard: %s went away mid-answer", who)  # a closed tab, a phone asleep: not ours
+            return
+        log.exception("dashboard: a request from %s failed", who)
 
 
 class Dashboard:
@@ -428,6 +433,14 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 self._json(err.status, {"error": str(err)}, {"Connection": "close"})
             except OSError:
                 pass
+
+        def parse_request(self) -> bool:
+            if not super().parse_request():
+                return False
+            if self.request_version == "HTTP/0.9":  # `GET /` alone: an answer without a status line
+                self.send_error(HTTPStatus.BAD_REQUEST, "HTTP/1.0 or later")
+                return False
+            return True
 
         def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
             if self.request_version == "HTTP/0.9":  # a bad request line: still answer with a status line

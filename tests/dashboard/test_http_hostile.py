@@ -175,3 +175,32 @@ def test_fuzz_the_request_parser(quick: Dashboard, caplog: pytest.LogCaptureFixt
         assert code < 500 or code in (503, 505), reply[:300]  # 505: HTTP/2.0 and such
     assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
     assert "Traceback" not in capsys.readouterr().err  # socketserver prints a handler's crash there
+
+
+def test_an_http_0_9_request_gets_a_status_line(quick: Dashboard) -> None:
+    """`GET /` with no version is HTTP/0.9: http.server answers it with the page alone, no status
+    line (the fuzzer found it once it explored); the dashboard refuses it in HTTP/1.0."""
+    reply = raw(quick, b"GET /\r\n")
+    assert status(reply) == 400 and b"<!doctype html>" not in reply
+
+
+def test_a_client_gone_mid_answer_is_no_error(quick: Dashboard, caplog: pytest.LogCaptureFixture) -> None:
+    """A tab closed while its answer is written (BrokenPipe, reset) is the client's doing: logged at
+    debug, never as a failed request (the browser test's favicon once failed the suite this way)."""
+    caplog.set_level(logging.DEBUG, logger="hub.dashboard.server")
+    for _ in range(20):
+        with socket.create_connection(_addr(quick), timeout=5) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")  # RST
+            s.sendall(b"GET /api/room HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert wait_quiet(caplog)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def wait_quiet(caplog: pytest.LogCaptureFixture, seconds: float = 1.0) -> bool:
+    """Until no record has come for `seconds` (the server's threads finish their answers)."""
+    seen, since = -1, time.monotonic()
+    while time.monotonic() - since < seconds:
+        if len(caplog.records) != seen:
+            seen, since = len(caplog.records), time.monotonic()
+        time.sleep(0.05)
+    return True
