@@ -82,7 +82,8 @@ def main() -> None:
     for size, (us, calls, nbytes, air, polls) in rows.items():
         per_card = (us - empty[0]) / size / 1000 if size else 0.0
         label = f"{size} NXP 7-byte UID" + ("s" if size != 1 else "")
-        print(f"{label:<26}{us / 1000:>8.2f}{calls:>11.0f}{polls:>16.0f}{nbytes:>11.0f}{air / 1000:>9.2f}{per_card:>9.2f}")
+        print(f"{label:<26}{us / 1000:>8.2f}{calls:>11.0f}{polls:>16.0f}{nbytes:>11.0f}"
+              f"{air / 1000:>9.2f}{per_card:>9.2f}")
     four = average(1, args, four_bytes=True)
     print(f"{'1 4-byte UID (Classic)':<26}{four[0] / 1000:>8.2f}{four[1]:>11.0f}{four[4]:>16.0f}{four[2]:>11.0f}"
           f"{four[3] / 1000:>9.2f}{(four[0] - empty[0]) / 1000:>9.2f}")

@@ -2,7 +2,7 @@
 
 A lightweight table is a table agent's wire side without its reader: the real `Felt` (dealer steps
 -> antennas), the real `HandWatch` (the dealing monitor kept in step with the hub's commands, so a
-boxed card is caught at the table as an agent catches it), numbered `hub.wire` events (boot, seq)
+boxed card is caught at the table as an agent catches it), numbered `tablewire.wire` events (boot, seq)
 kept in an `Outbox` until the hub acknowledges them, on its own `MqttLink` (own client id, QoS 1,
 will and birth). A croupier script plays complete hands with the hub (whose turn it is, what is
 owed, the hand over), a card every `pace` seconds (x0.6-1.4), and now and then turns a card face up
@@ -44,21 +44,21 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
-from hub import wire
-from hub.broker import EmbeddedBroker
-from hub.game import TableSetup
-from hub.mqtt import Message, MqttLink
+from hub.edge.broker import EmbeddedBroker
+from hub.edge.service import HubService
+from hub.edge.shard import Shard, hub_client_id, hub_status_topic
+from hub.room.game import TableSetup
 from hub.rules import Level
-from hub.service import HubService
-from hub.shard import Shard, hub_client_id, hub_status_topic
 from hw.decks import FULL_DECK, DeckRegistry
 from hw.profile import TableProfile
 from simulators import demo
 from simulators.dealer import Board, Burn, Clear, Felt, Hole, Muck, Tray, deal_order
 from table_agent.events import TRAY, CardArrived, CardLeft, ZoneEvent
 from table_agent.hand_watch import HandWatch, wire_event
-from table_agent.read_order import Item
 from table_agent.outbox import Outbox
+from table_agent.read_order import Item
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 STREET_CARDS = {"preflop": 3, "flop": 1, "turn": 1}  # board cards once that street's betting is over
 WAIT_HUB = 5.0  # seconds a croupier waits for the hub before starting the hand again (as Croupier does)
@@ -97,7 +97,11 @@ class LightTable:
         self.emitted_by_step: dict[int, int] = {}
         self.link = MqttLink(client_id=f"tapis-table-{table}", host=host, port=port,
                              will=(wire.table_status(table), wire.OFFLINE))
-        self.link.on_connect(lambda: self.link.publish(wire.table_status(table), wire.ONLINE, retain=True))
+
+        def online() -> None:
+            self.link.publish(wire.table_status(table), wire.ONLINE, retain=True)
+
+        self.link.on_connect(online)
         self.link.subscribe(wire.table_commands(table), lambda m: inbox.put((self, m)))
         self.link.subscribe(wire.hub_ack(table), lambda m: inbox.put((self, m)))
         self.script = self._hands()
@@ -139,7 +143,7 @@ class LightTable:
         self._publish(self.watch.zone_event(event))
 
     def _act(self, seat: int, action: str, to: int | None = None) -> None:
-        self._emit(wire.SeatActed(**self._head(), seat=seat, action=action, to=to))  # type: ignore[arg-type]
+        self._emit(wire.SeatActed(**self._head(), seat=seat, action=action, to=to))
         self._publish(self.watch.action(seat, action, time.monotonic()))
 
     def received(self, message: Message) -> None:
@@ -162,7 +166,7 @@ class LightTable:
             before = watch.hand
             self._publish(watch.new_hand_pressed())
             self._emit(wire.DealerPressed(**self._head(), button="new_hand"))
-            if not (yield lambda: watch.context is not None and watch.hand != before):
+            if not (yield lambda: watch.context is not None and watch.hand != before):  # noqa: B023 - run now
                 continue
             ctx = watch.context
             assert ctx is not None
@@ -487,16 +491,19 @@ def main() -> None:
     print(f"load: {args.tables} tables in {args.procs} processes, one hub"
           + (f" (worker {shard}: serves {len(served)} tables, drops the others' messages; the other workers "
              "run in their own processes)" if shard else "")
-          + f", {len(paces)} step(s) of {args.seconds:.0f} s; {hands} hands at the hub, {tables_hands} dealt to the end")
+          + f", {len(paces)} step(s) of {args.seconds:.0f} s; {hands} hands at the hub,"
+          f" {tables_hands} dealt to the end")
     print(" pace | tables ev/s | hub in/s  out/s | card->hub event p50/p99 ms | boxed->ruling p50/p99 ms (n) "
           "| hub CPU (consumer, paho)  RSS MB | mosquitto CPU  RSS | tables CPU | hub backlog")
     for k, p in enumerate(paces):
         a, b = samples[k], samples[k + 1]
         dt = args.seconds
         print(f" {p:4.2f} | {emitted[k] / dt:11.0f} | {(b['received'] - a['received']) / dt:8.0f} "
-              f"{(b['sent'] - a['sent']) / dt:6.0f} | {statistics.median(card_lat[k]) * 1000 if card_lat[k] else 0:12.1f} "
+              f"{(b['sent'] - a['sent']) / dt:6.0f} | "
+              f"{statistics.median(card_lat[k]) * 1000 if card_lat[k] else 0:12.1f} "
               f"{pct(card_lat[k], 99):11.1f} | {statistics.median(fault_lat[k]) * 1000 if fault_lat[k] else 0:10.1f} "
-              f"{pct(fault_lat[k], 99):8.1f} ({len(fault_lat[k]):3d}) | {(b['hub_cpu'] - a['hub_cpu']) / dt * 100:6.0f} % "
+              f"{pct(fault_lat[k], 99):8.1f} ({len(fault_lat[k]):3d}) | "
+              f"{(b['hub_cpu'] - a['hub_cpu']) / dt * 100:6.0f} % "
               f"({(b['consumer'] - a['consumer']) / dt * 100:3.0f}, {(b['network'] - a['network']) / dt * 100:3.0f})"
               f"{b['hub_rss']:10.0f} | {(b['mq_cpu'] - a['mq_cpu']) / dt * 100:11.0f} % {b['mq_rss']:5.0f} "
               f"| {(b['tables_cpu'] - a['tables_cpu']) / dt * 100:8.0f} % | {b['backlog']:6d}"

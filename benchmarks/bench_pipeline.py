@@ -30,15 +30,15 @@ from collections import defaultdict
 from pathlib import Path
 
 from firmware_bridge import TagSeen, encode
-from hub import wire
-from hub.broker import EmbeddedBroker
-from hub.mqtt import Message, MqttLink
-from hub.service import HubService
+from hub.edge.broker import EmbeddedBroker
+from hub.edge.service import HubService
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators import demo
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.events import TRAY, Zone
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 Key = tuple[str, int, str]  # table, antenna, uid
 written: dict[tuple[int, int, str], list[float]] = defaultdict(list)  # (board id, antenna, uid) -> writes
@@ -73,7 +73,7 @@ def worker(args: argparse.Namespace) -> None:
     room = demo.Room(hub=None, tables=[], registry=DeckRegistry.generate(demo.table_ids(args.tables)))
     MqttLink.publish = published_at(MqttLink.publish)  # type: ignore[method-assign]  # the tables' links
     demo.start_tables(room, host="127.0.0.1", port=args.port, ids=ids, seed=7)
-    for i, table in enumerate(room.tables):
+    for table in room.tables:
         table.thread = threading.Thread(target=demo.deal, args=(room, table), daemon=True,
                                         kwargs={"hands": None, "pace": args.pace, "seed": int(table.profile.table[1:]),
                                                 "boxed_rate": args.boxed})
@@ -184,7 +184,7 @@ def main() -> None:
         room = demo.Room(hub=None, tables=[], registry=registry)
         hub = demo.start_hub(room, host=broker.host, port=broker.port, ids=ids, seed=7)
 
-        def on_event(event: dict) -> None:  # type: ignore[type-arg]
+        def on_event(event: dict) -> None:
             nonlocal events
             now = time.monotonic()
             events += 1
@@ -260,15 +260,15 @@ def main() -> None:
     print(percentiles("boxed card: tag frame on pty -> ruling published", pair(rulings)))
     print(percentiles("  of which: tag frame on pty -> agent has read it", agent_read))
     print(percentiles("  of which: agent -> Mosquitto -> a subscriber", to_broker))
-    stages: dict[str, list[float]] = defaultdict(list)
+    by_stage: dict[str, list[float]] = defaultdict(list)
     for k, (read, sent) in faults.items():
         if k in hub_handled:
-            stages["agent has read the card -> publish called"].append(sent - read)
-            stages["publish called -> hub's paho thread"].append(hub_received[k] - sent)
-            stages["hub's paho thread -> hub's consumer"].append(hub_dequeued[k] - hub_received[k])
-            stages["hub's consumer -> ruling published"].append(hub_handled[k] - hub_dequeued[k])
+            by_stage["agent has read the card -> publish called"].append(sent - read)
+            by_stage["publish called -> hub's paho thread"].append(hub_received[k] - sent)
+            by_stage["hub's paho thread -> hub's consumer"].append(hub_dequeued[k] - hub_received[k])
+            by_stage["hub's consumer -> ruling published"].append(hub_handled[k] - hub_dequeued[k])
     print("fault -> ruling, stage by stage:")
-    for name, values in stages.items():
+    for name, values in by_stage.items():
         print(percentiles(f"  {name}", values))
     print(f"hub process (hub + engine; Mosquitto excluded): CPU {hub_cpu * 100:.0f} % of one core, "
           f"max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; "

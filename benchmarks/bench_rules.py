@@ -59,8 +59,9 @@ def main() -> int:
     print(f"python {platform.python_version()} on {platform.machine()}, {n} PHH hands")
     try:
         import pokerkit
+        have_pokerkit = True
     except ImportError:
-        pokerkit = None
+        have_pokerkit = False
     warnings.simplefilter("ignore")
 
     def pk_parse_and_replay() -> None:
@@ -71,7 +72,7 @@ def main() -> int:
             except Exception:  # noqa: BLE001
                 pass
 
-    pk_parsed = [] if pokerkit is None else [pokerkit.HandHistory.loads(t) for _, t in texts]
+    pk_parsed = [] if not have_pokerkit else [pokerkit.HandHistory.loads(t) for _, t in texts]
 
     def pk_replay() -> None:
         for hh in pk_parsed:
@@ -85,13 +86,13 @@ def main() -> int:
     for _ in range(ns.repeat):  # alternate, keep the best of each
         for key, fn in (("ours_full", ours_parse_and_replay), ("ours_only", ours_replay),
                         ("pk_full", pk_parse_and_replay), ("pk_only", pk_replay)):
-            if key.startswith("pk") and pokerkit is None:
+            if key.startswith("pk") and not have_pokerkit:
                 continue
             times[key] = min(times.get(key, float("inf")), best(fn, 1))
     ours_full, ours_only = times["ours_full"], times["ours_only"]
     print(f"ours     parse+replay {n / ours_full:10.0f} hands/s   replay only {n / ours_only:10.0f}"
           " hands/s")
-    if pokerkit is None:
+    if not have_pokerkit:
         print("pokerkit not installed: no comparison")
         return 0
     pk_full, pk_only = times["pk_full"], times["pk_only"]

@@ -3,7 +3,7 @@
 #
 #   sudo deploy/install.sh agent          a table's Pi: tapis-agent.service (reader, panels)
 #   sudo deploy/install.sh hub --table t1 --table t2 ...   the hub's Pi: a closed Mosquitto + tapis-hub.service
-#        [--host NAME_OR_IP ...] [--hub-workers K]          (users, ACL, TLS: python -m hub.security)
+#        [--host NAME_OR_IP ...] [--hub-workers K]          (users, ACL, TLS: python -m hub.edge.security)
 #   sudo deploy/install.sh hub --open-broker                an OPEN broker (anyone on the LAN is the TD)
 #   sudo deploy/install.sh agent --pcsc   also pcscd and pyscard, for PC/SC readers (ACR122U...)
 #   sudo deploy/install.sh agent --no-panel   a table without GPIO panels (no lgpio: any Debian 12)
@@ -183,8 +183,8 @@ if [ "$role" = hub ]; then
     for t in "${tables[@]}"; do args+=(--table "$t"); done
     for h in "${hosts[@]}"; do args+=(--host "$h"); done
     # existing passwords and the CA are kept: tables already configured keep working
-    if [ "$dry" = 1 ]; then run "$prefix/.venv/bin/python" -m hub.security "$room" "${args[@]}" --hub-workers "$workers"
-    else "$prefix/.venv/bin/python" -m hub.security "$room" "${args[@]}" --hub-workers "$workers" >/dev/null; fi
+    if [ "$dry" = 1 ]; then run "$prefix/.venv/bin/python" -m hub.edge.security "$room" "${args[@]}" --hub-workers "$workers"
+    else "$prefix/.venv/bin/python" -m hub.edge.security "$room" "${args[@]}" --hub-workers "$workers" >/dev/null; fi
     # Mosquitto reads its files as `mosquitto` (it drops root first); the hub reads its own credentials as `tapis`
     run chgrp mosquitto "$room/broker/passwd" "$room/broker/acl" "$room/broker/tls/server.key"
     run chmod 0640 "$room/broker/passwd" "$room/broker/acl" "$room/broker/tls/server.key"

@@ -15,7 +15,7 @@ from contextlib import ExitStack
 from types import TracebackType
 from typing import Protocol
 
-from gpiozero import (  # type: ignore[import-untyped]  # gpiozero ships no type hints
+from gpiozero import (  # gpiozero ships no type hints
     LED,
     Device,
     DigitalInputDevice,
@@ -23,7 +23,7 @@ from gpiozero import (  # type: ignore[import-untyped]  # gpiozero ships no type
     PinInvalidPin,
     RotaryEncoder,
 )
-from gpiozero.pins import Factory  # type: ignore[import-untyped]
+from gpiozero.pins import Factory
 
 from hw.errors import HardwareError
 from hw.panel_events import DealerButton, PanelEvent, SeatButton

@@ -7,8 +7,8 @@ on the mock pins). Letters a 7-segment digit cannot draw are approximated (W as 
 
 from __future__ import annotations
 
-from gpiozero import CompositeDevice, OutputDevice  # type: ignore[import-untyped]  # no type hints
-from gpiozero.pins import Factory  # type: ignore[import-untyped]
+from gpiozero import CompositeDevice, OutputDevice  # no type hints
+from gpiozero.pins import Factory
 
 from hw.panel_pins import DisplayPins
 
@@ -41,7 +41,7 @@ def segments(text: str) -> list[int]:
     return [0] * (DIGITS - len(cells)) + cells
 
 
-class MAX7219Display(CompositeDevice):  # type: ignore[misc]
+class MAX7219Display(CompositeDevice):
     """`show(text)` / `close()`, the `hw.panel.AmountDisplay` protocol. Writes only digits that change.
 
     Bit-banged rather than gpiozero's SPI: 128 bits per full update is nothing, any three pins do,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gpiozero.pins import BoardInfo, HeaderInfo, PinInfo  # type: ignore[import-untyped]
-from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyped]
+from gpiozero.pins import BoardInfo, HeaderInfo, PinInfo
+from gpiozero.pins.mock import MockFactory, MockPin
 
 PORTS = ("A", "B")  # GPA0..7 and GPB0..7
 
@@ -44,7 +44,7 @@ def with_expanders(board: BoardInfo, addresses: Iterable[int]) -> BoardInfo:
     return board._replace(headers=headers)
 
 
-class MockExpanderFactory(MockFactory):  # type: ignore[misc]  # gpiozero ships no type hints
+class MockExpanderFactory(MockFactory):  # gpiozero ships no type hints
     """gpiozero's MockFactory (same MockPin, `drive_low()`, `states`) with MCP23017 headers added."""
 
     def __init__(

@@ -16,8 +16,8 @@ from hw.panel_events import (
     DealerButton,
     DealerPressed,
     PanelEvent,
-    SeatAction,
     SeatActed,
+    SeatAction,
     SeatButton,
     SeatOffered,
 )

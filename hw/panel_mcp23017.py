@@ -13,9 +13,9 @@ import threading
 from collections.abc import Iterable
 from typing import Protocol
 
-from gpiozero import PinInvalidFunction, PinInvalidPull  # type: ignore[import-untyped]
-from gpiozero.pins import BoardInfo, Factory, Pin, PinInfo  # type: ignore[import-untyped]
-from gpiozero.pins.pi import PiPin  # type: ignore[import-untyped]
+from gpiozero import PinInvalidFunction, PinInvalidPull
+from gpiozero.pins import BoardInfo, Factory, Pin, PinInfo
+from gpiozero.pins.pi import PiPin
 
 from hw.errors import LinkError
 from hw.panel_expander import PORTS, expander_header, with_expanders
@@ -52,7 +52,7 @@ class _Chip:
         self.levels = [0xFF, 0xFF]  # last levels seen on the inputs
 
 
-class ExpanderPin(PiPin):  # type: ignore[misc]
+class ExpanderPin(PiPin):
     """One MCP23017 I/O. No PWM, no hardware debounce (the panel debounces), pull-up or floating."""
 
     def __init__(self, factory: ExpanderFactory, info: PinInfo, chip: _Chip, port: int, bit: int) -> None:
@@ -127,7 +127,7 @@ class ExpanderPin(PiPin):  # type: ignore[misc]
             self._call_when_changed(ticks, level)
 
 
-class ExpanderFactory(Factory):  # type: ignore[misc]
+class ExpanderFactory(Factory):
     """Pins of the MCP23017s at `expanders` over `bus`, and every other pin from `base`.
 
     `interrupt`: the Pi GPIO (on `base`) that all chips' INT outputs pull low; without it, call
@@ -293,5 +293,6 @@ class ExpanderFactory(Factory):  # type: ignore[misc]
                 if cache is not None:
                     cache[port] = value & 0xFF
         except OSError as err:
-            raise LinkError(f"I2C write to MCP23017 {chip.address:#04x} register {register + port:#04x}: {err}") from err
+            raise LinkError(f"I2C write to MCP23017 {chip.address:#04x} register {register + port:#04x}: "
+                            f"{err}") from err
 

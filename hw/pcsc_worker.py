@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from firmware_bridge import (
     PROTOCOL_VERSION,
     BoardFrame,
-    Frame,
     FaultCode,
+    Frame,
     Heartbeat,
     Hello,
     ReaderFault,
@@ -27,6 +27,7 @@ from firmware_bridge.frames import MAX_TEXT_BYTES, UID_LENGTHS
 from hw.errors import ConfigError
 from hw.pcsc import CardReadError, PcscPort
 from hw.ports import Clock
+from hw.reconnect import Reconnect
 from table_agent.reader import FramesRead, LinkChanged
 
 log = logging.getLogger(__name__)
@@ -166,9 +167,9 @@ class PcscReaderWorker:
         self._out = out
         self._clock = clock
         self._period = scan_period_ms / 1000
-        self._retry_max = retry_max
         self._firmware = firmware
         self._stop = threading.Event()
+        self._reconnect = Reconnect(self._stop, retry_max=retry_max)
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._port: PcscPort | None = None
         self.scanner: PcscScanner | None = None
@@ -190,28 +191,26 @@ class PcscReaderWorker:
                 pass
 
     def _run(self) -> None:
-        delay = 0.05
-        while not self._stop.is_set():
-            try:
-                self._port = self._open_pcsc()
-            except OSError as err:  # PcscServiceError: pcscd not there (yet)
-                log.debug("PC/SC not available: %s", err)
-                self._stop.wait(delay)
-                delay = min(delay * 2, self._retry_max)
-                continue
-            self.connections += 1
-            self.scanner = PcscScanner(port=self._port, antennas=self._readers, firmware=self._firmware)
-            started = self._clock.now()
-            self._out.put(LinkChanged(True, f"pcscd: {len(self._readers)} readers mapped", started))
-            self._out.put(FramesRead([self.scanner.hello], started))
-            delay = 0.05
-            try:
-                self._pump(self.scanner, started)
-            except OSError as err:
-                self._out.put(LinkChanged(False, str(err), self._clock.now()))
-                self._stop.wait(delay)
-            finally:
-                self._close()
+        self._reconnect.run(self._open, self._session, failed=self._failed, close=self._close)
+
+    def _open(self) -> PcscPort:
+        self._port = self._open_pcsc()
+        return self._port
+
+    def _session(self, port: PcscPort) -> None:
+        self.connections += 1
+        self.scanner = PcscScanner(port=port, antennas=self._readers, firmware=self._firmware)
+        started = self._clock.now()
+        self._out.put(LinkChanged(True, f"pcscd: {len(self._readers)} readers mapped", started))
+        self._out.put(FramesRead([self.scanner.hello], started))
+        self._reconnect.up()
+        self._pump(self.scanner, started)
+
+    def _failed(self, port: PcscPort | None, err: OSError) -> None:
+        if port is None:  # PcscServiceError: pcscd not there (yet)
+            log.debug("PC/SC not available: %s", err)
+        else:
+            self._out.put(LinkChanged(False, str(err), self._clock.now()))
 
     def _pump(self, scanner: PcscScanner, started: float) -> None:
         next_heartbeat = started + HEARTBEAT_PERIOD

@@ -13,10 +13,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from hub.wire import table_deck_ids
 from hw.errors import ConfigError
 from hw.panel_pins import PanelConfig
 from table_agent.events import Zone, ZoneKind
+from tablewire.wire import table_deck_ids
 
 
 class ReaderConfig(BaseModel):
@@ -44,7 +44,7 @@ class TableProfile(BaseModel):
     seats: int = Field(ge=2, le=10)
     reader: ReaderConfig
     antennas: dict[int, str]
-    decks: tuple[str, str] | None = None  # if given, must be the one naming (`hub.wire.table_deck_ids`)
+    decks: tuple[str, str] | None = None  # if given, must be the one naming (`tablewire.wire.table_deck_ids`)
     panel: PanelConfig | None = None  # the seat and dealer panels (docs/panel-wiring.md); none: no panel
 
     @field_validator("antennas")

@@ -7,7 +7,7 @@ Sits under the table agent's reader worker, which feeds what `read` returns to a
 
 from __future__ import annotations
 
-import serial  # type: ignore[import-untyped]  # pyserial ships no stubs (types-pyserial is not installed)
+import serial
 
 from hw.errors import LinkError
 

@@ -15,10 +15,10 @@ import threading
 import time
 from collections.abc import Callable
 
-from hub.wire import HandContextCmd
 from hw.decks import FULL_DECK
 from simulators.dealer import Board, Burn, CardStep, Clear, Felt, Hole, Muck, Tray
 from table_agent.agent import TableAgent
+from tablewire.wire import HandContextCmd
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ class Croupier:
                     if not self._place(Board(deck.pop())):
                         return self._gave_up()
                 board += street
-            if not self._wait(lambda: watch.betting is not betting or watch.result is not None):
+            if not self._wait(lambda: watch.betting is not betting or watch.result is not None):  # noqa: B023
                 return self._gave_up()
         if self.stop.wait(self.pace * 4):  # the showdown is looked at
             return None

@@ -7,6 +7,7 @@ broker unless `--broker` names one. Prints a live terminal view, or the hub's ev
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import secrets
@@ -17,13 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from hub.broker import EmbeddedBroker, parse_url
-from hub.game import TableSetup
+from hub.edge.broker import EmbeddedBroker
+from hub.edge.service import HubService
+from hub.room.game import TableSetup
+from hub.room.tables import HubEvent
 from hub.rules import Level
-from hub.mqtt import MqttLink
-from hub.service import HubService
-from hub.tables import HubEvent
-from hub import wire
 from hw.decks import DeckRegistry
 from hw.ports import MonotonicClock
 from hw.profile import TableProfile
@@ -32,6 +31,9 @@ from simulators.croupier import Croupier
 from simulators.dealer import Felt
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
+from tablewire import wire
+from tablewire.broker_url import parse_url
+from tablewire.mqtt import MqttLink
 
 
 @dataclass
@@ -112,7 +114,7 @@ def start_tables(room: Room, *, host: str, port: int, ids: list[str], seed: int,
         link = MqttLink(client_id=f"tapis-table-{table_id}", host=host, port=port,
                         will=(wire.table_status(table_id), wire.OFFLINE))
         agent = TableAgent(profile=profile, registry=room.registry, publisher=link, clock=clock,
-                           open_link=lambda url=profile.reader.url: SerialLink(url))
+                           open_link=functools.partial(SerialLink, profile.reader.url))
         link.start()
         room._closers.append(link.stop)
         agent.start()

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gpiozero.pins import Pin  # type: ignore[import-untyped]
-from gpiozero.pins.mock import MockFactory, MockPin, MockSPIDevice  # type: ignore[import-untyped]
+from gpiozero.pins import Pin
+from gpiozero.pins.mock import MockFactory, MockPin, MockSPIDevice
 
 from hw.panel import Panel
 from hw.panel_display import DIGIT0, FONT, SHUTDOWN
@@ -254,7 +254,7 @@ class SimulatedExpanderBus:
         return int(label[3:], 16), PORTS.index(place[0]), int(place[1])
 
 
-class SimulatedMAX7219(MockSPIDevice):  # type: ignore[misc]
+class SimulatedMAX7219(MockSPIDevice):
     """A MAX7219 listening on mock pins (create it before the display takes the pins): keeps its
     registers and reads the digits back as text, so tests check what the dealer would see."""
 

@@ -18,26 +18,26 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from hub import wire
-from hub.broker import EmbeddedBroker
-from hub.game import TableSetup
-from hub.mqtt import MqttLink
+from hub.edge.broker import EmbeddedBroker
+from hub.edge.service import HubService
+from hub.room.game import TableSetup
 from hub.rules import Level
-from hub.service import HubService
 from hw.decks import DeckRegistry
-from hw.ports import ManualClock, MonotonicClock
-from hw.profile import TableProfile
-from hw.serial_link import SerialLink
 from hw.panel import Panel
 from hw.panel_events import SeatAction
 from hw.panel_expander import MockExpanderFactory
 from hw.panel_pins import PanelConfig
+from hw.ports import ManualClock, MonotonicClock
+from hw.profile import TableProfile
+from hw.serial_link import SerialLink
 from simulators.dealer import Felt, Muck
 from simulators.panel import BUTTON_OF, PanelSimulator
 from simulators.reader_board import ReaderBoardSimulator
 from simulators.scenario import CARD, Scenario, Step
 from table_agent.agent import TableAgent
 from table_agent.events import BOARD, BURN, MUCK, TRAY, Zone
+from tablewire import wire
+from tablewire.mqtt import MqttLink
 
 FOREIGN_TABLE = "zz"  # the table whose deck `As@Z` comes from
 

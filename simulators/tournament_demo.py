@@ -1,6 +1,6 @@
 """`tapis demo --tournament`: a whole simulated tournament played to a winner through the real hub code.
 
-Simulated dealers and players produce table facts (`hub.wire.CardEvent`, `SeatActed`, dealer
+Simulated dealers and players produce table facts (`tablewire.wire.CardEvent`, `SeatActed`, dealer
 presses) that go through `FloorTables` -> `TableGame` (rules engine) -> `FloorService` (clock,
 eliminations, balancing, table breaks) -> `EventStore`, on a simulated clock that moves with every
 event. The script is stateless: its next step depends only on the seed and the stored hub state, so
@@ -19,16 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
-from hub import wire
-from hub.floor import FloorService, table_id
-from hub.floor_commands import NewTournament
-from hub.floor_tables import FloorTables
-from hub.game import TableGame
+from hub.floor.commands import NewTournament
+from hub.floor.service import FloorService, table_id
+from hub.floor.store import JSON, EventStore
+from hub.floor.tables import FloorTables
+from hub.room.game import TableGame
 from hub.rules import Hand, HandOver
-from hub.store import JSON, EventStore
-from hub.tournament.events import (Event, FinalTableDrawn, HeadsUpStarted, LevelStarted,
-                                   PlayerEliminated, TableBroken)
+from hub.tournament.events import Event, FinalTableDrawn, HeadsUpStarted, LevelStarted, PlayerEliminated, TableBroken
 from hub.tournament.structure import AnteKind, Break, Item, Level, Structure, to_toml
+from tablewire import wire
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 DECK = [r + s for r in RANKS for s in SUITS]

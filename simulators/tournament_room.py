@@ -21,17 +21,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from hub import wire
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
-from hub.game import Output, TableGame
-from hub.mqtt import Message, MqttLink
-from hub.service import HubService
-from hub.store import JSON, EventStore
+from hub.edge.service import HubService
+from hub.floor.service import FloorService
+from hub.floor.store import JSON, EventStore
+from hub.floor.tables import FloorTables
+from hub.room.game import Output, TableGame
 from hub.tournament.structure import AnteKind, Level, Structure
 from hw.ports import ManualClock
 from simulators.tournament_demo import STEP_SECONDS, SimRoom, new_demo
 from table_agent.outbox import Outbox, OutboxSender
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 
 class RoomError(RuntimeError):
@@ -162,8 +162,8 @@ class TournamentRoom:
         now = self.clock.advance(STEP_SECONDS / len(active))  # the tables play side by side
         if not self.hub_down and not self.hub.tick(wait=10):  # the floor sees the clock, as its tick would
             raise RoomError("the hub did not take the clock tick")
-        for view in self.views.values():
-            view.floor.pump(now)
+        for each in self.views.values():
+            each.floor.pump(now)
         view = self.views.get(table)
         if view is None:
             with self.hub.floor_lock:
@@ -239,14 +239,15 @@ class TournamentRoom:
 
     def kill_hub(self) -> None:
         """The hub dies between two facts (in-process, as kill -9 would leave it; the room waited for it to
-        be idle): its MQTT connection drops without a goodbye, nothing more is written or sent; every table deals on from its view."""
+        be idle): its MQTT connection drops without a goodbye, nothing more is written or sent; every
+        table deals on from its view."""
         self._sever_hub()
         self._bury_hub()
 
     def kill_hub_on_next_fact(self, *, played: bool) -> str:
-        """The hub dies (in-process, as kill -9 would leave it) on the next fact it hears, once that fact is stored (SQLite committed):
-        before playing it (`played` False) or after; either way its acknowledgement never leaves. The
-        next table deals that fact; returns the table."""
+        """The hub dies (in-process, as kill -9 would leave it) on the next fact it hears, once that fact is
+        stored (SQLite committed): before playing it (`played` False) or after; either way its
+        acknowledgement never leaves. The next table deals that fact; returns the table."""
         died = threading.Event()
         tables, play = self.tables, self.tables.play
 

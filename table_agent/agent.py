@@ -1,7 +1,7 @@
 """The table agent: one table's pipeline, run by one thread that owns all its state.
 
 reader worker (frames) -> presence (debounce) -> zones (`CardArrived`/`CardLeft`) -> numbered
-`hub.wire` events -> the MQTT link. IO threads (reader, paho) only enqueue; `_run` processes each
+`tablewire.wire` events -> the MQTT link. IO threads (reader, paho) only enqueue; `_run` processes each
 item to completion, in order. The agent keeps dealing while the hub or the broker is away: paho
 queues QoS 1 messages until the link is back, and `OutboxSender` keeps every event in the durable
 outbox until the hub acknowledges it.
@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from firmware_bridge import PROTOCOL_VERSION, Frame, Hello, ReaderFault, TagGone, TagSeen
-from hub import wire
-from hub.mqtt import Message
 from hw.decks import DeckRegistry
 from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
@@ -33,6 +31,8 @@ from table_agent.presence import Presence
 from table_agent.read_order import Item
 from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
 from table_agent.zones import ZoneTracker
+from tablewire import wire
+from tablewire.mqtt import Message
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class PanelPort(Protocol):
 
 
 class Publisher(Protocol):
-    """What the agent needs of its MQTT link (`hub.mqtt.MqttLink`, or a fake in tests)."""
+    """What the agent needs of its MQTT link (`tablewire.mqtt.MqttLink`, or a fake in tests)."""
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> object: ...
 
@@ -251,13 +251,13 @@ class TableAgent:
         elif isinstance(item, _Reconnected):
             self._resend()
             if self._reader_state is not None:  # a hub that was away learns the reader's state again
-                self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))  # type: ignore[arg-type]
+                self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))
         elif isinstance(item, _Acked):
             self._acked(item.message)
         elif isinstance(item, _Dealer):
             self._dealer(item)
         elif isinstance(item, _Acted):
-            self._emit(wire.SeatActed(**self._head(), seat=item.seat, action=item.action, to=item.to))  # type: ignore[arg-type]
+            self._emit(wire.SeatActed(**self._head(), seat=item.seat, action=item.action, to=item.to))
             self._publish(self.watch.action(item.seat, item.action, self._clock.now()))
         elif isinstance(item, _Command):
             self.stats.commands += 1
@@ -270,7 +270,7 @@ class TableAgent:
             self._publish(self.watch.away(press.seat))
         elif press.button == "back" and press.seat is not None:
             self._publish(self.watch.back(press.seat))
-        self._emit(wire.DealerPressed(**self._head(), button=press.button, seat=press.seat))  # type: ignore[arg-type]
+        self._emit(wire.DealerPressed(**self._head(), button=press.button, seat=press.seat))
 
     def _command(self, message: Message) -> None:
         try:
@@ -340,7 +340,7 @@ class TableAgent:
             where = "board" if frame.antenna is None else f"antenna {frame.antenna}"
             self._reader_status("fault", f"{where}: {frame.code.name.lower()} {frame.detail}".strip())
 
-    def _zone_events(self, presence_events: list) -> None:  # type: ignore[type-arg]
+    def _zone_events(self, presence_events: list) -> None:
         for pe in presence_events:
             for event in self.zones.apply(pe):
                 self._publish(self.watch.zone_event(event))
@@ -374,7 +374,7 @@ class TableAgent:
     def _reader_status(self, state: str, detail: str, **extra: object) -> None:
         log.info("table %s: reader %s: %s", self.table, state, detail)
         self._reader_state = {"state": state, "detail": detail, **extra}
-        self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))  # type: ignore[arg-type]
+        self._emit(wire.ReaderStatus(**self._head(), **self._reader_state))
 
     def _head(self, at: float | None = None) -> dict[str, Any]:
         return {"table": self.table, "boot": self.boot, "seq": self.sender.next_seq(),

@@ -10,29 +10,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import MappingProxyType
 
-from table_agent.dealing_faults import (
-    BadHandContext,
-    DealingError,
-    Deadline,
-    FaultDetected,
-    FaultKind,
-    HandContext,
-    Remedy,
-    Street,
-    UnknownRemedy,
-)
+from table_agent.dealing_faults import BadHandContext, DealingError, HandContext, Street, UnknownRemedy
 from table_agent.dealing_state import HandState
 from table_agent.events import CardArrived, CardLeft, CardTag, Zone, ZoneKind
+from tablewire.faults import Deadline, Decision, FaultDetected, FaultKind
 
 __all__ = [
     "BadHandContext",
     "Deadline",
     "DealingError",
     "DealingMonitor",
+    "Decision",
     "FaultDetected",
     "FaultKind",
     "HandContext",
-    "Remedy",
     "Street",
     "UnknownRemedy",
 ]
@@ -41,9 +32,9 @@ _BOARD_START = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}
 _STREET_CARDS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 _GATE = {Street.FLOP: Street.PREFLOP, Street.TURN: Street.FLOP, Street.RIVER: Street.TURN}
 _DEAD_ZONES = (ZoneKind.MUCK, ZoneKind.BURN, ZoneKind.TRAY)
-_HAND_OVER = (Remedy.MISDEAL, Remedy.HAND_CANCELLED_BETS_RETURNED, Remedy.HAND_CANCELLED_POT_SPLIT)
-_NOTHING_TO_EXPECT = (Remedy.TD_DECISION, Remedy.ACTION_BINDING, Remedy.ACTION_RELEASED,
-                      Remedy.CALL_OR_FOLD_ONLY, Remedy.COMPLETED_TO_MIN_RAISE, Remedy.TREATED_AS_CALL)
+_HAND_OVER = (Decision.MISDEAL, Decision.HAND_CANCELLED_BETS_RETURNED, Decision.HAND_CANCELLED_POT_SPLIT)
+_NOTHING_TO_EXPECT = (Decision.TD_DECISION, Decision.ACTION_BINDING, Decision.ACTION_RELEASED,
+                      Decision.CALL_OR_FOLD_ONLY, Decision.COMPLETED_TO_MIN_RAISE, Decision.TREATED_AS_CALL)
 
 
 def _street_of(position: int) -> Street:
@@ -128,7 +119,7 @@ class DealingMonitor:
         return faults
 
     def expect_remedy(
-        self, decision: Remedy | str, *, cards: Sequence[str] = (), seat: int | None = None,
+        self, decision: Decision | str, *, cards: Sequence[str] = (), seat: int | None = None,
         dead_seats: Sequence[int] = (),
     ) -> None:
         """Learn the ruling given for the last fault, so the dealer's correction raises nothing.
@@ -141,7 +132,7 @@ class DealingMonitor:
         if h is None:
             return
         try:
-            remedy = Remedy(decision)
+            remedy = Decision(decision)
         except ValueError:
             raise UnknownRemedy(f"no remedy known for decision {decision!r}") from None
         h.dead |= set(dead_seats)
@@ -151,33 +142,33 @@ class DealingMonitor:
         street = self._faulted_street(h)
         if remedy in _HAND_OVER:
             h.void = True
-        elif remedy is Remedy.HAND_DEAD and seat is not None:
+        elif remedy is Decision.HAND_DEAD and seat is not None:
             h.dead.add(seat)
-        elif remedy is Remedy.DESIGNATE_BURN:
+        elif remedy is Decision.DESIGNATE_BURN:
             h.exempt_leave |= named or set(h.board[:1])
-        elif remedy is Remedy.BURN_TO_FLOP:
+        elif remedy is Decision.BURN_TO_FLOP:
             h.exempt_arrive |= set(h.burn[1:2]) | (named & set(h.burn))
             dealt = [u for u in h.board if u not in h.exempt_arrive]
             if len(dealt) >= 3:
                 h.exempt_leave.add(dealt[2])
             else:  # ruled before the flop was out: its last card, when it comes, goes to the burn
                 h.last_flop_to_burn = 3 - len(dealt)
-        elif remedy is Remedy.EXTRA_CARD_BURN:
+        elif remedy is Decision.EXTRA_CARD_BURN:
             h.exempt_leave |= named or set(h.board[3:4])
-        elif remedy in (Remedy.RESHUFFLE_BOARD, Remedy.RIVER_AS_TURN, Remedy.BURN_PREMATURE,
-                        Remedy.BURN_AND_NEXT):
+        elif remedy in (Decision.RESHUFFLE_BOARD, Decision.RIVER_AS_TURN, Decision.BURN_PREMATURE,
+                        Decision.BURN_AND_NEXT):
             faulted = street or _street_of(max(len(h.board) - 1, 0))
             start = _BOARD_START[faulted]
             out = h.board[start:]
             h.exempt_leave |= named | set(out)
-            if remedy is Remedy.RESHUFFLE_BOARD:
+            if remedy is Decision.RESHUFFLE_BOARD:
                 # Ruled at the first premature card: the rest of that street, still being dealt,
                 # goes back into the stub too (cdc 8.3, 8.5).
                 h.premature_to_come = max(0, _STREET_CARDS[faulted] - len(out))
-        elif remedy is Remedy.BOTTOM_CARD:
+        elif remedy is Decision.BOTTOM_CARD:
             h.exempt_leave |= named or set(h.board[3:4])
             h.free_board_cards += 1
-        elif remedy is Remedy.CARD_KEPT:
+        elif remedy is Decision.CARD_KEPT:
             h.dead_ok |= named or {u for u, s in h.exposed.items() if seat is None or s == seat}
             if seat is not None:
                 h.owed.pop(seat, None)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from table_agent.dealing import DealingMonitor
-from table_agent.dealing_faults import FaultDetected, HandContext, Street
+from table_agent.dealing_faults import HandContext, Street
 from table_agent.events import BOARD, BURN, MUCK, TRAY, CardArrived, CardLeft, CardTag, Zone
+from tablewire.faults import FaultDetected
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"

@@ -1,6 +1,6 @@
 """Hand watch: the dealing monitor kept in step with the hub's commands, on the agent's thread.
 
-Consumes the hub's commands (`hub.wire` hand context, betting state, rulings, hand over), zone
+Consumes the hub's commands (`tablewire.wire` hand context, betting state, rulings, hand over), zone
 events and panel presses; feeds `table_agent.dealing.DealingMonitor` (through `ReadOrder`, which
 gives the benefit of the doubt when two cards are read closer than the reader can order them) and
 returns what to publish, in order: faults and card events. Cards that land between "new hand" and
@@ -16,22 +16,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub import wire
 from table_agent.dealing import (
     Deadline,
     DealingError,
     DealingMonitor,
+    Decision,
     FaultDetected,
     HandContext,
-    Remedy,
     Street,
 )
 from table_agent.events import CardArrived, ZoneEvent
 from table_agent.read_order import Item, ReadOrder
+from tablewire import wire
 
 log = logging.getLogger(__name__)
 
-_REMEDIES = frozenset(r.value for r in Remedy)
+_REMEDIES = frozenset(r.value for r in Decision)
 _STREETS = {s.value: s for s in Street}
 HELD_MAX = 400  # zone events kept while waiting for a context (a hub away for a whole hand)
 

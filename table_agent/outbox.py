@@ -13,8 +13,8 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from hub import wire
 from hw.ports import Clock
+from tablewire import wire
 
 
 class OutboxError(OSError):

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Protocol
 
-from gpiozero import (  # type: ignore[import-untyped]
+from gpiozero import (
     BadPinFactory,
     Device,
     GPIOZeroError,
     PinFactoryFallback,
 )
-from gpiozero.pins import Factory  # type: ignore[import-untyped]
+from gpiozero.pins import Factory
 
 from hw.panel import AmountDisplay, EventSink, Panel, PanelError
 from hw.panel_display import MAX7219Display
@@ -161,7 +161,7 @@ def _open_bus(number: int) -> I2CBus:
     except ImportError as err:
         raise PanelError("panel: smbus2 is not installed (pip install smbus2)") from err
     try:
-        return SMBus(number)  # type: ignore[no-any-return]
+        return SMBus(number)
     except OSError as err:
         raise PanelError(f"panel: cannot open I2C bus /dev/i2c-{number}: {err} (I2C on: "
                          "sudo raspi-config nonint do_i2c 0; service user in the i2c group)") from err

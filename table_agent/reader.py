@@ -26,6 +26,7 @@ from firmware_bridge import (
     encode,
 )
 from hw.ports import ByteLink, Clock
+from hw.reconnect import Reconnect
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +61,11 @@ class ReaderWorker:
         self._out = out
         self._clock = clock
         self._scan_period_ms = scan_period_ms
-        self._retry_max = retry_max
         self._stop = threading.Event()
+        self._reconnect = Reconnect(self._stop, retry_max=retry_max)
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._link: ByteLink | None = None
+        self._told_down = False  # the reader's loss is said once, not at every retry
         self.bytes_read = 0
         self.decoder = Decoder(on_reject=self._rejected)
 
@@ -87,30 +89,30 @@ class ReaderWorker:
                 pass
 
     def _run(self) -> None:
-        delay = 0.05
-        told_down = False
-        while not self._stop.is_set():
-            try:
-                self._link = self._open_link()
-                told_down = False
-                self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
-                for frame in (HostHello(PROTOCOL_VERSION), SetScanPeriod(self._scan_period_ms), StartScan()):
-                    self._link.write(encode(frame))
-                self._out.put(LinkChanged(True, "opened", self._clock.now()))
-                delay = 0.05
-                self._pump(self._link)
-            except OSError as err:  # hw.errors.LinkError is an OSError
-                if self._link is not None:
-                    self._out.put(LinkChanged(False, str(err), self._clock.now()))
-                    told_down = True
-                elif not told_down:  # never opened (no such device): the reader is down, said once
-                    self._out.put(LinkChanged(False, f"cannot open the reader: {err}", self._clock.now()))
-                    told_down = True
-                else:
-                    log.debug("reader link not available: %s", err)
-                self._close()
-                self._stop.wait(delay)
-                delay = min(delay * 2, self._retry_max)
+        self._reconnect.run(self._open, self._session, failed=self._failed, close=self._close)
+
+    def _open(self) -> ByteLink:
+        self._link = self._open_link()  # kept so that stop() can close it under a blocking read
+        self._told_down = False
+        return self._link
+
+    def _session(self, link: ByteLink) -> None:
+        self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
+        for frame in (HostHello(PROTOCOL_VERSION), SetScanPeriod(self._scan_period_ms), StartScan()):
+            link.write(encode(frame))
+        self._out.put(LinkChanged(True, "opened", self._clock.now()))
+        self._reconnect.up()
+        self._pump(link)
+
+    def _failed(self, link: ByteLink | None, err: OSError) -> None:
+        if self._link is not None:  # None: it never opened, or stop() closed it under the read
+            self._out.put(LinkChanged(False, str(err), self._clock.now()))
+            self._told_down = True
+        elif not self._told_down:  # never opened (no such device): the reader is down, said once
+            self._out.put(LinkChanged(False, f"cannot open the reader: {err}", self._clock.now()))
+            self._told_down = True
+        else:
+            log.debug("reader link not available: %s", err)
 
     def _pump(self, link: ByteLink) -> None:
         while not self._stop.is_set():

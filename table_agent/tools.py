@@ -24,8 +24,6 @@ from firmware_bridge import (
 )
 from hw.ports import ByteLink, Clock, MonotonicClock
 from hw.profile import TableProfile
-from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker
-
 from table_agent.capture import (  # noqa: F401 - the tools' public names, re-exported
     CAPTURE_FORMAT,
     CaptureLink,
@@ -53,6 +51,7 @@ from table_agent.doctor import (  # noqa: F401
     ntp_synchronised,
     parse_pcsc_readers,
 )
+from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker
 
 # --- scan: live reads while antennas are laid --------------------------------------------------------
 

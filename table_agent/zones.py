@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from table_agent.events import CardArrived, CardLeft, CardTag, Zone, ZoneEvent
-from table_agent.presence import PresenceEvent, TagLifted, TagMoved, TagPlaced
+from table_agent.presence import PresenceEvent, TagLifted, TagPlaced
 
 
 class ZoneTracker:

@@ -4,11 +4,12 @@ threads or callbacks logged an exception (a callback must never fail silently)."
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from typing import Any
 
 import pytest
 
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from tests.seeds import ENV, draw_seed
 
 
@@ -21,7 +22,7 @@ def seed(request: pytest.FixtureRequest) -> int:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     outcome = yield
     report = outcome.get_result()
     if report.failed:

@@ -1,4 +1,5 @@
-"""The architecture's import rules (DESIGN.md, STYLE.md §1): pure logic in the middle, IO at the edges.
+"""The architecture's import rules (DESIGN.md, STYLE.md §1): pure logic in the middle, IO at the edges,
+and a one-way house: the table and the hub meet only in the contract (`tablewire`).
 
 Walks every module's imports statically, so a forbidden import fails here even on a code path no
 other test runs.
@@ -11,37 +12,62 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 IO_LIBS = {"serial", "paho", "gpiozero", "smartcard", "socket", "subprocess", "threading", "sqlite3"}
+PRODUCT = {"tablewire", "firmware_bridge", "hw", "table_agent", "hub", "simulators", "tapis"}
 
 # module (or package prefix) -> top-level imports it must not make
 RULES: dict[str, set[str]] = {
+    "tablewire": PRODUCT - {"tablewire"},  # the contract at the bottom imports nothing of the product
     "firmware_bridge": {"serial", "paho", "gpiozero", "smartcard", "hw", "table_agent", "hub", "simulators"},
+    "table_agent": {"hub"},  # the table knows the hub only through the contract
+    "hw": {"hub"},  # the adapters under the table: the contract's names, never the hub's
     "table_agent/presence.py": IO_LIBS | {"time"},
     "table_agent/zones.py": IO_LIBS | {"time"},
     "table_agent/events.py": IO_LIBS | {"time"},
     "table_agent/dealing": IO_LIBS | {"time"},
+    "hub": {"serial", "gpiozero", "smartcard", "table_agent"},  # no hardware; tables only through the contract
     "hub/rules": IO_LIBS | {"time"},
     "hub/rulings": IO_LIBS | {"time"},
     "hub/tournament": IO_LIBS | {"time"},
-    "hub/tables.py": IO_LIBS | {"time"},
-    "hub": {"serial", "gpiozero", "smartcard"},  # the hub never talks to hardware
+    "hub/room/tables.py": IO_LIBS | {"time"},
     "table_agent/panel_setup.py": {"serial", "paho", "smartcard", "sqlite3", "hub"},  # pins and I2C only
 }
-PRODUCTION = ("firmware_bridge", "table_agent", "hub", "hw")
+PRODUCTION = ("tablewire", "firmware_bridge", "table_agent", "hub", "hw")
+# what each side may reach through the modules it imports, not only directly
+NEVER_REACHES = {"hub": "table_agent", "table_agent": "hub", "tablewire": "table_agent"}
 
 
-def imports_of(path: Path) -> set[str]:
+def imports_of(path: Path, *, full: bool = False) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[0] for alias in node.names}
+            found |= {alias.name if full else alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.split(".")[0])
+            found.add(node.module if full else node.module.split(".")[0])
+            if full:  # `from pkg import module` names a module too
+                found |= {f"{node.module}.{alias.name}" for alias in node.names}
     return found
 
 
 def modules() -> list[Path]:
     return sorted(p for pkg in PRODUCTION for p in (ROOT / pkg).rglob("*.py"))
+
+
+def _file_of(module: str) -> Path | None:
+    base = ROOT / module.replace(".", "/")
+    return next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.is_file()), None)
+
+
+def reached(path: Path) -> set[str]:
+    """Every product module `path` imports, directly or through the modules it imports."""
+    seen: set[str] = set()
+    todo = [path]
+    while todo:
+        for name in imports_of(todo.pop(), full=True):
+            if name.split(".")[0] in PRODUCT and name not in seen and (found := _file_of(name)) is not None:
+                seen.add(name)
+                todo.append(found)
+    return seen
 
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -52,5 +78,18 @@ def test_module_respects_its_layer(path: Path) -> None:
         if rel in (prefix, prefix + ".py") or rel.startswith((prefix + "/", prefix + "_")):
             bad = used & forbidden
             assert not bad, f"{rel} imports {sorted(bad)}, which its layer must not"
-    if "simulators" in used and rel != "hub/cli.py":
+    if "simulators" in used:
         pytest.fail(f"{rel}: production code must not import simulators")
+    if "tapis" in used:
+        pytest.fail(f"{rel}: `tapis` is the command on top; nothing below imports it")
+    side = rel.split("/")[0]
+    if side in NEVER_REACHES:
+        far = sorted(m for m in reached(path) if m.split(".")[0] == NEVER_REACHES[side])
+        assert not far, f"{rel} reaches {far} through its imports"
+
+
+def test_the_command_on_top_imports_a_package_only_through_its_verb() -> None:
+    tree = ast.parse((ROOT / "tapis" / "cli.py").read_text(encoding="utf-8"))
+    top_level = {n.module.split(".")[0] for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
+    top_level |= {a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+    assert not top_level & PRODUCT

@@ -38,7 +38,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "outbox": ("table_agent/outbox.py", ["tests/agent/test_outbox.py", "tests/agent/test_outbox_sender.py"]),
     "presence": ("table_agent/presence.py", ["tests/agent/test_presence.py", "tests/agent/test_reader_silence.py",
                                                    "tests/agent/test_presence_edges.py"]),
-    "public_views": ("hub/tables.py", ["tests/security/test_public_views.py", "tests/hub/test_public_faults.py",
+    "public_views": ("hub/room/tables.py", ["tests/security/test_public_views.py", "tests/hub/test_public_faults.py",
                                        "tests/hub/test_wire_and_tables.py", "tests/hub/test_service_acks.py",
                                        "tests/hub/test_table_view.py"]),
     "dealing": ("table_agent/dealing.py", ["tests/dealing"]),  # ~1,000 mutants, ~4 s each: give it an hour

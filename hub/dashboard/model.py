@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from hub.game import TableGame
-from hub.tables import TableView, face_down, public
+from hub.room.game import TableGame
+from hub.room.tables import TableView, face_down, public
 
 JSONDict = dict[str, Any]
 TD_DECISION = "td_decision"  # hub.rulings.Decision.TD_DECISION: the rulebook leaves it to the TD
@@ -112,7 +112,7 @@ def viewer_event(event: Mapping[str, Any]) -> JSONDict:
 
 
 HAND_OVER = {"fr": "donne terminée : plus rien à décider", "en": "the hand is over: nothing left to decide"}
-_REASONS_FR = {  # the hub's reasons (`hub.game.TableGame.decide`), in French for the TD
+_REASONS_FR = {  # the hub's reasons (`hub.room.game.TableGame.decide`), in French for the TD
     "no decision pending for the TD in this hand": "aucune décision en attente dans cette donne",
     "the ruling offered": "la décision proposait",
 }

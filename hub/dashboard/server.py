@@ -23,13 +23,21 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from hub.dashboard.auth import LoginLimiter, Session, Sessions
-from hub.dashboard.model import (DashboardError, DecisionTaken, JSONDict, Role, RoomModel, capture, for_viewer,
-                                 viewer_event)
-from hub.floor import FloorError, FloorService, table_number
-from hub.game import TableGame
-from hub.service import HubService
-from hub.store import StoreError
-from hub.tables import HubEvent
+from hub.dashboard.model import (
+    DashboardError,
+    DecisionTaken,
+    JSONDict,
+    Role,
+    RoomModel,
+    capture,
+    for_viewer,
+    viewer_event,
+)
+from hub.edge.service import HubService
+from hub.floor.service import FloorError, FloorService, table_number
+from hub.floor.store import StoreError
+from hub.room.game import TableGame
+from hub.room.tables import HubEvent
 from hub.tournament.errors import TournamentError
 from hw.ports import Clock, MonotonicClock
 
@@ -203,7 +211,7 @@ class Dashboard:
         self._inbox.put((time.monotonic(), event, snapshot))
 
     def _game(self, table: str) -> TableGame | None:
-        """The table's game: the hub's own, or in a tournament the floor's (`hub.floor_tables`)."""
+        """The table's game: the hub's own, or in a tournament the floor's (`hub.floor.tables`)."""
         game = self.hub.games.get(table)
         floor_tables = self.hub.floor_tables
         if game is None and floor_tables is not None:
@@ -442,7 +450,8 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
             super().send_error(code, message, explain)
 
         def setup(self) -> None:
-            self.timeout = dash.request_timeout  # StreamRequestHandler sets it on the socket
+            # typeshed calls it a class variable; StreamRequestHandler.setup reads it off the instance
+            self.timeout = dash.request_timeout  # type: ignore[misc]  # set on the socket by setup()
             super().setup()
 
         # -- GET --

@@ -1,6 +1,6 @@
 """What a dealer reads when a press is refused: each refusal reason, in French then English.
 
-Consumed by `hub.game` (the `message` of a rejected action or Time call); the reason ids stay in
+Consumed by `hub.room.game` (the `message` of a rejected action or Time call); the reason ids stay in
 the events for programs, the texts are for people (STYLE: French first, a complete English). Pure data.
 """
 

@@ -1,6 +1,6 @@
 """Rulings: what each rulebook makes of a fault the table observed (spec/faults.md).
 
-Consumes `FaultDetected` (table_agent.dealing) and a `Situation` from the hub's rules engine;
+Consumes `FaultDetected` (tablewire.faults, raised by the table) and a `Situation` from the hub's rules engine;
 emits a `Ruling` citing the article of the tournament's ruleset. Pure: no IO, no clock.
 """
 

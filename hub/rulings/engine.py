@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from hub.rulings import brest_2011, cdc_2013, cpt87, pcpm, pouques_2020
 from hub.rulings.model import Clause, Decision, Ruling, RulingsTable, Situation, UnknownRuleset, When
-from table_agent.dealing_faults import Deadline, FaultDetected, FaultKind
+from tablewire.faults import Deadline, FaultDetected, FaultKind
 
 _TABLES: Mapping[str, RulingsTable] = {
     m.RULINGS.ruleset: m.RULINGS for m in (cdc_2013, brest_2011, pouques_2020, pcpm, cpt87)
@@ -97,7 +97,7 @@ def rule(fault: FaultDetected, ruleset: str = DEFAULT_RULESET, situation: Situat
     """The ruling of `ruleset` for `fault`; raises `UnknownRuleset` for an unknown id."""
     data = rulings_table(ruleset)
     s = situation if situation is not None else Situation()
-    for clause, article in clauses_for(fault.kind, ruleset):
+    for clause, article in clauses_for(fault.kind, ruleset):  # noqa: B007 - the clause found is used below
         if _CONDITIONS[clause.when](fault, s):
             break
     else:  # every table ends with an unconditional clause; this is a safety net

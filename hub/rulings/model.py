@@ -1,8 +1,8 @@
 """Rulings vocabulary: decisions, what the engine knows (`Situation`), the `Ruling` and table clauses.
 
 Sits in the hub between a `FaultDetected` coming from a table and the ruling sent back to the
-table's LEDs and the TD dashboard. Pure data: no IO, no clock. The `Decision` values are the
-public contract of spec/faults.md; never rename one.
+table's LEDs and the TD dashboard. Pure data: no IO, no clock. `Decision` lives in
+the contract (`tablewire.faults`): the table learns the same decisions to let a correction pass.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from table_agent.dealing_faults import Deadline, FaultKind
+from tablewire.faults import Deadline, Decision, FaultKind
 
 
 class RulingsError(Exception):
@@ -21,35 +21,6 @@ class RulingsError(Exception):
 
 class UnknownRuleset(RulingsError, ValueError):
     """The ruleset id is not one of RULES.md."""
-
-
-class Decision(StrEnum):
-    """What the ruleset in force makes of a fault (spec/faults.md, "Ruling decisions")."""
-
-    SET_ASIDE = "set_aside"
-    MISDEAL = "misdeal"  # fausse donne
-    REPLACE_WITH_BURN = "replace_with_burn"
-    CONTINUE = "continue"
-    DESIGNATE_BURN = "designate_burn"
-    BURN_TO_FLOP = "burn_to_flop"
-    EXTRA_CARD_BURN = "extra_card_burn"
-    RESHUFFLE_BOARD = "reshuffle_board"
-    RIVER_AS_TURN = "river_as_turn"
-    BOTTOM_CARD = "bottom_card"
-    BURN_AND_NEXT = "burn_and_next"
-    BURN_AS_FIRST = "burn_as_first"
-    HAND_CANCELLED_BETS_RETURNED = "hand_cancelled_bets_returned"
-    HAND_CANCELLED_POT_SPLIT = "hand_cancelled_pot_split"
-    HAND_DEAD = "hand_dead"
-    ACTION_BINDING = "action_binding"
-    ACTION_RELEASED = "action_released"
-    CALL_OR_FOLD_ONLY = "call_or_fold_only"
-    COMPLETED_TO_MIN_RAISE = "completed_to_min_raise"
-    TREATED_AS_CALL = "treated_as_call"
-    TD_DECISION = "td_decision"
-    # added by this project (documented in docs/faults.md)
-    BURN_PREMATURE = "burn_premature"  # pouques 77, premature river
-    CARD_KEPT = "card_kept"  # pcpm: the dealer's own exposed card stays in his hand
 
 
 class When(StrEnum):
@@ -102,7 +73,7 @@ class RulingsTable:
 
 @dataclass(frozen=True, slots=True)
 class Situation:
-    """What the hub's engine knows when a fault arrives (filled by `hub.game.TableGame._situation`).
+    """What the hub's engine knows when a fault arrives (filled by `hub.room.game.TableGame._situation`).
 
     `pot_opened` only matters to pcpm's out-of-turn clause: the live game rules out of turn, Time
     and short bets in `hub.rules` (same articles, tests/rulings/test_engine_and_tables_agree.py),

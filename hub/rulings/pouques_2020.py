@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hub.rulings.model import Clause, Decision as D, RulingsTable, When as W
-from table_agent.dealing_faults import Deadline, FaultKind as K
+from hub.rulings.model import Clause, RulingsTable
+from hub.rulings.model import Decision as D
+from hub.rulings.model import When as W
+from tablewire.faults import Deadline
+from tablewire.faults import FaultKind as K
 
 _SILENT: frozenset[K] = frozenset({
     K.FLOP_TWO_BURNS, K.FLOP_FOUR_CARDS, K.BOARD_REMOVED, K.UNKNOWN_TAG, K.FOREIGN_CARD,

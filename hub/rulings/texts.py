@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from hub.rulings.model import Decision as D
-from table_agent.dealing_faults import FaultKind as K
+from tablewire.faults import FaultKind as K
 
 if TYPE_CHECKING:
     from hub.rulings.model import Ruling

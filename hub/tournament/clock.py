@@ -10,8 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hub.tournament.errors import ClockError
-from hub.tournament.events import (ClockPaused, ClockResumed, ClockStarted, Event, HeadsUpStarted,
-                                   LevelStarted, TimeAdjusted)
+from hub.tournament.events import (
+    ClockPaused,
+    ClockResumed,
+    ClockStarted,
+    Event,
+    HeadsUpStarted,
+    LevelStarted,
+    TimeAdjusted,
+)
 from hub.tournament.structure import Break, Item, Level, Structure
 
 

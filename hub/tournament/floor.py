@@ -11,8 +11,16 @@ import random
 from collections.abc import Callable
 
 from hub.tournament import balancing, seating
-from hub.tournament.events import (ButtonDrawn, Event, FinalTableDrawn, HandForHandEnded,
-                                   HandForHandStarted, MoveOrdered, MoveReason, TableBroken)
+from hub.tournament.events import (
+    ButtonDrawn,
+    Event,
+    FinalTableDrawn,
+    HandForHandEnded,
+    HandForHandStarted,
+    MoveOrdered,
+    MoveReason,
+    TableBroken,
+)
 from hub.tournament.state import FloorState, PlayerStatus
 
 Emit = Callable[[Event], None]

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from hub.tournament.errors import TournamentError
-from hub.tournament.penalties import (BREST_LADDER, CDC_LADDER, CPT87_LADDER, PCPM_LADDER,
-                                      POUQUES_LADDER, PenaltyStep)
+from hub.tournament.penalties import BREST_LADDER, CDC_LADDER, CPT87_LADDER, PCPM_LADDER, POUQUES_LADDER, PenaltyStep
 from hub.tournament.results import POUQUES_PAYOUTS, ChipRaceRounding, PayoutRule
 
 

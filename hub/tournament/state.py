@@ -12,14 +12,38 @@ from enum import StrEnum
 
 from hub.tournament.clock import ClockState
 from hub.tournament.errors import EventError
-from hub.tournament.events import (ButtonDrawn, ChipsColouredUp, ClockPaused, ClockResumed,
-                                   ClockStarted, Event, FinalTableDrawn, HandEnded,
-                                   HandForHandEnded, HandForHandStarted, HandStarted,
-                                   HeadsUpStarted, LevelStarted, MoveConfirmed, MoveOrdered,
-                                   PenaltyGiven, PlayerArrived, PlayerEliminated, PlayerReentered,
-                                   PlayerRegistered, PlayerRemoved, PlayerWentAway, RemovalReason,
-                                   SeatDrawn, StacksCorrected, TableBroken, TimeAdjusted, TournamentCreated,
-                                   WaitListEntered, WaitListJoined)
+from hub.tournament.events import (
+    ButtonDrawn,
+    ChipsColouredUp,
+    ClockPaused,
+    ClockResumed,
+    ClockStarted,
+    Event,
+    FinalTableDrawn,
+    HandEnded,
+    HandForHandEnded,
+    HandForHandStarted,
+    HandStarted,
+    HeadsUpStarted,
+    LevelStarted,
+    MoveConfirmed,
+    MoveOrdered,
+    PenaltyGiven,
+    PlayerArrived,
+    PlayerEliminated,
+    PlayerReentered,
+    PlayerRegistered,
+    PlayerRemoved,
+    PlayerWentAway,
+    RemovalReason,
+    SeatDrawn,
+    StacksCorrected,
+    TableBroken,
+    TimeAdjusted,
+    TournamentCreated,
+    WaitListEntered,
+    WaitListJoined,
+)
 from hub.tournament.penalties import PenaltyKind
 from hub.tournament.rulesets import FloorPolicy, floor_policy
 from hub.tournament.structure import Structure, from_toml

@@ -15,17 +15,40 @@ from collections.abc import Iterable, Mapping
 from hub.tournament import balancing, floor, seating
 from hub.tournament.clock import ClockState
 from hub.tournament.errors import ClockError, FloorError, RegistrationError
-from hub.tournament.events import (JSON, ButtonDrawn, ChipsColouredUp, ClockPaused, ClockResumed,
-                                   ClockStarted, Event, HandEnded, HandForHandEnded,
-                                   HandForHandStarted, HandStarted, HeadsUpStarted, LevelStarted,
-                                   MoveConfirmed, MoveOrdered, MoveReason, PenaltyGiven,
-                                   PlayerArrived, PlayerEliminated, PlayerReentered, PlayerRegistered,
-                                   PlayerRemoved, PlayerWentAway, RemovalReason, SeatDrawn,
-                                   StacksCorrected, TimeAdjusted, TournamentCreated, WaitListEntered,
-                                   WaitListJoined)
+from hub.tournament.events import (
+    JSON,
+    ButtonDrawn,
+    ChipsColouredUp,
+    ClockPaused,
+    ClockResumed,
+    ClockStarted,
+    Event,
+    HandEnded,
+    HandForHandEnded,
+    HandForHandStarted,
+    HandStarted,
+    HeadsUpStarted,
+    LevelStarted,
+    MoveConfirmed,
+    MoveOrdered,
+    MoveReason,
+    PenaltyGiven,
+    PlayerArrived,
+    PlayerEliminated,
+    PlayerReentered,
+    PlayerRegistered,
+    PlayerRemoved,
+    PlayerWentAway,
+    RemovalReason,
+    SeatDrawn,
+    StacksCorrected,
+    TimeAdjusted,
+    TournamentCreated,
+    WaitListEntered,
+    WaitListJoined,
+)
 from hub.tournament.penalties import PenaltyKind, PenaltyStep, next_step, resolve
-from hub.tournament.results import (OutGroup, Standing, chip_race, deal_chip_race, prizes, standings,
-                                    wait_list_stack)
+from hub.tournament.results import OutGroup, Standing, chip_race, deal_chip_race, prizes, standings, wait_list_stack
 from hub.tournament.rulesets import LeaveWithoutNotice, RulesetId
 from hub.tournament.snapshot import build_snapshot
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
@@ -349,7 +372,6 @@ class Tournament:
 
     def hand_ended(self, table: int, hand_no: int, stacks: Mapping[int, int], now: float) -> list[Event]:
         """Stacks after the hand: eliminations (cdc 2.9-2.10), then moves and broken tables."""
-        s, pol = self.state, self.state.policy
         out = self._advance(now)
         t = self._table(table)
         if not t.in_hand or t.hand_no != hand_no:

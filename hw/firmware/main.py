@@ -10,7 +10,6 @@ import time
 
 import machine
 import micropython
-
 from tapis_board import Board
 from tapis_mfrc522 import AntennaBank
 from tapis_tx import TxQueue

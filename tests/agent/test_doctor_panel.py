@@ -32,7 +32,11 @@ def test_a_silent_expander_fails_naming_its_address_and_seats(tmp_path: Path) ->
 
 def test_without_the_i2c_bus_the_expanders_are_skipped_not_failed(tmp_path: Path) -> None:
     opened: list[int] = []
-    [finding] = check_expanders(CONFIG, lambda n: opened.append(n) or SimulatedExpanderBus(()), dev=tmp_path)
+    def open_bus(n: int) -> SimulatedExpanderBus:
+        opened.append(n)
+        return SimulatedExpanderBus(())
+
+    [finding] = check_expanders(CONFIG, open_bus, dev=tmp_path)
     assert finding.status is Status.WARN and "not checked" in finding.message and "i2c-1" in finding.message
     assert opened == []
 
@@ -52,7 +56,8 @@ def test_no_panel_section_is_said(tmp_path: Path) -> None:
 
 def test_doctor_checks_the_shipped_profiles_expanders(tmp_path: Path) -> None:
     bus = SimulatedExpanderBus((0x20, 0x21, 0x22, 0x23))
-    findings = doctor(profile_path=DEPLOY_PROFILE, open_link=lambda p: (_ for _ in ()).throw(OSError(2, "No such file")),
+    findings = doctor(profile_path=DEPLOY_PROFILE,
+                      open_link=lambda p: (_ for _ in ()).throw(OSError(2, "No such file")),
                       gpio_chips=(), i2c_buses=(), clock_probe=lambda: True, open_i2c=lambda n: bus,
                       dev=_dev(tmp_path))
     panel = [f for f in findings if f.check == "panel" and "MCP23017" in f.message]

@@ -8,9 +8,9 @@ waits when acks stop coming; forget on the ack.
 
 from __future__ import annotations
 
-from hub import wire
 from hw.ports import ManualClock
 from table_agent.outbox import Outbox, OutboxSender
+from tablewire import wire
 
 TOPIC = wire.table_events("t1")
 
@@ -35,7 +35,8 @@ def _sender(box: Outbox, boot: str, clock: ManualClock,
 
 
 def test_a_new_run_sends_at_once_and_forgets_on_the_ack() -> None:
-    box, clock, published = Outbox(), ManualClock(), []
+    box, clock = Outbox(), ManualClock()
+    published: list[tuple[str, bytes]] = []
     sender = _sender(box, "run2", clock, published)
     for _ in range(3):
         sender.send(_status("run2", sender.next_seq()))
@@ -45,7 +46,8 @@ def test_a_new_run_sends_at_once_and_forgets_on_the_ack() -> None:
 
 
 def test_a_dead_runs_events_go_alone_and_this_runs_follow_once_acknowledged() -> None:
-    box, clock, published = Outbox(), ManualClock(), []
+    box, clock = Outbox(), ManualClock()
+    published: list[tuple[str, bytes]] = []
     for seq in (1, 2):  # a power cut left two events of run1 unacknowledged
         box.append("run1", seq, wire.encode(_status("run1", seq)))
     sender = _sender(box, "run2", clock, published)
@@ -65,7 +67,8 @@ def test_a_dead_runs_events_go_alone_and_this_runs_follow_once_acknowledged() ->
 
 
 def test_two_dead_runs_go_oldest_first() -> None:
-    box, clock, published = Outbox(), ManualClock(), []
+    box, clock = Outbox(), ManualClock()
+    published: list[tuple[str, bytes]] = []
     box.append("run1", 7, wire.encode(_status("run1", 7)))
     box.append("run2", 1, wire.encode(_status("run2", 1)))
     sender = _sender(box, "run3", clock, published)
@@ -82,7 +85,8 @@ def test_two_dead_runs_go_oldest_first() -> None:
 
 
 def test_what_waits_is_sent_again_when_acks_stop() -> None:
-    box, clock, published = Outbox(), ManualClock(), []
+    box, clock = Outbox(), ManualClock()
+    published: list[tuple[str, bytes]] = []
     sender = _sender(box, "run1", clock, published)
     sender.send(_status("run1", sender.next_seq()))
     published.clear()  # the hub never acknowledges (it lost its session, or the message was lost)
@@ -102,7 +106,8 @@ def test_what_waits_is_sent_again_when_acks_stop() -> None:
 
 
 def test_an_ack_that_frees_something_restarts_the_wait_and_an_empty_outbox_is_quiet() -> None:
-    box, clock, published = Outbox(), ManualClock(), []
+    box, clock = Outbox(), ManualClock()
+    published: list[tuple[str, bytes]] = []
     sender = _sender(box, "run1", clock, published)
     sender.send(_status("run1", sender.next_seq()))
     sender.send(_status("run1", sender.next_seq()))
@@ -125,7 +130,8 @@ def test_an_ack_that_frees_something_restarts_the_wait_and_an_empty_outbox_is_qu
 
 
 def test_the_wait_counts_from_the_last_resend_even_one_cut_short_by_a_dead_run() -> None:
-    box, clock, published = Outbox(), ManualClock(), []
+    box, clock = Outbox(), ManualClock()
+    published: list[tuple[str, bytes]] = []
     box.append("run1", 1, wire.encode(_status("run1", 1)))
     box.append("run2", 1, wire.encode(_status("run2", 1)))
     sender = _sender(box, "run3", clock, published)
@@ -138,7 +144,8 @@ def test_the_wait_counts_from_the_last_resend_even_one_cut_short_by_a_dead_run()
 
 
 def test_ten_seconds_by_default_and_exactly_ten_is_not_yet() -> None:
-    box, clock, published = Outbox(), ManualClock(), []
+    box, clock = Outbox(), ManualClock()
+    published: list[tuple[str, bytes]] = []
     sender = OutboxSender(table="t1", boot="run1", outbox=box, clock=clock,
                           publish=lambda topic, payload: published.append((topic, payload)))
     sender.send(_status("run1", sender.next_seq()))

@@ -16,8 +16,6 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from hub import wire
-from hub.mqtt import Message
 from hw.decks import DeckRegistry
 from hw.errors import ConfigError
 from hw.panel import Panel, PanelError
@@ -28,6 +26,8 @@ from hw.profile import TableProfile
 from simulators.panel import PanelSimulator, SimulatedExpanderBus
 from table_agent.agent import TableAgent
 from table_agent.panel_setup import attach_profile_panel, build_panel
+from tablewire import wire
+from tablewire.mqtt import Message
 from tests.support import wait_until
 
 DEPLOY_PROFILE = Path(__file__).resolve().parents[2] / "deploy" / "etc-tapis" / "table.toml"
@@ -248,8 +248,8 @@ encoder_push = "GPIO11"
 
 def test_run_agent_attaches_the_profiles_panel_and_a_press_reaches_the_broker(
         tmp_path: Path, broker: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    import hub.cli as cli
-    from hub.mqtt import MqttLink
+    import table_agent.cli as cli
+    from tablewire.mqtt import MqttLink
 
     profile = TableProfile.default("t7", seats=2, url="loop://")
     antennas = "\n".join(f'{a} = "{z}"' for a, z in profile.antennas.items())
@@ -260,7 +260,11 @@ def test_run_agent_attaches_the_profiles_panel_and_a_press_reaches_the_broker(
     monkeypatch.setattr(Device, "pin_factory", pins)
     attached: list[Panel] = []
     original = TableAgent.attach_panel
-    monkeypatch.setattr(TableAgent, "attach_panel", lambda self, p: (attached.append(p), original(self, p)))
+    def attach(self: TableAgent, p: Panel) -> None:
+        attached.append(p)
+        original(self, p)
+
+    monkeypatch.setattr(TableAgent, "attach_panel", attach)
     seen: list[dict[str, Any]] = []
     watcher = MqttLink(client_id="watcher", host=broker.host, port=broker.port)
     watcher.subscribe(wire.table_events("t7"), lambda m: seen.append(json.loads(m.payload)))
@@ -287,8 +291,9 @@ def test_run_agent_attaches_the_profiles_panel_and_a_press_reaches_the_broker(
     assert all(led.closed for led in attached[0].to_act_leds.values())  # released when the agent stopped
 
 
-def test_run_agent_refuses_a_wrong_panel_section_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import hub.cli as cli
+def test_run_agent_refuses_a_wrong_panel_section_in_one_line(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import table_agent.cli as cli
 
     bad = DEPLOY_PROFILE.read_text(encoding="utf-8").replace('time = "GPIO23"\n', "")
     (tmp_path / "table.toml").write_text(bad, encoding="utf-8")

@@ -4,6 +4,8 @@ restart; a real pcscd restarted under the worker is tests/pcsc/test_pcscd_vpcd.p
 and zones code as the serial board."""
 
 
+from collections.abc import Callable
+
 import pytest
 
 from hw.decks import DeckRegistry
@@ -14,6 +16,7 @@ from hw.ports import MonotonicClock
 from hw.profile import TableProfile
 from table_agent.agent import TableAgent
 from table_agent.events import BOARD, Zone
+from tablewire.mqtt import Message
 from tests.support import wait_until
 
 READERS = {"ACS ACR122U 00 00": 0, "ACS ACR122U 01 00": 1, "ACS ACR122U 02 00": 2,
@@ -28,9 +31,9 @@ class Recorder:
     def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
         self.published.append((topic, payload))
 
-    def on_connect(self, hook: object) -> None: ...
+    def on_connect(self, hook: Callable[[], None]) -> None: ...
 
-    def subscribe(self, pattern: str, handler: object) -> object:
+    def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> Callable[[], None]:
         return lambda: None
 
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from table_agent.presence import Presence, TagLifted, TagMoved, TagPlaced
+from table_agent.presence import Presence, PresenceEvent, TagLifted, TagMoved, TagPlaced
 
 P = 0.05
 
@@ -230,7 +230,7 @@ def test_a_silence_counts_for_little_against_a_tag_but_is_never_renewed_forever(
     assert p.tick(2.95) == []
     p.heard(2.95)
     p.seen(2, "BB", 2.95)  # AA never read again: its TagGone was lost
-    lifted = []
+    lifted: list[PresenceEvent] = []
     t = 2.95
     while not lifted and t < 10:
         t = round(t + 1.0, 3)  # BB taken too, TagGone arrived; only heartbeats now

@@ -4,9 +4,12 @@ for a scan); a fault that only the read order shows waits for the card that woul
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from table_agent.dealing import FaultDetected, FaultKind as K, HandContext, Street
+from table_agent.dealing import FaultDetected, HandContext, Street
+from table_agent.dealing import FaultKind as K
 from table_agent.dealing_script import card_tag
 from table_agent.events import BOARD, BURN, TRAY, CardArrived, Zone
 from table_agent.read_order import ReadOrder
@@ -22,16 +25,16 @@ class Felt:
         self.order = 0
         self.out += self.judge.start_hand(CTX)
 
-    def read(self, zone: Zone, card: str, at: float) -> list[object]:
+    def read(self, zone: Zone, card: str, at: float) -> list[Any]:
         self.order += 1
         got = self.judge.observe(CardArrived(zone, card_tag(card), at, self.order))
         self.out += got
         return got
 
-    def hole(self, seat: int, card: str, at: float) -> list[object]:
+    def hole(self, seat: int, card: str, at: float) -> list[Any]:
         return self.read(Zone.seat_zone(seat), card, at)
 
-    def tick(self, now: float) -> list[object]:
+    def tick(self, now: float) -> list[Any]:
         got = self.judge.tick(now)
         self.out += got
         return got
@@ -56,7 +59,7 @@ def test_a_card_read_one_scan_late_is_judged_where_it_was_dealt() -> None:
     assert felt.hole(4, "5c", 1.6) == []  # seat 3 looks skipped: held
     assert felt.judge.holding
     got = felt.hole(3, "4c", 1.65)  # seat 3's card, read a scan later
-    assert [i.tag.card for i in got] == ["4c", "5c"]  # type: ignore[union-attr]
+    assert [i.tag.card for i in got] == ["4c", "5c"]
     assert not felt.judge.holding and felt.faults() == [] and felt.judge.reconsidered == 1
     deal_round(felt, [5, 6], 1.9, suit="h")
     assert felt.faults() == []
@@ -103,7 +106,7 @@ def test_a_burn_read_with_the_first_flop_card_counts_as_burnt_first() -> None:
     felt.judge.call("betting_closed", Street.PREFLOP)
     assert felt.read(BOARD, "Ah", at + 1) == []  # flop without burn, as read
     got = felt.read(BURN, "Kh", at + 1.04)
-    assert [i.tag.card for i in got] == ["Kh", "Ah"] and felt.faults() == []  # type: ignore[union-attr]
+    assert [i.tag.card for i in got] == ["Kh", "Ah"] and felt.faults() == []
 
 
 def test_other_faults_are_not_held_and_later_cards_wait_behind_a_doubt() -> None:

@@ -1,6 +1,6 @@
 """Latency of the TD dashboard: hub event -> SSE client, with 60 simulated tables dealing real hands.
 
-Every table is configured on a real `HubService` (rules engine included) and fed `hub.wire` table
+Every table is configured on a real `HubService` (rules engine included) and fed `tablewire.wire` table
 events through the hub's MQTT subscription callback (no broker: the figure is the dashboard's, not
 Mosquitto's): hole cards, actions from the player whose turn it is, board cards, showdowns, at
 `--rate` events per second per table, spread evenly. N SSE clients (viewers and logged-in TDs) read
@@ -221,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     room.hub.start()
     dash = Dashboard(room.hub, users={"td": hash_password("bench")}).start()
     host, port = dash.url[7:].split(":")
-    login = urllib.request.Request(dash.url + "/api/login", data=json.dumps({"user": "td", "password": "bench"}).encode(),
+    login = urllib.request.Request(dash.url + "/api/login",
+                                   data=json.dumps({"user": "td", "password": "bench"}).encode(),
                                    headers={"Content-Type": "application/json"}, method="POST")
     with urllib.request.urlopen(login) as resp:
         cookie = resp.headers["Set-Cookie"].split(";")[0]

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from hub.dashboard import Dashboard, hash_password
-from hub.floor import FloorService
-from hub.store import EventStore
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
 from simulators.tournament_demo import new_demo
 from tests.dashboard.helpers import ScriptedRoom
 

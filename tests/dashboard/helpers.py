@@ -1,6 +1,6 @@
 """Test helpers for the dashboard: a hub fed table events by hand (no broker), SSE and JSON clients.
 
-`ScriptedRoom` drives a real `HubService` through its MQTT subscription callback with `hub.wire`
+`ScriptedRoom` drives a real `HubService` through its MQTT subscription callback with `tablewire.wire`
 events (the same path as a table's messages); `SseClient` reads `/events` as a browser's EventSource
 would, keeping every raw byte so tests can check what reached the client, not what was drawn.
 """
@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from hub import wire
-from hub.game import TableSetup
-from hub.mqtt import Message
+from hub.edge.service import HubService
+from hub.room.game import TableSetup
 from hub.rules import Level
-from hub.service import HubService
+from tablewire import wire
+from tablewire.mqtt import Message
 
 BOOT = "test"
 
@@ -79,7 +79,7 @@ class ScriptedRoom:
                                  card=face, deck="A", order=self.uid))
 
     def act(self, table: str, seat: int, action: str, to: int | None = None) -> None:
-        self.send(wire.SeatActed(**self._base(table), seat=seat, action=action, to=to))  # type: ignore[arg-type]
+        self.send(wire.SeatActed(**self._base(table), seat=seat, action=action, to=to))
 
     def fault(self, table: str, hand: int, kind: str, seat: int | None = None, cards: list[str] | None = None,
               **details: Any) -> None:

@@ -16,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from hub import wire  # noqa: E402
 from hub.dashboard import Dashboard, hash_password  # noqa: E402
-from hub.floor import FloorService  # noqa: E402
-from hub.store import EventStore  # noqa: E402
+from hub.floor.service import FloorService  # noqa: E402
+from hub.floor.store import EventStore  # noqa: E402
 from simulators.tournament_demo import new_demo  # noqa: E402
+from tablewire import wire  # noqa: E402
 from tests.dashboard import browser  # noqa: E402
 from tests.dashboard.bench_dashboard import Dealer  # noqa: E402
 from tests.dashboard.conftest import RunningClock  # noqa: E402

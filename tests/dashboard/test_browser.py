@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from hub.broker import EmbeddedBroker
 from hub.dashboard import Dashboard
+from hub.edge.broker import EmbeddedBroker
 from tests.dashboard import browser
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.helpers import ScriptedRoom
@@ -76,7 +76,9 @@ def test_room_view_follows_a_simulated_room_dealing(chromium: Browser, broker: E
     from simulators.demo import build_room, deal
 
     room = build_room(tables=2, host=broker.host, port=broker.port, seed=4)
-    dash = Dashboard(room.hub).start()
+    assert room.hub is not None
+    hub = room.hub
+    dash = Dashboard(hub).start()
     try:
         page = open_page(chromium, dash.url + "/")
         threads = [threading.Thread(target=deal, args=(room, t), kwargs={"hands": None, "pace": 0.03, "seed": i},
@@ -92,13 +94,13 @@ def test_room_view_follows_a_simulated_room_dealing(chromium: Browser, broker: E
         room.stop.set()
         for thread in threads:
             thread.join(10)
-        quiet_since, seen = time.monotonic(), room.hub.stats.events_out
+        quiet_since, seen = time.monotonic(), hub.stats.events_out
         while time.monotonic() - quiet_since < 0.5:  # the agents' last reads have reached the hub
             time.sleep(0.05)
-            if room.hub.stats.events_out != seen:
-                quiet_since, seen = time.monotonic(), room.hub.stats.events_out
+            if hub.stats.events_out != seen:
+                quiet_since, seen = time.monotonic(), hub.stats.events_out
         # What is drawn is the hub's last word on each table: hand number and street.
-        for table, game in room.hub.games.items():
+        for table, game in hub.games.items():
             street = f"Donne {game.hand_no}" + (f" · {game.hand.street}" if game.hand and game.in_hand else "")
             page.wait_for_function("([t, s]) => (document.querySelector('#table-' + t + ' h2') || {}).textContent"
                                    ".endsWith(s)", arg=[table, street])

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from hub import wire
 from hub.dashboard import Dashboard
-from hub.service import HubService
+from hub.edge.service import HubService
+from tablewire import wire
 from tests.dashboard import browser
 from tests.dashboard.helpers import ScriptedRoom
 from tests.dashboard.test_http import deal_hole_cards

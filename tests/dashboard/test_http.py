@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from hub import wire
 from hub.dashboard import Dashboard
 from hub.dashboard.model import DecisionTaken
+from tablewire import wire
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.helpers import ScriptedRoom, SseClient
 
@@ -148,7 +148,8 @@ def test_fault_acknowledged_and_td_decision_taken_reach_every_stream(room: Scrip
                                   cookie=cookie, csrf=csrf)
         assert status == 409 and "not an option" in body["error"]
         status, body, _ = request(dashboard, "POST", "/api/td/decide",
-                                  {"fault": fault["id"], "option": "hand_cancelled_pot_split"}, cookie=cookie, csrf=csrf)
+                                  {"fault": fault["id"], "option": "hand_cancelled_pot_split"},
+                                  cookie=cookie, csrf=csrf)
         assert status == 200 and body["option"] == "hand_cancelled_pot_split" and body["by"] == "alice"
         seen = viewer.wait_for(lambda n, d: n == "fault" and d["decision"] is not None)
         assert (seen["open"], seen["acked_by"], seen["decision"]) == (False, "alice", "hand_cancelled_pot_split")

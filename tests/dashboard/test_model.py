@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from hub.dashboard.model import (BadDecision, Role, RoomModel, UnknownFault, capture, for_viewer,
-                                 viewer_event)
-from hub.game import TableGame, TableSetup
+from hub.dashboard.model import BadDecision, Role, RoomModel, UnknownFault, capture, for_viewer, viewer_event
+from hub.room.game import TableGame, TableSetup
+from hub.room.tables import TableView
 from hub.rules import Level
-from hub.tables import TableView
 
 # cpt87 6.3: two boxed cards in a hand are the TD's decision, between these two remedies.
 CPT87_BOXED = {"type": "fault", "table": "t1", "hand": 1, "kind": "boxed_card", "seat": 2, "cards": ["As"],

@@ -1,5 +1,5 @@
 """The dashboard of a tournament hub (`tapis hub --db`, issue #14 point 3): the tables' games live in the
-floor's tables (`hub.floor_tables`), not in the hub's own; the room and table views still show seats
+floor's tables (`hub.floor.tables`), not in the hub's own; the room and table views still show seats
 with the players' names, stacks, bets, pot, street, button and the player to act."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from hub import wire
 from hub.dashboard import Dashboard, hash_password
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
-from hub.mqtt import Message
-from hub.service import HubService
-from hub.store import EventStore
+from hub.edge.service import HubService
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
 from simulators.tournament_demo import new_demo
+from tablewire import wire
+from tablewire.mqtt import Message
 from tests.dashboard.conftest import PASSWORD, RunningClock
 from tests.dashboard.helpers import FakeLink
 from tests.dashboard.test_http import request

@@ -1,6 +1,6 @@
 """Viewer privacy over every public path (issue #14, point 4): a viewer's whole SSE stream, the JSON API
 a viewer reads and the public MQTT topics, recorded during a live hand with burns, a fold into the muck
-and a showdown, carry no face of a card that is not face up on the table (`hub.tables.face_down`)."""
+and a showdown, carry no face of a card that is not face up on the table (`hub.room.tables.face_down`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from hub import wire
 from hub.dashboard import Dashboard, hash_password
-from hub.floor import FloorService
+from hub.floor.service import FloorService
+from tablewire import wire
 from tests.dashboard.conftest import PASSWORD, RunningClock
 from tests.dashboard.helpers import FakeLink, ScriptedRoom, SseClient
 from tests.dashboard.test_http import request

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -18,14 +19,16 @@ from table_agent.dealing import DealingMonitor, FaultDetected, FaultKind, HandCo
 from table_agent.dealing_script import DECK, card_tag  # noqa: E402
 from table_agent.events import BOARD, BURN, MUCK, CardArrived, CardLeft, Zone  # noqa: E402
 
+Step = CardArrived | CardLeft | tuple[str, Any]  # a card event, or ("close", street) / ("act", seat)
 
-def events_for_hand(hand: int, seats: tuple[int, ...], button: int) -> tuple[HandContext, list[object]]:
+
+def events_for_hand(hand: int, seats: tuple[int, ...], button: int) -> tuple[HandContext, list[Step]]:
     """Pre-built events of one clean 9-handed hand to the river (the monitor's work only)."""
     order = sorted(seats)
     after = [s for s in order if s > button] + [s for s in order if s <= button]
     ctx = HandContext(hand=hand, seats=seats, button=button, first_to_deal=after[0])
     deck = DECK[hand % 52:] + DECK[:hand % 52]
-    steps: list[object] = []
+    steps: list[Step] = []
     n = 0
     for i, seat in enumerate(ctx.deal_order * 2):
         n += 1
@@ -66,10 +69,10 @@ def main() -> None:
                 faults += m.observe(step)
                 n_events += 1
             elif step[0] == "close":
-                m.betting_closed(step[1])  # type: ignore[arg-type]
+                m.betting_closed(step[1])
             else:
-                m.set_to_act(step[1])  # type: ignore[arg-type]
-                faults += m.action_seen(step[1], step[1])  # type: ignore[arg-type]
+                m.set_to_act(step[1])
+                faults += m.action_seen(step[1], step[1])
         m.end_hand()
     elapsed = time.perf_counter() - t0
     assert not faults, faults[:3]

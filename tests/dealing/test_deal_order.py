@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from table_agent.dealing import BadHandContext, DealingMonitor, FaultKind as K, HandContext, Street
+from table_agent.dealing import BadHandContext, DealingMonitor, HandContext, Street
+from table_agent.dealing import FaultKind as K
 from table_agent.dealing_script import DECK, TableScript, card_tag
 from table_agent.events import BOARD, BURN, MUCK, CardLeft, Zone
 

@@ -5,7 +5,8 @@ dealing tests (docs/testing.md)."""
 
 from __future__ import annotations
 
-from table_agent.dealing import DealingMonitor, FaultKind as K, HandContext
+from table_agent.dealing import DealingMonitor, HandContext
+from table_agent.dealing import FaultKind as K
 from table_agent.dealing_script import TableScript
 from table_agent.events import Zone
 

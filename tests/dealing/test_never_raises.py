@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from table_agent.dealing import DealingMonitor, FaultDetected, HandContext, Remedy, Street
+from table_agent.dealing import DealingMonitor, Decision, FaultDetected, HandContext, Street
 from table_agent.dealing_script import card_tag
 from table_agent.events import BOARD, BURN, MUCK, TRAY, CardArrived, CardLeft, Zone
 
@@ -20,7 +21,7 @@ step = st.one_of(
     st.tuples(st.just("close"), st.sampled_from(list(Street)), st.none()),
     st.tuples(st.just("away"), st.integers(1, 9), st.none()),
     st.tuples(st.just("back"), st.integers(1, 9), st.none()),
-    st.tuples(st.just("remedy"), st.sampled_from(list(Remedy)), st.one_of(st.none(), st.integers(1, 9))),
+    st.tuples(st.just("remedy"), st.sampled_from(list(Decision)), st.one_of(st.none(), st.integers(1, 9))),
     st.tuples(st.just("end"), st.none(), st.none()),
 )
 
@@ -55,7 +56,7 @@ def test_any_sequence_yields_faults_and_never_raises(steps: list[tuple[object, o
         elif what == "back" and isinstance(a, int):
             m.seat_back(a)
         elif what == "remedy":
-            assert isinstance(a, Remedy)
+            assert isinstance(a, Decision)
             m.expect_remedy(a, seat=b if isinstance(b, int) else None)
         elif what == "end":
             m.end_hand()

@@ -7,7 +7,8 @@ the hand to the river; then exactly one fault in the whole hand.
 
 from __future__ import annotations
 
-from table_agent.dealing import DealingMonitor, FaultKind as K, HandContext, Remedy, Street
+from table_agent.dealing import DealingMonitor, Decision, HandContext, Street
+from table_agent.dealing import FaultKind as K
 from table_agent.dealing_script import TableScript
 from table_agent.events import BOARD, BURN, TRAY, Zone
 
@@ -53,7 +54,7 @@ def test_exposed_card_replaced_by_the_first_burn() -> None:
     for seat, card in zip(ctx.deal_order, HOLE[:4]):
         t.hole(seat, card)
     assert [f.kind for f in t.move("Jc", TRAY)] == [K.EXPOSED_CARD]
-    t.monitor.expect_remedy(Remedy.REPLACE_WITH_BURN, cards=("Jc",), seat=4)
+    t.monitor.expect_remedy(Decision.REPLACE_WITH_BURN, cards=("Jc",), seat=4)
     for seat, card in zip((5, 6, 1, 2, 3, 4, 5, 6), HOLE[4:]):
         t.hole(seat, card)
     t.hole(4, "2s")  # the would-be first burn, after the button's last card (cdc 7.3)
@@ -69,7 +70,7 @@ def test_flop_without_burn_first_card_designated_burn() -> None:
     t.deal(ctx, HOLE)
     preflop(t)
     t.board("2s", "2h", "2d")  # no burn: one fault, at the first card
-    t.monitor.expect_remedy(Remedy.DESIGNATE_BURN)
+    t.monitor.expect_remedy(Decision.DESIGNATE_BURN)
     t.move("2s", BURN)
     t.board("2c")
     finish_from_turn(t)
@@ -82,7 +83,7 @@ def test_two_burns_caught_before_the_flop() -> None:
     preflop(t)
     t.burn("2s")
     t.burn("2h")
-    t.monitor.expect_remedy(Remedy.BURN_TO_FLOP)
+    t.monitor.expect_remedy(Decision.BURN_TO_FLOP)
     t.move("2h", BOARD)  # the second burn is the first flop card
     t.board("2d", "2c")
     finish_from_turn(t)
@@ -96,7 +97,7 @@ def test_two_burns_after_the_flop_last_flop_card_burns_for_the_turn() -> None:
     t.burn("2s")
     t.burn("2h")
     t.board("2d", "2c", "5s")
-    t.monitor.expect_remedy(Remedy.BURN_TO_FLOP, cards=("2h",))
+    t.monitor.expect_remedy(Decision.BURN_TO_FLOP, cards=("2h",))
     t.move("2h", BOARD)
     t.move("5s", BURN)  # the turn's burn
     checks(t, Street.FLOP)
@@ -113,7 +114,7 @@ def test_four_card_flop_fourth_card_burns_for_the_turn() -> None:
     preflop(t)
     t.burn("2s")
     t.board("2h", "2d", "2c", "3s")
-    t.monitor.expect_remedy(Remedy.EXTRA_CARD_BURN)
+    t.monitor.expect_remedy(Decision.EXTRA_CARD_BURN)
     t.move("3s", BURN)
     checks(t, Street.FLOP)
     t.board("3h")
@@ -132,7 +133,7 @@ def test_premature_flop_reshuffled_and_redealt_without_burn() -> None:
         t.act(seat, seat, "fold" if seat == 3 else "call")
     t.burn("2s")
     t.board("2h", "2d", "2c")
-    t.monitor.expect_remedy(Remedy.RESHUFFLE_BOARD)
+    t.monitor.expect_remedy(Decision.RESHUFFLE_BOARD)
     for card in ("2h", "2d", "2c"):
         t.leave(card)  # back into the stub
     for seat, action in ((5, "fold"), (6, "fold"), (1, "call"), (2, "check")):
@@ -155,7 +156,7 @@ def test_premature_turn_river_dealt_as_turn() -> None:
     t.act(1, 1, "check")
     t.burn("3s")
     t.board("3h")
-    t.monitor.expect_remedy(Remedy.RIVER_AS_TURN, cards=("3h",))
+    t.monitor.expect_remedy(Decision.RIVER_AS_TURN, cards=("3h",))
     t.move("3h", TRAY)  # set aside, face up
     for seat in (2, 4):
         t.monitor.set_to_act(seat)
@@ -178,7 +179,7 @@ def test_premature_turn_pouques_bottom_card() -> None:
     t.monitor.betting_opened(Street.FLOP)
     t.burn("3s")
     t.board("3h")
-    t.monitor.expect_remedy(Remedy.BOTTOM_CARD)
+    t.monitor.expect_remedy(Decision.BOTTOM_CARD)
     t.leave("3s")  # the burn goes back on top of the stub
     t.move("3h", BURN)  # the exposed card is burned
     t.board("5c")  # 3rd card from the bottom is the turn, at once
@@ -198,7 +199,7 @@ def test_turn_without_burn_burned_and_next_card_dealt() -> None:
     t.board("2h", "2d", "2c")
     checks(t, Street.FLOP)
     t.board("3s")
-    t.monitor.expect_remedy(Remedy.BURN_AND_NEXT)
+    t.monitor.expect_remedy(Decision.BURN_AND_NEXT)
     t.move("3s", BURN)
     t.board("3h")
     checks(t, Street.TURN)
@@ -221,7 +222,7 @@ def test_premature_river_reshuffled_then_new_river_without_burn() -> None:
     t.act(1, 1, "bet")
     t.burn("4s")
     t.board("4d")
-    t.monitor.expect_remedy(Remedy.RESHUFFLE_BOARD)
+    t.monitor.expect_remedy(Decision.RESHUFFLE_BOARD)
     t.leave("4d")
     for seat in (2, 4):
         t.monitor.set_to_act(seat)
@@ -257,7 +258,7 @@ def test_extra_card_to_small_blind_becomes_the_burn() -> None:
     t, ctx = new_table()
     t.deal(ctx, HOLE)
     t.hole(1, "2s")
-    t.monitor.expect_remedy(Remedy.BURN_AS_FIRST, seat=1)
+    t.monitor.expect_remedy(Decision.BURN_AS_FIRST, seat=1)
     t.move("2s", BURN)
     preflop(t)
     t.board("2h", "2d", "2c")  # 2s was the burn (brest III.7)
@@ -269,7 +270,7 @@ def test_dealers_exposed_card_kept_pcpm() -> None:
     t, ctx = new_table()
     t.deal(ctx, HOLE)  # the dealer (button, seat 6) exposes his last card
     t.move("3c", TRAY)
-    t.monitor.expect_remedy(Remedy.CARD_KEPT, seat=6)
+    t.monitor.expect_remedy(Decision.CARD_KEPT, seat=6)
     t.move("3c", Zone.seat_zone(6))
     preflop(t)
     t.burn("2s")
@@ -282,7 +283,7 @@ def test_boxed_card_set_aside_deal_unchanged() -> None:
     t, ctx = new_table()
     t.hole(1, "As")
     t.tray("5c")
-    t.monitor.expect_remedy(Remedy.SET_ASIDE)
+    t.monitor.expect_remedy(Decision.SET_ASIDE)
     for seat, card in zip(ctx.deal_order[1:] + ctx.deal_order, HOLE[1:]):
         t.hole(seat, card)
     preflop(t)
@@ -295,7 +296,7 @@ def test_boxed_card_set_aside_deal_unchanged() -> None:
 def test_misdeal_then_clean_redeal() -> None:
     t, ctx = new_table()
     assert [f.kind for f in t.hole(6, "As")] == [K.WRONG_DEAL_ORDER]
-    t.monitor.expect_remedy(Remedy.MISDEAL)
+    t.monitor.expect_remedy(Decision.MISDEAL)
     t.hole(1, "Kd")
     t.clear()  # cards gathered and reshuffled
     t.monitor.start_hand(ctx)  # same hand, redealt
@@ -310,7 +311,7 @@ def test_misdeal_then_clean_redeal() -> None:
 def test_absent_players_hand_killed_without_out_of_turn() -> None:
     t, ctx = new_table(away=frozenset({5}))
     t.deal(ctx, HOLE)
-    t.monitor.expect_remedy(Remedy.HAND_DEAD, seat=5)
+    t.monitor.expect_remedy(Decision.HAND_DEAD, seat=5)
     t.monitor.set_to_act(3)
     t.muck(5)  # the dealer kills the absent player's hand
     preflop(t)
@@ -345,7 +346,7 @@ def test_remedy_covers_only_its_street() -> None:
     t.deal(ctx, HOLE)
     preflop(t)
     t.board("2s", "2h", "2d")
-    t.monitor.expect_remedy(Remedy.DESIGNATE_BURN)
+    t.monitor.expect_remedy(Decision.DESIGNATE_BURN)
     t.move("2s", BURN)
     t.board("2c")
     checks(t, Street.FLOP)
@@ -368,7 +369,7 @@ def test_continue_after_substantial_action_kills_the_short_hand() -> None:
         t.hole(seat, card)
     t.monitor.set_to_act(3)
     assert [f.kind for f in t.act(3, 3, "call")] == [K.MISSING_HOLE_CARD]
-    t.monitor.expect_remedy(Remedy.CONTINUE, dead_seats=(6,))
+    t.monitor.expect_remedy(Decision.CONTINUE, dead_seats=(6,))
     t.monitor.set_to_act(4)
     t.muck(6)  # the dead hand goes to the muck while seat 4 is to act: not an action out of turn
     assert kinds(t) == [K.MISSING_HOLE_CARD]
@@ -383,8 +384,8 @@ def test_td_decision_then_the_tds_choice() -> None:
     t.act(3, 3, "fold")
     t.burn("2s")
     t.board("2h", "2d", "2c")
-    t.monitor.expect_remedy(Remedy.TD_DECISION)
-    t.monitor.expect_remedy(Remedy.RESHUFFLE_BOARD)  # the TD's choice
+    t.monitor.expect_remedy(Decision.TD_DECISION)
+    t.monitor.expect_remedy(Decision.RESHUFFLE_BOARD)  # the TD's choice
     for card in ("2h", "2d", "2c"):
         t.leave(card)
     for seat, action in ((4, "call"), (5, "fold"), (6, "fold"), (1, "call"), (2, "check")):

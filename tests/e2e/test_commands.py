@@ -6,18 +6,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hub import wire
-from hub.broker import EmbeddedBroker
-from hub.mqtt import Message, MqttLink
+from hub.edge.broker import EmbeddedBroker
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators.reader_board import ReaderBoardSimulator
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from tests.support import TWO_SEAT_PROFILE
 
 
-
 def tapis(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "hub.cli", *args], stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "tapis", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
 

@@ -8,7 +8,7 @@ equal events mean an equal tournament.
 
 import queue
 
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from simulators.demo import build_room, deal
 from tests.support import wait_until
 
@@ -38,15 +38,16 @@ def play(corrupt_rate: float) -> tuple[list[dict], int, int]:
         room = build_room(tables=1, host=broker.host, port=broker.port, seed=11, scan_period_ms=20,
                           corrupt_rate=corrupt_rate)
         try:
-            assert room.hub is not None
+            hub = room.hub
+            assert hub is not None
             events: queue.Queue[dict] = queue.Queue()
-            room.hub.add_listener(events.put)
+            hub.add_listener(events.put)
             table = room.tables[0]
             assert wait_until(lambda: table.agent.stats.reader_up, 10)
             deal(room, table, hands=1, pace=0.2, seed=5)
             # the felt cleared as the table sees it: a TagGone lost on the line lifts its card within two
             # heartbeats and two scans on an empty felt (Presence.ghost_bound: 2.04 s at 20 ms scans)
-            assert wait_until(lambda: len(table.agent.zones) == 0 and room.hub.idle() and table.agent.idle(), 10)
+            assert wait_until(lambda: len(table.agent.zones) == 0 and hub.idle() and table.agent.idle(), 10)
             seen = []
             while not events.empty():
                 event = events.get()

@@ -8,13 +8,14 @@ import time
 
 import pytest
 
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 from simulators.dealer import Board, Burn, Clear, Hole, Muck, deal_hand
 from simulators.demo import Room, build_room, run_demo
 
 
 def collect(room: Room) -> "queue.Queue[dict]":
     events: queue.Queue[dict] = queue.Queue()
+    assert room.hub is not None
     room.hub.add_listener(events.put)
     return events
 
@@ -33,7 +34,7 @@ def until(events: "queue.Queue[dict]", predicate, timeout: float = 10.0) -> list
     raise AssertionError(f"timed out; saw {[e['type'] for e in seen]}")
 
 
-def play(room: Room, steps: list, pace: float = 0.03) -> None:  # type: ignore[type-arg]
+def play(room: Room, steps: list, pace: float = 0.03) -> None:
     table = room.tables[0]
     for step in steps:
         table.felt.perform(step)
@@ -56,6 +57,7 @@ def test_a_hand_reaches_the_hub_card_by_card(room: Room) -> None:
     play(room, [Hole(a, "As"), Hole(b, "Kd"), Hole(a, "Ah"), Hole(b, "Kc"), Burn("2c"),
                 Board("7h"), Board("8h"), Board("9h")])
     until(events, lambda e: e["type"] == "card" and e["card"] == "9h")
+    assert room.hub is not None
     view = room.hub.tables["t1"]
     zones = view.state(hole_cards=True)["zones"]
     assert zones[f"seat:{a}"] == ["As", "Ah"] and zones[f"seat:{b}"] == ["Kd", "Kc"]
@@ -91,6 +93,7 @@ def test_corrupted_frames_are_rejected_and_nothing_is_lost(room: Room) -> None:
     until(events, all_placed)
     time.sleep(0.5)
     assert table.agent.stats.rejected >= len(steps)  # every burst was seen and refused
+    assert room.hub is not None
     view = room.hub.tables["t1"]
     assert sum(len(c) for c in view.zones.values()) == placed  # every card where it lies, none twice
     assert view.gaps == 0 and view.duplicates == 0

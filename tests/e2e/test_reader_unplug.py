@@ -6,9 +6,8 @@ import random
 import threading
 import time
 
-from hub.broker import EmbeddedBroker
-from hub.mqtt import MqttLink
-from hub.service import HubService
+from hub.edge.broker import EmbeddedBroker
+from hub.edge.service import HubService
 from hw.decks import DeckRegistry
 from hw.errors import LinkError
 from hw.ports import MonotonicClock
@@ -17,6 +16,7 @@ from hw.serial_link import SerialLink
 from simulators.dealer import Board, Felt, Hole
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
+from tablewire.mqtt import MqttLink
 from tests.support import wait_until
 
 

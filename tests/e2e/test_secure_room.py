@@ -1,4 +1,4 @@
-"""A room on its secure broker (hub.security.init_room): `tapis agent` with its table's user over TLS
+"""A room on its secure broker (hub.edge.security.init_room): `tapis agent` with its table's user over TLS
 reaches the hub; a wrong password is refused at start, in plain words."""
 
 import json
@@ -9,14 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-from hub import wire
-from hub.broker import find_mosquitto, free_port
-from hub.mqtt import Message, MqttLink
-from hub.security import RoomCredentials, client_tls_context, init_room
+from hub.edge.broker import find_mosquitto, free_port
+from hub.edge.security import RoomCredentials, init_room
 from hw.decks import DeckRegistry
 from simulators.reader_board import ReaderBoardSimulator
+from tablewire import wire
+from tablewire.credentials import client_tls_context
+from tablewire.mqtt import Message, MqttLink
 from tests.support import TWO_SEAT_PROFILE
-
 
 
 def start_broker(conf: Path, port: int) -> subprocess.Popen[bytes]:
@@ -50,7 +50,7 @@ def test_table_over_tls_with_its_own_user(tmp_path: Path) -> None:
         hub.start()
         with ReaderBoardSimulator(antennas=6, scan_period=0.02) as board:
             (tmp_path / "t1.toml").write_text(TWO_SEAT_PROFILE.format(url=board.port))
-            base = [sys.executable, "-m", "hub.cli", "agent", "--profile", str(tmp_path / "t1.toml"),
+            base = [sys.executable, "-m", "tapis", "agent", "--profile", str(tmp_path / "t1.toml"),
                     "--decks", str(tmp_path / "decks.toml"), "--broker", f"mqtt://localhost:{tls_port}",
                     "--ca", str(ca), "--user", "table-t1"]
             agent = subprocess.Popen(base + ["--password-file", str(room / "credentials" / "table-t1.json")],

@@ -10,14 +10,14 @@ import sys
 import time
 from pathlib import Path
 
-from hub.broker import EmbeddedBroker
-from hub.mqtt import MqttLink
-from hub.service import HubService
+from hub.edge.broker import EmbeddedBroker
+from hub.edge.service import HubService
 from hw.decks import DeckRegistry
-from simulators.dealer import Board, Burn, Hole
+from simulators.dealer import Board, Burn, CardStep, Hole
 from simulators.demo import build_room
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.events import BOARD as BOARD_ZONE
+from tablewire.mqtt import MqttLink
 from tests.support import TWO_SEAT_PROFILE, wait_until
 
 
@@ -45,7 +45,8 @@ def test_broker_killed_mid_hand_loses_and_doubles_nothing() -> None:
         assert wait(lambda: agent.stats.reader_up)
         a, b = table.seats[:2]
         agent.new_hand()
-        for step in (Hole(a, "As"), Hole(b, "Kd")):
+        first: tuple[CardStep, ...] = (Hole(a, "As"), Hole(b, "Kd"))
+        for step in first:
             table.felt.perform(step)
         assert wait(lambda: len(room.hub.tables["t1"].zones) == 2)
         broker.kill()  # kill -9: no will, no goodbye, nothing saved
@@ -77,7 +78,7 @@ def test_agent_power_cut_while_the_hub_is_away_loses_nothing(broker: EmbeddedBro
         (tmp_path / "t1.toml").write_text(TWO_SEAT_PROFILE.format(url=board.port))
 
         def agent() -> subprocess.Popen[bytes]:
-            return subprocess.Popen([sys.executable, "-m", "hub.cli", "agent", "--profile", str(tmp_path / "t1.toml"),
+            return subprocess.Popen([sys.executable, "-m", "tapis", "agent", "--profile", str(tmp_path / "t1.toml"),
                                      "--decks", str(tmp_path / "decks.toml"), "--broker", broker.url,
                                      "--outbox", str(outbox)], stderr=subprocess.DEVNULL)
 
@@ -88,7 +89,8 @@ def test_agent_power_cut_while_the_hub_is_away_loses_nothing(broker: EmbeddedBro
         def kept() -> int:
             try:
                 with sqlite3.connect(outbox) as db:
-                    return int(db.execute("SELECT COUNT(*) FROM outbox WHERE CAST(payload AS TEXT) LIKE '%card_arrived%'")
+                    return int(db.execute("SELECT COUNT(*) FROM outbox"
+                                          " WHERE CAST(payload AS TEXT) LIKE '%card_arrived%'")
                                .fetchone()[0])
             except sqlite3.Error:
                 return 0
@@ -114,7 +116,8 @@ def test_agent_power_cut_while_the_hub_is_away_loses_nothing(broker: EmbeddedBro
             assert {"As", "Kd"} <= {e["card"] for e in first_boot}  # the dead agent's events arrived
             view = hub.tables["t1"]
             # the restarted agent reports what lies there now: Kd on the board, no longer As on seat 1
-            assert wait(lambda: view.state(hole_cards=True)["zones"] == {"board": ["Kd"]}), (view.zones, view.last_by_boot, view.resyncs, drain(events))
+            assert wait(lambda: view.state(hole_cards=True)["zones"] == {"board": ["Kd"]}), (
+                view.zones, view.last_by_boot, view.resyncs, drain(events))
             assert view.resyncs == 1
         finally:
             for proc in procs:

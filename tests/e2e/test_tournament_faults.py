@@ -13,7 +13,7 @@ straight run, the tournament (players, stacks, seats, ranking, prizes, level) eq
 
 The faults fall in stretches where the floor decides nothing across tables (only hands start and
 end, or the clock changes level): the tests check that on the straight run. A late hand is set up as
-of its table's time (`hub.table_clock`), so a level change during a cut is played as dealt; where
+of its table's time (`hub.floor.table_clock`), so a level change during a cut is played as dealt; where
 the floor decides something across tables during a fault (an elimination and the balancing after
 it), the result may legitimately differ (docs/tournament.md, "Faults during a tournament").
 """
@@ -27,12 +27,11 @@ from pathlib import Path
 
 import pytest
 
-from hub.broker import EmbeddedBroker
-from hub.store import JSON, EventStore
+from hub.edge.broker import EmbeddedBroker
+from hub.floor.store import JSON, EventStore
 from simulators.tournament_demo import new_demo, open_room
+from simulators.tournament_room import TournamentRoom, club_structure, stored_facts, tournament_state
 from tests.support import wait_until
-from simulators.tournament_room import (TournamentRoom, club_structure, stored_facts,
-                                        tournament_state)
 
 PLAYERS, TABLES, SEED = 20, 2, 11
 STEPS = 1300  # about 21 simulated minutes at two tables (a fact a second)

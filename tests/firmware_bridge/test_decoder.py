@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from fb_streams import any_frame, recorded_session, wire_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,8 +22,6 @@ from firmware_bridge import (
     TagSeen,
     encode,
 )
-
-from fb_streams import any_frame, recorded_session, wire_of
 
 SESSION = recorded_session(seed=7, seconds=2.0) + [ReaderFault(None, FaultCode.REBOOTED, "wdt")]
 SHORT = recorded_session(seed=11, seconds=1.0)

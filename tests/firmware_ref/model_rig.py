@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from mfrc522_model import Clock, Mfrc522Model, SpiBus
 from picc_model import CASCADE_TAG, Card
-
 from tapis_mfrc522 import AntennaBank
 
 
@@ -59,7 +59,7 @@ def stack(rng: random.Random, size: int, mixed: bool) -> list[bytes]:
 
 
 def read_stack(uids: list[bytes], reading: str, parity_with_coll: bool = False,
-               **bank_options: object) -> tuple[list[bytes], bool]:
+               **bank_options: Any) -> tuple[list[bytes], bool]:
     """One antenna, these cards on it, one inventory."""
     bench = rig(1, reading=reading, parity_with_coll=parity_with_coll, **bank_options)
     chip = bench.chips[0]

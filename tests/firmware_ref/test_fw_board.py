@@ -7,12 +7,24 @@ from __future__ import annotations
 import random
 
 import pytest
-
-import tapis_proto as fw
-from firmware_bridge import (Decoder, FaultCode, Frame, Heartbeat, Hello, HostHello, ReaderFault, SetScanPeriod,
-                             StartScan, StopScan, TagGone, TagSeen, encode)
-from firmware_bridge.board import ReaderBoardLogic
 from tapis_board import Board
+
+from firmware_bridge import (
+    Decoder,
+    FaultCode,
+    Frame,
+    Heartbeat,
+    Hello,
+    HostHello,
+    ReaderFault,
+    SetScanPeriod,
+    StartScan,
+    StopScan,
+    TagGone,
+    TagSeen,
+    encode,
+)
+from firmware_bridge.board import ReaderBoardLogic
 
 
 class FakeBank:
@@ -55,7 +67,8 @@ def test_firmware_and_reference_logic_agree_frame_for_frame(seed: int) -> None:
     for step in range(400):
         now += rng.choice((5, 10, 20, 35))
         if step % 97 == 50:
-            commands.append(rng.choice([StopScan(), StartScan(), SetScanPeriod(rng.choice((5, 30, 20000)))]))
+            later: list[Frame] = [StopScan(), StartScan(), SetScanPeriod(rng.choice((5, 30, 20000)))]
+            commands.append(rng.choice(later))
         incoming = b""
         while commands:
             command = commands.pop(0)

@@ -4,9 +4,9 @@ vectors, cascade levels for 4/7/10-byte UIDs, bit collisions resolved, stacked c
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
-
 from tapis_iso14443 import CASCADE_TAG, SEL, Iso14443a, crc_a
 
 IDLE, READY, ACTIVE, HALT = "idle", "ready", "active", "halt"
@@ -27,7 +27,7 @@ class Field:
     """Cards in one antenna's field, answering as the MFRC522 would present their answers."""
 
     def __init__(self, uids: list[bytes]) -> None:
-        self.cards = [{"uid": u, "levels": levels(u), "state": IDLE, "level": 0} for u in uids]
+        self.cards: list[dict[str, Any]] = [{"uid": u, "levels": levels(u), "state": IDLE, "level": 0} for u in uids]
         self.commands: list[bytes] = []
 
     def transceive(self, data: bytes, last_bits: int = 0) -> bytes | None:

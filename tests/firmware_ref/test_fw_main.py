@@ -9,8 +9,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge import (Decoder, FaultCode, Heartbeat, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan,
-                             TagSeen, encode)
+from firmware_bridge import (
+    Decoder,
+    FaultCode,
+    Frame,
+    Heartbeat,
+    Hello,
+    HostHello,
+    ReaderFault,
+    SetScanPeriod,
+    StartScan,
+    TagSeen,
+    encode,
+)
 
 HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parents[1] / "hw" / "firmware"
@@ -24,7 +35,7 @@ def shim(host: bytes, loops: int, stall: tuple[int, int] = (0, 0), cards: bool =
     return result
 
 
-def run_board(host: bytes, loops: int) -> tuple[list[object], Decoder]:
+def run_board(host: bytes, loops: int) -> tuple[list[Frame], Decoder]:
     decoder = Decoder()
     return decoder.feed(bytes.fromhex(shim(host, loops)["out"])), decoder
 

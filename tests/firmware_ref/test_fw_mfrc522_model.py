@@ -13,11 +13,10 @@ import os
 import random
 
 import pytest
+import tapis_proto as proto
 from mfrc522_model import CALC_CRC, COLL, COMMAND, CRC_H, CRC_L, DIV_IRQ, FIFO_DATA, Clock, Mfrc522Model
 from model_rig import nxp_uid, read_stack, rig, trials
 from picc_model import Card, crc_a
-
-import tapis_proto as proto
 from tapis_board import Board
 from tapis_mfrc522 import KNOWN_VERSIONS
 

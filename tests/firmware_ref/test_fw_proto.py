@@ -7,19 +7,35 @@ import ast
 from pathlib import Path
 
 import pytest
+import tapis_proto as fw  # on sys.path by this directory's conftest, as on the board
 from hypothesis import given
 from hypothesis import strategies as st
 
-import tapis_proto as fw  # on sys.path by this directory's conftest, as on the board
-from firmware_bridge import (Decoder, FaultCode, Heartbeat, Hello, HostHello, ReaderFault, SetScanPeriod,
-                             StartScan, StopScan, TagGone, TagSeen, cobs_decode, cobs_encode, crc16, encode)
+from firmware_bridge import (
+    Decoder,
+    FaultCode,
+    Frame,
+    Heartbeat,
+    Hello,
+    HostHello,
+    ReaderFault,
+    SetScanPeriod,
+    StartScan,
+    StopScan,
+    TagGone,
+    TagSeen,
+    cobs_decode,
+    cobs_encode,
+    crc16,
+    encode,
+)
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "hw" / "firmware"
 uids = st.sampled_from([4, 7, 10]).flatmap(lambda n: st.binary(min_size=n, max_size=n))
 texts = st.text(max_size=40)
 
 
-def host_decode(data: bytes) -> list[object]:
+def host_decode(data: bytes) -> list[Frame]:
     decoder = Decoder()
     frames = decoder.feed(data)
     assert decoder.stats.rejected_total == 0
@@ -71,7 +87,7 @@ def test_heartbeat_from_the_firmware(uptime: int, scans: int) -> None:
     assert host_decode(fw.heartbeat(uptime, scans)) == [Heartbeat(uptime, scans)]
 
 
-HOST_STREAM = [HostHello(1), SetScanPeriod(50), StartScan(), StopScan(), SetScanPeriod(10000)]
+HOST_STREAM: list[Frame] = [HostHello(1), SetScanPeriod(50), StartScan(), StopScan(), SetScanPeriod(10000)]
 EXPECTED = [(0x81, b"\x01"), (0x84, b"\x00\x32"), (0x82, b""), (0x83, b""), (0x84, b"\x27\x10")]
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from firmware_bridge import Decoder, FaultCode, ReaderFault
-
 import tapis_proto as proto
 from tapis_tx import TxQueue
+
+from firmware_bridge import Decoder, FaultCode, ReaderFault
 
 
 def test_frames_wait_for_room_and_a_full_queue_drops_whole_frames_then_says_so() -> None:
@@ -21,7 +21,7 @@ def test_frames_wait_for_room_and_a_full_queue_drops_whole_frames_then_says_so()
     queue.drain(lambda: next(room), written.append, lambda: feeds.append(1))
     decoded = Decoder().feed(b"".join(written))
     assert isinstance(decoded[0], ReaderFault) and decoded[0].code is FaultCode.TX_OVERFLOW
-    assert decoded[0].detail == "dropped %d bytes" % (len(frames[0]) * (12 - kept))
+    assert decoded[0].detail == f"dropped {len(frames[0]) * (12 - kept)} bytes"
     assert written[1] == frames[0] and len(feeds) == 2  # the watchdog is fed between writes
     queue.drain(lambda: True, written.append, lambda: None)
     assert written[1:] == frames[:kept] and queue.pending() == 0

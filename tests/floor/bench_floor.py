@@ -11,9 +11,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
-from hub.store import EventStore
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
 from simulators.tournament_demo import new_demo, open_room, run_tournament_demo
 
 

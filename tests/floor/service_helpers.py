@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hub.floor import FloorService
-from hub.floor_commands import NewTournament
-from hub.floor_tables import FloorTables
-from hub.game import TableGame
-from hub.store import EventStore
+from hub.floor.commands import NewTournament
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
+from hub.room.game import TableGame
 from hub.tournament.structure import pouques_2020, to_toml
 
 
 def started_floor(store: EventStore, players: int, *, ruleset: str = "cdc-2013", tables: int | None = None,
                   payouts: str = "50,30,20", buy_in_cents: int = 5_000, seed: int = 3) -> FloorService:
     floor = FloorService(store)
-    floor.create(NewTournament(name="Test", ruleset=ruleset, structure_toml=to_toml(pouques_2020()),  # type: ignore[arg-type]
+    floor.create(NewTournament(name="Test", ruleset=ruleset, structure_toml=to_toml(pouques_2020()),
                                tables=tables, buy_in_cents=buy_in_cents, payouts=payouts, seed=seed), 0.0)
     for cmd in ({"cmd": "register", "players": [f"p{i:02d}" for i in range(1, players + 1)]},
                 {"cmd": "seat"}, {"cmd": "start"}):

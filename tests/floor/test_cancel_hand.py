@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from service_helpers import db, started_floor, tables_state
 
-from hub import wire
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
-from hub.game import TableGame, TableSetup
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
+from hub.floor.td import td_main
+from hub.room.game import TableGame, TableSetup
 from hub.rules import Level
-from hub.store import EventStore
-from hub.td import td_main
+from tablewire import wire
 
 
 @pytest.mark.parametrize(("ruleset", "article", "decision"), [

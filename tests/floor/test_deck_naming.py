@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from service_helpers import started_floor
 
-from hub import wire
-from hub.floor_tables import FloorTables
-from hub.mqtt import Message
-from hub.store import EventStore
+from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
 from hw.decks import DeckRegistry
 from hw.errors import ConfigError
 from hw.ports import ManualClock
 from hw.profile import TableProfile
 from table_agent.agent import TableAgent
+from tablewire import wire
+from tablewire.mqtt import Message
 from tests.pcsc.agent_fakes import RecordingPublisher
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "etc-tapis"

@@ -17,20 +17,21 @@ import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
-from hub import wire
-from hub.broker import EmbeddedBroker
 from hub.dashboard import Dashboard
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
-from hub.mqtt import Message, MqttLink
-from hub.service import HubService
-from hub.shard import hub_health_topic
-from hub.store import EventStore, StoreError
+from hub.edge.broker import EmbeddedBroker
+from hub.edge.service import HubService
+from hub.edge.shard import hub_health_topic
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore, StoreError
+from hub.floor.tables import FloorTables
 from hw.ports import ManualClock
 from simulators.tournament_room import TableLine
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from tests.support import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,7 +111,7 @@ def story(line: TableLine, health: Health, clock: ManualClock, *, make_full, mak
         clock.advance(11)  # past the outbox's resend delay: it sends 6-10 again
     assert pending(line) == [6, 7, 8, 9, 10]
     assert wait_until(lambda: health.last.get("store") == "down", 15), f"the hub did not say: {health.last}"
-    assert health.last["malformed"] == 0 and int(health.last["store_errors"]) >= 1  # type: ignore[arg-type]
+    assert health.last["malformed"] == 0 and int(cast(int, health.last["store_errors"])) >= 1
     assert shown() in (None, "down")
     make_room()
     send(line, range(11, 12))
@@ -124,7 +125,8 @@ def test_a_full_disk_stops_the_acks_and_loses_nothing(small_disk: Path, tmp_path
     clock = ManualClock(1.0)
     with EmbeddedBroker() as broker:
         hub = subprocess.Popen([sys.executable, "-m", "hub.cli", "hub", "--broker", broker.url, "--db", str(db),
-                                "--tables", "t1", "--dashboard", "0"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                "--tables", "t1", "--dashboard", "0"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
         line = TableLine("t1", boot="b1", outbox=tmp_path / "outbox.db", host=broker.host, port=broker.port,
                          clock=clock)
         health = Health(broker.host, broker.port)

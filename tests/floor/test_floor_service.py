@@ -7,10 +7,10 @@ from pathlib import Path
 
 from service_helpers import db, floor_state, started_floor, tables_state
 
-from hub.floor import FloorService, table_id, table_number
-from hub.floor_tables import FloorTables
+from hub.floor.service import FloorService, table_id, table_number
+from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
 from hub.rules import Level as HandLevel
-from hub.store import EventStore
 from hub.tournament.structure import pouques_2020, to_toml
 from simulators.tournament_demo import SimRoom, new_demo, open_room
 
@@ -23,8 +23,8 @@ def test_commands_set_up_a_pouques_clock(tmp_path: Path) -> None:
         assert (snap["level"], snap["small_blind"], snap["big_blind"], snap["ante"]) == (1, 50, 100, 0)
         assert snap["time_left"] == 2340.0
         assert snap["players_left"] == 12 and snap["average_stack"] == 50_000
-        assert sorted(snap["tables"]) == ["1", "2"]  # type: ignore[arg-type]
-        assert [len(t["seats"]) for t in snap["tables"].values()] == [6, 6]  # type: ignore[union-attr, index]
+        assert sorted(snap["tables"]) == ["1", "2"]
+        assert [len(t["seats"]) for t in snap["tables"].values()] == [6, 6]
         # Every record is in the store, in order.
         assert [e["type"] for e in store.tournament_events()] == [type(e).__name__ for e in floor.require().events]
 
@@ -173,7 +173,7 @@ class FakeLink:
 
 
 def test_clock_published_retained_every_second_and_on_change(tmp_path: Path) -> None:
-    from hub.floor_commands import TOURNAMENT_CLOCK
+    from hub.floor.commands import TOURNAMENT_CLOCK
 
     link = FakeLink()
     with EventStore(db(tmp_path)) as store:
@@ -195,7 +195,7 @@ def test_clock_published_retained_every_second_and_on_change(tmp_path: Path) -> 
 
 
 def test_tables_refuse_hands_the_floor_does_not_allow(tmp_path: Path) -> None:
-    from hub import wire
+    from tablewire import wire
 
     with EventStore(db(tmp_path)) as store:
         floor = started_floor(store, 6, tables=1)

@@ -12,13 +12,13 @@ from pathlib import Path
 
 from service_helpers import db, started_floor
 
-from hub import wire
-from hub.broker import EmbeddedBroker
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
-from hub.mqtt import Message, MqttLink
-from hub.service import HubService
-from hub.store import EventStore
+from hub.edge.broker import EmbeddedBroker
+from hub.edge.service import HubService
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 
 def _press(seq: int) -> wire.DealerPressed:
@@ -79,9 +79,10 @@ def test_a_restarted_hub_shows_the_cards_on_the_felt(tmp_path: Path) -> None:
     from tests.hub.fake_link import RecordingLink
 
     path = db(tmp_path)
-    facts = [_press(1), _card(2, "card_arrived", "seat:1", "As"), _card(3, "card_arrived", "seat:2", "Kd"),
-             _card(4, "card_arrived", "seat:1", "Ah"), _card(5, "card_arrived", "seat:2", "Kc"),
-             _card(6, "card_left", "seat:2", "Kd"), _card(7, "card_arrived", "muck", "Kd")]
+    facts: list[wire.AnyTableEvent] = [
+        _press(1), _card(2, "card_arrived", "seat:1", "As"), _card(3, "card_arrived", "seat:2", "Kd"),
+        _card(4, "card_arrived", "seat:1", "Ah"), _card(5, "card_arrived", "seat:2", "Kc"),
+        _card(6, "card_left", "seat:2", "Kd"), _card(7, "card_arrived", "muck", "Kd")]
     with EventStore(path) as store:
         tables = FloorTables(started_floor(store, 12, tables=2), store)
         for event in facts:

@@ -14,15 +14,14 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from service_helpers import floor_state, tables_state
 
-from hub import wire
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
-from hub.store import EventStore
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
 from hub.tournament.events import HandEnded
 from simulators.tournament_demo import new_demo, open_room
+from tablewire import wire
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["--players", "27", "--tables", "3", "--seed", "5", "--ruleset", "cdc-2013"]

@@ -10,15 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from service_helpers import db, floor_state, started_floor, tables_state
 
-from hub import wire
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore, StoreError
+from hub.floor.tables import FloorTables
 from hub.rules import Level as HandLevel
-from hub.store import EventStore, StoreError
 from simulators.tournament_demo import BOOT, new_demo, open_room
+from tablewire import wire
 
 AHEAD = 5000.0  # the table's monotonic clock minus the hub's
 LEVEL_1, LEVEL_2 = HandLevel(50, 100, 0, False), HandLevel(100, 200, 0, False)

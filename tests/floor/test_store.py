@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.store import EventStore, StoreError
+from hub.floor.store import EventStore, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,9 +99,9 @@ def test_a_store_sqlite_may_only_read_is_a_store_error_naming_it(tmp_path: Path,
     real_connect = sqlite3.connect
 
     def read_only(database: str, *args: object, **kw: object) -> sqlite3.Connection:
-        return real_connect(f"file:{database}?mode=ro", *args, uri=True, **kw)  # type: ignore[arg-type]
+        return real_connect(f"file:{database}?mode=ro", *args, uri=True, **kw)  # type: ignore[call-overload]
 
-    monkeypatch.setattr("hub.store.sqlite3.connect", read_only)
+    monkeypatch.setattr("hub.floor.store.sqlite3.connect", read_only)
     with pytest.raises(StoreError, match=r"ro\.db cannot be written \(attempt to write a readonly database\)"):
         store = EventStore(path)
         store.append_table_event("t1", "b", 1, b"x", 0.0)
@@ -109,7 +109,7 @@ def test_a_store_sqlite_may_only_read_is_a_store_error_naming_it(tmp_path: Path,
 
 _APPENDER = """
 import sys
-from hub.store import EventStore
+from hub.floor.store import EventStore
 store = EventStore(sys.argv[1])
 n = 0
 while True:

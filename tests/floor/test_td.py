@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from hub.broker import EmbeddedBroker
-from hub.floor import FloorService
-from hub.floor_commands import TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandResult
-from hub.mqtt import MqttLink
-from hub.store import EventStore
-from hub.td import td_main
+from hub.edge.broker import EmbeddedBroker
+from hub.floor.commands import TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandResult
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
+from hub.floor.td import td_main
 from hw.ports import ManualClock
+from tablewire.mqtt import MqttLink
 
 PLAYERS = ["Ada", "Bea", "Cyd", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea"]
 
@@ -147,7 +147,7 @@ def test_td_commands_over_mqtt(broker: EmbeddedBroker, running_floor: tuple[Floo
 
 def test_no_hub_on_the_broker_is_a_plain_words_timeout(broker: EmbeddedBroker, monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    import hub.td as td
+    import hub.floor.td as td
 
     real = td.run_remote
     monkeypatch.setattr(td, "run_remote", lambda b, c: real(b, c, timeout=0.5))

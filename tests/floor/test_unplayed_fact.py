@@ -11,10 +11,10 @@ from pathlib import Path
 
 from service_helpers import db, floor_state, started_floor, tables_state
 
-from hub import wire
-from hub.floor import FloorService
-from hub.floor_tables import FloorTables
-from hub.store import EventStore
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
+from tablewire import wire
 
 
 def _press(table: str, seq: int, at: float) -> wire.DealerPressed:

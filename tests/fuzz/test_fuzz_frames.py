@@ -6,16 +6,16 @@ rejects for the reason the model names, and never returns a frame that was not s
 
 from __future__ import annotations
 
+from fuzz_budget import budget, tally
 from hypothesis import given
 from hypothesis import strategies as st
-from fuzz_budget import budget, tally
+from reference_frames import crc16_ccitt_false, reference_decode, unstuff
 
 from firmware_bridge import (
     MAX_ENCODED,
     Decoder,
     FaultCode,
     Frame,
-    FrameRejected,
     Heartbeat,
     Hello,
     HostHello,
@@ -28,7 +28,6 @@ from firmware_bridge import (
     TagSeen,
     encode,
 )
-from reference_frames import crc16_ccitt_false, reference_decode, unstuff
 
 _uids = st.sampled_from((4, 7, 10)).flatmap(lambda n: st.binary(min_size=n, max_size=n))
 _antenna = st.integers(0, 0xFE)

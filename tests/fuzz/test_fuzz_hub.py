@@ -10,16 +10,16 @@ import json
 from collections.abc import Callable
 from typing import Any, cast
 
+from fuzz_budget import budget, tally
 from hypothesis import event, given
 from hypothesis import strategies as st
-from fuzz_budget import budget, tally
 
-from hub import wire
-from hub.game import TableSetup
-from hub.mqtt import Message, MqttLink
-from hub.service import HubService
+from hub.edge.service import HubService
+from hub.room.game import TableSetup
 from hw.ports import ManualClock
-from table_agent.dealing_faults import FaultKind
+from tablewire import wire
+from tablewire.faults import FaultKind
+from tablewire.mqtt import Message, MqttLink
 
 
 class FakeLink:
@@ -69,7 +69,7 @@ _payloads = st.one_of(
     st.builds(lambda d: json.dumps(d, allow_nan=True).encode(),
               st.dictionaries(st.sampled_from(["v", "table", "boot", "seq", "at", "type", "hand", "zone", "card"]),
                               st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6)
-                              | st.sampled_from(["t1", "hand_started", "card_arrived", "seat:1", "Ah"]))),
+                              | st.sampled_from(["t1", "dealer", "card_arrived", "seat:1", "Ah"]))),
 )
 
 
@@ -94,13 +94,14 @@ _table_event = st.one_of(
                            "action": st.sampled_from(["fold", "check", "call", "bet", "raise", "allin"]),
                            "to": st.none() | st.integers(0, 50_000)}),
     st.fixed_dictionaries({"type": st.sampled_from(["card_arrived", "card_left"]),
-                           "zone": st.sampled_from([f"seat:{i}" for i in range(1, 11)] + ["board", "burn", "muck", "tray"]),
+                           "zone": st.sampled_from([f"seat:{i}" for i in range(1, 11)]
+                                                   + ["board", "burn", "muck", "tray"]),
                            "uid": st.sampled_from(["04A1B2C3", "04A1B2C4", "04A1B2C5"]), "card": st.none() | _cards,
                            "order": st.integers(1, 60)}),
     st.fixed_dictionaries({"type": st.just("fault"), "hand": st.integers(1, 5),
                            "kind": st.sampled_from(sorted(k.value for k in FaultKind)), "seat": st.none() | _seat,
                            "cards": st.lists(_cards, max_size=2)}),
-    st.fixed_dictionaries({"type": st.just("hand_started"), "hand": st.integers(1, 5)}),
+    st.fixed_dictionaries({"type": st.just("dealer"), "button": st.just("new_hand")}),
     st.fixed_dictionaries({"type": st.just("reader_status"), "state": st.sampled_from(["connected", "lost", "fault"])}),
 )
 

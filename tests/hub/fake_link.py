@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hub.mqtt import Message
+from tablewire.mqtt import Message
 
 
 class RecordingLink:

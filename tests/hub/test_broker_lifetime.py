@@ -8,7 +8,7 @@ import sys
 from tests.support import wait_until
 
 START = """
-from hub.broker import EmbeddedBroker
+from hub.edge.broker import EmbeddedBroker
 broker = EmbeddedBroker().start()
 print(broker._proc.pid, flush=True)
 import time
@@ -39,9 +39,9 @@ def test_retained_messages_survive_a_broker_restart(tmp_path) -> None:  # type: 
     """Persistence really writes (as root too): an ack retained before a restart is there after."""
     import queue
 
-    from hub import wire
-    from hub.broker import EmbeddedBroker
-    from hub.mqtt import Message, MqttLink
+    from hub.edge.broker import EmbeddedBroker
+    from tablewire import wire
+    from tablewire.mqtt import Message, MqttLink
 
     broker = EmbeddedBroker(data_dir=tmp_path).start()
     port = broker.port

@@ -1,8 +1,8 @@
 """A ruleset that leaves a fault to the TD: the ruling offers options, the TD's choice is applied."""
 
-from hub import wire
-from hub.game import TableGame, TableSetup
+from hub.room.game import TableGame, TableSetup
 from hub.rules import Level
+from tablewire import wire
 
 
 def premature_flop(seq: int) -> wire.FaultSeen:

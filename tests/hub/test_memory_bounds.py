@@ -20,12 +20,12 @@ from typing import cast
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-from hub import wire
-from hub.broker import EmbeddedBroker
-from hub.mqtt import Message, MqttLink
-from hub.service import MAX_TABLE_PAYLOAD, HubService
-from hub.shard import hub_health_topic
-from hub.tables import DETAIL_MAX_CHARS, HELD_MAX_BYTES, HELD_MAX_EVENTS, TableView
+from hub.edge.broker import EmbeddedBroker
+from hub.edge.service import MAX_TABLE_PAYLOAD, HubService
+from hub.edge.shard import hub_health_topic
+from hub.room.tables import DETAIL_MAX_CHARS, HELD_MAX_BYTES, HELD_MAX_EVENTS, TableView
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hub import wire
+from tablewire import wire
 from tests.dashboard.helpers import ScriptedRoom
 from tests.hub.fake_link import RecordingLink
 

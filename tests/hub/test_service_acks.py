@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from hub import wire
-from hub.mqtt import Message, MqttLink
-from hub.service import HubService
-from hub.tables import TableView
+from hub.edge.service import HubService
+from hub.room.tables import TableView
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
 

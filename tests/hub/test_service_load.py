@@ -8,9 +8,9 @@ from typing import cast
 
 import pytest
 
-from hub import wire
-from hub.mqtt import Message, MqttLink
-from hub.service import HubService
+from hub.edge.service import HubService
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
 
@@ -22,7 +22,11 @@ def test_acks_and_ticks_go_out_while_the_queue_is_never_empty(monkeypatch: pytes
     link.on_publish = lambda topic: acks.append(hub.backlog()) if topic.startswith("tapis/v1/hub/ack/") else None
     ticks: list[int] = []
     tick_games = hub._tick_games
-    monkeypatch.setattr(hub, "_tick_games", lambda: (ticks.append(hub.backlog()), tick_games()))
+    def counted_tick() -> None:
+        ticks.append(hub.backlog())
+        tick_games()
+
+    monkeypatch.setattr(hub, "_tick_games", counted_tick)
     deliver = link.handlers[wire.ALL_TABLE_EVENTS]
     for seq in range(1, 20_001):  # ~1 s of work queued before the consumer starts
         table = f"t{seq % 50}"

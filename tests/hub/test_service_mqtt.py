@@ -6,10 +6,10 @@ import queue
 
 import pytest
 
-from hub import wire
-from hub.broker import EmbeddedBroker
-from hub.mqtt import Message, MqttLink
-from hub.service import HubService
+from hub.edge.broker import EmbeddedBroker
+from hub.edge.service import HubService
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 
 def wait_for(q: "queue.Queue[dict]", kind: str, timeout: float = 5.0) -> dict:
@@ -27,7 +27,7 @@ def test_malformed_payloads_do_not_stop_the_hub(broker: EmbeddedBroker, caplog: 
     hub.start()
     hub_link.start()
     table = MqttLink(client_id="t1", host=broker.host, port=broker.port, will=(wire.table_status("t1"), wire.OFFLINE))
-    table.on_connect(lambda: table.publish(wire.table_status("t1"), wire.ONLINE, retain=True))
+    table.on_connect(lambda: None if table.publish(wire.table_status("t1"), wire.ONLINE, retain=True) else None)
     table.start()
     seen: queue.Queue[Message] = queue.Queue()
     viewer = MqttLink(client_id="viewer", host=broker.host, port=broker.port)
@@ -35,12 +35,12 @@ def test_malformed_payloads_do_not_stop_the_hub(broker: EmbeddedBroker, caplog: 
     viewer.start()
     try:
         assert wait_for(events, "table_status")["online"] is True
-        caplog.set_level(logging.WARNING, logger="hub.service")
+        caplog.set_level(logging.WARNING, logger="hub.edge.service")
         topic = wire.table_events("t1")
         for junk in (b"not json", b'{"v":1,"type":"card_arrived"}', b"\x00" * 300):
             table.publish(topic, junk)
         table.publish(wire.table_status("t1"), b"maybe")
-        good = wire.HandStarted(table="t1", boot="b", seq=1, at=0.0, hand=1)
+        good = wire.DealerPressed(table="t1", boot="b", seq=1, at=0.0, button="new_hand")
         table.publish(topic, wire.encode(good))
         assert wait_for(events, "hand_start")["hand"] == 1  # after the junk: nothing was lost
         assert hub.stats.malformed == 4
@@ -64,11 +64,13 @@ def test_table_goes_offline_through_its_will(broker: EmbeddedBroker) -> None:
     hub_link.start()
     table = MqttLink(client_id="t9", host=broker.host, port=broker.port, will=(wire.table_status("t9"), wire.OFFLINE),
                      keepalive=1)
-    table.on_connect(lambda: table.publish(wire.table_status("t9"), wire.ONLINE, retain=True))
+    table.on_connect(lambda: None if table.publish(wire.table_status("t9"), wire.ONLINE, retain=True) else None)
     table.start()
     try:
         assert wait_for(events, "table_status")["online"] is True
-        table._client.socket().close()  # noqa: SLF001 - a power cut: no DISCONNECT, the will fires
+        sock = table._client.socket()  # noqa: SLF001 - a power cut: no DISCONNECT, the will fires
+        assert sock is not None
+        sock.close()
         table._client.loop_stop()  # noqa: SLF001
         assert wait_for(events, "table_status", timeout=10)["online"] is False
     finally:

@@ -8,12 +8,12 @@ from typing import cast
 
 import pytest
 
-from hub import wire
-from hub.game import TableSetup
-from hub.mqtt import Message, MqttLink
-from hub.service import HubService
-from hub.shard import Shard, hub_client_id, hub_status_topic, shard_of
+from hub.edge.service import HubService
+from hub.edge.shard import Shard, hub_client_id, hub_status_topic, shard_of
+from hub.room.game import TableSetup
 from simulators.demo import table_ids
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 from tests.hub.fake_link import RecordingLink
 
 
@@ -56,7 +56,7 @@ def table_in(topic: str) -> str:
 
 
 def _event(table: str, seq: int) -> Message:
-    event = wire.HandStarted(table=table, boot="b", seq=seq, at=float(seq), hand=seq)
+    event = wire.DealerPressed(table=table, boot="b", seq=seq, at=float(seq), button="new_hand")
     return Message(wire.table_events(table), wire.encode(event), False)
 
 

@@ -1,8 +1,8 @@
-"""Table time to hub time (`hub.table_clock`): offsets learned live, backlogs converted, boots apart."""
+"""Table time to hub time (`hub.floor.table_clock`): offsets learned live, backlogs converted, boots apart."""
 
 from __future__ import annotations
 
-from hub.table_clock import BOOTS_KEPT, LIVE_WITHIN, TableClock
+from hub.floor.table_clock import BOOTS_KEPT, LIVE_WITHIN, TableClock
 
 
 def test_the_smallest_delay_seen_live_is_the_offset() -> None:

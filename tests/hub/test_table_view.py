@@ -1,17 +1,17 @@
 """`TableView`, the hub's admission of a table's events and the view it publishes, against literal
 expected output: every field of every hub event and of the retained state (the dashboard and
 `tapis replay` read these names), and the counters of admission (duplicates, gaps, agent restarts).
-Written to kill the mutants of hub/tables.py that the behaviour tests let through (docs/testing.md)."""
+Written to kill the mutants of hub/room/tables.py that the behaviour tests let through (docs/testing.md)."""
 
 from __future__ import annotations
 
-from hub import wire
-from hub.tables import HubEvent, TableView, public
+from hub.room.tables import HubEvent, TableView, public
+from tablewire import wire
 
 
 def _card(seq: int, zone: str, uid: str, face: str | None, kind: str = "card_arrived",
           boot: str = "b1") -> wire.CardEvent:
-    return wire.CardEvent(table="t1", boot=boot, seq=seq, at=seq / 2, type=kind,  # type: ignore[arg-type]
+    return wire.CardEvent(table="t1", boot=boot, seq=seq, at=seq / 2, type=kind,
                           zone=zone, uid=uid, card=face, deck="t1/A", order=10 + seq)
 
 
@@ -28,41 +28,41 @@ def test_a_hand_on_an_unmanaged_table_event_by_event() -> None:
                                          detail="usb")) == [
         {"type": "reader", "table": "t1", "state": "lost", "detail": "usb"}]
     assert (view.reader, view.reader_detail) == ("lost", "usb")
-    assert _feed(view, wire.HandStarted(table="t1", boot="b1", seq=2, at=1.0, hand=7)) == [
-        {"type": "hand_start", "table": "t1", "hand": 7}]
+    assert _feed(view, wire.DealerPressed(table="t1", boot="b1", seq=2, at=1.0, button="new_hand")) == [
+        {"type": "hand_start", "table": "t1", "hand": 1}]
     assert _feed(view, _card(3, "seat:2", "04A1", "Ah")) == [
-        {"type": "card", "table": "t1", "hand": 7, "zone": "seat:2", "card": "Ah", "deck": "t1/A",
+        {"type": "card", "table": "t1", "hand": 1, "zone": "seat:2", "card": "Ah", "deck": "t1/A",
          "action": "arrived", "order": 13}]
     assert _feed(view, _card(4, "board", "04A2", None)) == [
-        {"type": "card", "table": "t1", "hand": 7, "zone": "board", "card": None, "deck": "t1/A",
+        {"type": "card", "table": "t1", "hand": 1, "zone": "board", "card": None, "deck": "t1/A",
          "action": "arrived", "order": 14}]
     assert view.zones == {"seat:2": {"04A1": "Ah"}, "board": {"04A2": "?"}}  # an unknown face is "?"
     assert _feed(view, _card(5, "board", "04A2", None, "card_left")) == [
-        {"type": "card", "table": "t1", "hand": 7, "zone": "board", "card": None, "deck": "t1/A",
+        {"type": "card", "table": "t1", "hand": 1, "zone": "board", "card": None, "deck": "t1/A",
          "action": "left", "order": 15}]
     assert view.zones == {"seat:2": {"04A1": "Ah"}} and view.hand_open
     assert _feed(view, _card(6, "seat:2", "04A1", "Ah", "card_left")) == [
-        {"type": "card", "table": "t1", "hand": 7, "zone": "seat:2", "card": "Ah", "deck": "t1/A",
+        {"type": "card", "table": "t1", "hand": 1, "zone": "seat:2", "card": "Ah", "deck": "t1/A",
          "action": "left", "order": 16},
-        {"type": "hand_end", "table": "t1", "hand": 7, "why": "felt_cleared"}]
+        {"type": "hand_end", "table": "t1", "hand": 1, "why": "felt_cleared"}]
     assert not view.hand_open and view.hands_ended == 1 and view.updated_at == 3.0
     assert _feed(view, wire.DealerPressed(table="t1", boot="b1", seq=7, at=4.0, button="new_hand",
-                                          seat=None)) == [{"type": "hand_start", "table": "t1", "hand": 8}]
+                                          seat=None)) == [{"type": "hand_start", "table": "t1", "hand": 2}]
     assert _feed(view, wire.DealerPressed(table="t1", boot="b1", seq=8, at=4.5, button="new_hand",
                                           seat=None)) == [
-        {"type": "hand_end", "table": "t1", "hand": 8, "why": "new_hand"},
-        {"type": "hand_start", "table": "t1", "hand": 9}]  # no card yet: the felt never cleared
+        {"type": "hand_end", "table": "t1", "hand": 2, "why": "new_hand"},
+        {"type": "hand_start", "table": "t1", "hand": 3}]  # no card yet: the felt never cleared
     assert view.hands_ended == 2
     assert _feed(view, wire.DealerPressed(table="t1", boot="b1", seq=9, at=5.0, button="time",
                                           seat=3)) == []
     assert view.state(hole_cards=False) == {
-        "v": 1, "table": "t1", "online": False, "reader": "lost", "hand": 9, "hand_open": True, "zones": {},
+        "v": 1, "table": "t1", "online": False, "reader": "lost", "hand": 3, "hand_open": True, "zones": {},
         "seq": 9, "gaps": 0, "duplicates": 0}
 
 
 def test_a_hand_left_open_when_a_card_leaves_a_zone_it_was_never_seen_in() -> None:
     view = TableView("t1")
-    _feed(view, wire.HandStarted(table="t1", boot="b1", seq=1, at=1.0, hand=1))
+    _feed(view, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand"))
     assert _feed(view, _card(2, "board", "04A9", "2c", "card_left")) == [
         {"type": "card", "table": "t1", "hand": 1, "zone": "board", "card": "2c", "deck": "t1/A",
          "action": "left", "order": 12}]  # no card has lain on the felt this hand: the hand goes on
@@ -135,7 +135,7 @@ def test_an_ack_at_a_held_event_drops_it_and_an_ack_of_an_unheard_run_lets_it_st
 
 def test_a_hand_ended_reads_false_not_null_in_the_state() -> None:
     view = TableView("t1")
-    _feed(view, wire.HandStarted(table="t1", boot="b1", seq=1, at=1.0, hand=1))
+    _feed(view, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand"))
     _feed(view, _card(2, "board", "04A1", "Ah"))
     _feed(view, _card(3, "board", "04A1", "Ah", "card_left"))
     assert view.state(hole_cards=True)["hand_open"] is False

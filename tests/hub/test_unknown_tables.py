@@ -11,14 +11,15 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from typing import cast
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-from hub import wire
-from hub.broker import EmbeddedBroker, free_port
-from hub.mqtt import MqttLink
-from hub.shard import hub_health_topic
+from hub.edge.broker import EmbeddedBroker, free_port
+from hub.edge.shard import hub_health_topic
+from tablewire import wire
+from tablewire.mqtt import MqttLink
 from tests.support import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,7 +86,8 @@ def test_invented_tables_are_counted_never_stored_nor_shown(tmp_path: Path) -> N
         hub = start_hub(broker, db, port)
         try:
             assert wait_until(lambda: watch.online, 20)
-            assert wait_until(lambda: int(watch.health.get("unknown_table", 0)) >= len(JUNK), 20), watch.health
+            dropped = lambda: int(cast(int, watch.health.get("unknown_table", 0)))  # noqa: E731
+            assert wait_until(lambda: dropped() >= len(JUNK), 20), watch.health
             assert room_tables(port) <= {"t1", "t2"}
             assert watch.states <= {"t1", "t2"}, sorted(watch.states)
         finally:

@@ -2,8 +2,8 @@
 
 import pytest
 
-from hub import wire
-from hub.tables import TableView, public
+from hub.room.tables import TableView, public
+from tablewire import wire
 
 TOPIC = wire.table_events("t1")
 
@@ -25,13 +25,16 @@ def test_round_trip() -> None:
     (b"[]", "Input should be an object"),
     (b"{}", "discriminator"),
     (b'{"type": "card_arrived"}', "Field required"),
-    (b'{"v": 2, "type": "hand_started", "table": "t1", "boot": "b", "seq": 1, "at": 0, "hand": 1}', "v"),
-    (b'{"v": 1, "type": "hand_started", "table": "t1", "boot": "b", "seq": 0, "at": 0, "hand": 1}', "seq"),
+    (b'{"v": 2, "type": "dealer", "table": "t1", "boot": "b", "seq": 1, "at": 0, "button": "new_hand"}', "v"),
+    (b'{"v": 1, "type": "dealer", "table": "t1", "boot": "b", "seq": 0, "at": 0, "button": "new_hand"}', "seq"),
+    # no agent numbers its own hands: a new hand is the dealer's press, numbered by the hub
+    (b'{"v": 1, "type": "hand_started", "table": "t1", "boot": "b", "seq": 1, "at": 0, "hand": 1}',
+     "does not match any of the expected tags"),
     (b'{"v": 1, "type": "card_arrived", "table": "t1", "boot": "b", "seq": 1, "at": 0, "zone": "seat:3",'
      b' "uid": "04AA", "card": "Zz", "order": 1}', "card"),
     (b'{"v": 1, "type": "card_arrived", "table": "t1", "boot": "b", "seq": 1, "at": 0, "zone": "roof",'
      b' "uid": "04AA", "order": 1}', "zone"),
-    (b'{"v": 1, "type": "hand_started", "table": "t1", "boot": "b", "seq": 1, "at": 0, "hand": 1, "x": 1}',
+    (b'{"v": 1, "type": "dealer", "table": "t1", "boot": "b", "seq": 1, "at": 0, "button": "new_hand", "x": 1}',
      "Extra inputs"),
 ])
 def test_malformed_payloads_are_payload_errors(payload: bytes, message: str) -> None:
@@ -48,7 +51,8 @@ def test_a_table_cannot_speak_for_another() -> None:
 
 def test_view_tracks_cards_and_ends_the_hand_when_the_felt_clears() -> None:
     view = TableView("t1")
-    assert view.apply(wire.HandStarted(table="t1", boot="b1", seq=1, at=0, hand=1))[0]["type"] == "hand_start"
+    new_hand = wire.DealerPressed(table="t1", boot="b1", seq=1, at=0, button="new_hand")
+    assert view.apply(new_hand)[0]["type"] == "hand_start"
     view.apply(card(2, "seat:3", "As", uid="01"))
     view.apply(card(3, "board", "Kd", uid="02"))
     assert view.state(hole_cards=True)["zones"] == {"seat:3": ["As"], "board": ["Kd"]}

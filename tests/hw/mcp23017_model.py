@@ -10,9 +10,8 @@ chip back at its power-on values: IOCON = 0 (push-pull), IODIR = 0xFF, every oth
 
 from __future__ import annotations
 
-from simulators.panel import SimulatedExpanderBus
-
 from hw.panel_mcp23017 import IOCON, IODIR
+from simulators.panel import SimulatedExpanderBus
 
 IOCON_MIRROR, IOCON_ODR, IOCON_INTPOL = 0x40, 0x04, 0x02
 

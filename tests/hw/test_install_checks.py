@@ -21,7 +21,7 @@ def install(tmp_path: Path, *args: str, lgpio: bool = True, apt: bool = True) ->
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     stub = bin_dir / "apt-cache"  # apt-cache show PKG: known (0) or not (100), as apt says
-    stub.write_text("#!/bin/sh\n[ \"$2\" = python3-lgpio ] && exit %d\nexit 0\n" % (0 if lgpio else 100))
+    stub.write_text(f"#!/bin/sh\n[ \"$2\" = python3-lgpio ] && exit {0 if lgpio else 100}\nexit 0\n")
     stub.chmod(0o755)
     release = tmp_path / "os-release"
     release.write_text(PI_OS)
@@ -78,7 +78,7 @@ def test_debian_12_installs_a_table_without_panels_and_a_hub(tmp_path: Path) -> 
     hub = install(tmp_path, "hub", "--table", "t1", lgpio=False)
     assert hub.returncode == 0, hub.stderr
     assert "mosquitto" in hub.stdout and "tapis-hub.service" in hub.stdout
-    assert "-m hub.security /etc/tapis/room --table t1" in hub.stdout  # the closed broker, in a dry run too
+    assert "-m hub.edge.security /etc/tapis/room --table t1" in hub.stdout  # the closed broker, in a dry run too
     assert "mosquitto-tapis.conf" in hub.stdout and "mosquitto-tapis-open.conf" not in hub.stdout
 
 

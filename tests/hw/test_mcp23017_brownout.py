@@ -10,7 +10,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hw.panel import Panel
-from hw.panel_events import PanelEvent, SeatAction, SeatActed
+from hw.panel_events import PanelEvent, SeatActed, SeatAction
 from hw.panel_mcp23017 import IOCON, ExpanderFactory
 from hw.panel_pins import PanelConfig
 from hw.ports import ManualClock

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from gpiozero.pins import Factory
@@ -77,3 +78,8 @@ def panel(config: PanelConfig, factory: Factory, clock: ManualClock, events: lis
 @pytest.fixture
 def sim(panel: Panel, clock: ManualClock, backend: Backend) -> PanelSimulator:
     return PanelSimulator(panel, clock, bus=backend.bus)
+
+
+def screen(panel: Panel) -> Any:
+    """The panel's display as the test built it (a simulator's `.text`, a recorder's `.shown`)."""
+    return panel.display

@@ -9,12 +9,13 @@ from gpiozero.pins.mock import MockFactory
 
 from hw.panel import Panel
 from hw.panel_display import MAX7219Display, segments
-from hw.panel_events import PanelEvent
+from hw.panel_events import DealerButton, PanelEvent
 from hw.panel_expander import MockExpanderFactory
 from hw.panel_leds import TableLights
 from hw.panel_pins import DisplayPins, PanelConfig
 from hw.ports import ManualClock
 from simulators.panel import PanelSimulator, SimulatedMAX7219
+from tests.panel.conftest import screen
 
 
 def test_font_right_aligns_and_lights_the_decimal_point() -> None:
@@ -82,11 +83,11 @@ def test_the_dealer_sees_the_amount_and_the_seat_pick() -> None:
             sim.turn(12)
             assert chip.text == "    1200"
             panel.show(TableLights(to_act=6))
-            sim.tap(panel.dealer_buttons["away"].pin, 0.1)
+            sim.tap(panel.dealer_buttons[DealerButton.AWAY].pin, 0.1)
             assert chip.text == "AWAY   6"
             sim.turn(-2)
             assert chip.text == "AWAY   4"
-            sim.tap(panel.dealer_buttons["away"].pin, 0.1)
+            sim.tap(panel.dealer_buttons[DealerButton.AWAY].pin, 0.1)
             assert chip.text == "    1200"  # back to the amount once the pick is confirmed
         assert chip.text == ""  # closing the panel closed the display
     finally:
@@ -104,13 +105,13 @@ def test_a_short_push_shows_the_new_step_for_a_moment() -> None:
             panel.set_chip_unit(25)
             sim.turn(2)
             sim.tap(panel.push.pin, 0.1)  # x10
-            assert panel.display.text == "STEP 250"
+            assert screen(panel).text == "STEP 250"
             clock.advance(1.5)
             panel.refresh()
-            assert panel.display.text == "      50"
+            assert screen(panel).text == "      50"
             sim.tap(panel.push.pin, 0.1)  # x100
-            assert panel.display.text == "STEP2500"
+            assert screen(panel).text == "STEP2500"
             sim.turn(1)  # turning shows the amount at once
-            assert panel.display.text == "    2550"
+            assert screen(panel).text == "    2550"
     finally:
         factory.reset()

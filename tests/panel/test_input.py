@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,8 +12,8 @@ from hw.panel_events import (
     AmountKeyed,
     DealerButton,
     DealerPressed,
-    SeatAction,
     SeatActed,
+    SeatAction,
     SeatButton,
     SeatOffered,
 )
@@ -50,16 +52,23 @@ def test_allin_is_reported_at_release_after_the_hold() -> None:
     assert p.seat_edge(5, ALLIN, False, 11.8) == [SeatActed(5, SeatAction.ALLIN, None, 11.8)]
 
 
+def acted(events: Sequence[object]) -> SeatAction:
+    """The action of the one `SeatActed` a seat's edge produced."""
+    (event,) = events
+    assert isinstance(event, SeatActed)
+    return event.action
+
+
 def test_check_call_and_bet_raise_resolution() -> None:
     p = pad()
     p.set_to_call(1, 200)
     p.set_to_call(2, 0, opened=True)  # big blind option pre-flop
     p.set_to_call(3, 0)
-    assert p.seat_edge(1, CHECK_CALL, True, 0.0)[0].action is SeatAction.CALL
-    assert p.seat_edge(1, BET_RAISE, True, 0.0)[0].action is SeatAction.RAISE
-    assert p.seat_edge(2, CHECK_CALL, True, 0.0)[0].action is SeatAction.CHECK
-    assert p.seat_edge(2, BET_RAISE, True, 0.0)[0].action is SeatAction.RAISE
-    assert p.seat_edge(3, BET_RAISE, True, 0.0)[0].action is SeatAction.BET
+    assert acted(p.seat_edge(1, CHECK_CALL, True, 0.0)) is SeatAction.CALL
+    assert acted(p.seat_edge(1, BET_RAISE, True, 0.0)) is SeatAction.RAISE
+    assert acted(p.seat_edge(2, CHECK_CALL, True, 0.0)) is SeatAction.CHECK
+    assert acted(p.seat_edge(2, BET_RAISE, True, 0.0)) is SeatAction.RAISE
+    assert acted(p.seat_edge(3, BET_RAISE, True, 0.0)) is SeatAction.BET
     with pytest.raises(ValueError, match="seat 10 is not at this table"):
         p.set_to_call(10, 0)
     with pytest.raises(ValueError):
@@ -148,4 +157,4 @@ def test_new_hand_clears_what_was_owed_and_the_amount() -> None:
     assert p.dealer_edge(DealerButton.NEW_HAND, False, 2.0) == [
         DealerPressed(DealerButton.NEW_HAND, None, 2.0), AmountKeyed(0, 2.0)
     ]
-    assert p.seat_edge(3, CHECK_CALL, True, 3.0)[0].action is SeatAction.CHECK
+    assert acted(p.seat_edge(3, CHECK_CALL, True, 3.0)) is SeatAction.CHECK

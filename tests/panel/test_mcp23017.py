@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory
 
 from hw.errors import LinkError
 from hw.panel import Panel
-from hw.panel_events import PanelEvent, SeatAction, SeatActed, SeatButton
+from hw.panel_events import PanelEvent, SeatActed, SeatAction, SeatButton
 from hw.panel_leds import TableLights
 from hw.panel_mcp23017 import GPINTEN, GPPU, IOCON, IODIR, ExpanderFactory
 from hw.panel_pins import PanelConfig

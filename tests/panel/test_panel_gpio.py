@@ -16,17 +16,17 @@ from hw.panel_events import (
     DealerButton,
     DealerPressed,
     PanelEvent,
-    SeatAction,
     SeatActed,
+    SeatAction,
     SeatButton,
     SeatOffered,
 )
 from hw.panel_expander import MockExpanderFactory
-from tests.panel.conftest import Backend
 from hw.panel_leds import TableLights
 from hw.panel_pins import PanelConfig, PinMapError
 from hw.ports import ManualClock
 from simulators.panel import PanelSimulator
+from tests.panel.conftest import Backend, screen
 
 ALL_SEATS = range(1, 11)
 
@@ -109,14 +109,14 @@ def test_amount_keyed_then_bet_or_raise_carries_it(
     assert acted(events) == [SeatActed(3, SeatAction.BET, 600, acted(events)[0].at)]
     # the amount was consumed: the display is blank again and the next press carries none
     assert events[-1] == AmountKeyed(0, acted(events)[0].at)
-    assert panel.display.text == " " * 8
+    assert screen(panel).text == " " * 8
     panel.set_to_call(4, 600)
     sim.press(4, "raise", to=1850)
     sim.press(5, "raise")
     assert [(e.seat, e.action, e.to) for e in acted(events)] == [
         (3, SeatAction.BET, 600), (4, SeatAction.RAISE, 1850), (5, SeatAction.BET, None)
     ]
-    assert "    1850" in panel.display.shown
+    assert "    1850" in screen(panel).shown
 
 
 def test_encoder_moves_in_chip_units_and_snaps_on_level_change(
@@ -132,7 +132,7 @@ def test_encoder_moves_in_chip_units_and_snaps_on_level_change(
     assert panel.input.amount == 175
     panel.set_chip_unit(100)  # next level's smallest chip is 100: 175 snaps to 200
     assert panel.input.amount == 200
-    assert panel.display.text == "     200"
+    assert screen(panel).text == "     200"
 
 
 def test_dealer_commands_pick_their_seat(panel: Panel, sim: PanelSimulator, events: list[PanelEvent]) -> None:
@@ -147,7 +147,7 @@ def test_dealer_commands_pick_their_seat(panel: Panel, sim: PanelSimulator, even
     ]
     offered = [e.seat for e in events if isinstance(e, SeatOffered) and e.button is DealerButton.AWAY]
     assert offered == [4, 5, 6, 7, 8, 9]  # from the seat to act, clockwise
-    assert "AWAY   9" in panel.display.shown
+    assert "AWAY   9" in screen(panel).shown
 
 
 def test_encoder_push_confirms_a_pick(panel: Panel, sim: PanelSimulator, events: list[PanelEvent]) -> None:
@@ -285,8 +285,9 @@ def test_a_failing_sink_is_logged_not_raised_into_gpiozero(
 
 def test_a_two_seat_panel_on_bare_pi_gpios_with_a_pwm_pin_factory(clock: ManualClock) -> None:
     # small home-game table: no expanders, everything on the header; PWM pins work for the LEDs too
-    from tests.panel.test_pins import BARE_TOML
     import tomllib
+
+    from tests.panel.test_pins import BARE_TOML
 
     config = PanelConfig.parse(tomllib.loads(BARE_TOML)["panel"])
     factory = MockFactory(pin_class=MockPWMPin)

@@ -163,7 +163,8 @@ def test_load_reads_the_panel_section_of_a_profile_file(tmp_path: Path) -> None:
     assert PanelConfig.load(profile).seats[1].fold == "GPIO4"
     broken = tmp_path / "t2.toml"
     broken.write_text(BARE_TOML.replace('allin = "GPIO20"', 'allin = "GPIO16"'), encoding="utf-8")
-    with pytest.raises(PinMapError, match=r"t2\.toml \[panel\]: pin GPIO16 used twice: seat 2 check_call and seat 2 allin"):
+    with pytest.raises(PinMapError,
+                       match=r"t2\.toml \[panel\]: pin GPIO16 used twice: seat 2 check_call and seat 2 allin"):
         PanelConfig.load(broken)
     with pytest.raises(PinMapError, match="no \\[panel\\] section"):
         (tmp_path / "t3.toml").write_text('table = "t3"\n', encoding="utf-8")

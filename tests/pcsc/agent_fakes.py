@@ -6,7 +6,7 @@ import json
 import queue
 from collections.abc import Callable
 
-from hub import wire
+from tablewire import wire
 
 
 class RecordingPublisher:

@@ -9,15 +9,13 @@ import os
 import queue
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from firmware_bridge import (FaultCode, Frame, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan,
-                             TagGone, TagSeen, encode)
-from hub import wire
-from hub.broker import EmbeddedBroker, free_port
+from firmware_bridge import FaultCode, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan, TagGone, TagSeen, encode
+from hub.edge.broker import EmbeddedBroker, free_port
 from hw.decks import DeckRegistry
 from hw.pcsc import FakePcsc
 from hw.pcsc_worker import pcsc_worker_factory
@@ -27,11 +25,28 @@ from hw.serial_link import SerialLink
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
 from table_agent.reader import FramesRead, LinkChanged, ReaderWorker
+from table_agent.tools import (
+    CAPTURE_FORMAT,
+    CaptureLink,
+    Finding,
+    ScanView,
+    Status,
+    capture,
+    check_broker,
+    check_clock,
+    check_panel,
+    check_pcsc,
+    check_reader,
+    decode_capture,
+    doctor,
+    doctor_main,
+    main_agent_tools,
+    parse_pcsc_readers,
+    recording_opener,
+    replay_capture,
+    scan,
+)
 from tests.pcsc.agent_fakes import RecordingPublisher
-from table_agent.tools import (CAPTURE_FORMAT, CaptureLink, Finding, ScanView, Status, capture, check_broker,
-                               check_clock, check_panel, check_pcsc, check_reader, decode_capture, doctor,
-                               doctor_main, main_agent_tools, parse_pcsc_readers, recording_opener, replay_capture,
-                               scan)
 
 REGISTRY = DeckRegistry.generate(["t1"])
 ACE = bytes.fromhex(REGISTRY.uid_of("t1/A", "As"))
@@ -41,7 +56,7 @@ KING = bytes.fromhex(REGISTRY.uid_of("t1/A", "Kd"))
 def profile_text(url: str, seats: int = 2) -> str:
     antennas = {str(i): f"seat:{i + 1}" for i in range(seats)}
     antennas.update({str(seats): "board", str(seats + 1): "burn", str(seats + 2): "muck", str(seats + 3): "tray"})
-    lines = [f'table = "t1"', f"seats = {seats}", "[reader]", f'url = "{url}"', "[antennas]"]
+    lines = ['table = "t1"', f"seats = {seats}", "[reader]", f'url = "{url}"', "[antennas]"]
     lines += [f'"{a}" = "{z}"' for a, z in antennas.items()]
     return "\n".join(lines) + "\n"
 

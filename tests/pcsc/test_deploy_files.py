@@ -46,8 +46,8 @@ def test_example_configuration_loads() -> None:
     findings, _ = check_config(DEPLOY / "etc-tapis" / "table.toml", DEPLOY / "etc-tapis" / "decks.toml")
     assert [f.status for f in findings] == [Status.OK, Status.WARN]  # 3 of 52 cards in the example decks
     for line in (DEPLOY / "etc-tapis" / "agent.env").read_text().splitlines():
-        assert not line or line.startswith("#") or line.split("=", 1)[0] in {"TAPIS_PROFILE", "TAPIS_DECKS", "TAPIS_AGENT_AUTH",
-                                                                             "TAPIS_BROKER"}
+        assert not line or line.startswith("#") or line.split("=", 1)[0] in {
+            "TAPIS_PROFILE", "TAPIS_DECKS", "TAPIS_AGENT_AUTH", "TAPIS_BROKER"}
 
 
 def test_install_script_parses_and_refuses_a_wrong_role() -> None:

@@ -125,7 +125,7 @@ def test_a_wrong_reader_table_is_refused(table: dict[str, int], why: str) -> Non
         PcscReaderWorker(open_pcsc=FakePcsc().open, readers=table, out=queue.Queue(), clock=ManualClock())
 
 
-def drain(out: "queue.Queue[object]", until, timeout: float = 5.0) -> list[object]:  # type: ignore[no-untyped-def]
+def drain(out: queue.Queue[object], until, timeout: float = 5.0) -> list[object]:  # type: ignore[no-untyped-def]
     got: list[object] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -3,15 +3,11 @@ socket answering FF CA 00 00 00, cards placed and lifted, readers renamed away, 
 
 from __future__ import annotations
 
-import json
 import queue
 import time
 from collections.abc import Callable
 
-import pytest
-
 from firmware_bridge import FaultCode, Hello, ReaderFault, TagGone, TagSeen
-from hub import wire
 from hw.decks import DeckRegistry
 from hw.pcsc import CardState, PyscardPort
 from hw.pcsc_worker import PcscReaderWorker
@@ -19,8 +15,8 @@ from hw.ports import MonotonicClock
 from hw.profile import TableProfile
 from simulators.vcard import PrivatePcscd, VirtualCard, respond
 from table_agent.agent import TableAgent
-from tests.pcsc.agent_fakes import RecordingPublisher
 from table_agent.reader import FramesRead, LinkChanged
+from tests.pcsc.agent_fakes import RecordingPublisher
 
 AS = bytes.fromhex("04A1B2C3")
 KD = bytes.fromhex("04112233445566")
@@ -62,7 +58,7 @@ def test_pyscard_port_reads_the_uid_by_get_data(pcscd: PrivatePcscd) -> None:
         port.close()
 
 
-def collect(out: "queue.Queue[object]", until: Callable[[object], bool], timeout: float = 6.0) -> list[object]:
+def collect(out: queue.Queue[object], until: Callable[[object], bool], timeout: float = 6.0) -> list[object]:
     got: list[object] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -1,10 +1,10 @@
 """Random hands through the hub's game, whatever the panels allow: no hand ever stalls.
 
 A table of 2 to 9 random stacks (short ones too, so all-ins abound) plays hands through
-`hub.game.TableGame` exactly as the table feeds it: hole cards and board cards as card events, seat
+`hub.room.game.TableGame` exactly as the table feeds it: hole cards and board cards as card events, seat
 panel presses by any seat at any time (in turn or not, any button, any amount the dial can show),
-Time called and run out, boxed cards after the deal, presses between rounds (in the dark). After a random number of such presses the
-player to act only checks or calls; from then on the hand must end. Checked at every step:
+Time called and run out, boxed cards after the deal, presses between rounds (in the dark). After a random
+number of such presses the player to act only checks or calls; from then on the hand must end. Checked at every step:
 
 - a hand in progress always has a legal way forward: a betting round waiting on a live seat with
   chips, or a street due from the dealer; in the closing phase a check or call is never refused;
@@ -25,10 +25,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub import wire
-from hub.game import TableGame, TableSetup
+from hub.room.game import TableGame, TableSetup
 from hub.rules import RULESETS, Level, Street
 from hub.rules.positions import clockwise
+from tablewire import wire
 
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 _RAW_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")  # a reason id such as raise_not_allowed

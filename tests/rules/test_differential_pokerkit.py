@@ -117,7 +117,7 @@ def play(rng: random.Random) -> tuple[list[int], list[int]] | None:
             h.deal_board(*(cards[i : i + 2] for i in range(0, len(cards), 2)))
             st.deal_board(cards)  # type: ignore[attr-defined]
         else:
-            h.showdown({seat: holes[seat] for seat in h.live})  # type: ignore[misc]
+            h.showdown({seat: holes[seat] for seat in h.live})
     assert not st.status  # type: ignore[attr-defined]
     assert h.result is not None
     pots = h.result.pots

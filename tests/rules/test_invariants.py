@@ -67,7 +67,7 @@ def play(rng: random.Random, ruleset: str) -> Hand:
                                                                  if not h.board else []))
         else:
             shown = {s: deck.pop() + deck.pop() for s in h.live if rng.random() < 0.9}
-            h.showdown(shown)  # type: ignore[arg-type]
+            h.showdown(shown)
     assert h.result is not None, "the hand did not end"
     assert sum(h.result.stacks.values()) == total
     assert min(h.result.stacks.values()) >= 0

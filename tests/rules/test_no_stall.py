@@ -30,7 +30,7 @@ def test_random_hands_never_stall(ruleset: str) -> None:
 
 def test_a_stall_is_reported_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     """The harness can fail: an engine that refuses every call is caught, naming the seed."""
-    from hub.game import TableGame
+    from hub.room.game import TableGame
 
     real = TableGame.action
 

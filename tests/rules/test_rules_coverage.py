@@ -11,7 +11,7 @@ import pytest
 from hub.rules.rulesets import RULESETS as ENGINE_RULESETS
 from hub.rulings.engine import RULESETS, clauses_for
 from hub.rulings.model import Decision
-from table_agent.dealing_faults import FaultKind
+from tablewire.faults import FaultKind
 from tests.rules.rulebook_articles import FILES, articles
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +19,8 @@ DOC = ROOT / "docs" / "rules-coverage.md"
 STATUSES = {"appliqué", "TD", "non observable", "hors champ", "à faire"}
 SHORT = {"cdc": "cdc-2013", "brest": "brest-2011", "pouques": "pouques-2020", "cpt87": "cpt87"}
 # "cdc 10.2", "cdc-2013 10.2", "brest VII.20", "pouques-2020 77", "cpt87 8.8" (a chapter alone: "brest X")
-CITED = re.compile(r"\b(cdc|brest|pouques|cpt87)(?:-20\d\d)? ((?:[0-9]{1,2}(?:\.[0-9]{1,2})?)|(?:[IVX]{1,4}(?:\.[0-9]{1,2})?))\b")
+CITED = re.compile(r"\b(cdc|brest|pouques|cpt87)(?:-20\d\d)? "
+                   r"((?:[0-9]{1,2}(?:\.[0-9]{1,2})?)|(?:[IVX]{1,4}(?:\.[0-9]{1,2})?))\b")
 PCPM_CITED = re.compile(r"\"pcpm ([^\"(][^\"]*)\"")
 
 

@@ -90,7 +90,7 @@ def test_all_in_hands_face_up_cdc_11_4() -> None:
     assert not h.betting_open  # no round opens: nobody left to bet against
     h.deal_board("Jd")
     h.deal_board("3s")
-    res = h.showdown({1: "AsAh", 2: "KsKh", 3: "QsQh"})  # type: ignore[dict-item]
+    res = h.showdown({1: "AsAh", 2: "KsKh", 3: "QsQh"})
     assert res.stacks == {1: 3_000, 2: 0, 3: 2_000}
 
 

@@ -27,8 +27,9 @@ def _to_the_river(river_bettor: int | None = None):  # type: ignore[no-untyped-d
     for street, board in zip((Street.FLOP, Street.TURN, Street.RIVER), BOARD):
         h.deal_board(*board)
         if street is Street.RIVER and river_bettor is not None:
-            while h.to_act != river_bettor:
-                h.act(h.to_act, ActionKind.CHECK)
+            while (seat := h.to_act) != river_bettor:
+                assert seat is not None
+                h.act(seat, ActionKind.CHECK)
             h.act(river_bettor, ActionKind.BET, 200)
             while h.betting_open and h.to_act is not None:
                 h.act(h.to_act, ActionKind.CALL)

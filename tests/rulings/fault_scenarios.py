@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from table_agent.dealing import DealingMonitor, FaultDetected, HandContext, Street
-from table_agent.dealing_faults import Deadline
 from table_agent.dealing_script import TableScript
 from table_agent.events import TRAY, Zone
+from tablewire.faults import Deadline
 
 SEATS = (1, 2, 3, 4, 5, 6)
 # seat 1: As 8h, seat 2: Kd 7c, seat 3: Qh 6s, seat 4: Jc 5d, seat 5: Ts 4h, seat 6: 9d 3c

@@ -10,7 +10,7 @@ import pytest
 from hub.rules.rulesets import RULESETS
 from hub.rulings.engine import clauses_for
 from hub.rulings.model import Decision
-from table_agent.dealing_faults import FaultKind as K
+from tablewire.faults import FaultKind as K
 
 # (fault kind, decision in the rulings table) -> the engine's topic for the same ruling
 SAME = [

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub import wire
-from hub.game import TableGame, TableSetup
+from hub.room.game import TableGame, TableSetup
 from hub.rules import Level
+from tablewire import wire
 
 _seq = iter(range(1, 10**6))
 

@@ -3,10 +3,11 @@ ruling comes back as `expect_remedy()`, the dealer follows the ruling, the hand 
 
 from __future__ import annotations
 
+import fault_scenarios as fs
 import pytest
 
-import fault_scenarios as fs
-from hub.rulings import Decision as D, deadline, rule
+from hub.rulings import Decision as D
+from hub.rulings import deadline, rule
 from table_agent.dealing import Street
 from table_agent.dealing_script import TableScript
 from table_agent.events import BOARD, BURN, TRAY

@@ -7,7 +7,6 @@ import pytest
 
 from hub.rulings import (
     RULESETS,
-    Decision as D,
     RulingsError,
     Situation,
     UnknownRuleset,
@@ -16,7 +15,11 @@ from hub.rulings import (
     is_substantial,
     rule,
 )
-from table_agent.dealing import Deadline, FaultDetected, FaultKind as K, Remedy
+from hub.rulings import (
+    Decision as D,
+)
+from table_agent.dealing import Deadline, FaultDetected
+from table_agent.dealing import FaultKind as K
 
 
 def fault(kind: K, seat: int | None = 3, cards: tuple[str, ...] = (), **details: object) -> FaultDetected:
@@ -121,10 +124,6 @@ def test_fallbacks_say_which_rulebook_is_silent() -> None:
     articles = [a for _, a in clauses_for(K.EXPOSED_CARD, "pouques-2020")]
     assert articles[:3] == ["pouques-2020 78"] * 3
     assert articles[-1] == "cdc-2013 7.3 (pouques-2020 silent)"
-
-
-def test_decisions_and_remedies_share_their_ids() -> None:
-    assert {d.value for d in D} == {r.value for r in Remedy}
 
 
 def test_deadlines_per_ruleset() -> None:

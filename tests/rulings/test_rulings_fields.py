@@ -9,7 +9,8 @@ import pytest
 
 from hub.rulings import Decision as D
 from hub.rulings import Situation, UnknownRuleset, engine, release, rule
-from table_agent.dealing import FaultDetected, FaultKind as K
+from table_agent.dealing import FaultDetected
+from table_agent.dealing import FaultKind as K
 
 
 def _fault(kind: K, seat: int | None = 3, cards: tuple[str, ...] = ("Qc",), **details: object) -> FaultDetected:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import fault_scenarios as fs
 import pytest
 
-import fault_scenarios as fs
-from hub.rulings import Decision as D, Situation, deadline, rule
-from table_agent.dealing import FaultDetected, FaultKind as K
+from hub.rulings import Decision as D
+from hub.rulings import Situation, deadline, rule
+from table_agent.dealing import FaultDetected
+from table_agent.dealing import FaultKind as K
 
 RULESETS = ("cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87")
 ONE = Situation()

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from hub.security import RoomCredentials
 from secure_broker import SecureBroker
+
+from hub.edge.security import RoomCredentials
 
 TABLES = ("t1", "t2", "t3")
 

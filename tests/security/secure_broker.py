@@ -1,4 +1,4 @@
-"""Test helpers for broker security: a real Mosquitto on the secure config of `hub.security`, and a
+"""Test helpers for broker security: a real Mosquitto on the secure config of `hub.edge.security`, and a
 probe client that records every MQTT 5 reason code (CONNACK, SUBACK, PUBACK) and message it gets.
 
 Waits are on events (a sentinel message published after the one that must not arrive), not sleeps.
@@ -20,8 +20,9 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
-from hub.broker import find_mosquitto, free_port
-from hub.security import RoomCredentials, SecureFiles, client_tls_context, render_secure_config, write_secure_files
+from hub.edge.broker import find_mosquitto, free_port
+from hub.edge.security import RoomCredentials, SecureFiles, render_secure_config, write_secure_files
+from tablewire.credentials import client_tls_context
 
 NOT_AUTHORIZED = 0x87
 BAD_USER_OR_PASSWORD = 0x86

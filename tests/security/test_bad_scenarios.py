@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hub.cli import main
 from simulators.scenario import MAX_SCENARIO_BYTES, ScenarioError, load
+from tapis.cli import main
 
 HEAD = """ruleset: cdc-2013
 table: {id: t1, seats: 9}

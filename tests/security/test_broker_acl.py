@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from paho.mqtt.client import topic_matches_sub
 from secure_broker import BAD_USER_OR_PASSWORD, NOT_AUTHORIZED, Probe, SecureBroker, connect, probe
 
-from hub import wire
-from paho.mqtt.client import topic_matches_sub
-
-from hub.security import DASHBOARD_READ, RoomCredentials
+from hub.edge.security import DASHBOARD_READ, RoomCredentials
+from tablewire import wire
 
 
 @pytest.fixture
@@ -76,10 +75,10 @@ def test_a_table_cannot_publish_outside_its_own_topics(secure_broker: SecureBrok
                                                        hub: Probe, topic: str) -> None:
     t1 = table(secure_broker, room_creds, "t1")
     try:
-        forged = wire.encode(wire.HandStarted(table="t2", boot="forged", seq=1, at=0.0, hand=99))
+        forged = wire.encode(wire.DealerPressed(table="t2", boot="forged", seq=1, at=0.0, button="new_hand"))
         assert t1.publish(topic, forged).value == NOT_AUTHORIZED
         assert t1.publish(topic, forged, retain=True).value == NOT_AUTHORIZED
-        sentinel = wire.encode(wire.HandStarted(table="t1", boot="b", seq=1, at=0.0, hand=1))
+        sentinel = wire.encode(wire.DealerPressed(table="t1", boot="b", seq=1, at=0.0, button="new_hand"))
         assert t1.publish(wire.table_events("t1"), sentinel).value == 0  # Success
         seen = hub.until(wire.table_events("t1"), sentinel)
         assert all(payload != forged for _, payload in seen)
@@ -194,8 +193,8 @@ def test_td_reads_hole_cards_and_sends_floor_commands_only(secure_broker: Secure
 
 
 def test_reason_codes_reach_an_mqtt_link_user(secure_broker: SecureBroker, room_creds: RoomCredentials) -> None:
-    """`MqttLink` (hub.mqtt) with a wrong password: `start` raises, `refused` names the reason."""
-    from hub.mqtt import MqttLink
+    """`MqttLink` (tablewire.mqtt) with a wrong password: `start` raises, `refused` names the reason."""
+    from tablewire.mqtt import MqttLink
     link = MqttLink(client_id="bad-table", host=secure_broker.host, port=secure_broker.port,
                     username="table-t1", password="wrong")
     with pytest.raises(ConnectionError):
@@ -223,17 +222,17 @@ def test_mqtt_311_hides_the_refusal_which_is_why_we_use_mqtt_5(secure_broker: Se
 def test_an_mqtt_link_counts_the_publishes_the_broker_refused(secure_broker: SecureBroker,
                                                               room_creds: RoomCredentials, hub: Probe) -> None:
     """A table configured with another table's id keeps its events (no ack comes), and its link says why."""
-    from hub.mqtt import MqttLink
+    from tablewire.mqtt import MqttLink
     from tests.support import wait_until
     creds = room_creds.table("t1")
     link = MqttLink(client_id="table-t1", host=secure_broker.host, port=secure_broker.port,
                     username=creds.username, password=creds.password)
     link.start(timeout=5)
     try:
-        forged = wire.encode(wire.HandStarted(table="t2", boot="forged", seq=1, at=0.0, hand=99))
+        forged = wire.encode(wire.DealerPressed(table="t2", boot="forged", seq=1, at=0.0, button="new_hand"))
         for _ in range(3):
             link.publish(wire.table_events("t2"), forged)
-        mine = wire.encode(wire.HandStarted(table="t1", boot="b", seq=1, at=0.0, hand=1))
+        mine = wire.encode(wire.DealerPressed(table="t1", boot="b", seq=1, at=0.0, button="new_hand"))
         link.publish(wire.table_events("t1"), mine)
         refused = {(wire.table_events("t2"), "Not authorized"): 3}
         assert wait_until(lambda: link.publish_refused == refused, 5), link.publish_refused

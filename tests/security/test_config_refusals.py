@@ -13,17 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from hub.broker import parse_url
 from hub.dashboard import Dashboard
-from hub.floor_commands import CommandError, decode_command
-from hub.store import EventStore, StoreError
-from hub.td import td_main
+from hub.floor.commands import CommandError, decode_command
+from hub.floor.store import EventStore, StoreError
+from hub.floor.td import td_main
 from hub.tournament.errors import StructureError
 from hub.tournament.structure import from_toml, pouques_2020, to_toml
 from hw.decks import DeckRegistry
 from hw.errors import ConfigError
 from hw.ports import MonotonicClock
 from table_agent.reader import LinkChanged, ReaderWorker
+from tablewire.broker_url import parse_url
 from tests.dashboard.helpers import ScriptedRoom
 
 # --- deck registry ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.security import (
+from hub.edge.security import (
     CredentialsError,
     Role,
     RoomCredentials,
@@ -116,7 +116,7 @@ def test_acl_of_a_table_names_only_its_own_topics() -> None:
 
 
 def test_init_room_keeps_passwords_and_ca_when_a_table_is_added(tmp_path: Path) -> None:
-    from hub.security import main
+    from hub.edge.security import main
     assert main([str(tmp_path), "--table", "t1", "--host", "hub.local"]) == 0
     first = RoomCredentials.load(tmp_path / "credentials")
     ca = (tmp_path / "broker" / "tls" / "ca.crt").read_bytes()

@@ -4,7 +4,7 @@ In private mount and network namespaces (root only: skipped elsewhere): /etc is 
 `tapis` user, /etc/tapis and /etc/mosquitto/conf.d written there vanish with it), /opt, /run and /var
 are tmpfs, the network has only its own loopback. apt-get, systemctl and timedatectl are stubbed (no
 packages, no systemd here), pip too (the checkout's virtualenv stands in for /opt/tapis/.venv); all
-the rest is the script as shipped: it writes the room with `python -m hub.security`, gives the files
+the rest is the script as shipped: it writes the room with `python -m hub.edge.security`, gives the files
 to the groups that read them and installs the broker config. Then Debian's own
 `/etc/mosquitto/mosquitto.conf` (which includes conf.d) runs as Mosquitto does after `apt install`,
 dropping root for the `mosquitto` user, and an anonymous client and the wrong users try the LAN.

@@ -1,8 +1,8 @@
 """The broker as `deploy/install.sh hub` installs it, probed like a hostile person in the room would.
 
 `deploy/mosquitto-tapis.conf` is run as shipped (only its paths point at a room made here with
-`hub.security.init_room`, what install.sh runs, and its ports at free loopback ones), beside the config
-`hub.security.render_secure_config` generates. An anonymous client and a client with the wrong user
+`hub.edge.security.init_room`, what install.sh runs, and its ports at free loopback ones), beside the config
+`hub.edge.security.render_secure_config` generates. An anonymous client and a client with the wrong user
 must neither read a hole card on `tapis/v1/hub/td/#` nor get a TD command through; table t1's
 credentials asking for another client's id (`tapis-hub`, `tapis-table-t2`, a shard worker's) must
 not disconnect anyone, while the hub's, the TD's and the shard workers' own connections hold.
@@ -24,13 +24,13 @@ from pathlib import Path
 import pytest
 from secure_broker import Probe, connect, probe
 
-from hub import wire
-from hub.broker import find_mosquitto, free_port
-from hub.floor_commands import TOURNAMENT_CMD
-from hub.mqtt import Message, MqttLink
-from hub.security import MAX_PACKET, RoomCredentials, client_tls_context, init_room, render_secure_config, \
-    write_secure_files
-from hub.shard import Shard, hub_client_id
+from hub.edge.broker import find_mosquitto, free_port
+from hub.edge.security import MAX_PACKET, RoomCredentials, init_room, render_secure_config, write_secure_files
+from hub.edge.shard import Shard, hub_client_id
+from hub.floor.commands import TOURNAMENT_CMD
+from tablewire import wire
+from tablewire.credentials import client_tls_context
+from tablewire.mqtt import Message, MqttLink
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 SHIPPED = DEPLOY / "mosquitto-tapis.conf"
@@ -50,8 +50,8 @@ class Room:
     def client(self, username: str | None, password: str | None, **kw: object) -> Probe:
         """Where a LAN client dials: the TLS listener if there is one, else the only listener."""
         if self.tls_port is not None:
-            return probe("localhost", self.tls_port, username, password, tls_ca=self.ca, **kw)  # type: ignore[arg-type]
-        return probe(self.host, self.port, username, password, **kw)  # type: ignore[arg-type]
+            return probe("localhost", self.tls_port, username, password, tls_ca=self.ca, **kw)
+        return probe(self.host, self.port, username, password, **kw)
 
 
 def _start(conf: Path, ports: list[int]) -> subprocess.Popen[bytes]:
@@ -92,7 +92,7 @@ def room(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Room]:
     port, tls_port = free_port(), free_port()
     root = tmp_path / "room"
     (root / "data").mkdir(parents=True)
-    if request.param == "installed":  # what install.sh hub does: python -m hub.security, then the shipped file
+    if request.param == "installed":  # what install.sh hub does: python -m hub.edge.security, then the shipped file
         init_room(root, TABLES, hosts=("localhost", "127.0.0.1"), hub_workers=2)
         creds = RoomCredentials.load(root / "credentials")
         text = shipped_config(SHIPPED.read_text(), root, port, tls_port)
@@ -230,7 +230,7 @@ def test_the_open_broker_is_only_installed_on_an_explicit_loud_opt_in() -> None:
     assert script.index("mosquitto-tapis-open.conf") > opt_in
     assert "ANYONE ON THE LAN" in script[opt_in:script.index("mosquitto-tapis-open.conf")]
     assert script.count("mosquitto-tapis-open.conf") == 1
-    assert "-m hub.security" in script
+    assert "-m hub.edge.security" in script
     if os.geteuid() == 0 and not Path("/etc/tapis/room/credentials").exists():
         # no table named: refused before anything is installed (nothing before that check writes)
         done = subprocess.run(["bash", str(DEPLOY / "install.sh"), "hub"], capture_output=True, text=True, timeout=30)

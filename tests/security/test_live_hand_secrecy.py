@@ -18,9 +18,9 @@ import pytest
 from secure_broker import SecureBroker, connect
 
 import simulators.demo as demo
-from hub import wire
-from hub.mqtt import MqttLink
-from hub.security import RoomCredentials
+from hub.edge.security import RoomCredentials
+from tablewire import wire
+from tablewire.mqtt import MqttLink
 
 HANDS = 3
 TABLES = 2
@@ -66,7 +66,7 @@ def played(secure_broker: SecureBroker, room_creds: RoomCredentials) -> Iterator
     room.hub.add_listener(on_event)
     try:
         for _ in range(500):  # configure_table is queued: a croupier started before it finds no game
-            if len(room.hub.games) == TABLES:  # type: ignore[union-attr]
+            if len(room.hub.games) == TABLES:
                 break
             time.sleep(0.01)
         for i, table in enumerate(room.tables):
@@ -121,9 +121,9 @@ def test_td_sees_the_hole_cards(played: tuple[Seen, Seen]) -> None:
                for held in cards.values() for card in held)
 
 
-# Known gaps of hub.tables.public (see test_public_views.py): the muck and burn zones are shown face up,
+# Known gaps of hub.room.tables.public (see test_public_views.py): the muck and burn zones are shown face up,
 # and fault/ruling events name the cards concerned. Anything else that leaks fails this test outright.
-KNOWN_GAPS: tuple[str, ...] = ()  # mucked, burnt and fault-named cards: closed in hub/tables.py
+KNOWN_GAPS: tuple[str, ...] = ()  # mucked, burnt and fault-named cards: closed in hub/room/tables.py
 
 
 def test_no_topic_a_viewer_may_read_carries_td_or_raw_table_data(played: tuple[Seen, Seen]) -> None:

@@ -1,21 +1,20 @@
-"""What the hub publishes for viewers (`hub.tables.public`, `TableView.state(hole_cards=False)`):
+"""What the hub publishes for viewers (`hub.room.tables.public`, `TableView.state(hole_cards=False)`):
 no face of a card a player has not shown, while the hand is live. Pure, no broker.
 
 A folded hand thrown into the muck, and a burn card, are face down at the table; the public view
-must not turn them face up. The gaps these tests found (mucked and burnt cards, faults naming hole cards) are closed in hub/tables.py;
-the live path (hub service -> public topic) is tested in tests/hub/test_public_faults.py.
+must not turn them face up. The gaps these tests found (mucked and burnt cards, faults naming hole cards)
+are closed in hub/room/tables.py; the live path (hub service -> public topic) is tested in
+tests/hub/test_public_faults.py.
 """
 
 from __future__ import annotations
 
-import pytest
-
-from hub import wire
-from hub.tables import HubEvent, TableView, public
+from hub.room.tables import HubEvent, TableView, public
+from tablewire import wire
 
 
 def _card(seq: int, kind: str, zone: str, uid: str, card: str) -> wire.CardEvent:
-    return wire.CardEvent(table="t1", boot="b", seq=seq, at=float(seq), type=kind,  # type: ignore[arg-type]
+    return wire.CardEvent(table="t1", boot="b", seq=seq, at=float(seq), type=kind,
                           zone=zone, uid=uid, card=card, order=seq)
 
 
@@ -39,7 +38,7 @@ def _faces(value: object) -> set[str]:
 
 def _live_view() -> tuple[TableView, list[HubEvent]]:
     view = TableView("t1")
-    out = _play(view, wire.HandStarted(table="t1", boot="b", seq=1, at=1.0, hand=1))  # type: ignore[arg-type]
+    out = _play(view, wire.DealerPressed(table="t1", boot="b", seq=1, at=1.0, button="new_hand"))  # type: ignore[arg-type]
     return view, out
 
 
@@ -78,7 +77,7 @@ def test_a_burn_card_stays_face_down() -> None:
 
 
 def _fault(seq: int, kind: str, seat: int | None, cards: list[str]) -> wire.FaultSeen:
-    return wire.FaultSeen(table="t1", boot="b", seq=seq, at=float(seq), hand=1,  # type: ignore[arg-type]
+    return wire.FaultSeen(table="t1", boot="b", seq=seq, at=float(seq), hand=1,
                           kind=kind, seat=seat, cards=cards)
 
 

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from secure_broker import NOT_AUTHORIZED, SecureBroker, connect, probe
 
-from hub import wire
-from hub.security import RoomCredentials, TlsError, client_tls_context, generate_tls
+from hub.edge.security import RoomCredentials, TlsError, generate_tls
+from tablewire import wire
+from tablewire.credentials import client_tls_context
 
 
 def test_certificate_names_and_ca(tmp_path: Path) -> None:
@@ -71,7 +72,7 @@ def test_a_table_over_tls_exchanges_messages(secure_broker: SecureBroker, room_c
     try:
         assert hub.subscribe(wire.ALL_TABLE_EVENTS).value == 1
         assert t2.subscribe(wire.table_commands("t2")).value == 1
-        event = wire.encode(wire.HandStarted(table="t2", boot="tls", seq=1, at=0.5, hand=1))
+        event = wire.encode(wire.DealerPressed(table="t2", boot="tls", seq=1, at=0.5, button="new_hand"))
         assert t2.publish(wire.table_events("t2"), event).value == 0
         assert hub.until(wire.table_events("t2"), event)[-1] == (wire.table_events("t2"), event)
         command = wire.encode(wire.HandOverCmd(hand=1, result="folded to the big blind"))

@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 import threading
 
-from hub import wire
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators.croupier import Croupier
 from simulators.dealer import Felt
 from table_agent.events import Zone
 from table_agent.hand_watch import HandWatch
+from tablewire import wire
 
 
 class Antennas:

@@ -15,12 +15,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from hub.broker import EmbeddedBroker
-from hub.floor import FloorService
-from hub.floor_commands import Register, Seat
-from hub.store import EventStore
+from hub.edge.broker import EmbeddedBroker
+from hub.floor.commands import Register, Seat
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
 
-TD = [sys.executable, "-m", "hub.td"]
+TD = [sys.executable, "-m", "hub.floor.td"]
 
 
 def _td(db: Path, *args: str) -> subprocess.Popen[bytes]:

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import cast
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hub.floor import FloorService, parse_payouts
-from hub.floor_commands import NewTournament
-from hub.store import EventStore
-from hub.td import td_main
+from hub.floor.commands import NewTournament
+from hub.floor.service import FloorService, parse_payouts
+from hub.floor.store import EventStore
+from hub.floor.td import td_main
 from hub.tournament.errors import FloorError
 from hub.tournament.results import POUQUES_PAYOUTS, PayoutRule, Standing, prizes
 from hub.tournament.rulesets import RulesetId, floor_policy
@@ -68,7 +69,7 @@ def test_pouques_three_entries_pay_288_euros() -> None:
 
 
 def _new(ruleset: str, payouts: str = "ruleset", buy_in_cents: int = 5_000) -> NewTournament:
-    return NewTournament(name="t", ruleset=ruleset, structure_toml=to_toml(pouques_2020()),  # type: ignore[arg-type]
+    return NewTournament(name="t", ruleset=ruleset, structure_toml=to_toml(pouques_2020()),
                          buy_in_cents=buy_in_cents, payouts=payouts, seed=1)
 
 
@@ -96,7 +97,7 @@ def test_results_pay_the_pool_with_three_entries(ruleset: str, payouts: str) -> 
         for cmd in ({"cmd": "register", "players": ["a", "b", "c"]}, {"cmd": "seat"}, {"cmd": "start"}):
             assert floor.execute(cmd, time.time()).ok  # type: ignore[arg-type]
         results = floor.results()
-        paid = sum(int(row["prize_cents"]) for row in results["ranking"])  # type: ignore[index,union-attr]
-        assert paid == results["prize_pool_cents"] > 0
+        paid = sum(row["prize_cents"] for row in cast(list[dict[str, int]], results["ranking"]))
+        assert paid == cast(int, results["prize_pool_cents"]) > 0
         snap = floor.snapshot(0.0)
         assert sum(snap["payouts_cents"]) == snap["prize_pool_cents"]  # type: ignore[arg-type]

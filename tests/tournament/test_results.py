@@ -9,8 +9,15 @@ import pytest
 from floor_helpers import end, start, started
 
 from hub.tournament.errors import FloorError
-from hub.tournament.events import (ChipsColouredUp, FinalTableDrawn, HandForHandEnded,
-                                   HandForHandStarted, HeadsUpStarted, PlayerRemoved, RemovalReason)
+from hub.tournament.events import (
+    ChipsColouredUp,
+    FinalTableDrawn,
+    HandForHandEnded,
+    HandForHandStarted,
+    HeadsUpStarted,
+    PlayerRemoved,
+    RemovalReason,
+)
 from hub.tournament.results import ChipRaceRounding, Standing, chip_race
 from hub.tournament.structure import pouques_2020
 from hub.tournament.tournament import Tournament

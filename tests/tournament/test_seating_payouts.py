@@ -23,7 +23,7 @@ def test_83_players_seat_on_9_tables_within_one_player(seed: int) -> None:
     sizes = sorted(len(tb.seats) for tb in t.state.tables.values())
     assert sizes == [9] * 7 + [10] * 2
     seats = [(p.table, p.seat) for p in t.state.players.values()]
-    assert len(set(seats)) == 83 and all(1 <= s <= 10 for _, s in seats)  # type: ignore[operator]
+    assert len(set(seats)) == 83 and all(1 <= s <= 10 for _, s in seats)
 
 
 def test_the_draw_is_random_but_reproducible() -> None:

@@ -4,8 +4,8 @@ A table blocked mid-hand (tables restarted, the hand can never end) is unblocked
 rulebooks have no clause for a TD's cancel; they say what a cancelled hand does to the chips where
 the deck proves irregular, a hand no player caused to fail: cdc-2013 6.4 (and the rooms silent on it,
 which follow cdc) give every player back what he put in; brest-2011 III.11 and cpt87 6.4 share the
-pot among the live hands and return the unfinished round. Pure: consumed by `hub.game` (which
-applies it) and `hub.floor` (which answers the TD's command with it).
+pot among the live hands and return the unfinished round. Pure: consumed by `hub.room.game` (which
+applies it) and `hub.floor.service` (which answers the TD's command with it).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from hub import rulings
 from hub.rulings.texts import DECISIONS
-from table_agent.dealing_faults import FaultKind
+from tablewire.faults import FaultKind
 
 KIND = "td_cancel"  # the ruling's kind on the hub's events (not a dealing fault)
 _CANCELLED = (rulings.Decision.HAND_CANCELLED_BETS_RETURNED, rulings.Decision.HAND_CANCELLED_POT_SPLIT)

@@ -5,9 +5,10 @@ paho's thread only validates and enqueues; one consumer thread applies each even
 and counted (`stats.malformed`), never a crash; one too big is dropped unread (`stats.oversized`),
 one of a table the room does not have is dropped (`stats.unknown_table`). With a store, an event is
 acknowledged only once stored: a store that cannot write holds the events back, stops every
-acknowledgement, says so (`health`, retained on `hub/health`) and tries again on the clock. Listeners (the demo's terminal view, `--json`
-output, later the dashboard) are called on the consumer thread with every hub event. With a
-`shard`, the service is one worker of several and serves only its tables (`hub.shard`).
+acknowledgement, says so (`health`, retained on `hub/health`) and tries again on the clock. Listeners
+(the demo's terminal view, `--json` output, later the dashboard) are called on the consumer thread
+with every hub event. With a `shard`, the service is one worker of several and serves only its tables
+(`hub.edge.shard`).
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hub import wire
-from hub.floor_tables import FloorTables
-from hub.game import Output, TableGame, TableSetup
-from hub.mqtt import Message, MqttLink
-from hub.shard import Shard, hub_health_topic, hub_status_topic, shard_of
-from hub.store import StoreError
-from hub.tables import HubEvent, TableView, public
+from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of
+from hub.floor.store import StoreError
+from hub.floor.tables import FloorTables
+from hub.room.game import Output, TableGame, TableSetup
+from hub.room.tables import HubEvent, TableView, public
 from hw.ports import Clock, MonotonicClock
+from tablewire import wire
+from tablewire.mqtt import Message, MqttLink
 
 log = logging.getLogger(__name__)
 

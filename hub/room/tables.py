@@ -1,6 +1,6 @@
 """The hub's view of one table, rebuilt from that table's event stream.
 
-Consumes validated `hub.wire` table events in sequence order; emits hub events (plain dicts, the
+Consumes validated `tablewire.wire` table events in sequence order; emits hub events (plain dicts, the
 shape `tapis demo --json` prints and the dashboard reads) and keeps where every card lies. Pure: the
 service feeds it and publishes what it returns. Duplicates (same boot, seq already seen) are ignored;
 an event after a gap waits until the agent's outbox resends what is missing.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub import wire
+from tablewire import wire
 
 HubEvent = dict[str, Any]
 
@@ -146,8 +146,6 @@ class TableView:
             return [wire.hub_event(self.table, "reader", state=event.state, detail=detail)]
         if self.managed:
             return []
-        if isinstance(event, wire.HandStarted):
-            return self._hand_started(event.hand)
         if isinstance(event, wire.DealerPressed) and event.button == "new_hand":
             return self._hand_started(self.hand + 1)
         return []

@@ -1,8 +1,8 @@
 """The tournament's tables at the hub: each table's events stored, then played under the floor.
 
-Consumes validated table events (`hub.wire`) with their raw payloads; stores each one first
+Consumes validated table events (`tablewire.wire`) with their raw payloads; stores each one first
 (deduplicated), plays it on the table's `TableGame`, asks the `FloorService` for the level when a
-hand starts (as of when the dealer pressed "new hand", `hub.table_clock`: a table heard late is set
+hand starts (as of when the dealer pressed "new hand", `hub.floor.table_clock`: a table heard late is set
 up as it was dealt) and gives it the stacks when one ends; emits the game's `Output` plus move
 instructions. `FloorTables.open` rebuilds every table, the hand in progress included, from the store
 after a kill.
@@ -14,14 +14,14 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from hub import wire
-from hub.floor import FloorService, MoveInstruction, table_number
-from hub.game import Output, TableGame, TableSetup
+from hub.floor.service import FloorService, MoveInstruction, table_number
+from hub.floor.store import JSON, EventStore, StoreError, TableRow
+from hub.floor.table_clock import TableClock
+from hub.room.game import Output, TableGame, TableSetup
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
-from hub.store import JSON, EventStore, StoreError, TableRow
-from hub.table_clock import TableClock
 from hub.tournament.errors import TournamentError
+from tablewire import wire
 
 _CONTEXT = "game/"  # config key prefix: the table's context at the start of its current hand
 _CLOCK = "table_clock/"  # config key prefix: the table's clock offset per boot (`TableClock`)
@@ -269,11 +269,10 @@ class FloorTables:
 
 def _offsets(key: str, raw: JSON | None, store: EventStore) -> dict[str, float]:
     """A table's stored clock offsets, checked (`TableClock.offsets`)."""
-    numbers = isinstance(raw, dict) and all(isinstance(v, int | float) and not isinstance(v, bool)
-                                            for v in raw.values())
-    if not numbers:
+    if not isinstance(raw, dict) or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                                            for v in raw.values()):
         raise StoreError(f"the event store {store.path} holds a bad table clock under {key!r}: {raw!r}")
-    return {boot: float(v) for boot, v in raw.items()}  # type: ignore[arg-type]
+    return {boot: float(v) for boot, v in raw.items() if isinstance(v, int | float)}  # all are, checked above
 
 
 def _context(hand_no: int, players: dict[int, int], positions: Positions, level: HandLevel,

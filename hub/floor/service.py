@@ -18,13 +18,29 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TypeVar
 
-from hub.floor_commands import (COMMAND_TYPES, TOURNAMENT_CLOCK, TOURNAMENT_CMD, TOURNAMENT_RESULT,
-                                AnyCommand, CancelHand, ClockCmd, CommandError, CommandResult, Eliminate, Move,
-                                NewTournament, Register, Results, Seat, Start, Status, decode_command)
-from hub.hand_cancel import cancel_ruling
-from hub.mqtt import Message, MqttLink
+from hub.floor.commands import (
+    COMMAND_TYPES,
+    TOURNAMENT_CLOCK,
+    TOURNAMENT_CMD,
+    TOURNAMENT_RESULT,
+    AnyCommand,
+    CancelHand,
+    ClockCmd,
+    CommandError,
+    CommandResult,
+    Eliminate,
+    Move,
+    NewTournament,
+    Register,
+    Results,
+    Seat,
+    Start,
+    Status,
+    decode_command,
+)
+from hub.floor.store import JSON, EventStore, StoreError
+from hub.room.hand_cancel import cancel_ruling
 from hub.rules import Level as HandLevel
-from hub.store import JSON, EventStore, StoreError
 from hub.tournament.errors import FloorError, TournamentError
 from hub.tournament.events import Event, FinalTableDrawn, MoveOrdered, TableBroken, event_from_dict
 from hub.tournament.results import POUQUES_PAYOUTS, PayoutRule, PayoutTier, Standing, prizes
@@ -32,6 +48,7 @@ from hub.tournament.state import PlayerStatus
 from hub.tournament.structure import AnteKind, Level, from_toml
 from hub.tournament.tournament import Tournament
 from hw.ports import Clock
+from tablewire.mqtt import Message, MqttLink
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

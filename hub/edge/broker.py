@@ -46,7 +46,7 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
-# As the room's installed broker (`deploy/mosquitto-tapis.conf`, `hub.security`): bigger packets are refused.
+# As the room's installed broker (`deploy/mosquitto-tapis.conf`, `hub.edge.security`): bigger packets are refused.
 MAX_PACKET = 256 * 1024
 
 
@@ -146,17 +146,3 @@ class EmbeddedBroker:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-def parse_url(url: str) -> tuple[str, int]:
-    """`mqtt://host:port` (or `host:port`) -> (host, port)."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        rest = url
-    elif scheme != "mqtt":  # refused at once, not after a 30 s wait on a host named "http://..."
-        raise ValueError(f"broker URL {url!r}: expected mqtt://host:port "
-                         "(TLS is given with --ca, not with mqtts://)")
-    host, _, port = rest.rpartition(":")
-    if not host or "/" in host or not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
-        raise ValueError(f"broker URL {url!r}: expected mqtt://host:port, port 1-65535")
-    return host, int(port)

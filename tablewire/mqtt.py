@@ -37,7 +37,7 @@ class MqttLink:
     def __init__(self, *, client_id: str, host: str, port: int, will: tuple[str, bytes] | None = None,
                  username: str | None = None, password: str | None = None,
                  session_expiry: int = 0, keepalive: int = 15, tls: ssl.SSLContext | None = None) -> None:
-        """`tls`: the room's TLS listener (`hub.security.client_tls_context(ca_file)`)."""
+        """`tls`: the room's TLS listener (`tablewire.credentials.client_tls_context(ca_file)`)."""
         self.client_id = client_id
         self._host, self._port, self._keepalive = host, port, keepalive
         self._session_expiry = session_expiry
@@ -45,7 +45,8 @@ class MqttLink:
                                    protocol=MQTTProtocolVersion.MQTTv5)
         self._client.max_queued_messages_set(0)  # unbounded while offline: the outbox bounds it
         self._client.max_inflight_messages_set(1000)
-        self._client.reconnect_delay_set(min_delay=0.05, max_delay=2)
+        # paho's hint says int; its reconnect loop sleeps any number (a first retry after 50 ms)
+        self._client.reconnect_delay_set(min_delay=0.05, max_delay=2)  # type: ignore[arg-type]
         if username is not None:
             self._client.username_pw_set(username, password)
         if tls is not None:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 JSON = str | int | float | bool | None | list["JSON"] | dict[str, "JSON"]
 
@@ -256,7 +257,7 @@ class EventStore:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> EventStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -1,6 +1,6 @@
 """`tapis tournament ...`: the TD's command line for rooms without a screen (hub, TD side).
 
-Builds a TD command (`hub.floor_commands`) from the arguments and runs it on the SQLite store
+Builds a TD command (`hub.floor.commands`) from the arguments and runs it on the SQLite store
 directly when the hub is not running (`--db`), or sends it over MQTT to the running hub (`--broker`)
 and prints its answer. Emits readable text (or `--json`); refusals in plain words, exit status 2.
 """
@@ -19,9 +19,8 @@ import uuid
 from pathlib import Path
 from typing import Any, TextIO
 
-from hub.floor_commands import (TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandError, CommandResult,
-                                decode_command)
-from hub.store import EventStore, StoreError
+from hub.floor.commands import TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandError, CommandResult, decode_command
+from hub.floor.store import EventStore, StoreError
 from hub.tournament.structure import pouques_2020, to_toml
 
 DEFAULT_DB = "tapis-tournament.db"
@@ -125,7 +124,7 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_local(db: str, command: dict[str, Any]) -> CommandResult:
     """Run on the store file itself: only when no hub has it open (one writer)."""
-    from hub.floor import FloorService
+    from hub.floor.service import FloorService
 
     if command["cmd"] != "new" and not Path(db).exists():
         raise StoreError(f"no tournament file {db}: create it with `tapis tournament new --db {db} ...`")
@@ -136,8 +135,8 @@ def run_local(db: str, command: dict[str, Any]) -> CommandResult:
 
 def run_remote(broker: str, command: dict[str, Any], *, timeout: float = 10.0) -> CommandResult:
     """Send to the running hub over MQTT and wait for its answer on `.../cmd/result`."""
-    from hub.broker import parse_url
-    from hub.mqtt import Message, MqttLink
+    from tablewire.broker_url import parse_url
+    from tablewire.mqtt import Message, MqttLink
 
     host, port = parse_url(broker)
     command = {**command, "id": uuid.uuid4().hex[:16]}
@@ -179,9 +178,9 @@ def serve(db: str, broker: str, *, period: float) -> int:
     """The floor alone on MQTT: TD commands and the retained clock, until Ctrl-C."""
     import signal
 
-    from hub.broker import parse_url
-    from hub.floor import FloorService
-    from hub.mqtt import MqttLink
+    from hub.floor.service import FloorService
+    from tablewire.broker_url import parse_url
+    from tablewire.mqtt import MqttLink
     host, port = parse_url(broker)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

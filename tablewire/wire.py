@@ -8,13 +8,13 @@ travel only on TD topics (`.../td/...`), which the broker's ACL keeps from viewe
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from table_agent.dealing_faults import FaultKind
+from tablewire.faults import FaultKind
 
-SCHEMA = 1
+SCHEMA: Final = 1
 ROOT = "tapis/v1"
 TABLE_ID = r"^[A-Za-z0-9_-]{1,32}$"
 
@@ -70,7 +70,7 @@ HUB_STATUS = f"{ROOT}/hub/status"
 
 
 def hub_worker_status(worker: str) -> str:
-    """Retained `online` / `offline` of one hub worker of a sharded room (`hub.shard`)."""
+    """Retained `online` / `offline` of one hub worker of a sharded room (`hub.edge.shard`)."""
     return f"{HUB_STATUS}/{worker}"
 
 
@@ -117,13 +117,6 @@ class CardEvent(_Event):
     order: int = Field(ge=1, lt=2**63)
 
 
-class HandStarted(_Event):
-    """A table without a hub game (no players configured) numbers its own hands."""
-
-    type: Literal["hand_started"] = "hand_started"
-    hand: int = Field(ge=1, lt=2**63)
-
-
 class ReaderStatus(_Event):
     type: Literal["reader_status"] = "reader_status"
     state: Literal["connected", "lost", "fault"]
@@ -163,7 +156,7 @@ class FaultSeen(_Event):
     details: dict[str, Detail] = Field(default_factory=dict)
 
 
-AnyTableEvent = CardEvent | HandStarted | ReaderStatus | DealerPressed | SeatActed | FaultSeen
+AnyTableEvent = CardEvent | ReaderStatus | DealerPressed | SeatActed | FaultSeen
 TableEvent = Annotated[AnyTableEvent, Field(discriminator="type")]
 _table_event: TypeAdapter[AnyTableEvent] = TypeAdapter(TableEvent)
 

@@ -13,18 +13,28 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub import rulings, wire
-from hub.hand_cancel import KIND as CANCEL_KIND
-from hub.hand_cancel import cancel_ruling
-from hub.rules import (ActionRecord, ActionStatus, Hand, Level, Positions, RulesError, RulingGiven, Street,
-                       start_hand)
+from hub import rulings
+from hub.room.hand_cancel import KIND as CANCEL_KIND
+from hub.room.hand_cancel import cancel_ruling
+from hub.rules import (
+    ActionRecord,
+    ActionStatus,
+    Hand,
+    Level,
+    Positions,
+    RulesError,
+    RulingGiven,
+    Street,
+    refusals,
+    start_hand,
+)
 from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
-from hub.rules import refusals
 from hub.rules.positions import clockwise, default_positions, next_positions
 from hub.rules.rulesets import TimeCaller, get_ruleset
 from hub.rules.timecall import TimeCall
-from table_agent.dealing_faults import FaultDetected, FaultKind
+from tablewire import wire
+from tablewire.faults import FaultDetected, FaultKind
 
 log = logging.getLogger(__name__)
 
@@ -184,10 +194,10 @@ class TableGame:
                 self.board.remove(face)
             return Output()
         if zone == "muck" and event.type == "card_arrived":
-            seat = self._last_seat.get(face)
+            last = self._last_seat.get(face)
             assert self.hand is not None
-            if seat is not None and not self.hole.get(seat) and seat in self.hand.live:
-                return self._mucked(seat)
+            if last is not None and not self.hole.get(last) and last in self.hand.live:
+                return self._mucked(last)
         return Output()
 
     def action(self, seat: int, action: str, to: int | None) -> Output:
@@ -443,7 +453,7 @@ class TableGame:
 
     def cancel(self, by: str) -> Output:
         """The TD cancels the hand in progress (a table blocked mid-hand): the ruleset's cancelled
-        hand decides the chips (`hub.hand_cancel`), cited in the ruling."""
+        hand decides the chips (`hub.room.hand_cancel`), cited in the ruling."""
         if not self.in_hand:
             return Output([self._event("cancel_refused", by=by, reason="no hand in progress")])
         ruling = cancel_ruling(self.ruleset)

@@ -1,8 +1,8 @@
 """TD commands for the tournament floor as they cross a process boundary (MQTT, the TD command line).
 
-Consumes JSON from `tapis/v1/hub/tournament/cmd` (or built by `hub.td`); emits validated pydantic
+Consumes JSON from `tapis/v1/hub/tournament/cmd` (or built by `hub.floor.td`); emits validated pydantic
 models the `FloorService` executes, and the result payload it answers on `.../cmd/result`.
-Topics live here until the lead moves them into `hub.wire`.
+Its topics live here, not in `tablewire`: they run between the TD's tools and the hub, never a table.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from hub.store import JSON
-from hub.wire import ROOT, TABLE_ID
+from hub.floor.store import JSON
+from tablewire.wire import ROOT, TABLE_ID
 
 TOURNAMENT_CLOCK = f"{ROOT}/hub/tournament/clock"  # retained snapshot, every second and on change
 TOURNAMENT_CMD = f"{ROOT}/hub/tournament/cmd"  # TD -> hub, JSON `Command`
@@ -97,7 +97,7 @@ class Move(_Cmd):
 
 class CancelHand(_Cmd):
     """Annuler la donne: the hand in progress at a table ends, its chips as the ruleset says
-    (`hub.hand_cancel`); for a table blocked mid-hand. Needs the running hub (the hand lives there)."""
+    (`hub.room.hand_cancel`); for a table blocked mid-hand. Needs the running hub (the hand lives there)."""
 
     cmd: Literal["cancel_hand"] = "cancel_hand"
     table: str = Field(pattern=TABLE_ID)

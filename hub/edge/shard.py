@@ -12,7 +12,7 @@ import re
 import zlib
 from dataclasses import dataclass
 
-from hub import wire
+from tablewire import wire
 
 
 def shard_of(table: str, count: int) -> int:
