@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = Path(os.environ.get("TAPIS_MUTATION_DIR", "/tmp/tapis-mutation"))
-PACKAGES = ["firmware_bridge", "table_agent", "hub", "hw", "simulators"]
+PACKAGES = ["firmware_bridge", "table_agent", "hub", "hw", "simulators", "tablewire", "tapis"]  # as pyproject's
 
 # module -> (file to mutate, the fast tests that target it). Tests with brokers, browsers or ptys are
 # left out on purpose: each mutant reruns the tests that cover it, so they must take seconds.

@@ -253,3 +253,46 @@ def test_after_a_long_outage_a_card_taken_meanwhile_is_lifted_by_the_heartbeats(
     assert p.tick(60.05) == []
     lifted = heartbeats_until_lifted(p, 60.0)
     assert lifted is not None and lifted <= 60.0 + Presence.ghost_bound(scan_period=P, gone_after=0.5)
+
+
+@pytest.mark.parametrize(("scan", "gone", "heartbeat", "bound"), [
+    (0.05, 0.5, 1.0, 2.1),   # the agent at 50 ms scans: the first gap, then two heartbeats
+    (0.02, 0.5, 1.0, 2.04),  # at 20 ms
+    (0.3, 3.0, 1.0, 4.0),    # a gap counts in full past a heartbeat: gone_after and one heartbeat
+    (0.2, 0.5, 1.0, 4.0),    # gaps count for less than half gone_after: (0.5 // 0.2 + 2) heartbeats
+    (0.125, 0.5, 1.0, 4.0),  # exactly half: three gaps may be needed, so the loose bound, not 2.25
+    (0.05, 0.5, 2.0, 4.1),   # a slower heartbeat scales the bound
+    (0.2, 0.5, 2.0, 8.0),
+])
+def test_the_ghost_bound_is_exact(scan: float, gone: float, heartbeat: float, bound: float) -> None:
+    assert Presence.ghost_bound(scan_period=scan, gone_after=gone, heartbeat=heartbeat) == pytest.approx(bound)
+
+
+@pytest.mark.parametrize("scan", [0.02, 0.05])
+def test_the_ghost_bound_is_reached_on_an_empty_felt(scan: float) -> None:
+    """The bound is the worst case, not a guess: the first heartbeat falling just over two scans after
+    the ghost's last read, it is lifted at the bound (within a millisecond)."""
+    bound = Presence.ghost_bound(scan_period=scan, gone_after=0.5)
+    worst = 0.0
+    for k in range(1, 1000):
+        first = k / 1000
+        p = Presence(scan_period=scan, gone_after=0.5)
+        p.heard(0.0)
+        p.seen(5, "AA", 0.0)
+        p.heard(first)
+        lifted = first if p.tick(first) else heartbeats_until_lifted(p, first)
+        assert lifted is not None
+        worst = max(worst, lifted)
+    assert bound - 0.002 <= worst <= bound + 1e-9
+
+
+def test_two_silences_in_a_row_each_count_only_their_part() -> None:
+    """A card read between two long silences, and missed by the first scan after the second, is still
+    there: the second silence adds to what the first skipped, it does not replace it."""
+    p = Presence(scan_period=P, gone_after=0.5)
+    p.heard(0.0)
+    p.seen(1, "AA", 0.0)
+    p.heard(10.0)
+    p.seen(1, "AA", 10.0)
+    p.heard(20.0)  # this batch misses AA
+    assert p.tick(20.0) == []
