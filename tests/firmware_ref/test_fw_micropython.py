@@ -5,30 +5,17 @@ when TAPIS_MICROPYTHON_WASM names the port's micropython.mjs (npm package
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
+from mpy_runner import cpython_output, micropython_output
 
 from firmware_bridge import Decoder, Heartbeat, ReaderFault, TagGone, TagSeen
 
-HERE = Path(__file__).resolve().parent
-FIRMWARE = HERE.parents[1] / "hw" / "firmware"
-SCENARIO = HERE / "mpy_scenario.py"
-
-
-def cpython_output() -> str:
-    code = f"import sys; sys.path.insert(0, {str(FIRMWARE)!r}); exec(open({str(SCENARIO)!r}).read())"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+SCENARIO = Path(__file__).resolve().parent / "mpy_scenario.py"
 
 
 def test_the_scenario_is_valid_protocol_and_exercises_the_board() -> None:
-    lines = cpython_output().splitlines()
+    lines = cpython_output(SCENARIO).splitlines()
     assert lines[0] == "0x29b1 " + "ff" + bytes(range(1, 255)).hex() + "ff" + bytes(range(1, 255)).hex()
     decoder = Decoder()
     frames = [f for line in lines[2:-1] for f in decoder.feed(bytes.fromhex(line))]
@@ -38,11 +25,4 @@ def test_the_scenario_is_valid_protocol_and_exercises_the_board() -> None:
 
 
 def test_micropython_prints_what_cpython_prints() -> None:
-    wasm = os.environ.get("TAPIS_MICROPYTHON_WASM")
-    if not wasm or not Path(wasm).is_file() or shutil.which("node") is None:
-        pytest.skip("set TAPIS_MICROPYTHON_WASM to micropython.mjs (npm @micropython/micropython-webassembly-pyscript)"
-                    " and install node to run the firmware on MicroPython")
-    done = subprocess.run(["node", str(HERE / "run_micropython.mjs"), wasm, str(FIRMWARE), str(SCENARIO)],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert done.stdout == cpython_output()
+    assert micropython_output(SCENARIO) == cpython_output(SCENARIO)

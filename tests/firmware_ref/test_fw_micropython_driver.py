@@ -4,28 +4,15 @@ test_fw_micropython.py)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
+from mpy_runner import cpython_output, micropython_output
 
-HERE = Path(__file__).resolve().parent
-FIRMWARE = HERE.parents[1] / "hw" / "firmware"
-SCENARIO = HERE / "mpy_driver_scenario.py"
-
-
-def cpython_output() -> str:
-    code = f"import sys; sys.path.insert(0, {str(FIRMWARE)!r}); exec(open({str(SCENARIO)!r}).read())"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+SCENARIO = Path(__file__).resolve().parent / "mpy_driver_scenario.py"
 
 
 def test_the_driver_scenario_says_what_the_driver_does() -> None:
-    lines = cpython_output().splitlines()
+    lines = cpython_output(SCENARIO).splitlines()
     assert lines[0] == "[146, 146] ([], True) [50, 50, 5]"  # soft resets, then 5 ms of field
     assert lines[2] == "8804af1122 (4, 20) True"  # the bits sent kept; CollPos 5 read both ways
     assert lines[3].split()[3] == "12954488040f"  # one FIFO burst: SEL, NVB, the known bytes
@@ -33,11 +20,4 @@ def test_the_driver_scenario_says_what_the_driver_does() -> None:
 
 
 def test_micropython_prints_what_cpython_prints() -> None:
-    wasm = os.environ.get("TAPIS_MICROPYTHON_WASM")
-    if not wasm or not Path(wasm).is_file() or shutil.which("node") is None:
-        pytest.skip("set TAPIS_MICROPYTHON_WASM to micropython.mjs (npm @micropython/micropython-webassembly-pyscript)"
-                    " and install node to run the firmware on MicroPython")
-    done = subprocess.run(["node", str(HERE / "run_micropython.mjs"), wasm, str(FIRMWARE), str(SCENARIO)],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert done.stdout == cpython_output()
+    assert micropython_output(SCENARIO) == cpython_output(SCENARIO)
