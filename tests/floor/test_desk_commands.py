@@ -284,3 +284,24 @@ def test_the_command_line_reenters_sets_the_time_and_shows_who_is_still_playing(
     text = capsys.readouterr().out
     assert "3 left of 4 entries" in text and text.count("en jeu / still playing") == 3
     assert "€" not in "".join(text.splitlines()[1:])
+
+
+def test_undoing_an_elimination_puts_back_the_player_it_moved() -> None:
+    with EventStore(":memory:") as store:
+        floor = started_floor(store, 20, tables=2)  # 10 and 10; cdc 3.3 balances at three apart
+        state = floor.require().state
+        first = sorted(state.tables[1].seats.values())
+        for name in first[:2]:
+            assert run(floor, {"cmd": "eliminate", "player": name}, 2.0).ok
+        seats = {p.name: (p.table, p.seat) for p in state.alive()}
+        out = run(floor, {"cmd": "eliminate", "player": first[2]}, 3.0)
+        moved = out.data["moves"]
+        assert len(moved) == 1 and moved[0]["to_table"] == "t1"  # 7 against 10: one comes over
+        undo = run(floor, {"cmd": "undo", "action": out.data["undo"]}, 4.0)
+        assert undo.ok, undo.error
+        state = floor.require().state
+        assert {p.name: (p.table, p.seat) for p in state.alive()} == seats  # every seat as before
+        back = {m["player"]: m for m in undo.data["moves"]}
+        assert back[moved[0]["player"]]["to_table"] == moved[0]["from_table"]  # the dealers are told
+        assert back[first[2]]["from_table"] == "" and back[first[2]]["to_table"] == "t1"
+        assert not state.pending_moves and state.players[first[2]].alive
