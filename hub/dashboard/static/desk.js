@@ -80,7 +80,7 @@ function drawLists() {
   const q = ($("search").value || "").trim().toLowerCase();
   const playing = rows.filter(r => r.status === "playing" && (!q || r.player.toLowerCase().includes(q)));
   $("playing").replaceChildren(
-    el("tr", {}, el("th", {}, t("player")), el("th", {}, t("where")), el("th", { class: "num" }, t("chips_col")), el("th", {}, "")),
+    el("tr", {}, el("th", {}, t("player_col")), el("th", {}, t("where")), el("th", { class: "num" }, t("chips_col")), el("th", {}, "")),
     ...(playing.length ? playing.map(r => el("tr", { "data-player": r.player },
       el("td", { class: "player" }, r.player),
       el("td", {}, r.table ? `${r.table} · ${r.seat}` : "–"),
@@ -89,7 +89,7 @@ function drawLists() {
       : [el("tr", {}, el("td", { colspan: "4", class: "dim" }, t("no_players")))]));
   const out = rows.filter(r => r.status !== "playing");
   $("out").replaceChildren(
-    el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
+    el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
     ...(out.length ? out.map(r => el("tr", { "data-player": r.player },
       el("td", { class: "place" }, `${r.place}${r.tied > 1 ? " " + t("ex_aequo") : ""}`),
       el("td", { class: "player" }, r.player), el("td", {}, t(r.status)),

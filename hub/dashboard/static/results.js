@@ -11,7 +11,7 @@ function draw() {
   document.getElementById("r-facts").textContent =
     `${res.entries} ${t("entries_of")} · ${t("players_left")} ${res.players_left} · ${t("prize_pool")} ${euro(res.prize_pool_cents)}`;
   document.getElementById("r-table").replaceChildren(
-    el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
+    el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
     ...res.ranking.map(r => el("tr", { "data-player": r.player },
       el("td", {}, r.place === null ? "–" : `${r.place}${r.tied > 1 ? " " + t("ex_aequo") : ""}`),
       el("td", {}, r.player), el("td", {}, t(r.status)),
