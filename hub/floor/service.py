@@ -123,6 +123,7 @@ class FloorService:
         self.listeners: list[Callable[[list[Event]], None]] = []  # called with every batch stored
         self.on_cancel_hand: Callable[[str, str], None] | None = None  # the hub's, where the hands live
         self._undo: int | None = None  # the TD action the last command took, for its result
+        self._in_command = False  # only a TD's command may be undone, not what the floor did on its own
         if link is not None:
             link.subscribe(TOURNAMENT_CMD, self._enqueue)
             link.on_connect(lambda: setattr(self, "_changed", True))  # republish after a reconnect
@@ -198,7 +199,7 @@ class FloorService:
                 if new:
                     self.store.append_tournament_events([e.to_dict() for e in new], expected=before)
                 opener = next((i for i, e in enumerate(new) if opens_action(e)), None)
-                if opener is not None:  # the TD may undo it: where it starts and ends in the log
+                if opener is not None and self._in_command:  # the TD may undo it: where it starts and ends in the log
                     self._undo = before + opener
                     self.store.put_config(f"{_UNDO_KEY}{self._undo}", before + len(new) - 1)
         except StoreError:
@@ -293,7 +294,7 @@ class FloorService:
         try:
             cmd = command if isinstance(command, COMMAND_TYPES) else decode_command(command)
             cmd_name, ident = cmd.cmd, cmd.id
-            self._undo = None
+            self._undo, self._in_command = None, True
             reads_only = isinstance(cmd, (Status, Results))
             # A command that writes holds the file from here (BEGIN IMMEDIATE; `_run` nests in it), so
             # what another writer stored while this one waited is what it decides on, its time included.
@@ -301,10 +302,17 @@ class FloorService:
                 self._refresh()
                 if self.tournament is not None:
                     now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
+                    if not reads_only and self.tournament.state.clock.started:
+                        # what the clock did by now is the floor's, stored apart: an undo takes back the TD's alone
+                        self._in_command = False
+                        self._run(lambda t: t.tick(now))
+                        self._in_command = True
                 events, data = self._dispatch(cmd, now)
         except (CommandError, TournamentError) as err:
             return CommandResult(id=ident, cmd=cmd_name, ok=False, error=str(err), error_fr=in_french(str(err)),
                                  error_en=in_english(str(err)))
+        finally:
+            self._in_command = False
         if self._undo is not None:
             data = {**data, "undo": self._undo}
         return CommandResult(id=ident, cmd=cmd_name, ok=True, events=[type(e).__name__ for e in events],

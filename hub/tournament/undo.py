@@ -22,7 +22,6 @@ from hub.tournament.events import (
     PenaltyGiven,
     PlayerReentered,
     PlayerRegistered,
-    PlayerRemoved,
     StacksCorrected,
     TimeAdjusted,
     WaitListEntered,
@@ -31,7 +30,7 @@ from hub.tournament.events import (
 
 # Records that open a TD action a TD may undo (what follows in the same batch are its consequences).
 UNDOABLE = (StacksCorrected, PenaltyGiven, ChipsColouredUp, PlayerRegistered, PlayerReentered, WaitListJoined,
-            WaitListEntered, PlayerRemoved)
+            WaitListEntered)
 # Records that touch no table and no player: the clock running on does not block an undo.
 _NEUTRAL = (LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, ActionReverted)
 

@@ -305,3 +305,24 @@ def test_undoing_an_elimination_puts_back_the_player_it_moved() -> None:
         assert back[moved[0]["player"]]["to_table"] == moved[0]["from_table"]  # the dealers are told
         assert back[first[2]]["from_table"] == "" and back[first[2]]["to_table"] == "t1"
         assert not state.pending_moves and state.players[first[2]].alive
+
+
+def test_an_undo_takes_back_the_tds_action_not_what_the_clock_did_meanwhile() -> None:
+    from hub.floor.commands import NewTournament
+    from hub.tournament.structure import pouques_2020, to_toml
+
+    with EventStore(":memory:") as store:
+        floor = FloorService(store)
+        floor.create(NewTournament(name="B", ruleset="brest-2011", structure_toml=to_toml(pouques_2020()),
+                                   buy_in_cents=1_000, payouts="pouques", seed=2), 0.0)
+        for cmd in ({"cmd": "register", "players": [f"p{i:02d}" for i in range(12)]},
+                    {"cmd": "register", "players": ["Zoé"], "present": False}, {"cmd": "seat"}, {"cmd": "start"},
+                    {"cmd": "wait_list", "player": "Wendy"}):
+            assert run(floor, cmd, 0.0).ok
+        late = 40 * 60 + 5.0  # level 1 is over: Zoé never came, Wendy takes her seat (brest II.1)
+        out = run(floor, {"cmd": "penalty", "player": "p03", "kind": "warning"}, late)
+        assert out.ok and floor.require().state.players["Wendy"].alive
+        assert run(floor, {"cmd": "undo", "action": out.data["undo"]}, late + 1).ok
+        state = floor.require().state
+        assert state.players["p03"].penalties == [] and state.players["Wendy"].alive
+        assert not state.players["Zoé"].alive and floor.snapshot(late + 1)["level"] == 2
