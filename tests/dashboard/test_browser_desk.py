@@ -232,3 +232,64 @@ def test_the_desk_fits_a_phone_in_both_languages(chromium: Browser, desk_dash: D
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     assert raw_words(page) == [], raw_words(page)
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def brest_dash(room: ScriptedRoom, tmp_path: Path) -> Iterator[Dashboard]:
+    """A brest-2011 tournament (wait-list, II.2), created empty."""
+    with EventStore(tmp_path / "brest.db", durable=False) as store:
+        floor = FloorService(store)
+        floor.create(NewTournament(name="Brest", ruleset="brest-2011", structure_toml=to_toml(pouques_2020()),
+                                   buy_in_cents=2_000, payouts="pouques", seed=3), 0.0)
+        dash = Dashboard(room.hub, floor=floor, users={"alice": hash_password(PASSWORD)}, clock=RunningClock(),
+                         clock_period=0.3).start()
+        yield dash
+        dash.stop()
+
+
+def test_absent_arrival_wait_list_and_chip_race_at_the_desk(chromium: Browser,  # noqa: F811
+                                                            brest_dash: Dashboard) -> None:
+    floor = brest_dash.floor
+    assert floor is not None
+    page = desk(chromium, brest_dash.url)
+    for name in ("Ada", "Brune", "Chloé", "Dédé", "Erwan"):
+        register(page, name)
+    page.check("#r-absent")
+    register(page, "Fañch")  # registered, not there yet
+    page.uncheck("#r-absent")
+    assert not floor.require().state.players["Fañch"].arrived
+    page.fill("#f-register [name=player]", "Fañch")
+    page.click("#b-arrive")
+    notice(page, "Fañch est arrivé")
+    page.click("#b-seat")
+    notice(page, "Places tirées")
+    page.click("#b-start")
+    notice(page, "Tournoi lancé")
+    page.fill("#f-register [name=player]", "Gwen")
+    page.click("#b-wait")
+    notice(page, "Liste d'attente mise à jour")
+    page.wait_for_function("() => document.getElementById('wait-list').textContent.includes('Gwen')")
+    page.click("#b-wait-seat")  # nobody is out yet: brest II.2 says why not
+    confirm(page, "Placer Gwen")
+    assert "un joueur de la liste d'attente entre après une élimination" in notice(page, "Refusé")
+    page.click("#playing tr[data-player='Ada'] button.eliminate")
+    confirm(page, "Éliminer Ada")
+    notice(page, "Ada éliminé")
+    page.click("#b-wait-seat")
+    confirm(page, "Placer Gwen")
+    notice(page, "Liste d'attente mise à jour")
+    page.wait_for_selector("#playing tr[data-player='Gwen']")
+    # a chip race: a bad entry is caught on the page, a good one colours up table 1
+    page.fill("#f-race [name=table]", "t1")
+    page.fill("#f-race [name=small]", "25")
+    page.fill("#f-race [name=big]", "100")
+    page.fill("#f-race [name=leftovers]", "Brune 3")
+    page.click("#f-race button")
+    notice(page, "Indiquer la table")
+    page.fill("#f-race [name=leftovers]", "Brune=3, Chloé=1")
+    page.click("#f-race button")
+    confirm(page, "Course aux jetons à la table 1 : plaques de 25 en 100")
+    notice(page, "Course aux jetons faite à la table 1")
+    assert any(type(e).__name__ == "ChipsColouredUp" for e in floor.require().events)
+    assert raw_words(page) == [], raw_words(page)
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -29,7 +29,10 @@ Object.assign(TEXTS.fr, {
   bad_mmss: "Indiquer le temps restant en minutes:secondes, par exemple 12:30.",
   need_name: "Indiquer le nom du joueur.", need_login: "Connexion DT requise : reconnectez-vous.",
   no_answer: "Le hub ne répond pas : la commande n'a peut-être pas été prise en compte.",
-  refused_prefix: "Refusé : ",
+  refused_prefix: "Refusé : ", absent: "pas encore arrivé", chip_race: "Course aux jetons", table_ph: "table (t1)",
+  small_chip: "petite plaque", big_chip: "plaque", leftovers_ph: "restes : Ada=3, Bob=1", race: "Colorer",
+  ask_race: "Course aux jetons à la table {t} : plaques de {s} en {b} ?", done_race: "Course aux jetons faite à la table {t}",
+  bad_race: "Indiquer la table (t1), la petite plaque, la plaque supérieure et les restes : Ada=3, Bob=1.",
 });
 Object.assign(TEXTS.en, {
   desk: "Tournament desk", desk_login_needed: "Log in as tournament director to use the desk.",
@@ -60,7 +63,10 @@ Object.assign(TEXTS.en, {
   bad_mmss: "Give the time left as minutes:seconds, for example 12:30.",
   need_name: "Give the player's name.", need_login: "TD login required: log in again.",
   no_answer: "The hub does not answer: the command may not have been taken.",
-  refused_prefix: "Refused: ",
+  refused_prefix: "Refused: ", absent: "not arrived yet", chip_race: "Chip race", table_ph: "table (t1)",
+  small_chip: "small chip", big_chip: "chip", leftovers_ph: "left over: Ada=3, Bob=1", race: "Colour up",
+  ask_race: "Chip race at table {t}: {s} chips up to {b}?", done_race: "Chip race done at table {t}",
+  bad_race: "Give the table (t1), the small chip, the bigger chip and what is left over: Ada=3, Bob=1.",
 });
 // "{p} eliminated" with its values put in (text, never HTML).
 function tf(key, values) { return t(key).replace(/\{(\w+)\}/g, (_, k) => (values && values[k] !== undefined ? values[k] : "")); }

@@ -139,6 +139,20 @@ function jumpLevel() {
   if (level === null) { notice(t("bad_level"), false); return; }
   act({ cmd: "clock", action: "level", level }, "done_clock", {});
 }
+// "Ada=3, Bob=1": each player's small chips left over after the exact exchange (cdc 4.2).
+function chipRace(form) {
+  const get = name => form.querySelector(`[name=${name}]`).value.trim();
+  const table = /^t?(\d{1,3})$/.exec(get("table"));
+  const small = wholeNumber(get("small"), 1, 1e9), big = wholeNumber(get("big"), 2, 1e9);
+  const leftovers = {};
+  for (const part of get("leftovers").split(",").map(x => x.trim()).filter(Boolean)) {
+    const m = /^(.+?)\s*=\s*(\d{1,3})$/.exec(part);
+    if (!m) return null;
+    leftovers[m[1]] = Number(m[2]);
+  }
+  if (!table || small === null || big === null) return null;
+  return { cmd: "chip_race", table: "t" + table[1], small_value: small, big_value: big, leftovers };
+}
 function penaltyKinds() {
   const select = $("p-kind"), was = select.value;
   select.replaceChildren(...KINDS.map(k => el("option", { value: k }, t("k_" + k))));
@@ -149,7 +163,7 @@ function wire() {
   $("f-register").addEventListener("submit", ev => {
     ev.preventDefault();
     const p = nameIn(ev.target);
-    if (p) act({ cmd: "register", players: [p] }, "done_register", { p });
+    if (p) act({ cmd: "register", players: [p], present: !$("r-absent").checked }, "done_register", { p });
   });
   $("b-arrive").addEventListener("click", () => { const p = nameIn($("f-register")); if (p) act({ cmd: "arrive", player: p }, "done_arrive", { p }); });
   $("b-reenter").addEventListener("click", () => {
@@ -181,6 +195,13 @@ function wire() {
   $("b-redraw").addEventListener("click", () => act({ cmd: "redraw" }, "done_redraw", {}, t("ask_redraw")));
   $("b-h4h-on").addEventListener("click", () => act({ cmd: "hand_for_hand", on: true }, "done_hand_for_hand", {}, t("ask_h4h_on")));
   $("b-h4h-off").addEventListener("click", () => act({ cmd: "hand_for_hand", on: false }, "done_hand_for_hand", {}, t("ask_h4h_off")));
+  $("f-race").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const race = chipRace(ev.target);
+    if (!race) { notice(t("bad_race"), false); return; }
+    const v = { t: race.table.replace(/^t/, ""), s: chips(race.small_value), b: chips(race.big_value) };
+    act(race, "done_race", v, tf("ask_race", v));
+  });
   $("undo").addEventListener("click", () => {
     if (!DESK.undo) return;
     act({ cmd: "undo", action: DESK.undo.action, by: ME.user || "TD" }, "done_undo", {}, tf("ask_undo", { a: DESK.undo.label }));
