@@ -19,11 +19,10 @@ PLAYING = ("en jeu", "still playing")
 
 
 def results(state: FloorState, ranking: list[Standing], won: Mapping[str, int], pool_cents: int) -> dict[str, JSON]:
-    """Places and prizes of the players out; the players still in listed by chips, unranked.
-
-    When one player is left he has won: first place and his prize."""
+    """Places and prizes of the players out; the players still in listed by chips, unranked; then the
+    players entered and not seated yet. When one player is left he has won: first place and his prize."""
     alive = {p.name for p in state.alive()}
-    finished = len(alive) <= 1 and bool(state.players)
+    finished = state.clock.started and len(alive) <= 1 and bool(ranking)
     rows: list[JSON] = []
     for st in ranking:
         playing = st.player in alive and not finished
@@ -33,6 +32,10 @@ def results(state: FloorState, ranking: list[Standing], won: Mapping[str, int], 
                      "chips": p.chips if playing else 0, "entries": p.entries,
                      "table": p.table if playing else None, "seat": p.seat if playing else None,
                      "prize_cents": 0 if playing else won.get(st.player, 0)})
+    for p in sorted(state.players.values(), key=lambda p: p.name):
+        if p.status is PlayerStatus.REGISTERED:  # entered, not seated yet (before the draw, or absent)
+            rows.append({"place": None, "player": p.name, "tied": 1, "status": "registered", "chips": 0,
+                         "entries": p.entries, "table": None, "seat": None, "prize_cents": 0})
     waiting = [name for name in state.wait_list if state.players[name].status is PlayerStatus.WAITING]
     return {"name": state.name, "ruleset": state.policy.ruleset.value, "entries": state.entries,
             "players_left": len(alive), "finished": finished, "prize_pool_cents": pool_cents,
@@ -49,7 +52,8 @@ def results_csv(data: Mapping[str, JSON]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     writer.writerow(["Place", "Joueur / Player", "Statut / Status", "Entrées / Entries", "Prix / Prize (EUR)"])
-    words = {"playing": "en jeu / still playing", "winner": "vainqueur / winner", "out": "éliminé / out"}
+    words = {"playing": "en jeu / still playing", "winner": "vainqueur / winner", "out": "éliminé / out",
+             "registered": "inscrit / registered"}
     rows = data.get("ranking")
     for row in rows if isinstance(rows, list) else []:
         if not isinstance(row, dict):

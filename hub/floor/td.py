@@ -294,7 +294,8 @@ def render_results(r: dict[str, Any]) -> str:
              f"prize pool {_euros(r['prize_pool_cents'])}"]
     for row in r["ranking"]:
         if row.get("place") is None:
-            lines.append(f"  {'—':>4}  {row['player']}  en jeu / still playing")
+            words = "inscrit / registered" if row.get("status") == "registered" else "en jeu / still playing"
+            lines.append(f"  {'—':>4}  {row['player']}  {words}")
             continue
         tie = " (ex aequo)" if row["tied"] > 1 else ""
         prize = f"  {_euros(row['prize_cents'])}" if row["prize_cents"] else ""

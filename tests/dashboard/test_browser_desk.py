@@ -94,6 +94,8 @@ def test_the_desk_registers_starts_eliminates_undoes_and_reenters(chromium: Brow
     for name in ("Ada", "Brune", "Chloé", "Dédé"):
         register(page, name)
     page.wait_for_function("() => document.getElementById('s-pool').textContent.includes('192,00')")  # 96 %
+    assert "inscrit, pas encore placé" in row(page, "playing", "Dédé")  # entered, before the draw
+    assert page.locator("#playing tr[data-player='Dédé'] button.eliminate").count() == 0
     page.click("#b-seat")
     notice(page, "Places tirées")
     page.click("#b-start")

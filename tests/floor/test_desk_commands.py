@@ -326,3 +326,20 @@ def test_an_undo_takes_back_the_tds_action_not_what_the_clock_did_meanwhile() ->
         state = floor.require().state
         assert state.players["p03"].penalties == [] and state.players["Wendy"].alive
         assert not state.players["Zoé"].alive and floor.snapshot(late + 1)["level"] == 2
+
+
+def test_results_before_the_draw_list_the_players_entered() -> None:
+    from hub.floor.commands import NewTournament
+    from hub.tournament.structure import pouques_2020, to_toml
+
+    with EventStore(":memory:") as store:
+        floor = FloorService(store)
+        floor.create(NewTournament(name="T", ruleset="cdc-2013", structure_toml=to_toml(pouques_2020()),
+                                   payouts="50,50"), 0.0)
+        assert run(floor, {"cmd": "register", "players": ["Ada", "Bob"]}).ok
+        results = floor.results()
+        rows = cast(list[dict[str, Any]], results["ranking"])
+        assert results["finished"] is False
+        assert [(r["player"], r["status"], r["place"]) for r in rows] == [("Ada", "registered", None),
+                                                                          ("Bob", "registered", None)]
+        assert "inscrit / registered" in results_csv(results)

@@ -78,16 +78,17 @@ function drawLists() {
   const res = DESK.results;
   const rows = (res && res.ranking) || [];
   const q = ($("search").value || "").trim().toLowerCase();
-  const playing = rows.filter(r => r.status === "playing" && (!q || r.player.toLowerCase().includes(q)));
+  const playing = rows.filter(r => (r.status === "playing" || r.status === "registered")
+    && (!q || r.player.toLowerCase().includes(q)));
   $("playing").replaceChildren(
     el("tr", {}, el("th", {}, t("player_col")), el("th", {}, t("where")), el("th", { class: "num" }, t("chips_col")), el("th", {}, "")),
     ...(playing.length ? playing.map(r => el("tr", { "data-player": r.player },
       el("td", { class: "player" }, r.player),
-      el("td", {}, r.table ? `${r.table} · ${r.seat}` : "–"),
-      el("td", { class: "num" }, chips(r.chips)),
-      el("td", {}, ME.role === "td" ? el("button", { class: "eliminate", onclick: () => eliminate(r.player) }, t("eliminate")) : null)))
+      el("td", {}, r.table ? `${r.table} · ${r.seat}` : t("registered")),
+      el("td", { class: "num" }, r.table ? chips(r.chips) : ""),
+      el("td", {}, ME.role === "td" && r.status === "playing" ? el("button", { class: "eliminate", onclick: () => eliminate(r.player) }, t("eliminate")) : null)))
       : [el("tr", {}, el("td", { colspan: "4", class: "dim" }, t("no_players")))]));
-  const out = rows.filter(r => r.status !== "playing");
+  const out = rows.filter(r => r.status === "out" || r.status === "winner");
   $("out").replaceChildren(
     el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
     ...(out.length ? out.map(r => el("tr", { "data-player": r.player },
