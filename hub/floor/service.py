@@ -302,7 +302,7 @@ class FloorService:
                 self._refresh()
                 if self.tournament is not None:
                     now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
-                    if not reads_only and self.tournament.state.clock.started:
+                    if not reads_only and not isinstance(cmd, CancelHand) and self.tournament.state.clock.started:
                         # what the clock did by now is the floor's, stored apart: an undo takes back the TD's alone
                         self._in_command = False
                         self._run(lambda t: t.tick(now))
