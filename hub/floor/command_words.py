@@ -43,7 +43,7 @@ def plain_error(err: ValidationError, payload: object) -> str:
     field = next((p for p in reversed(loc) if p in FIELDS), None)
     fr, en = FIELDS[field] if field else ("un champ", "a field")
     if field is None and kind == "extra_forbidden":
-        extra = loc[-1][:40] if loc else "?"
+        extra = _shown(loc[-1]) if loc else "?"
         return f"champ inconnu « {extra} » / unknown field '{extra}'"
     if kind == "missing":
         return f"{fr} manque / {en} is missing"
@@ -52,9 +52,14 @@ def plain_error(err: ValidationError, payload: object) -> str:
 
 def _cmd_name(payload: object) -> str:
     if isinstance(payload, dict):
-        return str(payload.get("cmd", ""))
+        return _shown(str(payload.get("cmd", "")))
     match = re.search(rb'"cmd"\s*:\s*"([^"]{0,40})"', payload if isinstance(payload, bytes) else str(payload).encode())
-    return match.group(1).decode("utf-8", "replace") if match else ""
+    return _shown(match.group(1).decode("utf-8", "replace")) if match else ""
+
+
+def _shown(text: str) -> str:
+    """Echoed on one line: a line break or a control character sent by a script shows as "?"."""
+    return "".join(c if c.isprintable() else "?" for c in text[:40])
 
 
 def _fr(kind: str, ctx: Mapping[str, Any], what: str) -> str:
