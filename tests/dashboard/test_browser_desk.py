@@ -187,6 +187,25 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     page.click("#b-redraw")
     confirm(page, "table finale")
     assert "la table finale est à 9 : il reste 12 joueurs" in notice(page, "Refusé")
+    # the TD's own move, confirmed, then undone: Joueur 5 is back on his seat
+    state = floor.require().state
+    home = (state.players["Joueur 5"].table, state.players["Joueur 5"].seat)
+    other = next(n for n in state.tables if n != home[0])
+    free = min(set(range(1, 11)) - set(state.tables[other].seats))
+    page.fill("#f-move [name=player]", "Joueur 5")
+    page.fill("#f-move [name=table]", f"t{other}")
+    page.fill("#f-move [name=seat]", "11")
+    page.click("#f-move button")
+    notice(page, "Indiquer le joueur, la table")
+    page.fill("#f-move [name=seat]", str(free))
+    page.click("#f-move button")
+    confirm(page, f"Déplacer Joueur 5 à la table {other}, siège {free}")
+    assert f"table {home[0]} siège {home[1]} → table {other} siège {free}" in notice(page, "Joueur 5 déplacé")
+    page.click("#undo")
+    confirm(page, "Annuler : Joueur 5 déplacé")
+    assert f"table {other} siège {free} → table {home[0]} siège {home[1]}" in notice(page, "Action annulée")
+    back = floor.require().state.players["Joueur 5"]  # the state is rebuilt by the undo: read it again
+    assert (back.table, back.seat) == home
     assert raw_words(page) == [], raw_words(page)
     page.click("#lang")  # the same refusal in English
     page.click("#b-redraw")

@@ -86,7 +86,7 @@ function drawLists() {
       el("td", { class: "player" }, r.player),
       el("td", {}, r.table ? `${r.table} · ${r.seat}` : t("registered")),
       el("td", { class: "num" }, r.table ? chips(r.chips) : ""),
-      el("td", {}, ME.role === "td" && r.status === "playing" ? el("button", { class: "eliminate", onclick: () => eliminate(r.player) }, t("eliminate")) : null)))
+      el("td", {}, ME.role === "td" && r.status === "playing" ? el("button", { class: "eliminate", onclick: () => eliminate(r.player) }, t("desk_eliminate")) : null)))
       : [el("tr", {}, el("td", { colspan: "4", class: "dim" }, t("no_players")))]));
   const out = rows.filter(r => r.status === "out" || r.status === "winner");
   $("out").replaceChildren(
@@ -106,8 +106,8 @@ function drawSummary(c) {
   $("s-entries").textContent = c.entries;
   $("s-left").textContent = c.players_left;
   $("s-pool").textContent = euros(c.prize_pool_cents);
-  $("s-level").textContent = c.on_break ? t("break") : `${c.level} · ${chips(c.small_blind)}/${chips(c.big_blind)}`;
-  $("s-time").textContent = mmss(c.time_left) + (c.started && !c.running ? ` (${t("paused")})` : "");
+  $("s-level").textContent = c.on_break ? t("desk_break") : `${c.level} · ${chips(c.small_blind)}/${chips(c.big_blind)}`;
+  $("s-time").textContent = mmss(c.time_left) + (c.started && !c.running ? ` (${t("desk_paused")})` : "");
 }
 
 // --- the actions -------------------------------------------------------------------------------
@@ -196,6 +196,16 @@ function wire() {
   $("b-redraw").addEventListener("click", () => act({ cmd: "redraw" }, "done_redraw", {}, t("ask_redraw")));
   $("b-h4h-on").addEventListener("click", () => act({ cmd: "hand_for_hand", on: true }, "done_hand_for_hand", {}, t("ask_h4h_on")));
   $("b-h4h-off").addEventListener("click", () => act({ cmd: "hand_for_hand", on: false }, "done_hand_for_hand", {}, t("ask_h4h_off")));
+  $("f-move").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const f = ev.target, p = nameIn(f);
+    const table = /^t?(\d{1,3})$/.exec(f.querySelector("[name=table]").value.trim());
+    const seat = wholeNumber(f.querySelector("[name=seat]").value, 1, 10);
+    if (!p) return;
+    if (!table || seat === null) { notice(t("bad_move"), false); return; }
+    const v = { p, t: table[1], s: seat };
+    act({ cmd: "move", player: p, table: "t" + table[1], seat }, "done_move", v, tf("ask_move", v));
+  });
   $("f-race").addEventListener("submit", ev => {
     ev.preventDefault();
     const race = chipRace(ev.target);
