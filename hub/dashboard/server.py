@@ -34,6 +34,7 @@ from hub.dashboard.model import (
     viewer_event,
 )
 from hub.edge.service import HubService
+from hub.floor.results_view import results_csv
 from hub.floor.service import FloorError, FloorService, table_number
 from hub.floor.store import StoreError
 from hub.room.game import TableGame
@@ -47,7 +48,8 @@ COOKIE = "tapis_td"
 CLIENT_QUEUE = 2000  # messages buffered per browser; a browser that falls this far behind is dropped
 MAX_BODY = 65536  # a TD action is a few hundred bytes
 REQUEST_TIMEOUT = 10.0  # seconds a socket may stay silent (a request's headers, its body, an SSE write)
-PAGES = {"/": "room.html", "/table": "table.html", "/clock": "clock.html", "/login": "login.html"}
+PAGES = {"/": "room.html", "/table": "table.html", "/clock": "clock.html", "/login": "login.html",
+         "/desk": "desk.html", "/results": "results.html"}
 _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
           ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
 _SECURITY = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
@@ -352,6 +354,16 @@ class Dashboard:
             self.on_decision(decision)
         return decision.to_dict()
 
+    def results(self) -> JSONDict | None:
+        """The ranking as `tapis tournament results` gives it (players still in unranked); None: no tournament."""
+        if self.floor is None:
+            return None
+        with self.floor_lock:
+            try:
+                return self.floor.results()
+            except TournamentError:
+                return None
+
     def floor_command(self, command: JSONDict) -> JSONDict:
         """Pause, resume, add time, move, eliminate, penalty, redraw... as `FloorService.execute` has them."""
         if self.floor is None:
@@ -483,6 +495,15 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 self._json(200, {"table": table, "events": events})
             elif path == "/api/clock":
                 self._json(200, {"clock": dash.clock_snapshot()})
+            elif path in ("/api/results", "/api/results.csv"):
+                results = dash.results()
+                if results is None:
+                    self._json(404, {"error": "pas de tournoi / no tournament"})
+                elif path.endswith(".csv"):
+                    self._send(200, ("\ufeff" + results_csv(results)).encode(), "text/csv; charset=utf-8",
+                               {"Content-Disposition": 'attachment; filename="resultats.csv"'})
+                else:
+                    self._json(200, results)
             elif path == "/favicon.ico":
                 self._send(204, b"", "image/x-icon")
             elif path == "/events":

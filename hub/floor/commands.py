@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from hub.floor.command_words import plain_error
 from hub.floor.store import JSON
 from tablewire.wire import ROOT, TABLE_ID
 
@@ -76,10 +77,12 @@ class Start(_Cmd):
 
 
 class ClockCmd(_Cmd):
+    """Pause, resume, add or remove time, jump to a level, or set the time left in the level."""
+
     cmd: Literal["clock"] = "clock"
-    action: Literal["pause", "resume", "add", "remove", "level"]
-    seconds: float | None = Field(None, gt=0, le=6 * 3600)
-    level: int | None = Field(None, ge=1)
+    action: Literal["pause", "resume", "add", "remove", "level", "set"]
+    seconds: float | None = Field(None, ge=0, le=6 * 3600)
+    level: int | None = Field(None, ge=1, le=1000)
     reason: str = Field("TD", max_length=80)
 
 
@@ -104,6 +107,64 @@ class CancelHand(_Cmd):
     by: str = Field("TD", min_length=1, max_length=64)
 
 
+class Reenter(_Cmd):
+    """Re-entry of an eliminated player (pouques 7, 22), refused under a freezeout ruleset."""
+
+    cmd: Literal["reenter"] = "reenter"
+    player: PlayerName
+
+
+class Arrive(_Cmd):
+    """A registered player who was not there at the draw arrives (late arrival)."""
+
+    cmd: Literal["arrive"] = "arrive"
+    player: PlayerName
+
+
+class WaitList(_Cmd):
+    """Join the wait-list (brest II.2), or seat its first player after an elimination (`seat`)."""
+
+    cmd: Literal["wait_list"] = "wait_list"
+    action: Literal["join", "seat"] = "join"
+    player: str = Field("", max_length=60)
+
+
+class Penalty(_Cmd):
+    cmd: Literal["penalty"] = "penalty"
+    player: PlayerName
+    kind: Literal["warning", "missed_hands", "missed_rounds", "suspension", "disqualification"]
+    amount: int = Field(0, ge=0, le=1000)
+
+
+class Redraw(_Cmd):
+    """The final-table draw, when the players left fit one table and every table is between hands."""
+
+    cmd: Literal["redraw"] = "redraw"
+
+
+class HandForHand(_Cmd):
+    cmd: Literal["hand_for_hand"] = "hand_for_hand"
+    on: bool
+
+
+class ChipRace(_Cmd):
+    """Colour-up at one table: the small chip's value, the chip it goes up to, each player's small chips."""
+
+    cmd: Literal["chip_race"] = "chip_race"
+    table: str = Field(pattern=TABLE_ID)
+    small_value: int = Field(ge=1)
+    big_value: int = Field(ge=2)
+    leftovers: dict[PlayerName, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+
+
+class Undo(_Cmd):
+    """Undo a TD action by its first record (`data.undo` of its result): a compensating record, never an erasure."""
+
+    cmd: Literal["undo"] = "undo"
+    action: int = Field(ge=1)
+    by: str = Field("TD", min_length=1, max_length=64)
+
+
 class Status(_Cmd):
     cmd: Literal["status"] = "status"
 
@@ -112,27 +173,31 @@ class Results(_Cmd):
     cmd: Literal["results"] = "results"
 
 
-AnyCommand = NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | CancelHand | Status | Results
-COMMAND_TYPES = (NewTournament, Register, Seat, Start, ClockCmd, Eliminate, Move, CancelHand, Status, Results)
+AnyCommand = (NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | CancelHand | Reenter | Arrive
+              | WaitList | Penalty | Redraw | HandForHand | ChipRace | Undo | Status | Results)
+COMMAND_TYPES = (NewTournament, Register, Seat, Start, ClockCmd, Eliminate, Move, CancelHand, Reenter, Arrive,
+                 WaitList, Penalty, Redraw, HandForHand, ChipRace, Undo, Status, Results)
 _command: TypeAdapter[AnyCommand] = TypeAdapter(Annotated[AnyCommand, Field(discriminator="cmd")])
 
 
 def decode_command(payload: bytes | str | dict[str, JSON]) -> AnyCommand:
-    """Validate a TD command; a `CommandError` says in plain words what is wrong."""
+    """Validate a TD command; a `CommandError` says in plain words (French / English) what is wrong."""
     try:
         if isinstance(payload, dict):
             command: AnyCommand = _command.validate_python(payload)
         else:
             command = _command.validate_json(payload)
     except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "command"
-        raise CommandError(f"bad TD command: {where}: {first['msg']}") from err
+        raise CommandError(plain_error(err, payload)) from err
     if isinstance(command, ClockCmd):
-        if command.action in ("add", "remove") and command.seconds is None:
-            raise CommandError(f"clock {command.action} needs seconds")
+        if command.action in ("add", "remove", "set") and command.seconds is None:
+            raise CommandError("indiquer une durée en minutes / give a time in minutes")
+        if command.action in ("add", "remove") and not command.seconds:
+            raise CommandError("une durée de plus de zéro minute / a time of more than zero minutes")
         if command.action == "level" and command.level is None:
-            raise CommandError("clock level needs a level number")
+            raise CommandError("indiquer le numéro du niveau / give the level number")
+    if isinstance(command, WaitList) and command.action == "join" and not command.player.strip():
+        raise CommandError("indiquer le nom du joueur / give the player's name")
     return command
 
 
@@ -146,5 +211,7 @@ class CommandResult(BaseModel):
     cmd: str
     ok: bool
     error: str | None = None
+    error_fr: str | None = None  # the refusal in French and in English alone, for the TD's page
+    error_en: str | None = None
     events: list[str] = Field(default_factory=list)  # names of the records the command produced
     data: dict[str, Any] = Field(default_factory=dict)  # status snapshot or results (JSON)

@@ -18,35 +18,47 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TypeVar
 
+from hub.floor.command_words import in_english, in_french
 from hub.floor.commands import (
     COMMAND_TYPES,
     TOURNAMENT_CLOCK,
     TOURNAMENT_CMD,
     TOURNAMENT_RESULT,
     AnyCommand,
+    Arrive,
     CancelHand,
+    ChipRace,
     ClockCmd,
     CommandError,
     CommandResult,
     Eliminate,
+    HandForHand,
     Move,
     NewTournament,
+    Penalty,
+    Redraw,
+    Reenter,
     Register,
     Results,
     Seat,
     Start,
     Status,
+    Undo,
+    WaitList,
     decode_command,
 )
+from hub.floor.results_view import results as results_view
 from hub.floor.store import JSON, EventStore, StoreError
 from hub.room.hand_cancel import cancel_ruling
 from hub.rules import Level as HandLevel
 from hub.tournament.errors import FloorError, TournamentError
 from hub.tournament.events import Event, FinalTableDrawn, MoveOrdered, TableBroken, event_from_dict
+from hub.tournament.penalties import PenaltyKind
 from hub.tournament.results import POUQUES_PAYOUTS, PayoutRule, PayoutTier, Standing, prizes
 from hub.tournament.state import PlayerStatus
 from hub.tournament.structure import AnteKind, Level, from_toml
 from hub.tournament.tournament import Tournament
+from hub.tournament.undo import opens_action
 from hw.ports import Clock
 from tablewire.mqtt import Message, MqttLink
 
@@ -56,6 +68,7 @@ T = TypeVar("T")
 _SEED_KEY = "floor/seed"
 _PAYOUT_KEY = "floor/payouts"
 _TABLES_KEY = "floor/draw_tables"
+_UNDO_KEY = "floor/undo/"  # + position of a TD action's first record -> its last one's
 
 
 def table_id(number: int) -> str:
@@ -109,6 +122,8 @@ class FloorService:
         self._published_at: float | None = None
         self.listeners: list[Callable[[list[Event]], None]] = []  # called with every batch stored
         self.on_cancel_hand: Callable[[str, str], None] | None = None  # the hub's, where the hands live
+        self._undo: int | None = None  # the TD action the last command took, for its result
+        self._in_command = False  # only a TD's command may be undone, not what the floor did on its own
         if link is not None:
             link.subscribe(TOURNAMENT_CMD, self._enqueue)
             link.on_connect(lambda: setattr(self, "_changed", True))  # republish after a reconnect
@@ -183,6 +198,10 @@ class FloorService:
                 new = t.events[before:]
                 if new:
                     self.store.append_tournament_events([e.to_dict() for e in new], expected=before)
+                opener = next((i for i, e in enumerate(new) if opens_action(e)), None)
+                if opener is not None and self._in_command:  # the TD may undo it: where it starts and ends in the log
+                    self._undo = before + opener
+                    self.store.put_config(f"{_UNDO_KEY}{self._undo}", before + len(new) - 1)
         except StoreError:
             self._load()  # the events did not count: back to what the store holds
             raise
@@ -275,6 +294,7 @@ class FloorService:
         try:
             cmd = command if isinstance(command, COMMAND_TYPES) else decode_command(command)
             cmd_name, ident = cmd.cmd, cmd.id
+            self._undo, self._in_command = None, True
             reads_only = isinstance(cmd, (Status, Results))
             # A command that writes holds the file from here (BEGIN IMMEDIATE; `_run` nests in it), so
             # what another writer stored while this one waited is what it decides on, its time included.
@@ -282,9 +302,19 @@ class FloorService:
                 self._refresh()
                 if self.tournament is not None:
                     now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
+                    if not reads_only and not isinstance(cmd, CancelHand) and self.tournament.state.clock.started:
+                        # what the clock did by now is the floor's, stored apart: an undo takes back the TD's alone
+                        self._in_command = False
+                        self._run(lambda t: t.tick(now))
+                        self._in_command = True
                 events, data = self._dispatch(cmd, now)
         except (CommandError, TournamentError) as err:
-            return CommandResult(id=ident, cmd=cmd_name, ok=False, error=str(err))
+            return CommandResult(id=ident, cmd=cmd_name, ok=False, error=str(err), error_fr=in_french(str(err)),
+                                 error_en=in_english(str(err)))
+        finally:
+            self._in_command = False
+        if self._undo is not None:
+            data = {**data, "undo": self._undo}
         return CommandResult(id=ident, cmd=cmd_name, ok=True, events=[type(e).__name__ for e in events],
                              data=data)
 
@@ -307,7 +337,40 @@ class FloorService:
             return [], self._cancel_hand(cmd)
         if isinstance(cmd, Status):
             return [], self.snapshot(now)
-        return [], self.results()
+        if isinstance(cmd, Results):
+            return [], self.results()
+        return self._desk(cmd, now)
+
+    def _desk(self, cmd: AnyCommand, now: float) -> tuple[list[Event], dict[str, JSON]]:
+        """The registration desk and the floor's rulings: each may move players (answered as moves)."""
+        before = self._seat_map()
+        action: Callable[[Tournament], list[Event]]
+        if isinstance(cmd, Reenter):
+            action = lambda t: t.reenter(cmd.player, now)  # noqa: E731
+        elif isinstance(cmd, Arrive):
+            action = lambda t: t.player_arrived(cmd.player, now)  # noqa: E731
+        elif isinstance(cmd, WaitList):
+            action = ((lambda t: t.join_wait_list(cmd.player, now)) if cmd.action == "join"
+                      else (lambda t: t.seat_from_wait_list(now)))
+        elif isinstance(cmd, Penalty):
+            action = lambda t: t.give_penalty(cmd.player, PenaltyKind(cmd.kind), cmd.amount, now)  # noqa: E731
+        elif isinstance(cmd, Redraw):
+            action = lambda t: t.redraw_final_table(now)  # noqa: E731
+        elif isinstance(cmd, HandForHand):
+            action = ((lambda t: t.start_hand_for_hand(now)) if cmd.on else (lambda t: t.stop_hand_for_hand(now)))
+        elif isinstance(cmd, ChipRace):
+            number = table_number(cmd.table)
+            action = lambda t: t.chip_race(number, cmd.small_value, cmd.big_value, cmd.leftovers, now)  # noqa: E731
+        elif isinstance(cmd, Undo):
+            last = self.store.get_config(f"{_UNDO_KEY}{cmd.action}")
+            if not isinstance(last, int):
+                raise FloorError("rien à annuler à cet endroit / nothing to undo there")
+            action = lambda t: t.undo(cmd.action, last, now, by=cmd.by)  # noqa: E731
+        else:
+            raise CommandError(f"commande inconnue « {cmd.cmd} » / unknown command '{cmd.cmd}'")
+        _, events = self._run(action)
+        moves = seat_changes(before, self._seat_map()) if isinstance(cmd, Undo) else move_instructions(events, before)
+        return events, {"moves": [m.to_dict() for m in moves]}
 
     def _cancel_hand(self, cmd: CancelHand) -> dict[str, JSON]:
         """Handed to the hub, which plays the table's hand; answered with the ruling it will apply."""
@@ -337,7 +400,7 @@ class FloorService:
         actions: dict[str, Callable[[Tournament], list[Event]]] = {
             "pause": lambda t: t.pause(now, cmd.reason), "resume": lambda t: t.resume(now),
             "add": lambda t: t.add_time(seconds, now), "remove": lambda t: t.remove_time(seconds, now),
-            "level": lambda t: t.jump_to_level(level, now)}
+            "level": lambda t: t.jump_to_level(level, now), "set": lambda t: t.set_time_left(seconds, now)}
         return self._run(actions[cmd.action])[1], {}
 
     def _eliminate(self, cmd: Eliminate, now: float) -> tuple[list[Event], dict[str, JSON]]:
@@ -379,14 +442,11 @@ class FloorService:
         return self.require().standings()
 
     def results(self) -> dict[str, JSON]:
+        """Places and prizes of the players out; the players still in, unranked (`results_view`)."""
         t = self.require()
-        won = self.prizes()
         rule = self.payout_rule()
-        ranking: list[JSON] = [{"place": st.place, "player": st.player, "tied": st.tied,
-                                "prize_cents": won.get(st.player, 0)} for st in t.standings()]
-        return {"name": t.state.name, "entries": t.state.entries, "players_left": len(t.state.alive()),
-                "prize_pool_cents": rule.prize_pool(t.state.entries, t.state.buy_in_cents) if rule else 0,
-                "ranking": ranking}
+        pool = rule.prize_pool(t.state.entries, t.state.buy_in_cents) if rule else 0
+        return results_view(t.state, t.standings(), self.prizes(), pool)
 
     # --- MQTT ---------------------------------------------------------------------------------------
 
@@ -449,6 +509,17 @@ def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]
                                                table_id(e.table), seat, "final", False, e.article))
         elif isinstance(e, TableBroken):
             pass  # its players' MoveOrdered records came first
+    return out
+
+
+def seat_changes(before: Mapping[str, tuple[int, int]], after: Mapping[str, tuple[int, int]]) -> list[MoveInstruction]:
+    """What the dealers must do after an action changed seats its own way (an undo puts players back)."""
+    out = []
+    for name, (table, seat) in sorted(after.items()):
+        old = before.get(name, (0, 0))
+        if old != (table, seat):
+            out.append(MoveInstruction(name, table_id(old[0]) if old[0] else "", old[1], table_id(table), seat,
+                                       "td", False, "TD"))
     return out
 
 

@@ -59,9 +59,13 @@ def parser() -> argparse.ArgumentParser:
     reg.add_argument("--absent", action="store_true", help="registered, not arrived yet")
     sub.add_parser("seat", parents=[common], help="draw the seats (tirage des places)")
     sub.add_parser("start", parents=[common], help="draw the button and start the clock")
-    clock = sub.add_parser("clock", parents=[common], help="pause, resume, add or remove time, jump to a level")
-    clock.add_argument("action", choices=("pause", "resume", "add", "remove", "level"))
-    clock.add_argument("value", nargs="?", type=float, help="seconds (add, remove) or level number (level)")
+    reenter = sub.add_parser("reenter", parents=[common], help="re-entry of an eliminated player (pouques 7)")
+    reenter.add_argument("player", metavar="NAME")
+    clock = sub.add_parser("clock", parents=[common],
+                           help="pause, resume, add or remove time, jump to a level, set the time left")
+    clock.add_argument("action", choices=("pause", "resume", "add", "remove", "level", "set"))
+    clock.add_argument("value", nargs="?", type=float,
+                       help="seconds (add, remove, set: the time left) or level number (level)")
     clock.add_argument("--reason", default="TD")
     elim = sub.add_parser("eliminate", parents=[common], help="rule a player out between hands")
     elim.add_argument("player", metavar="NAME")
@@ -104,15 +108,15 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         cmd: dict[str, Any] = {"cmd": "clock", "action": args.action, "reason": args.reason}
         if args.value is not None and not math.isfinite(args.value):
             raise CommandError(f"clock {args.action} {args.value:g}: a finite number is expected")
-        if args.action in ("add", "remove"):
+        if args.action in ("add", "remove", "set"):
             cmd["seconds"] = args.value
         elif args.action == "level":
             if args.value is None or args.value != int(args.value):
                 raise CommandError("clock level needs a whole level number, e.g. `clock level 5`")
             cmd["level"] = int(args.value)
         return cmd
-    if c == "eliminate":
-        return {"cmd": "eliminate", "player": args.player}
+    if c in ("eliminate", "reenter"):
+        return {"cmd": c, "player": args.player}
     if c == "move":
         table = args.table if args.table.startswith("t") else f"t{args.table}"
         return {"cmd": "move", "player": args.player, "table": table, "seat": args.seat}
@@ -285,9 +289,14 @@ def render_status(s: dict[str, Any]) -> str:
 
 
 def render_results(r: dict[str, Any]) -> str:
+    """The ranking; during play the players still in come first, unranked (their places are not won yet)."""
     lines = [f"{r['name']}: {r['players_left']} left of {r['entries']} entries, "
              f"prize pool {_euros(r['prize_pool_cents'])}"]
     for row in r["ranking"]:
+        if row.get("place") is None:
+            words = "inscrit / registered" if row.get("status") == "registered" else "en jeu / still playing"
+            lines.append(f"  {'—':>4}  {row['player']}  {words}")
+            continue
         tie = " (ex aequo)" if row["tied"] > 1 else ""
         prize = f"  {_euros(row['prize_cents'])}" if row["prize_cents"] else ""
         lines.append(f"  {row['place']:>4}  {row['player']}{tie}{prize}")

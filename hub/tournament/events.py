@@ -354,3 +354,14 @@ class ChipsColouredUp(Event):
     stacks: tuple[tuple[str, int], ...]
     article: str
     at: float
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ActionReverted(Event):
+    """The TD undid the records `first`..`last` (positions in the log): they stay stored and no longer count."""
+
+    first: int
+    last: int
+    by: str
+    at: float

@@ -19,7 +19,11 @@ from hub.tournament.events import (
     HandForHandStarted,
     MoveOrdered,
     MoveReason,
+    PlayerRemoved,
+    RemovalReason,
+    SeatDrawn,
     TableBroken,
+    WaitListEntered,
 )
 from hub.tournament.state import FloorState, PlayerStatus
 
@@ -41,7 +45,7 @@ def reorganise(s: FloorState, rng: random.Random, now: float, emit: Emit) -> Non
     idle = {n for n, t in s.tables.items() if not t.in_hand}
     if balancing.final_table_due(s.counts(), pol.final_table_size(s.seats_per_table)):
         if idle == set(s.tables):
-            _final_draw(s, rng, now, emit)
+            final_draw(s, rng, now, emit)
         return
     while (broken := balancing.table_to_break(s.counts(), s.seats_per_table)) in idle:
         assert broken is not None
@@ -54,7 +58,7 @@ def reorganise(s: FloorState, rng: random.Random, now: float, emit: Emit) -> Non
     _hand_for_hand_auto(s, now, emit)
 
 
-def _final_draw(s: FloorState, rng: random.Random, now: float, emit: Emit) -> None:
+def final_draw(s: FloorState, rng: random.Random, now: float, emit: Emit) -> None:
     pol = s.policy
     final = min(s.tables)
     names = sorted(p.name for p in s.alive())
@@ -117,3 +121,25 @@ def _hand_for_hand_auto(s: FloorState, now: float, emit: Emit) -> None:
         _emit(emit, HandForHandStarted("pouques-2020 39", now))
     elif not due and s.hand_for_hand:
         _emit(emit, HandForHandEnded(now))
+
+
+def late_arrival_deadline(s: FloorState, rng: random.Random, now: float, emit: Emit) -> None:
+    """Players registered and never arrived are out at the ruleset's deadline (a waiting player may
+    take the seat, brest II.1); then the floor reorganises."""
+    pol, clock = s.policy, s.clock
+    passed = (pol.late_arrival_until_break and clock.breaks_done >= 1) or (
+        pol.late_arrival_levels is not None and pol.late_arrival_levels in clock.levels_done)
+    if not (clock.started and passed):
+        return
+    absent = [p for p in sorted(s.players.values(), key=lambda p: p.name)
+              if not p.arrived and p.status in (PlayerStatus.REGISTERED, PlayerStatus.SEATED)]
+    for p in absent:
+        table, seat, chips = p.table, p.seat, p.chips
+        _emit(emit, PlayerRemoved(p.name, RemovalReason.ABSENT, chips, pol.late_arrival_article, now))
+        if pol.wait_list and s.wait_list and table is not None and seat is not None:
+            # brest II.1: a waiting player takes the absent player's blinded stack.
+            waiting = s.wait_list[0]
+            _emit(emit, WaitListEntered(waiting, s.entries + 1, chips, "brest-2011 II.1", now),
+                  SeatDrawn(waiting, table, seat, chips, now))
+    if absent:
+        reorganise(s, rng, now, emit)

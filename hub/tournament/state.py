@@ -45,6 +45,7 @@ from hub.tournament.events import (
     WaitListJoined,
 )
 from hub.tournament.penalties import PenaltyKind
+from hub.tournament.results import OutGroup, Standing, standings
 from hub.tournament.rulesets import FloorPolicy, floor_policy
 from hub.tournament.structure import Structure, from_toml
 
@@ -159,6 +160,16 @@ class FloorState:
         if table == self.final_table:
             return max(self.seats_per_table, self.policy.final_table_size(self.seats_per_table))
         return self.seats_per_table
+
+    def standings(self) -> list[Standing]:
+        """Places now: players still in by chips, then the eliminated, latest first (`results.standings`)."""
+        alive = [p.name for p in sorted(self.alive(), key=lambda p: (-p.chips, p.name))]
+        groups: dict[int, list[tuple[str, int, bool]]] = {}
+        for o in self.outs:
+            groups.setdefault(o.group, []).append((o.player, o.start_stack, o.by_stack))
+        ordered = [OutGroup(tuple(g[0] for g in rows), tuple(g[1] for g in rows), all(g[2] for g in rows))
+                   for _, rows in sorted(groups.items())]
+        return standings(alive, ordered, list(self.ranked_last))
 
     def round_complete(self) -> bool:
         """Hand-for-hand: every table has played the round and none is in a hand (pouques 39)."""

@@ -17,6 +17,7 @@ from hub.tournament.clock import ClockState
 from hub.tournament.errors import ClockError, FloorError, RegistrationError
 from hub.tournament.events import (
     JSON,
+    ActionReverted,
     ButtonDrawn,
     ChipsColouredUp,
     ClockPaused,
@@ -48,11 +49,12 @@ from hub.tournament.events import (
     WaitListJoined,
 )
 from hub.tournament.penalties import PenaltyKind, PenaltyStep, next_step, resolve
-from hub.tournament.results import OutGroup, Standing, chip_race, deal_chip_race, prizes, standings, wait_list_stack
+from hub.tournament.results import Standing, chip_race, deal_chip_race, prizes, wait_list_stack
 from hub.tournament.rulesets import LeaveWithoutNotice, RulesetId
 from hub.tournament.snapshot import build_snapshot
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
 from hub.tournament.structure import Break, Level, Structure, to_toml
+from hub.tournament.undo import counting, verify_undo
 
 # The events `ClockState.apply` takes: the clock's history, kept to know the clock at a past time.
 CLOCK_EVENTS = (ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, HeadsUpStarted)
@@ -88,10 +90,32 @@ class Tournament:
         return self
 
     def apply(self, event: Event) -> None:
+        if isinstance(event, ActionReverted):
+            self.events.append(event)
+            self._rebuild()
+            self.state.now = max(self.state.now, event.at)
+            return
         self.state.apply(event)
         self.events.append(event)
         if isinstance(event, CLOCK_EVENTS):
             self._clock_log.append((event.at, event))
+
+    def _rebuild(self) -> None:
+        """The state from the records that count (an undo leaves the undone ones in the log)."""
+        first, *rest = counting(self.events)
+        assert isinstance(first, TournamentCreated)
+        self.state, self._clock_log = FloorState.created(first), []
+        for event in rest:
+            self.state.apply(event)
+            if isinstance(event, CLOCK_EVENTS):
+                self._clock_log.append((event.at, event))
+
+    def undo(self, first: int, last: int, now: float, *, by: str = "TD") -> list[Event]:
+        """Undo one TD action (its records `first`..`last`) by a compensating record, the log kept whole."""
+        out = self._advance(now)
+        verify_undo(self.events, first, last)
+        self._emit(out, ActionReverted(first, last, by, now))
+        return out
 
     def _emit(self, out: list[Event], *events: Event) -> None:
         for event in events:
@@ -110,7 +134,7 @@ class Tournament:
         self._now = now
         out: list[Event] = []
         self._emit(out, *self.state.clock.due(now))
-        self._late_arrival_deadline(now, out)
+        floor.late_arrival_deadline(self.state, self._rng, now, lambda event: self._emit(out, event))
         return out
 
     def _clock_at(self, now: float) -> ClockState:
@@ -126,25 +150,6 @@ class Tournament:
         for event in clock.due(now):
             clock.apply(event)
         return clock
-
-    def _late_arrival_deadline(self, now: float, out: list[Event]) -> None:
-        s, pol, clock = self.state, self.state.policy, self.state.clock
-        passed = (pol.late_arrival_until_break and clock.breaks_done >= 1) or (
-            pol.late_arrival_levels is not None and pol.late_arrival_levels in clock.levels_done)
-        if not (clock.started and passed):
-            return
-        absent = [p for p in sorted(s.players.values(), key=lambda p: p.name)
-                  if not p.arrived and p.status in (PlayerStatus.REGISTERED, PlayerStatus.SEATED)]
-        for p in absent:
-            table, seat, chips = p.table, p.seat, p.chips
-            self._emit(out, PlayerRemoved(p.name, RemovalReason.ABSENT, chips, pol.late_arrival_article, now))
-            if pol.wait_list and s.wait_list and table is not None and seat is not None:
-                # brest II.1: a waiting player takes the absent player's blinded stack.
-                waiting = s.wait_list[0]
-                self._emit(out, WaitListEntered(waiting, s.entries + 1, chips, "brest-2011 II.1", now),
-                           SeatDrawn(waiting, table, seat, chips, now))
-        if absent:
-            self._reorganise(now, out)
 
     def start(self, now: float) -> list[Event]:
         """Draw the first button (pouques 23: one seat number for every table) and start the clock."""
@@ -178,6 +183,11 @@ class Tournament:
 
     def remove_time(self, seconds: float, now: float) -> list[Event]:
         return self.add_time(-seconds, now)
+    def set_time_left(self, seconds: float, now: float) -> list[Event]:
+        out = self._advance(now)
+        delta = seconds - self.state.clock.remaining(now)
+        self._emit(out, *(self.state.clock.adjust(delta, now) if abs(delta) >= 0.001 else ()))
+        return out
 
     def jump_to_level(self, number: int, now: float) -> list[Event]:
         out = self._advance(now)
@@ -189,10 +199,13 @@ class Tournament:
     def register(self, player: str, now: float, *, present: bool = True) -> list[Event]:
         s, pol = self.state, self.state.policy
         out = self._advance(now)
+        if player in s.players and s.players[player].status is PlayerStatus.OUT and pol.reentries:
+            return out + self.reenter(player, now)  # the same person pays again: a re-entry (pouques 7)
+        if player in s.players and s.players[player].status is PlayerStatus.OUT:
+            raise RegistrationError(f"no re-entry under {pol.ruleset.value} (freezeout)")
         if player in s.players:
             raise RegistrationError(f"{player} is already entered (one entry per person)")
-        if s.clock.started and not (pol.late_registration_levels
-                                    and pol.late_registration_levels not in s.clock.levels_done):
+        if s.clock.started and not (pol.late_registration_levels and not self._past(pol.late_registration_levels)):
             raise RegistrationError(f"registration is closed ({pol.late_arrival_article})")
         if s.drawn and not present:
             raise RegistrationError("a late registration is made in person")
@@ -227,12 +240,16 @@ class Tournament:
             raise RegistrationError(f"{player} is not eliminated")
         if p.entries > pol.reentries:
             raise RegistrationError(f"{player} has used his re-entry ({pol.reentry_article})")
-        if pol.reentry_levels in s.clock.levels_done:
+        if self._past(pol.reentry_levels):
             raise RegistrationError(f"re-entry closed after level {pol.reentry_levels} ({pol.reentry_article})")
         self._emit(out, PlayerReentered(player, s.entries + 1, pol.reentry_article, now))
         self._seat_new(player, s.structure.starting_stack, now, out)
         self._reorganise(now, out)
         return out
+
+    def _past(self, level: int) -> bool:
+        """Level `level` is over: played out, or jumped past by the TD."""
+        return level in self.state.clock.levels_done or self.state.clock.level().number > level
 
     def join_wait_list(self, player: str, now: float) -> list[Event]:
         out = self._advance(now)
@@ -470,6 +487,20 @@ class Tournament:
         self._reorganise(now, out)
         return out
 
+    def redraw_final_table(self, now: float) -> list[Event]:
+        """The final-table draw on the TD's word, once the players left fit it (it is also automatic)."""
+        s = self.state
+        out = self._advance(now)
+        size = s.policy.final_table_size(s.seats_per_table)
+        if s.final_table is not None:
+            raise FloorError("the final table is already drawn")
+        if not s.clock.started or len(s.alive()) > size:
+            raise FloorError(f"the final table seats {size}: {len(s.alive())} players are left")
+        if any(t.in_hand for t in s.tables.values()):
+            raise FloorError("a table is in a hand: the final table is drawn when every hand has ended")
+        floor.final_draw(s, self._rng, now, lambda event: self._emit(out, event))
+        return out
+
     # --- penalties and chips --------------------------------------------------------------
 
     def suggested_penalty(self, player: str) -> PenaltyStep:
@@ -553,14 +584,7 @@ class Tournament:
         return sum(p.chips for p in self.state.alive())
 
     def standings(self) -> list[Standing]:
-        s = self.state
-        alive = [p.name for p in sorted(s.alive(), key=lambda p: (-p.chips, p.name))]
-        groups: dict[int, list[tuple[str, int, bool]]] = {}
-        for o in s.outs:
-            groups.setdefault(o.group, []).append((o.player, o.start_stack, o.by_stack))
-        ordered = [OutGroup(tuple(g[0] for g in rows), tuple(g[1] for g in rows), all(g[2] for g in rows))
-                   for _, rows in sorted(groups.items())]
-        return standings(alive, ordered, list(s.ranked_last))
+        return self.state.standings()
 
     def prizes(self) -> dict[str, int]:
         """Cents won per player for the current standings (pouques 81); empty without a payout table."""

@@ -34,11 +34,11 @@ def test_malformed_or_refused_commands_change_nothing(tmp_path: Path) -> None:
         floor = started_floor(store, 6)
         stored = store.count_tournament_events()
         cases = {
-            b"{not json": "bad TD command",
-            b'{"cmd": "fly"}': "bad TD command",
-            b'{"cmd": "clock", "action": "add"}': "clock add needs seconds",
-            b'{"cmd": "clock", "action": "pause", "extra": 1}': "extra",
-            b'{"cmd": "move", "player": "p01", "table": "t1", "seat": 11}': "seat",
+            b"{not json": "unreadable command: a JSON object with 'cmd'",
+            b'{"cmd": "fly"}': "unknown command 'fly'",
+            b'{"cmd": "clock", "action": "add"}': "give a time in minutes",
+            b'{"cmd": "clock", "action": "pause", "extra": 1}': "unknown field 'extra'",
+            b'{"cmd": "move", "player": "p01", "table": "t1", "seat": 11}': "the seat: at most 10",
             b'{"cmd": "eliminate", "player": "nobody"}': "unknown player 'nobody'",
             b'{"cmd": "clock", "action": "resume"}': "not paused",
         }

@@ -96,6 +96,10 @@ def test_results_pay_the_pool_with_three_entries(ruleset: str, payouts: str) -> 
         floor.create(_new(ruleset, payouts, 10_000), 0.0)
         for cmd in ({"cmd": "register", "players": ["a", "b", "c"]}, {"cmd": "seat"}, {"cmd": "start"}):
             assert floor.execute(cmd, time.time()).ok  # type: ignore[arg-type]
+        # places are paid once won: the players still in have none until the last one is left (issue 18)
+        assert not any(row["prize_cents"] for row in cast(list[dict[str, int]], floor.results()["ranking"]))
+        for player in ("a", "b"):
+            assert floor.execute({"cmd": "eliminate", "player": player}, time.time()).ok
         results = floor.results()
         paid = sum(row["prize_cents"] for row in cast(list[dict[str, int]], results["ranking"]))
         assert paid == cast(int, results["prize_pool_cents"]) > 0

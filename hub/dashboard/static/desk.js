@@ -1,0 +1,240 @@
+// tapis registration desk: entries, re-entries, wait-list, the clock, eliminations with confirm and undo,
+// penalties and the final-table draw; the players still in and the eliminated with place and prize.
+"use strict";
+const DESK = { results: null, undo: null, loading: false };
+const KINDS = ["warning", "missed_hands", "missed_rounds", "suspension", "disqualification"];
+const $ = id => document.getElementById(id);
+
+function euros(cents) {
+  return new Intl.NumberFormat(LANG === "fr" ? "fr-FR" : "en-GB", { style: "currency", currency: "EUR" }).format((cents || 0) / 100);
+}
+function mmss(seconds) {
+  const s = Math.max(0, Math.floor(seconds || 0));
+  return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// --- what the TD reads after an action: done, or refused in plain words, and the undo ----------
+function notice(text, ok) {
+  const box = $("notice");
+  $("notice-text").textContent = text;
+  box.dataset.ok = ok ? "1" : "0";
+  box.classList.toggle("hidden", !text);
+}
+function refusal(r) {
+  if (r.status === 403) return t("need_login");
+  if (!r.status) return t("no_answer");
+  const d = r.data || {};
+  const text = (LANG === "fr" ? d.error_fr : d.error_en) || d.error || `HTTP ${r.status}`;
+  return t("refused_prefix") + text;
+}
+function moveLines(moves) {
+  return (moves || []).map(m => tf("move_line", { p: m.player,
+    from: m.from_table ? tf("table_seat", { t: m.from_table.replace(/^t/, ""), s: m.from_seat }) : t("new_seat"),
+    to: tf("table_seat", { t: m.to_table.replace(/^t/, ""), s: m.to_seat }) }));
+}
+
+// An action that changes chips or places is confirmed on the page first (a misclick costs a stack).
+function ask(text) {
+  const box = $("confirm");
+  $("confirm-text").textContent = text;
+  box.classList.remove("hidden");
+  $("confirm-yes").focus();
+  return new Promise(resolve => {
+    const done = yes => { box.classList.add("hidden"); $("confirm-yes").onclick = $("confirm-no").onclick = null; resolve(yes); };
+    $("confirm-yes").onclick = () => done(true);
+    $("confirm-no").onclick = () => done(false);
+  });
+}
+
+async function act(cmd, doneKey, values, question) {
+  if (question && !(await ask(question))) return null;
+  let r;
+  try { r = await tdPost("/api/td/floor", cmd); } catch (e) { r = { ok: false, status: 0, data: {} }; }
+  if (r.ok && r.data.ok !== false) {
+    const data = r.data.data || {};
+    const text = [tf(doneKey, values)].concat(moveLines(data.moves)).join(" · ");
+    notice(text, true);
+    DESK.undo = Number.isInteger(data.undo) ? { action: data.undo, label: tf(doneKey, values) } : null;
+  } else {
+    notice(refusal(r), false);
+    DESK.undo = null;
+  }
+  $("undo").classList.toggle("hidden", !DESK.undo);
+  loadResults();
+  return r;
+}
+
+// --- the lists ---------------------------------------------------------------------------------
+async function loadResults() {
+  if (DESK.loading) return;
+  DESK.loading = true;
+  try {
+    const r = await fetch("/api/results", { credentials: "same-origin" });
+    DESK.results = r.ok ? await r.json() : null;
+  } catch (e) { /* the stream's badge says the hub is gone */ } finally { DESK.loading = false; }
+  drawLists();
+}
+function drawLists() {
+  const res = DESK.results;
+  const rows = (res && res.ranking) || [];
+  const q = ($("search").value || "").trim().toLowerCase();
+  const playing = rows.filter(r => (r.status === "playing" || r.status === "registered")
+    && (!q || r.player.toLowerCase().includes(q)));
+  $("playing").replaceChildren(
+    el("tr", {}, el("th", {}, t("player_col")), el("th", {}, t("where")), el("th", { class: "num" }, t("chips_col")), el("th", {}, "")),
+    ...(playing.length ? playing.map(r => el("tr", { "data-player": r.player },
+      el("td", { class: "player" }, r.player),
+      el("td", {}, r.table ? `${r.table} · ${r.seat}` : t("registered")),
+      el("td", { class: "num" }, r.table ? chips(r.chips) : ""),
+      el("td", {}, ME.role === "td" && r.status === "playing" ? el("button", { class: "eliminate", onclick: () => eliminate(r.player) }, t("desk_eliminate")) : null)))
+      : [el("tr", {}, el("td", { colspan: "4", class: "dim" }, t("no_players")))]));
+  const out = rows.filter(r => r.status === "out" || r.status === "winner");
+  $("out").replaceChildren(
+    el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
+    ...(out.length ? out.map(r => el("tr", { "data-player": r.player },
+      el("td", { class: "place" }, `${r.place}${r.tied > 1 ? " " + t("ex_aequo") : ""}`),
+      el("td", { class: "player" }, r.player), el("td", {}, t(r.status)),
+      el("td", { class: "num prize" }, r.prize_cents ? euros(r.prize_cents) : "")))
+      : [el("tr", {}, el("td", { colspan: "4", class: "dim" }, t("none_out")))]));
+  const waiting = (res && res.wait_list) || [];
+  $("wait-list").textContent = waiting.length ? `${t("wait_list")} : ${waiting.join(", ")}` : "";
+  if (res) $("t-name").textContent = res.name;
+}
+function drawSummary(c) {
+  if (!c) return;
+  $("t-name").textContent = c.name;
+  $("s-entries").textContent = c.entries;
+  $("s-left").textContent = c.players_left;
+  $("s-pool").textContent = euros(c.prize_pool_cents);
+  $("s-level").textContent = c.on_break ? t("desk_break") : `${c.level} · ${chips(c.small_blind)}/${chips(c.big_blind)}`;
+  $("s-time").textContent = mmss(c.time_left) + (c.started && !c.running ? ` (${t("desk_paused")})` : "");
+}
+
+// --- the actions -------------------------------------------------------------------------------
+function nameIn(form) {
+  const name = (form.querySelector("[name=player]").value || "").trim();
+  if (!name) notice(t("need_name"), false);
+  return name;
+}
+function eliminate(player) {
+  return act({ cmd: "eliminate", player }, "done_eliminate", { p: player }, tf("ask_eliminate", { p: player }));
+}
+function wholeNumber(text, low, high) {
+  const s = String(text).trim();
+  if (!/^\d+$/.test(s)) return null;
+  const n = Number(s);
+  return n >= low && n <= high ? n : null;
+}
+function clockTime(sign) {
+  const minutes = wholeNumber($("k-minutes").value, 1, 360);
+  if (minutes === null) { notice(t("bad_minutes"), false); return; }
+  act({ cmd: "clock", action: sign > 0 ? "add" : "remove", seconds: 60 * minutes }, "done_clock", {});
+}
+function setTime() {
+  const m = /^\s*(\d{1,3})(?::([0-5]\d))?\s*$/.exec($("k-left").value || "");
+  if (!m || Number(m[1]) > 360) { notice(t("bad_mmss"), false); return; }
+  act({ cmd: "clock", action: "set", seconds: 60 * Number(m[1]) + Number(m[2] || 0) }, "done_clock", {});
+}
+function jumpLevel() {
+  const level = wholeNumber($("k-level").value, 1, 1000);
+  if (level === null) { notice(t("bad_level"), false); return; }
+  act({ cmd: "clock", action: "level", level }, "done_clock", {});
+}
+// "Ada=3, Bob=1": each player's small chips left over after the exact exchange (cdc 4.2).
+function chipRace(form) {
+  const get = name => form.querySelector(`[name=${name}]`).value.trim();
+  const table = /^t?(\d{1,3})$/.exec(get("table"));
+  const small = wholeNumber(get("small"), 1, 1e9), big = wholeNumber(get("big"), 2, 1e9);
+  const leftovers = {};
+  for (const part of get("leftovers").split(",").map(x => x.trim()).filter(Boolean)) {
+    const m = /^(.+?)\s*=\s*(\d{1,3})$/.exec(part);
+    if (!m) return null;
+    leftovers[m[1]] = Number(m[2]);
+  }
+  if (!table || small === null || big === null) return null;
+  return { cmd: "chip_race", table: "t" + table[1], small_value: small, big_value: big, leftovers };
+}
+function penaltyKinds() {
+  const select = $("p-kind"), was = select.value;
+  select.replaceChildren(...KINDS.map(k => el("option", { value: k }, t("k_" + k))));
+  if (was) select.value = was;
+}
+
+function wire() {
+  $("f-register").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const p = nameIn(ev.target);
+    if (p) act({ cmd: "register", players: [p], present: !$("r-absent").checked }, "done_register", { p });
+  });
+  $("b-arrive").addEventListener("click", () => { const p = nameIn($("f-register")); if (p) act({ cmd: "arrive", player: p }, "done_arrive", { p }); });
+  $("b-reenter").addEventListener("click", () => {
+    const p = nameIn($("f-register"));
+    if (p) act({ cmd: "reenter", player: p }, "done_reenter", { p }, tf("ask_reenter", { p }));
+  });
+  $("b-wait").addEventListener("click", () => { const p = nameIn($("f-register")); if (p) act({ cmd: "wait_list", action: "join", player: p }, "done_wait_list", { p }); });
+  $("b-wait-seat").addEventListener("click", () => {
+    const first = ((DESK.results && DESK.results.wait_list) || [])[0] || "";
+    act({ cmd: "wait_list", action: "seat" }, "done_wait_list", {}, tf("ask_wait_seat", { p: first }));
+  });
+  $("b-seat").addEventListener("click", () => act({ cmd: "seat" }, "done_seat", {}));
+  $("b-start").addEventListener("click", () => act({ cmd: "start" }, "done_start", {}));
+  $("k-pause").addEventListener("click", () => act({ cmd: "clock", action: "pause" }, "done_clock", {}));
+  $("k-resume").addEventListener("click", () => act({ cmd: "clock", action: "resume" }, "done_clock", {}));
+  $("k-add").addEventListener("click", () => clockTime(1));
+  $("k-remove").addEventListener("click", () => clockTime(-1));
+  $("k-set").addEventListener("click", setTime);
+  $("k-jump").addEventListener("click", jumpLevel);
+  $("f-penalty").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const p = nameIn(ev.target), kind = $("p-kind").value;
+    const amount = wholeNumber(ev.target.querySelector("[name=amount]").value, 0, 60);
+    if (!p) return;
+    if (amount === null) { notice(t("bad_minutes"), false); return; }
+    const k = t("k_" + kind);
+    act({ cmd: "penalty", player: p, kind, amount }, "done_penalty", { p, k }, tf("ask_penalty", { p, k }));
+  });
+  $("b-redraw").addEventListener("click", () => act({ cmd: "redraw" }, "done_redraw", {}, t("ask_redraw")));
+  $("b-h4h-on").addEventListener("click", () => act({ cmd: "hand_for_hand", on: true }, "done_hand_for_hand", {}, t("ask_h4h_on")));
+  $("b-h4h-off").addEventListener("click", () => act({ cmd: "hand_for_hand", on: false }, "done_hand_for_hand", {}, t("ask_h4h_off")));
+  $("f-move").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const f = ev.target, p = nameIn(f);
+    const table = /^t?(\d{1,3})$/.exec(f.querySelector("[name=table]").value.trim());
+    const seat = wholeNumber(f.querySelector("[name=seat]").value, 1, 10);
+    if (!p) return;
+    if (!table || seat === null) { notice(t("bad_move"), false); return; }
+    const v = { p, t: table[1], s: seat };
+    act({ cmd: "move", player: p, table: "t" + table[1], seat }, "done_move", v, tf("ask_move", v));
+  });
+  $("f-race").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const race = chipRace(ev.target);
+    if (!race) { notice(t("bad_race"), false); return; }
+    const v = { t: race.table.replace(/^t/, ""), s: chips(race.small_value), b: chips(race.big_value) };
+    act(race, "done_race", v, tf("ask_race", v));
+  });
+  $("undo").addEventListener("click", () => {
+    if (!DESK.undo) return;
+    act({ cmd: "undo", action: DESK.undo.action, by: ME.user || "TD" }, "done_undo", {}, tf("ask_undo", { a: DESK.undo.label }));
+  });
+  $("search").addEventListener("input", drawLists);
+}
+
+window.rerender = () => { penaltyKinds(); drawLists(); drawSummary(ROOM.clock); };
+(async function main() {
+  applyTexts(); langSwitch();
+  notice("", true);
+  await whoAmI();
+  penaltyKinds();
+  wire();
+  let last = 0;
+  connect({
+    room: d => { drawSummary(d.clock); loadResults(); },
+    clock: c => {
+      drawSummary(c);
+      // eliminations at the tables reach the lists within a few seconds
+      if (Date.now() - last > 2500) { last = Date.now(); loadResults(); }
+    },
+  });
+  loadResults();
+})();

@@ -1,0 +1,27 @@
+// tapis printable results: the ranking with prizes (players still in listed as such), black on white.
+"use strict";
+let RESULTS = null;
+function euro(cents) {
+  return new Intl.NumberFormat(LANG === "fr" ? "fr-FR" : "en-GB", { style: "currency", currency: "EUR" }).format((cents || 0) / 100);
+}
+function draw() {
+  const res = RESULTS;
+  if (!res) { document.getElementById("r-facts").textContent = t("desk_no_tournament"); return; }
+  document.getElementById("r-name").textContent = res.name;
+  document.getElementById("r-facts").textContent =
+    `${res.entries} ${t("entries_of")} · ${t("desk_players_left")} ${res.players_left} · ${t("desk_prize_pool")} ${euro(res.prize_pool_cents)}`;
+  document.getElementById("r-table").replaceChildren(
+    el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
+    ...res.ranking.map(r => el("tr", { "data-player": r.player },
+      el("td", {}, r.place === null ? "–" : `${r.place}${r.tied > 1 ? " " + t("ex_aequo") : ""}`),
+      el("td", {}, r.player), el("td", {}, t(r.status)),
+      el("td", { class: "num" }, r.prize_cents ? euro(r.prize_cents) : ""))));
+}
+window.rerender = draw;
+(async function main() {
+  applyTexts(); langSwitch();
+  document.getElementById("print").addEventListener("click", () => window.print());
+  const r = await fetch("/api/results", { credentials: "same-origin" });
+  RESULTS = r.ok ? await r.json() : null;
+  draw();
+})();
