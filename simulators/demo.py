@@ -29,6 +29,7 @@ from hw.profile import TableProfile
 from hw.serial_link import SerialLink
 from simulators.croupier import Croupier
 from simulators.dealer import Felt
+from simulators.fault_plan import FaultPlan
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
 from tablewire import wire
@@ -136,10 +137,12 @@ def build_room(*, tables: int, host: str, port: int, seed: int = 1, scan_period_
 
 
 def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: int,
-         boxed_rate: float = 0.0, on_fault_injected: Callable[[str], None] | None = None) -> None:
+         boxed_rate: float = 0.0, on_fault_injected: Callable[[str], None] | None = None,
+         faults: FaultPlan | None = None, allin_rate: float = 0.0) -> None:
     """The croupier's thread: `hands` complete hands played with the hub (None: until stopped)."""
     croupier = Croupier(agent=table.agent, felt=table.felt, rng=random.Random(seed), pace=pace, stop=room.stop,
-                        boxed_rate=boxed_rate, on_fault_injected=on_fault_injected)
+                        boxed_rate=boxed_rate, on_fault_injected=on_fault_injected, faults=faults,
+                        allin_rate=allin_rate)
     table.croupier = croupier
     while not room.stop.is_set() and (hands is None or croupier.hands < hands):
         if not croupier.play_hand():
