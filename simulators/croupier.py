@@ -259,7 +259,7 @@ class Croupier:
                 self.agent.player_action(seat, "check")
             else:  # at least the big blind (about twice the first amount to call), as the level rises
                 self.agent.player_action(seat, "bet", max(self.bet, 2 * (self._opening or 0)))
-        elif r < 0.15:
+        elif r < 0.15 or (to_call > 5 * (self._opening or to_call) and r < 0.75):  # most fold to a push
             self._out.add(seat)
             self.felt.perform(Muck(seat))  # cards thrown in: a fold by the muck
         elif r < 0.3:

@@ -102,16 +102,17 @@ def start_hub(room: Room, *, host: str, port: int, ids: list[str], seed: int, ga
 
 
 def start_tables(room: Room, *, host: str, port: int, ids: list[str], seed: int, scan_period_ms: int = 50,
-                 miss_rate: float = 0.02, dropout_rate: float = 0.01, corrupt_rate: float = 0.0) -> None:
+                 miss_rate: float = 0.02, dropout_rate: float = 0.01, corrupt_rate: float = 0.0,
+                 seat_count: int = 9) -> None:
     clock = MonotonicClock()
     for table_id in ids:
         seats, button = seating(table_id, seed)
-        board = ReaderBoardSimulator(antennas=13, scan_period=scan_period_ms / 1000, miss_rate=miss_rate,
+        board = ReaderBoardSimulator(antennas=seat_count + 4, scan_period=scan_period_ms / 1000, miss_rate=miss_rate,
                                      dropout_rate=dropout_rate, rng=random.Random(f"{seed}:{table_id}:rf"),
                                      corrupt_rate=corrupt_rate)
         board.start()
         room._closers.append(board.close)
-        profile = TableProfile.default(table_id, seats=9, url=board.port)
+        profile = TableProfile.default(table_id, seats=seat_count, url=board.port)
         link = MqttLink(client_id=f"tapis-table-{table_id}", host=host, port=port,
                         will=(wire.table_status(table_id), wire.OFFLINE))
         agent = TableAgent(profile=profile, registry=room.registry, publisher=link, clock=clock,
