@@ -152,7 +152,7 @@ def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: i
 
 def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False, broker: str | None = None,
              pace: float = 0.12, seed: int = 1, out: TextIO = sys.stdout, timeout: float | None = None,
-             dashboard: int | None = None) -> int:
+             dashboard: int | None = None, fault_rate: float = 0.0, ruleset: str = "cdc-2013") -> int:
     embedded = None
     if broker is None:
         embedded = EmbeddedBroker().start()
@@ -173,7 +173,7 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
             if hands is not None and len(ended) == tables and all(n >= hands for n in ended.values()):
                 done.set()
 
-    room = build_room(tables=tables, host=host, port=port, seed=seed)
+    room = build_room(tables=tables, host=host, port=port, seed=seed, ruleset=ruleset)
     assert room.hub is not None
     room.hub.add_listener(on_event)
     if dashboard is not None:
@@ -187,7 +187,9 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
     try:
         for i, table in enumerate(room.tables):
             table.thread = threading.Thread(target=deal, args=(room, table),
-                                            kwargs={"hands": hands, "pace": pace, "seed": seed * 1000 + i},
+                                            kwargs={"hands": hands, "pace": pace, "seed": seed * 1000 + i,
+                                                    "faults": FaultPlan(rate=fault_rate, rng=random.Random(
+                                                        f"{seed}:{table.profile.table}:faults"))},
                                             name=f"dealer-{table.profile.table}", daemon=True)
             table.thread.start()
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -32,6 +32,7 @@ from hub.rulings.model import Decision
 from hub.rulings.texts import DECISIONS, FAULTS
 from hub.tournament.structure import AnteKind, Level, Structure
 from hw.decks import DeckRegistry
+from simulators.cli import DASHBOARD_PORT, FAULT_RATE
 from simulators.croupier import Croupier
 from simulators.demo import Room, SimTable, start_tables
 from simulators.fault_plan import FaultPlan
@@ -39,9 +40,9 @@ from simulators.tournament_demo import describe, new_demo
 from tablewire.broker_url import parse_url
 from tablewire.faults import FaultKind
 
-FAULT_RATE = 0.1  # a dealing fault in one hand in ten, per table: a few a minute in a room of three tables
+# FAULT_RATE (0.1): a dealing fault in one hand in ten per table, a few a minute in a room of three
+# tables; DASHBOARD_PORT (8092): the documented default (README), `--dashboard 0`: none.
 ALLIN_RATE = 0.02  # the chance a player pushes when he acts: short stacks bust and tables break
-DASHBOARD_PORT = 8092  # the documented default (README); `--dashboard 0`: none
 SEATS = 10  # antennas per simulated table: the floor seats up to ten
 
 
@@ -89,6 +90,9 @@ def run_room_demo(*, tables: int = 3, players: int | None = None, hands: int | N
     """The room until the tournament has a winner (or `hands` hands ended at each table still in
     play); 0 when it got there, 1 when it timed out or every dealer stopped."""
     players = players or 6 * tables
+    if not 2 * tables <= players <= SEATS * tables:
+        raise ValueError(f"--players {players} at {tables} tables: from {2 * tables} (two a table) "
+                         f"to {SEATS * tables} (ten a table)")
     ids = [table_id(n) for n in range(1, tables + 1)]
     embedded = EmbeddedBroker().start() if broker is None else None
     host, port = (embedded.host, embedded.port) if embedded else parse_url(broker or "")
