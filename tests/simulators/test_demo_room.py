@@ -118,6 +118,21 @@ def test_the_default_demo_is_a_tournament_room_with_dashboard_clock_and_faults_r
         status, result, _ = _post(url, "/api/td/floor", {"cmd": "clock", "action": "add", "seconds": 60},
                                   cookie=cookie.split(";")[0], csrf=me["csrf"])
         assert status == 200 and result["ok"], result
+        td = {"cookie": cookie.split(";")[0], "csrf": me["csrf"]}
+        for action, running in (("pause", False), ("resume", True)):
+            status, result, _ = _post(url, "/api/td/floor", {"cmd": "clock", "action": action}, **td)
+            assert status == 200 and result["ok"], result
+            assert _get(url, "/api/clock")["clock"]["running"] is running
+        # "Annuler la donne" reaches the hand at its table (the hand lives in the hub).
+        def cancelled() -> dict[str, Any] | None:
+            for table in ("t1", "t2"):
+                status, result, _ = _post(url, "/api/td/floor", {"cmd": "cancel_hand", "table": table}, **td)
+                if status == 200:
+                    return result
+            return None
+
+        result = _wait(cancelled, 60, "a hand in progress to cancel")
+        assert result["ok"] and result["data"]["article"].startswith("cdc-2013"), result
         proc.wait(timeout=420)
     finally:
         if proc.poll() is None:
