@@ -125,7 +125,7 @@ def run_room_demo(*, tables: int = 3, players: int | None = None, hands: int | N
                 plan = FaultPlan(rate=fault_rate, rng=random.Random(f"{seed}:{table.profile.table}:faults"))
                 table.croupier = Croupier(agent=table.agent, felt=table.felt, rng=random.Random(seed * 1000 + i),
                                           pace=pace, stop=room.stop, faults=plan, allin_rate=ALLIN_RATE)
-                table.thread = threading.Thread(target=_deal, args=(room, table), daemon=True,
+                table.thread = threading.Thread(target=_deal, args=(room, table, parts), daemon=True,
                                                 name=f"dealer-{table.profile.table}")
                 table.thread.start()
             return _watch(room, parts, log, done, out, as_json, timeout, lock)
@@ -139,12 +139,17 @@ def run_room_demo(*, tables: int = 3, players: int | None = None, hands: int | N
                 embedded.stop()
 
 
-def _deal(room: Room, table: SimTable) -> None:
-    """A croupier deals until the room stops; a table the floor stops (a break, broken, hand for
-    hand) asks for a new hand again a moment later, as a dealer waits for the floor."""
+def _deal(room: Room, table: SimTable, parts: HubParts) -> None:
+    """A croupier deals until the room stops or the floor breaks his table; a table the floor holds
+    (hand for hand, waiting for players) asks for a new hand again a moment later, as a dealer waits."""
     croupier = table.croupier
-    assert croupier is not None
+    assert croupier is not None and parts.floor_tables is not None
+    floor = parts.floor_tables.floor
+    number = table_number(table.profile.table)
     while not room.stop.is_set():
+        with parts.service.floor_lock:
+            if number not in floor.require().state.tables:
+                return  # broken: its players play elsewhere
         if not croupier.play_hand() and room.stop.wait(1.0):
             return
 
