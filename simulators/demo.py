@@ -1,4 +1,5 @@
-"""`tapis demo`: a room of simulated tables dealing real hands to the hub over Mosquitto.
+"""`tapis demo --cash`: a room of simulated tables dealing real hands to the hub over Mosquitto, and the
+tables of `tapis demo`'s tournament room (`simulators.room_demo`: `start_tables`, `Room`).
 
 Per table: reader firmware on a pty (`ReaderBoardSimulator`), a scripted dealer moving cards on it,
 and a real `TableAgent` reading the pty through `SerialLink`; one `HubService`; all on the embedded

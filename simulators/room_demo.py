@@ -10,6 +10,7 @@ article) or the hub's events as JSON lines; `hands` makes it finite (tests, CI).
 
 from __future__ import annotations
 
+import errno
 import json
 import random
 import secrets
@@ -94,8 +95,7 @@ def run_room_demo(*, tables: int = 3, players: int | None = None, hands: int | N
         raise ValueError(f"--players {players} at {tables} tables: from {2 * tables} (two a table) "
                          f"to {SEATS * tables} (ten a table)")
     ids = [table_id(n) for n in range(1, tables + 1)]
-    embedded = EmbeddedBroker().start() if broker is None else None
-    host, port = (embedded.host, embedded.port) if embedded else parse_url(broker or "")
+    host, port = parse_url(broker) if broker is not None else ("127.0.0.1", 0)
     with tempfile.TemporaryDirectory(prefix="tapis-demo-") as tmp:
         path = db or str(Path(tmp) / "tournament.db")
         with EventStore(path, durable=False) as store:
@@ -104,13 +104,19 @@ def run_room_demo(*, tables: int = 3, players: int | None = None, hands: int | N
                          structure=room_structure(), now=time.time())
         password = secrets.token_urlsafe(8)
         parts: HubParts | None = None
+        embedded: EmbeddedBroker | None = None
         room = Room(hub=None, tables=[], registry=DeckRegistry.generate(ids))
         try:
+            if broker is None:
+                embedded = EmbeddedBroker().start()
+                host, port = embedded.host, embedded.port
             try:
                 parts = build_hub(host, port, path, dashboard=dashboard, users={"td": hash_password(password)},
                                   durable=False)
             except OSError as err:
-                raise OSError(f"dashboard port {dashboard}: {err.strerror or err}; choose another with "
+                if err.errno not in (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL):
+                    raise
+                raise OSError(f"dashboard port {dashboard}: {err.strerror}; choose another with "
                               f"--dashboard PORT (0: no dashboard)") from err
             room.hub = parts.service
             log = RoomLog()

@@ -149,3 +149,14 @@ def test_the_default_demo_is_a_tournament_room_with_dashboard_clock_and_faults_r
     assert any(re.search(r"pot +\d+ +à parler / to act : \d+ joueur\d+", line) for line in lines)
     assert any(re.search(r"\*\d+:joueur\d+ \d+", line) for line in lines)  # the seat to act, his stack
     assert any(re.search(r"niveau \d+ : \d+/\d+ ante \d+ — reste \d+:\d\d", line) for line in lines)
+
+
+def test_a_dashboard_port_in_use_is_said_in_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = tapis("demo", "--dashboard", str(port), timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (f"tapis demo: dashboard port {port}: Address already in use; choose another with "
+                           "--dashboard PORT (0: no dashboard)\n")
