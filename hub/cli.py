@@ -14,9 +14,19 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tablewire import credentials
+
+if TYPE_CHECKING:  # the hub's graph is imported when built: the TD's verbs start without it
+    from hub.dashboard import Dashboard
+    from hub.edge.service import HubService
+    from hub.edge.shard import Shard
+    from hub.floor.store import EventStore
+    from hub.floor.tables import FloorTables
+    from tablewire.mqtt import MqttLink
 
 
 def parser() -> argparse.ArgumentParser:
@@ -96,18 +106,75 @@ def read_td_users(path: str | None) -> dict[str, str]:
     return users
 
 
+@dataclass
+class HubParts:
+    """What `tapis hub` runs: the service on its link, the tournament (with --db) and the dashboard."""
+
+    service: HubService
+    link: MqttLink
+    floor_tables: FloorTables | None
+    store: EventStore | None
+    dashboard: Dashboard | None
+
+    def start(self) -> None:
+        self.service.start()
+        self.link.start()
+
+    def stop(self) -> None:
+        self.link.stop()
+        self.service.stop()
+        if self.dashboard is not None:
+            self.dashboard.stop()
+        if self.store is not None:
+            self.store.close()
+
+
+class _Wall:
+    def now(self) -> float:
+        return time.time()
+
+
+def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0,
+              dashboard_host: str = "127.0.0.1", users: Mapping[str, str] | None = None,
+              link_options: dict[str, object] | None = None, shard: Shard | None = None,
+              listed: frozenset[str] | None = None, durable: bool = True) -> HubParts:
+    """The hub's object graph on a broker (`tapis hub`, and `tapis demo`'s room): the service, the
+    tournament floor and its tables from the store `db`, the TD dashboard on `dashboard` (0: none;
+    served at once). Nothing is connected until `start()`."""
+    from hub.dashboard import Dashboard
+    from hub.edge.service import HubService
+    from hub.edge.shard import hub_client_id, hub_status_topic
+    from hub.floor.service import FloorService
+    from hub.floor.store import EventStore
+    from hub.floor.tables import FloorTables
+    from hw.ports import Clock
+    from tablewire import wire
+    from tablewire.mqtt import MqttLink
+
+    link = MqttLink(client_id=hub_client_id(shard), host=host, port=port,
+                    will=(hub_status_topic(shard), wire.OFFLINE),
+                    session_expiry=3600, **(link_options or {}))  # type: ignore[arg-type]
+    store = EventStore(db, durable=durable) if db else None
+    floor_tables = None
+    if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
+        floor_tables = FloorTables.open(FloorService.open(store, link=link), store)
+    service = HubService(link=link, floor_tables=floor_tables, shard=shard,
+                         tables=room_tables(listed, floor_tables))
+    dash = None
+    if dashboard:
+        wall: Clock = _Wall()
+        dash = Dashboard(service, floor=floor_tables.floor if floor_tables else None, host=dashboard_host,
+                         port=dashboard, users=users or {}, clock=wall, floor_lock=service.floor_lock,
+                         on_decision=lambda d: service.decide(d.table, d.kind, d.option, d.by)).start()
+    return HubParts(service, link, floor_tables, store, dash)
+
+
 def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, dashboard_host: str = "127.0.0.1",
             td_users: str | None = None, link_options: dict[str, object] | None = None,
             shard: str | None = None, tables: str | None = None) -> int:
     from hub.edge.broker import EmbeddedBroker
-    from hub.edge.service import HubService
-    from hub.edge.shard import Shard, hub_client_id, hub_status_topic
-    from hub.floor.service import FloorService
-    from hub.floor.store import EventStore
-    from hub.floor.tables import FloorTables
-    from tablewire import wire
+    from hub.edge.shard import Shard
     from tablewire.broker_url import parse_url
-    from tablewire.mqtt import MqttLink
 
     worker = Shard.parse(shard) if shard else None
     listed = parse_tables(tables) if tables is not None else None
@@ -115,50 +182,31 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
         raise ValueError(f"--shard {worker}: " + ("the workers share the room's broker: give --broker"
                                                   if broker is None else "the tournament floor (--db) is "
                                                   "room-wide and runs on one unsharded hub"))
+    users = read_td_users(td_users)
     embedded = EmbeddedBroker().start() if broker is None else None
     host, port = (embedded.host, embedded.port) if embedded else parse_url(broker or "")
-    link = MqttLink(client_id=hub_client_id(worker), host=host, port=port,
-                    will=(hub_status_topic(worker), wire.OFFLINE),
-                    session_expiry=3600, **(link_options or {}))  # type: ignore[arg-type]
-    store = EventStore(db) if db else None
-    floor_tables = None
-    if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
-        floor_tables = FloorTables.open(FloorService.open(store, link=link), store)
-    service = HubService(link=link, floor_tables=floor_tables, shard=worker,
-                         tables=room_tables(listed, floor_tables))
-    dash = None
-    if dashboard:
-        from hub.dashboard import Dashboard
-        from hw.ports import Clock
-
-        class Wall:
-            def now(self) -> float:
-                return time.time()
-
-        wall: Clock = Wall()
-        dash = Dashboard(service, floor=floor_tables.floor if floor_tables else None, host=dashboard_host,
-                         port=dashboard, users=read_td_users(td_users), clock=wall,
-                         floor_lock=service.floor_lock,
-                         on_decision=lambda d: service.decide(d.table, d.kind, d.option, d.by)).start()
-        print(f"tapis hub: TD dashboard on {dash.url}", file=sys.stderr)
-    service.start()
-    link.start()
+    try:
+        parts = build_hub(host, port, db, dashboard=dashboard, dashboard_host=dashboard_host, users=users,
+                          link_options=link_options, shard=worker, listed=listed)
+    except BaseException:
+        if embedded:
+            embedded.stop()
+        raise
+    if parts.dashboard is not None:
+        print(f"tapis hub: TD dashboard on {parts.dashboard.url}", file=sys.stderr)
+    parts.start()
     print("tapis hub: listening to " + (f"the tables of shard {worker}" if worker else "every table")
           + f" on mqtt://{host}:{port}" + (f", tournament {db}" if db else ""), file=sys.stderr)
     try:
         _wait_for_signal()
     finally:
-        link.stop()
-        service.stop()
-        if dash is not None:
-            dash.stop()
-        if store is not None:
-            store.close()
+        parts.stop()
         if embedded:
             embedded.stop()
-    print(f"tapis hub: stopped after {service.stats.received} messages "
-          f"({service.stats.malformed} malformed, {service.stats.oversized} oversized, "
-          f"{service.stats.unknown_table} of unknown tables)", file=sys.stderr)
+    stats = parts.service.stats
+    print(f"tapis hub: stopped after {stats.received} messages "
+          f"({stats.malformed} malformed, {stats.oversized} oversized, "
+          f"{stats.unknown_table} of unknown tables)", file=sys.stderr)
     return 0
 
 

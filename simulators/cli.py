@@ -1,7 +1,9 @@
 """The simulators' verbs of `tapis` (the `tapis` command dispatches here): rooms and tables in software.
 
-    tapis demo [--tables N] [--hands N] [--json]   simulated room on the embedded broker
-    tapis demo --tournament                         a whole simulated tournament to the payouts
+    tapis demo [--tables N] [--players N] [--dashboard PORT] [--hands N] [--json]
+                                                    the room: a short tournament, dashboard, clock, faults ruled
+    tapis demo --cash [--tables N] [--hands N]      tables dealing to the hub without a tournament
+    tapis demo --tournament [--players N]           a whole tournament computed without tables, to the payouts
     tapis replay SCENARIO                           one table's scenario through the real pipeline
 """
 
@@ -12,6 +14,10 @@ import logging
 import signal
 import sys
 
+# The room demo's defaults, named here for the help (importing the room itself waits for the verb).
+DASHBOARD_PORT = 8092
+FAULT_RATE = 0.1
+
 
 def _positive(text: str) -> int:
     value = int(text)
@@ -20,24 +26,77 @@ def _positive(text: str) -> int:
     return value
 
 
+def _pace(text: str) -> float:
+    value = float(text)
+    if not 0 < value <= 10:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 10 seconds, got {text}")
+    return value
+
+
+def _rate(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"a chance per hand from 0 to 1, got {text}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a TCP port from 1 to 65535 (0: none), got {text}")
+    return value
+
+
+# What each mode cannot use: refused in plain words, never ignored.
+_NOT_WITH = {
+    "tournament": {"hands": "it plays the tournament to its end", "broker": "it has no tables nor hub",
+                   "pace": "it has no dealers", "dashboard": "it has no hub to serve (plain `tapis demo` has one)",
+                   "fault_rate": "it has no dealers"},
+    "cash": {"players": "its tables seat the same players all along"},
+}
+
+
+def refused(args: argparse.Namespace) -> str | None:
+    """Why these demo options cannot go together, or None."""
+    if args.tournament and args.cash:
+        return "--cash cannot go with --tournament: one is tables without a tournament, the other a tournament " \
+               "without tables (plain `tapis demo` is both)"
+    mode = "tournament" if args.tournament else "cash" if args.cash else None
+    for option, why in _NOT_WITH.get(mode or "", {}).items():
+        if getattr(args, option) is not None:
+            return f"--{option.replace('_', '-')} cannot go with --{mode}: {why}"
+    return None
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tapis", description="RFID poker tables: simulated rooms and tables")
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
     sub = p.add_subparsers(dest="command", required=True)
 
-    demo = sub.add_parser("demo", help="a room of simulated tables dealing to the hub")
-    demo.add_argument("--tables", type=_positive, default=4)
-    demo.add_argument("--hands", type=_positive, default=None, help="stop after N hands per table")
+    demo = sub.add_parser("demo", help="the room: a short tournament dealt by simulated tables, with the dashboard",
+                          description="By default the room: a short tournament (fast levels) on the hub's "
+                                      "tournament mode, the TD dashboard and clock, simulated tables dealing with "
+                                      "a dealing fault in about one hand in ten, each ruled. --cash: tables "
+                                      "without a tournament; --tournament: a whole tournament computed without "
+                                      "tables. Options that a mode cannot use are refused.")
+    demo.add_argument("--tournament", action="store_true",
+                      help="a whole tournament computed without tables or hub (60 players, 6 tables) to the ranking")
+    demo.add_argument("--cash", action="store_true", help="tables dealing to the hub without a tournament")
+    demo.add_argument("--tables", type=_positive, default=None, help="room: 3; --cash: 4; --tournament: 6")
+    demo.add_argument("--players", type=_positive, default=None, help="room: 6 a table; --tournament: 60")
+    demo.add_argument("--hands", type=_positive, default=None,
+                      help="stop once N hands have ended at each table still in play (default: until the end)")
     demo.add_argument("--json", action="store_true", help="print the hub's events as JSON lines")
     demo.add_argument("--broker", default=None, help="mqtt://host:port (default: a private Mosquitto)")
-    demo.add_argument("--pace", type=float, default=0.12, help="seconds between the dealer's cards")
+    demo.add_argument("--pace", type=_pace, default=None, help="seconds between the dealer's cards (0.12)")
     demo.add_argument("--seed", type=int, default=1)
-    demo.add_argument("--tournament", action="store_true",
-                      help="a whole simulated tournament (60 players, 6 tables) to the final ranking")
-    demo.add_argument("--players", type=_positive, default=60, help="with --tournament")
     demo.add_argument("--ruleset", default="cdc-2013")
-    demo.add_argument("--dashboard", type=int, default=None, metavar="PORT",
-                      help="also serve the TD dashboard on 127.0.0.1:PORT (a TD login is printed)")
+    demo.add_argument("--dashboard", type=_port, default=None, metavar="PORT",
+                      help=f"serve the TD dashboard on 127.0.0.1:PORT, a TD login printed (room: {DASHBOARD_PORT}; "
+                           "0: none; --cash: none unless given)")
+    demo.add_argument("--fault-rate", type=_rate, default=None, metavar="P",
+                      help=f"chance that a hand carries a dealing fault (room: {FAULT_RATE}, one hand in "
+                           f"{round(1 / FAULT_RATE)}; --cash: 0)")
 
     replay = sub.add_parser("replay", help="play a table scenario through the real pipeline")
     replay.add_argument("scenario", help="scenario file (YAML or JSON, see spec/scenario.md)")
@@ -54,14 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "demo":
             # SIGTERM (systemd, `timeout`) stops the demo like Ctrl-C: its broker and ptys are cleaned up.
             signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        if args.command == "demo" and args.tournament:
-            from simulators.tournament_demo import run_tournament_demo
-            return run_tournament_demo(players=args.players, tables=args.tables if args.tables != 4 else 6,
-                                       ruleset=args.ruleset, seed=args.seed, as_json=args.json)
         if args.command == "demo":
-            from simulators.demo import run_demo
-            return run_demo(tables=args.tables, hands=args.hands, as_json=args.json, broker=args.broker,
-                            pace=args.pace, seed=args.seed, dashboard=args.dashboard)
+            return _demo(args)
         if args.command == "replay":
             from simulators.replay import replay
             from simulators.scenario import load
@@ -71,6 +124,33 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tapis {args.command}: {err}", file=sys.stderr)
         return 2
     return 2
+
+
+def _demo(args: argparse.Namespace) -> int:
+    why = refused(args)
+    if why is not None:
+        raise ValueError(why)
+    from typing import get_args
+
+    from hub.floor.commands import NewTournament
+    known = get_args(NewTournament.model_fields["ruleset"].annotation)
+    if args.ruleset not in known:
+        raise ValueError(f"--ruleset {args.ruleset[:40]!r}: unknown (known: {', '.join(known)})")
+    if args.tournament:
+        from simulators.tournament_demo import run_tournament_demo
+        return run_tournament_demo(players=args.players or 60, tables=args.tables or 6, ruleset=args.ruleset,
+                                   seed=args.seed, as_json=args.json)
+    pace = 0.12 if args.pace is None else args.pace
+    if args.cash:
+        from simulators.demo import run_demo
+        return run_demo(tables=args.tables or 4, hands=args.hands, as_json=args.json, broker=args.broker, pace=pace,
+                        seed=args.seed, dashboard=args.dashboard or None, fault_rate=args.fault_rate or 0.0,
+                        ruleset=args.ruleset)
+    from simulators.room_demo import run_room_demo
+    return run_room_demo(tables=args.tables or 3, players=args.players, hands=args.hands, as_json=args.json,
+                         broker=args.broker, pace=pace, seed=args.seed, ruleset=args.ruleset,
+                         dashboard=DASHBOARD_PORT if args.dashboard is None else args.dashboard,
+                         fault_rate=FAULT_RATE if args.fault_rate is None else args.fault_rate)
 
 
 if __name__ == "__main__":

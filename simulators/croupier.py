@@ -4,7 +4,9 @@ The croupier moves cards on the reader simulator (`Felt`) and the players press 
 (`TableAgent.player_action`, as the seat panel does). They follow what the table itself knows from
 the hub (the hand context, whose turn it is, what is owed, the hand over: `agent.watch`), as a croupier
 follows the LEDs, so they run in any process, apart from the hub. Used by `tapis demo` and the
-benchmarks; `boxed_rate` turns a card face up in the deck now and then, so rulings flow as well.
+benchmarks; `boxed_rate` turns a card face up in the deck now and then, and a `FaultPlan` makes the
+other dealing faults (`simulators.fault_plan`): the croupier then carries out the hub's ruling as
+the table receives it (`agent.watch.rulings`), as a dealer does what the floor says.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from collections.abc import Callable
 
 from hw.decks import FULL_DECK
 from simulators.dealer import Board, Burn, CardStep, Clear, Felt, Hole, Muck, Tray
+from simulators.fault_plan import FaultPlan
 from table_agent.agent import TableAgent
-from tablewire.wire import HandContextCmd
+from tablewire.faults import FaultKind
+from tablewire.wire import BettingCmd, HandContextCmd, RulingCmd
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +32,10 @@ _STREET = {"preflop": 3, "flop": 1, "turn": 1}  # board cards to deal once that 
 class Croupier:
     def __init__(self, *, agent: TableAgent, felt: Felt, rng: random.Random, pace: float,
                  stop: threading.Event, boxed_rate: float = 0.0, bet: int = 200,
-                 on_fault_injected: Callable[[str], None] | None = None, stuck_after: float = 5.0) -> None:
+                 on_fault_injected: Callable[[str], None] | None = None, stuck_after: float = 5.0,
+                 faults: FaultPlan | None = None, allin_rate: float = 0.0) -> None:
+        """`faults`: the dealing faults to make (None: none but `boxed_rate`); `allin_rate`: the chance
+        that a player pushes all in when he acts (a tournament's short stacks; 0: never)."""
         self.agent = agent
         self.watch = agent.watch
         self.felt = felt
@@ -41,6 +48,11 @@ class Croupier:
         self.hands = 0
         self.stuck_after = stuck_after
         self.stuck = 0  # hands that stopped moving: the felt cleared and a new hand pressed (cancelled)
+        self.faults = faults
+        self.allin_rate = allin_rate
+        self._order: list[int] = []  # this hand's seats from the first dealt (first to act after the flop)
+        self._out: set[int] = set()  # seats this croupier folded or pushed all in this hand
+        self._opening: int | None = None  # the first amount to call this hand (about the big blind)
 
     def _wait(self, condition: Callable[[], bool]) -> bool:
         deadline = time.monotonic() + self.stuck_after
@@ -84,18 +96,43 @@ class Croupier:
         seats = sorted(ctx.seats)
         start = seats.index(ctx.first_to_deal)
         order = seats[start:] + seats[:start]
+        self._order, self._out, self._opening = order, set(), None
+        fault = self.faults.for_hand() if self.faults is not None else None
+        # cdc 7.1: one of the first two cards exposed is a misdeal; later ones are replaced (7.3)
+        expose_at = self.rng.randrange(2, len(order)) if fault is FaultKind.EXPOSED_CARD and len(order) > 2 \
+            else None
+        boxed_at = self.rng.randrange(2 * len(order)) if fault is FaultKind.BOXED_CARD else None
+        exposed: tuple[int, str] | None = None
         board = 0
-        for seat in order + order:  # two rounds from the button's left
-            if self.boxed_rate and self.rng.random() < self.boxed_rate:
+        for i, seat in enumerate(order + order):  # two rounds from the button's left
+            if (self.boxed_rate and self.rng.random() < self.boxed_rate) or i == boxed_at:
                 card = deck.pop()
                 if self._injected:
                     self._injected(self.felt.uid(card))
                 if not self._place(Tray(card)):
                     return self._gave_up()
+                if i == boxed_at:
+                    self._made(FaultKind.BOXED_CARD)
             if not self._pause():
                 return None
-            if not self._place(Hole(seat, deck.pop())):
+            card = deck.pop()
+            if not self._place(Hole(seat, card)):
                 return self._gave_up()
+            if i == expose_at:  # the card turned over as it was dealt: it goes to the dead-card tray
+                if not self._pause() or not self._place(Tray(card)):
+                    return self._gave_up()
+                exposed = (seat, card)
+                self._made(FaultKind.EXPOSED_CARD)
+        first_burn = None
+        if exposed is not None:
+            ruling = self._ruling(FaultKind.EXPOSED_CARD, ctx)
+            if ruling is None and watch.result is None:
+                return self._gave_up()
+            if ruling is not None and ruling.decision == "replace_with_burn":
+                # cdc 7.3: the would-be first burn goes to the player; the exposed card is the first burn
+                if not self._pause() or not self._place(Hole(exposed[0], deck.pop())):
+                    return self._gave_up()
+                first_burn = exposed[1]
         while watch.result is None and watch.hand == ctx.hand:
             betting = watch.betting
             if betting is None:
@@ -103,21 +140,101 @@ class Croupier:
             elif betting.open and betting.to_act is not None:
                 if not self._pause():
                     return None
-                self._act(betting.to_act, betting.to_call)
+                if self._opening is None:
+                    self._opening = betting.to_call
+                if fault is FaultKind.OUT_OF_TURN and self._act_out_of_turn(betting):
+                    fault = None
+                else:
+                    self._act(betting.to_act, betting.to_call)
             elif board < 5 and betting.street in betting.closed:
                 street = _STREET.get(betting.street, 1)
-                if not self._place(Burn(deck.pop())):
-                    return self._gave_up()
-                for _ in range(street):
-                    if not self._pause():
-                        return None
-                    if not self._place(Board(deck.pop())):
+                # A wrong flop only where the flop is bet on (no all-in run-out): its remedy waits for an action.
+                if board == 0 and fault in (FaultKind.FLOP_WITHOUT_BURN, FaultKind.FLOP_TWO_BURNS) \
+                        and "flop" not in betting.closed:
+                    assert fault is not None
+                    played = self._wrong_flop(fault, deck, ctx)
+                    if played is not True:
+                        return played
+                    fault = None
+                else:
+                    if not self._place(Burn(first_burn or deck.pop())):
                         return self._gave_up()
+                    first_burn = None
+                    for _ in range(street):
+                        if not self._pause():
+                            return None
+                        if not self._place(Board(deck.pop())):
+                            return self._gave_up()
                 board += street
             if not self._wait(lambda: watch.betting is not betting or watch.result is not None):  # noqa: B023
                 return self._gave_up()
         if self.stop.wait(self.pace * 4):  # the showdown is looked at
             return None
+        return True
+
+    # --- faults made on purpose, and their rulings carried out -------------------------------------
+
+    def _made(self, kind: FaultKind) -> None:
+        if self.faults is not None:
+            self.faults.made_it(kind)
+
+    def _ruling(self, kind: FaultKind, ctx: HandContextCmd) -> RulingCmd | None:
+        """The hub's ruling on the fault this croupier just made (None: the hand ended or none came)."""
+        watch = self.watch
+
+        def ruled() -> RulingCmd | None:
+            return next((r for r in watch.rulings if r.kind == kind and r.hand == ctx.hand), None)
+
+        self._wait(lambda: ruled() is not None or watch.result is not None or watch.hand != ctx.hand)
+        return ruled() if watch.result is None else None
+
+    def _wrong_flop(self, kind: FaultKind, deck: list[str], ctx: HandContextCmd) -> bool | None:
+        """The flop dealt without its burn, or after two burns; then the ruling carried out (cdc 8.3:
+        the first flop card becomes the burn / the second burn becomes the first flop card)."""
+        if kind is FaultKind.FLOP_WITHOUT_BURN:
+            flop = [deck.pop() for _ in range(3)]
+            for card in flop:
+                if not self._pause() or not self._place(Board(card)):
+                    return self._gave_up()
+            self._made(kind)
+            ruling = self._ruling(kind, ctx)
+            if ruling is not None and ruling.decision == "designate_burn":
+                if not self._pause() or not self._place(Burn(flop[0])) or not self._place(Board(deck.pop())):
+                    return self._gave_up()
+        else:
+            burns = [deck.pop(), deck.pop()]
+            for card in burns:
+                if not self._pause() or not self._place(Burn(card)):
+                    return self._gave_up()
+            self._made(kind)
+            ruling = self._ruling(kind, ctx)
+            steps: list[CardStep] = [Board(deck.pop()) for _ in range(3)]
+            if ruling is not None and ruling.decision == "burn_to_flop":
+                steps = [Board(burns[1]), *steps[:2]]
+            for step in steps:
+                if not self._pause() or not self._place(step):
+                    return self._gave_up()
+        if self.watch.result is not None:
+            return True
+        # After a board fault the hub deals the flop to the game at the first action: the first
+        # seat in hand from the button's left speaks (an all-in one is refused, and the flop is out).
+        first = next((s for s in self._order if s not in self._out), None)
+        if first is not None and self._pause():
+            self.agent.player_action(first, "check")
+        return True
+
+    def _act_out_of_turn(self, betting: BettingCmd) -> bool:
+        """A player further round the table acts before the one whose turn it is (cdc 10.2)."""
+        to_act = betting.to_act
+        assert to_act is not None
+        if to_act not in self._order:
+            return False
+        at = self._order.index(to_act)
+        later = [s for s in self._order[at + 1:] + self._order[:at] if s not in self._out]
+        if not later:
+            return False
+        self.agent.player_action(later[0], "check" if betting.to_call == 0 else "call")
+        self._made(FaultKind.OUT_OF_TURN)
         return True
 
     def _place(self, step: CardStep) -> bool:
@@ -132,15 +249,21 @@ class Croupier:
         return None if self.stop.is_set() else False
 
     def _act(self, seat: int, to_call: int) -> None:
+        if self.allin_rate and self.rng.random() < self.allin_rate:
+            self._out.add(seat)
+            self.agent.player_action(seat, "allin")
+            return
         r = self.rng.random()
         if to_call == 0:
             if r < 0.85:
                 self.agent.player_action(seat, "check")
-            else:
-                self.agent.player_action(seat, "bet", self.bet)
-        elif r < 0.15:
+            else:  # at least the big blind (about twice the first amount to call), as the level rises
+                self.agent.player_action(seat, "bet", max(self.bet, 2 * (self._opening or 0)))
+        elif r < 0.15 or (to_call > 5 * (self._opening or to_call) and r < 0.75):  # most fold to a push
+            self._out.add(seat)
             self.felt.perform(Muck(seat))  # cards thrown in: a fold by the muck
         elif r < 0.3:
+            self._out.add(seat)
             self.agent.player_action(seat, "fold")
         else:
             self.agent.player_action(seat, "call")

@@ -1,4 +1,5 @@
-"""`tapis demo`: a room of simulated tables dealing real hands to the hub over Mosquitto.
+"""`tapis demo --cash`: a room of simulated tables dealing real hands to the hub over Mosquitto, and the
+tables of `tapis demo`'s tournament room (`simulators.room_demo`: `start_tables`, `Room`).
 
 Per table: reader firmware on a pty (`ReaderBoardSimulator`), a scripted dealer moving cards on it,
 and a real `TableAgent` reading the pty through `SerialLink`; one `HubService`; all on the embedded
@@ -29,6 +30,7 @@ from hw.profile import TableProfile
 from hw.serial_link import SerialLink
 from simulators.croupier import Croupier
 from simulators.dealer import Felt
+from simulators.fault_plan import FaultPlan
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
 from tablewire import wire
@@ -101,16 +103,17 @@ def start_hub(room: Room, *, host: str, port: int, ids: list[str], seed: int, ga
 
 
 def start_tables(room: Room, *, host: str, port: int, ids: list[str], seed: int, scan_period_ms: int = 50,
-                 miss_rate: float = 0.02, dropout_rate: float = 0.01, corrupt_rate: float = 0.0) -> None:
+                 miss_rate: float = 0.02, dropout_rate: float = 0.01, corrupt_rate: float = 0.0,
+                 seat_count: int = 9) -> None:
     clock = MonotonicClock()
     for table_id in ids:
         seats, button = seating(table_id, seed)
-        board = ReaderBoardSimulator(antennas=13, scan_period=scan_period_ms / 1000, miss_rate=miss_rate,
+        board = ReaderBoardSimulator(antennas=seat_count + 4, scan_period=scan_period_ms / 1000, miss_rate=miss_rate,
                                      dropout_rate=dropout_rate, rng=random.Random(f"{seed}:{table_id}:rf"),
                                      corrupt_rate=corrupt_rate)
         board.start()
         room._closers.append(board.close)
-        profile = TableProfile.default(table_id, seats=9, url=board.port)
+        profile = TableProfile.default(table_id, seats=seat_count, url=board.port)
         link = MqttLink(client_id=f"tapis-table-{table_id}", host=host, port=port,
                         will=(wire.table_status(table_id), wire.OFFLINE))
         agent = TableAgent(profile=profile, registry=room.registry, publisher=link, clock=clock,
@@ -136,10 +139,12 @@ def build_room(*, tables: int, host: str, port: int, seed: int = 1, scan_period_
 
 
 def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: int,
-         boxed_rate: float = 0.0, on_fault_injected: Callable[[str], None] | None = None) -> None:
+         boxed_rate: float = 0.0, on_fault_injected: Callable[[str], None] | None = None,
+         faults: FaultPlan | None = None, allin_rate: float = 0.0) -> None:
     """The croupier's thread: `hands` complete hands played with the hub (None: until stopped)."""
     croupier = Croupier(agent=table.agent, felt=table.felt, rng=random.Random(seed), pace=pace, stop=room.stop,
-                        boxed_rate=boxed_rate, on_fault_injected=on_fault_injected)
+                        boxed_rate=boxed_rate, on_fault_injected=on_fault_injected, faults=faults,
+                        allin_rate=allin_rate)
     table.croupier = croupier
     while not room.stop.is_set() and (hands is None or croupier.hands < hands):
         if not croupier.play_hand():
@@ -148,7 +153,7 @@ def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: i
 
 def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False, broker: str | None = None,
              pace: float = 0.12, seed: int = 1, out: TextIO = sys.stdout, timeout: float | None = None,
-             dashboard: int | None = None) -> int:
+             dashboard: int | None = None, fault_rate: float = 0.0, ruleset: str = "cdc-2013") -> int:
     embedded = None
     if broker is None:
         embedded = EmbeddedBroker().start()
@@ -169,7 +174,7 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
             if hands is not None and len(ended) == tables and all(n >= hands for n in ended.values()):
                 done.set()
 
-    room = build_room(tables=tables, host=host, port=port, seed=seed)
+    room = build_room(tables=tables, host=host, port=port, seed=seed, ruleset=ruleset)
     assert room.hub is not None
     room.hub.add_listener(on_event)
     if dashboard is not None:
@@ -183,7 +188,9 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
     try:
         for i, table in enumerate(room.tables):
             table.thread = threading.Thread(target=deal, args=(room, table),
-                                            kwargs={"hands": hands, "pace": pace, "seed": seed * 1000 + i},
+                                            kwargs={"hands": hands, "pace": pace, "seed": seed * 1000 + i,
+                                                    "faults": FaultPlan(rate=fault_rate, rng=random.Random(
+                                                        f"{seed}:{table.profile.table}:faults"))},
                                             name=f"dealer-{table.profile.table}", daemon=True)
             table.thread.start()
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -183,17 +183,18 @@ class SimRoom:
 
 
 def new_demo(store: EventStore, *, players: int, tables: int, ruleset: str, seed: int,
-             structure: Structure | None = None) -> FloorService:
-    """Create, register, draw and start the demo tournament (`demo_structure()` by default) in an empty store."""
+             structure: Structure | None = None, now: float = 0.0) -> FloorService:
+    """Create, register, draw and start the demo tournament (`demo_structure()` by default) in an empty
+    store; `now`: the clock's time at the start (the wall clock's for a room the hub ticks)."""
     floor = FloorService(store)
     floor.create(NewTournament.model_validate({
         "name": f"Démo {players} joueurs", "ruleset": ruleset,
         "structure_toml": to_toml(structure or demo_structure()),
-        "tables": tables, "buy_in_cents": 5_000, "payouts": "pouques", "seed": seed}), 0.0)
+        "tables": tables, "buy_in_cents": 5_000, "payouts": "pouques", "seed": seed}), now)
     names: list[JSON] = [f"joueur{i:02d}" for i in range(1, players + 1)]
     commands: list[dict[str, JSON]] = [{"cmd": "register", "players": names}, {"cmd": "seat"}, {"cmd": "start"}]
     for command in commands:
-        result = floor.execute(command, 0.5)
+        result = floor.execute(command, now + 0.5)
         if not result.ok:
             raise RuntimeError(f"demo setup: {result.error}")
     return floor

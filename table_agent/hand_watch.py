@@ -56,6 +56,7 @@ class HandWatch:
         self.context: wire.HandContextCmd | None = None
         self.betting: wire.BettingCmd | None = None  # the hub's last word on the betting
         self.result: str | None = None  # how the hand ended (hand over)
+        self.rulings: list[wire.RulingCmd] = []  # this hand's rulings, in order (what the dealer carries out)
         self.lights = SeatLights()
         self._waiting = False  # "new hand" pressed, context not yet received
         self._held: deque[ZoneEvent] = deque(maxlen=HELD_MAX)
@@ -77,6 +78,7 @@ class HandWatch:
     def new_hand_pressed(self) -> list[Item]:
         out = self.judge.end_hand()
         self.hand, self.context, self.betting, self.result = None, None, None, None
+        self.rulings = []
         self._waiting = True
         self._held.clear()
         self.lights = SeatLights()
@@ -108,6 +110,7 @@ class HandWatch:
         if isinstance(cmd, wire.BettingCmd):
             return self._betting(cmd)
         if isinstance(cmd, wire.RulingCmd):
+            self.rulings = [*self.rulings, cmd]  # a new list: the croupier's thread reads it
             out: list[Item] = []
             if cmd.decision in _REMEDIES:
                 try:
@@ -129,6 +132,7 @@ class HandWatch:
             away=frozenset(cmd.away), table_seats=cmd.table_seats, deadline=Deadline(cmd.deadline),
             small_blind=cmd.small_blind, dealer=cmd.dealer)
         self.hand, self.context, self.betting, self.result = cmd.hand, cmd, None, None
+        self.rulings = []
         self._opened, self._closed = set(), set()
         self.lights = SeatLights()
         out = self.judge.start_hand(ctx)
