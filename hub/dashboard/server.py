@@ -439,6 +439,9 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 pass
 
         def parse_request(self) -> bool:
+            if not dash._running:  # stopped: a kept-alive connection gets no answer, as from a dead hub
+                self.close_connection = True
+                return False
             if not super().parse_request():
                 return False
             if self.request_version == "HTTP/0.9":  # `GET /` alone: an answer without a status line

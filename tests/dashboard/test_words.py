@@ -18,6 +18,7 @@ import pytest
 
 from hub.dashboard import Dashboard
 from hub.rules.records import ActionKind, ActionStatus, HandEndKind, Street
+from hub.tournament.events import MoveReason
 from hub.tournament.penalties import PenaltyKind
 from hub.tournament.state import PlayerStatus
 from tablewire.faults import Decision, FaultKind
@@ -145,8 +146,10 @@ def test_every_identifier_has_a_label_in_both_languages(chromium: Browser, dashb
     assert len(kinds) > 20 and len(decisions) > 20  # the spec's tables were read
     wanted = {"fault": kinds | {str(k) for k in FaultKind}, "decision": decisions | {str(d) for d in Decision},
               "street": {str(s) for s in Street}, "status": {str(s) for s in ActionStatus},
-              "action": {str(a) for a in ActionKind}, "result": {str(r) for r in HandEndKind} | {"misdeal", "cancelled"},
-              "penalty": {str(p) for p in PenaltyKind}, "player_status": {str(p) for p in PlayerStatus}}
+              "action": {str(a) for a in ActionKind},
+              "result": {str(r) for r in HandEndKind} | {"misdeal", "cancelled"},
+              "penalty": {str(p) for p in PenaltyKind}, "player_status": {str(p) for p in PlayerStatus},
+              "move_reason": {str(r) for r in MoveReason}}
     missing = [f"{lang}.{group}.{ident}" for lang in ("fr", "en") for group, ids in wanted.items()
                for ident in sorted(ids) if not labels[lang].get(group, {}).get(ident)]
     assert missing == []

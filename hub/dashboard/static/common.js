@@ -75,6 +75,11 @@ function notice(key, href, linkKey) {
 }
 async function logout() { await tdPost("/api/logout", {}); location.reload(); }
 
+// Modules that follow the whole room (players, alarms) register here; called after every message.
+const WATCHERS = [];
+function watch(fn) { WATCHERS.push(fn); }
+function changed(kind) { WATCHERS.forEach(fn => { try { fn(kind); } catch (e) { console.error(e); } }); }
+
 // The live stream: "room" (everything, on connect), "update" (a hub event and its table), "fault", "clock".
 function connect(handlers) {
   const status = document.getElementById("live");
@@ -96,6 +101,7 @@ function connect(handlers) {
     ROOM.tables = d.tables; ROOM.faults = {}; d.faults.forEach(f => { ROOM.faults[f.id] = f; });
     ROOM.clock = d.clock; window.__tapis.received++;
     handlers.room && handlers.room(d);
+    changed("room");
   });
   es.addEventListener("update", ev => {
     const d = JSON.parse(ev.data);
@@ -103,11 +109,15 @@ function connect(handlers) {
     ROOM.log.push(d.event); if (ROOM.log.length > 500) ROOM.log.shift();
     window.__tapis.received++;
     handlers.update && handlers.update(d);
+    changed("update");
   });
   es.addEventListener("fault", ev => {
     const f = JSON.parse(ev.data); ROOM.faults[f.id] = f; handlers.fault && handlers.fault(f);
+    changed("fault");
   });
-  es.addEventListener("clock", ev => { ROOM.clock = JSON.parse(ev.data).clock; handlers.clock && handlers.clock(ROOM.clock); });
+  es.addEventListener("clock", ev => {
+    ROOM.clock = JSON.parse(ev.data).clock; handlers.clock && handlers.clock(ROOM.clock); changed("clock");
+  });
   return es;
 }
 
@@ -122,6 +132,16 @@ function showHealth(h) {
   badge.classList.toggle("hidden", h.store !== "down");
 }
 
+// A seat's player: the table's own snapshot names tournament players; else the floor's clock data does.
+function seatName(table, seat) {
+  const n = /^t(\d+)$/.exec(table), c = ROOM.clock;
+  const at = n && c && c.tables ? c.tables[n[1]] : null;
+  return at && at.seats && at.seats[seat] ? at.seats[seat].player : "";
+}
+// A table that cannot go on by itself: offline, its reader lost, or a hand waiting for the TD.
+function blocked(s) {
+  return !s.online || s.reader === "lost" || s.reader === "fault" || (s.pending_td || 0) > 0;
+}
 function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.open && (!table || f.table === table)); }
 
 function renderTable(s) {
@@ -137,7 +157,7 @@ function renderTable(s) {
     const cls = (s.to_act === p.seat ? "to-act" : "") + (s.hand_open && !p.live ? " folded" : "");
     return el("tr", { class: cls, "data-seat": p.seat },
       el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: t("button") }, "D") : null),
-      el("td", { class: "player" }, p.player || ""), el("td", {}, hole),
+      el("td", { class: "player" }, p.player || seatName(s.table, p.seat)), el("td", {}, hole),
       el("td", { class: "num" }, chips(p.stack)), el("td", { class: "num" }, p.bet ? chips(p.bet) : ""),
       el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : (s.hand_open && !p.live ? t("folded") : "")));
   });
@@ -145,7 +165,8 @@ function renderTable(s) {
   const unmanaged = !(s.seats || []).length && seatZones.length
     ? el("table", { class: "seats" }, seatZones.map(([z, c]) => el("tr", {}, el("td", {}, z.slice(5)), el("td", {}, Array.isArray(c) ? c.map(card) : backs(c)))))
     : null;
-  return el("div", { class: "table" + (s.online ? "" : " offline") + (open.length ? " faulty" : ""), id: "table-" + s.table, "data-table": s.table },
+  const awaiting = open.some(f => f.needs_decision);
+  return el("div", { class: "table" + (s.online ? "" : " offline") + (open.length ? " faulty" : "") + (blocked(s) ? " blocked" : "") + (awaiting ? " awaiting" : ""), id: "table-" + s.table, "data-table": s.table },
     head, board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged, cancelButton(s));
 }
 

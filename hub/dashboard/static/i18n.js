@@ -86,7 +86,11 @@ function applyTexts(root) {
   (root || document).querySelectorAll("[data-l]").forEach(el => { el.textContent = label(el.dataset.l, el.value); });
   if (typeof drawWho === "function") drawWho();  // "spectateur" / "(directeur de tournoi)" follow the switch
 }
-function setLang(lang) { LANG = lang; localStorage.setItem("tapis.lang", lang); applyTexts(); if (window.rerender) window.rerender(); }
+function setLang(lang) {
+  LANG = lang; localStorage.setItem("tapis.lang", lang); applyTexts();
+  if (window.rerender) window.rerender();
+  if (typeof changed === "function") changed("lang");
+}
 function langSwitch() {
   const b = document.getElementById("lang");
   if (!b) return;

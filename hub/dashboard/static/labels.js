@@ -38,6 +38,7 @@ const LABELS = {
       time_refused: "Time refusé", dealer_refused: "Bouton du donneur refusé", cancel_refused: "Annulation refusée",
       hand_refused: "Donne refusée", table_idle: "Table au repos", floor_moves: "Déplacements", other: "Événement" },
     online: { true: "en ligne", false: "hors ligne" },
+    move_reason: { balance: "équilibrage", break: "table cassée", td: "décision du DT" },
   },
   en: {
     fault: { boxed_card: "Boxed card", exposed_card: "Card exposed during the deal",
@@ -75,6 +76,7 @@ const LABELS = {
       time_refused: "Time refused", dealer_refused: "Dealer's button refused", cancel_refused: "Cancel refused",
       hand_refused: "Hand refused", table_idle: "Table idle", floor_moves: "Moves", other: "Event" },
     online: { true: "online", false: "offline" },
+    move_reason: { balance: "balancing", break: "table broken", td: "TD's move" },
   },
 };
 // The label of an identifier; an id no table knows is shown as the group's generic word, never raw.
