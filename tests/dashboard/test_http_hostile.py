@@ -194,7 +194,8 @@ _latin = st.text(st.characters(min_codepoint=32, max_codepoint=255), max_size=40
        csrf=_latin | st.sampled_from(["\u00e9t\u00e9", "\xff" * 30, ""]),
        length=st.none() | _latin | st.sampled_from(["-1", "abc", " 2", "2 ", "+2", "0x10", "1e3", "\u00b2", "99999"]),
        content_type=st.sampled_from(["application/json", "text/plain", "", "application/json; charset=\u00e9"]),
-       body=st.binary(max_size=80) | st.sampled_from([b"{}", b'{"fault": "f1"}', b'{"cmd": "clock", "action": "pause"}']))
+       body=st.binary(max_size=80)
+       | st.sampled_from([b"{}", b'{"fault": "f1"}', b'{"cmd": "clock", "action": "pause"}']))
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_fuzz_a_logged_in_td_s_requests(quick: Dashboard, td_cookie: str, caplog: pytest.LogCaptureFixture,
                                         capsys: pytest.CaptureFixture[str], method: str, path: str, csrf: str,
