@@ -30,7 +30,7 @@ def test_the_clock_shows_the_whole_tournament_board(chromium: Browser, dashboard
     assert snap is not None
     assert plain(clock.inner_text("#clk-chips")) == "600 000" == f"{snap['chips_in_play']:,}".replace(",", " ")
     assert clock.inner_text("#clk-length") == "6 min"
-    assert clock.inner_text("#clk-late") == "niveau 2"  # cdc-2013 2.8: until the end of level 2
+    assert clock.inner_text("#clk-late") == "fin du niveau 2"  # cdc-2013 2.8
     assert clock.inner_text("#clk-entries") == "60"
     rows = clock.locator("#clk-schedule tr")
     assert rows.count() == 6

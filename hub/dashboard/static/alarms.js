@@ -15,7 +15,8 @@ function drawAlarm() {
   const badge = document.getElementById("alarm");
   window.__alarms.count = tables + decisions;
   if (badge) {
-    const bits = [tables ? `${tables} ${t("alarm_blocked")}` : null, decisions ? `${decisions} ${t("alarm_decision")}` : null];
+    const bits = [tables ? `${tables} ${t(tables > 1 ? "alarm_blocked_n" : "alarm_blocked")}` : null,
+      decisions ? `${decisions} ${t(decisions > 1 ? "alarm_decision_n" : "alarm_decision")}` : null];
     badge.textContent = "⚠ " + bits.filter(Boolean).join(" · ");
     badge.classList.toggle("on", tables + decisions > 0);
   }
