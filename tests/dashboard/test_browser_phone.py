@@ -106,3 +106,23 @@ def test_a_lost_session_and_a_hub_down_are_said_on_the_page(chromium: Browser, r
         assert "✘" in td.inner_text("#result")
     finally:
         dash.stop()
+
+
+def test_a_hub_restart_is_noticed_by_the_td_s_page_before_he_acts(chromium: Browser,  # noqa: F811
+                                                                 room: ScriptedRoom) -> None:
+    """The event stream comes back after the restart: the page asks who it is at once and says the
+    session is lost (it showed the TD logged in, and every action failed, before #18)."""
+    users = {"alice": hash_password(PASSWORD)}
+    dash = Dashboard(room.hub, users=users).start()
+    port = int(dash.url.rsplit(":", 1)[1])
+    td = open_page(chromium, dash.url + "/login")
+    login(td, dash.url)
+    dash.stop()
+    td.wait_for_selector("#live.bad")
+    again = Dashboard(room.hub, users=users, port=port).start()  # same address, sessions forgotten
+    try:
+        td.wait_for_selector("#notice a[href='/login']", timeout=15_000)
+        assert "Session DT perdue" in td.inner_text("#notice") and td.locator("#controls").is_hidden()
+        assert td.errors == []  # type: ignore[attr-defined]
+    finally:
+        again.stop()
