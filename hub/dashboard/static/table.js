@@ -2,7 +2,7 @@
 "use strict";
 const TABLE = new URLSearchParams(location.search).get("t") || "t1";
 // One hub event as a line of words: "Carte · siège 2 · arrivée · 7♥" (no identifier, cards as chips show them).
-function zone(z) { return String(z || "").startsWith("seat:") ? `${label("zone", "seat")} ${z.slice(5)}` : label("zone", z); }
+function zone(z) { return String(z || "").startsWith("seat:") ? `${t("seat")} ${z.slice(5)}` : label("zone", z); }
 function line(e) {
   const bits = [label("event", e.type)];
   if (e.seat) bits.push(`${t("seat")} ${e.seat}`);
