@@ -40,7 +40,7 @@ function draw() {
   q("clk-name").textContent = c.name;
   q("clk-status").textContent = c.on_break ? t("on_break") : !c.running ? t("paused") :
     c.final_table ? t("final_table") : c.hand_for_hand ? t("hand_for_hand") : "";
-  q("clk-level").textContent = c.on_break ? (c.break || t("break")) : `${t("level")} ${c.level}`;
+  q("clk-level").textContent = c.on_break ? (c.break && c.break !== "pause" ? c.break : t("break")) : `${t("level")} ${c.level}`;
   const time = q("clk-time");
   time.textContent = mmss(c.time_left - elapsed());
   time.classList.toggle("paused", !c.running);
