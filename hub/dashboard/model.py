@@ -38,9 +38,17 @@ class DashboardError(Exception):
 class UnknownFault(DashboardError, KeyError):
     """No such fault (or it was dropped from the page's history)."""
 
+    code = "unknown_fault"  # the page says it in the TD's language
+
 
 class BadDecision(DashboardError, ValueError):
-    """The decision is not one of the ruling's options, or the fault asks for none."""
+    """The decision is not one of the ruling's options, or the fault asks for none.
+
+    `code` names the case for the page: not_decidable, already_decided, not_an_option."""
+
+    def __init__(self, message: str, code: str = "not_decidable") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def capture(view: TableView, game: TableGame | None,
@@ -260,10 +268,11 @@ class RoomModel:
         if fault.ruling.get("decision") != TD_DECISION:
             raise BadDecision(f"fault {fault_id} was ruled {fault.ruling.get('decision')!r}: nothing to decide")
         if fault.decision is not None:
-            raise BadDecision(f"fault {fault_id} was already decided: {fault.decision}")
+            raise BadDecision(f"fault {fault_id} was already decided: {fault.decision}", "already_decided")
         options = [str(o) for o in fault.ruling.get("options", [])]
         if options and option not in options:
-            raise BadDecision(f"{option!r} is not an option of fault {fault_id} ({', '.join(options)})")
+            raise BadDecision(f"{option!r} is not an option of fault {fault_id} ({', '.join(options)})",
+                              "not_an_option")
         fault.decision = option
         if fault.acked_by is None:
             fault.acked_by, fault.acked_at = by, now

@@ -388,12 +388,16 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
 
         # -- helpers --
 
-        def _session(self) -> Session | None:
+        def _cookie(self) -> str | None:
             for part in (self.headers.get("Cookie") or "").split(";"):
                 name, _, value = part.strip().partition("=")
-                if name == COOKIE:
-                    return dash.sessions.get(value, time.time())
+                if name == COOKIE and value:
+                    return value
             return None
+
+        def _session(self) -> Session | None:
+            token = self._cookie()
+            return dash.sessions.get(token, time.time()) if token else None
 
         def _send(self, status: int, body: bytes, content_type: str, headers: Mapping[str, str] = {}) -> None:
             self.send_response(status)
@@ -442,11 +446,14 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
         def _refuse(self, err: _HttpError) -> None:
             self.close_connection = True  # what is left of the body must not be read as a request
             try:
-                self._json(err.status, {"error": str(err)}, {"Connection": "close"})
+                self._json(err.status, {"error": str(err), "code": "bad_request"}, {"Connection": "close"})
             except OSError:
                 pass
 
         def parse_request(self) -> bool:
+            if not dash._running:  # stopped: a kept-alive connection gets no answer, as from a dead hub
+                self.close_connection = True
+                return False
             if not super().parse_request():
                 return False
             if self.request_version == "HTTP/0.9":  # `GET /` alone: an answer without a status line
@@ -551,20 +558,26 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
             if path == "/api/login":
                 address = str(self.client_address[0])
                 if not dash.logins.allow(address, time.monotonic()):
-                    self._json(429, {"error": "too many logins from this address: wait a minute"},
+                    self._json(429, {"error": "too many logins from this address: wait a minute",
+                                     "code": "too_many_logins"},
                                {"Retry-After": str(int(dash.logins.window))})
                     return
                 session = dash.sessions.login(str(body.get("user", "")), str(body.get("password", "")), time.time())
                 if session is None:
-                    self._json(401, {"error": "bad user or password"})
+                    self._json(401, {"error": "bad user or password", "code": "bad_login"})
                     return
                 dash.logins.succeeded(address)
                 cookie = f"{COOKIE}={session.token}; HttpOnly; SameSite=Strict; Path=/"
                 self._json(200, {"user": session.user, "csrf": session.csrf}, {"Set-Cookie": cookie})
                 return
             session = self._session()
-            if session is None or not Sessions.csrf_ok(session, self.headers.get("X-CSRF-Token")):
-                self._json(403, {"error": "TD login and CSRF token required"})
+            if session is None:
+                # a cookie the hub does not know: it restarted (sessions live in memory) or the session expired
+                code = "session_expired" if self._cookie() else "login_required"
+                self._json(403, {"error": "TD login required (log in again)", "code": code})
+                return
+            if not Sessions.csrf_ok(session, self.headers.get("X-CSRF-Token")):
+                self._json(403, {"error": "TD login and CSRF token required", "code": "csrf"})
                 return
             if path == "/api/logout":
                 dash.sessions.logout(session.token)
@@ -583,6 +596,7 @@ def _handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                     self._json(404, {"error": "not found"})
             except DashboardError as err:
                 status = HTTPStatus.NOT_FOUND if isinstance(err, KeyError) else HTTPStatus.CONFLICT
-                self._json(status, {"error": str(err.args[0]) if err.args else str(err)})
+                self._json(status, {"error": str(err.args[0]) if err.args else str(err),
+                                    "code": getattr(err, "code", "refused")})
 
     return Handler

@@ -140,7 +140,7 @@ DECISIONS: Mapping[str, Mapping[D, str]] = {
 }
 
 _WORDS: Mapping[str, Mapping[str, str]] = {
-    "fr": {"seat": "siège", "hand": "main", "options": "au choix", "dead": "mains mortes"},
+    "fr": {"seat": "siège", "hand": "donne", "options": "au choix", "dead": "mains mortes"},
     "en": {"seat": "seat", "hand": "hand", "options": "options", "dead": "dead hands"},
 }
 

@@ -23,6 +23,30 @@ def _next_level(clock: ClockState) -> dict[str, JSON] | None:
     return None
 
 
+SCHEDULE_AHEAD = 6  # items of the structure after the current one, for the clock screen
+
+
+def _schedule(clock: ClockState) -> list[JSON]:
+    """The levels and breaks to come (the clock screen's blind schedule)."""
+    out: list[JSON] = []
+    for item in clock.structure.items[clock.index + 1:clock.index + 1 + SCHEDULE_AHEAD]:
+        if isinstance(item, Level):
+            out.append({"level": item.number, "small_blind": item.small_blind, "big_blind": item.big_blind,
+                        "ante": item.ante, "minutes": item.minutes})
+        else:
+            out.append({"break": item.name, "minutes": item.minutes})
+    return out
+
+
+def _registration(s: FloorState) -> dict[str, JSON]:
+    """Until which level a new entry (or a late one) and a re-entry are taken, and how many re-entries."""
+    p = s.policy
+    until = p.late_registration_levels or p.late_arrival_levels
+    return {"late_registration_level": until or None,
+            "reentry_level": p.reentry_levels if p.reentries else None,
+            "reentries": sum(max(0, player.entries - 1) for player in s.players.values())}
+
+
 def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[MoveOrdered]) -> dict[str, JSON]:
     level = clock.level()
     no_ante = s.heads_up and not s.structure.heads_up_antes  # pouques §G
@@ -53,4 +77,6 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
         "prize_pool_cents": rule.prize_pool(s.entries, s.buy_in_cents) if rule else 0,
         "payouts_cents": payouts, "hand_for_hand": s.hand_for_hand, "heads_up": s.heads_up,
         "final_table": s.final_table, "tables": tables, "moves": [m.to_dict() for m in moves],
+        "chips_in_play": s.chips_total, "minutes": item.minutes, "schedule": _schedule(clock),
+        **_registration(s),
     }

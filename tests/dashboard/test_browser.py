@@ -33,6 +33,10 @@ def chromium() -> Iterator[Browser]:
         b.close()
 
 
+STREETS = {"preflop": "avant le flop", "flop": "flop", "turn": "turn", "river": "river", "showdown": "abattage",
+           "complete": "terminé"}  # as labels.js says them in French
+
+
 def open_page(chromium: Browser, url: str) -> Page:
     context = chromium.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
@@ -101,7 +105,7 @@ def test_room_view_follows_a_simulated_room_dealing(chromium: Browser, broker: E
                 quiet_since, seen = time.monotonic(), hub.stats.events_out
         # What is drawn is the hub's last word on each table: hand number and street.
         for table, game in hub.games.items():
-            street = f"Donne {game.hand_no}" + (f" · {game.hand.street}" if game.hand and game.in_hand else "")
+            street = f"Donne {game.hand_no}" + (f" · {STREETS[game.hand.street]}" if game.hand and game.in_hand else "")
             page.wait_for_function("([t, s]) => (document.querySelector('#table-' + t + ' h2') || {}).textContent"
                                    ".endsWith(s)", arg=[table, street])
         messages = received(page)
@@ -154,7 +158,7 @@ def test_td_decides_a_td_decision_on_the_page(chromium: Browser, room: ScriptedR
     td.locator(".fault.decide button[data-option='set_aside']").click()
     td.wait_for_selector(".fault.closed")
     assert decided == ["set_aside"]
-    assert "set_aside" in td.inner_text(".fault.closed")
+    assert "décidé\u202f: Carte mise de côté" in td.inner_text(".fault.closed")  # the option's words, not its id
 
 
 def test_clock_screen_counts_down_and_the_td_pauses_it(chromium: Browser, dashboard: Dashboard) -> None:

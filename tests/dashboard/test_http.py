@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from hub.dashboard import Dashboard
+from hub.dashboard import Dashboard, hash_password
+from hub.dashboard.auth import Sessions
 from hub.dashboard.model import DecisionTaken
 from tablewire import wire
 from tests.dashboard.conftest import PASSWORD
@@ -110,7 +111,7 @@ def test_offline_table_and_lost_reader_reach_the_room(room: ScriptedRoom, dashbo
 
 def test_login_refused_with_a_bad_password_and_td_posts_need_the_csrf_token(dashboard: Dashboard) -> None:
     status, body, _ = request(dashboard, "POST", "/api/login", {"user": "alice", "password": "wrong"})
-    assert (status, body) == (401, {"error": "bad user or password"})
+    assert (status, body) == (401, {"error": "bad user or password", "code": "bad_login"})
     status, _, _ = request(dashboard, "POST", "/api/login", {"user": "mallory", "password": PASSWORD})
     assert status == 401
     cookie, csrf = login(dashboard)
@@ -129,6 +130,21 @@ def test_login_refused_with_a_bad_password_and_td_posts_need_the_csrf_token(dash
     status, _, _ = request(dashboard, "POST", "/api/logout", {}, cookie=cookie, csrf=csrf)
     assert status == 200
     assert request(dashboard, "GET", "/api/me", cookie=cookie)[1]["role"] == "viewer"
+
+
+def test_a_session_the_hub_no_longer_knows_is_told_apart_from_no_login(dashboard: Dashboard) -> None:
+    """After a hub restart (sessions live in memory) the page's cookie is unknown: the refusal says
+    `session_expired`, so the page offers to log in again; no cookie at all is `login_required`."""
+    cookie, csrf = login(dashboard)
+    pause = {"cmd": "clock", "action": "pause"}
+    dashboard.sessions = Sessions({"alice": hash_password(PASSWORD)})  # what a restart leaves
+    status, body, _ = request(dashboard, "POST", "/api/td/floor", pause, cookie=cookie, csrf=csrf)
+    assert (status, body["code"]) == (403, "session_expired")
+    status, body, _ = request(dashboard, "POST", "/api/td/floor", pause)
+    assert (status, body["code"]) == (403, "login_required")
+    cookie, _ = login(dashboard)
+    status, body, _ = request(dashboard, "POST", "/api/td/floor", pause, cookie=cookie, csrf="forged")
+    assert (status, body["code"]) == (403, "csrf")
 
 
 def test_fault_acknowledged_and_td_decision_taken_reach_every_stream(room: ScriptedRoom,

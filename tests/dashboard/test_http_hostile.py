@@ -177,6 +177,46 @@ def test_fuzz_the_request_parser(quick: Dashboard, caplog: pytest.LogCaptureFixt
     assert "Traceback" not in capsys.readouterr().err  # socketserver prints a handler's crash there
 
 
+@pytest.fixture
+def td_cookie(quick: Dashboard) -> str:
+    body = json.dumps({"user": "alice", "password": PASSWORD}).encode()
+    reply = raw(quick, post("/api/login", body, {"Content-Type": "application/json",
+                                                  "Content-Length": str(len(body))}))
+    line = next(x for x in reply.split(b"\r\n") if x.lower().startswith(b"set-cookie"))
+    return line.split(b":", 1)[1].split(b";")[0].strip().decode()
+
+
+_latin = st.text(st.characters(min_codepoint=32, max_codepoint=255), max_size=40)
+
+
+@given(method=st.sampled_from(["POST", "HEAD", "GET"]),
+       path=st.sampled_from(["/api/td/ack", "/api/td/decide", "/api/td/floor", "/api/logout", "/api/login"]),
+       csrf=_latin | st.sampled_from(["\u00e9t\u00e9", "\xff" * 30, ""]),
+       length=st.none() | _latin | st.sampled_from(["-1", "abc", " 2", "2 ", "+2", "0x10", "1e3", "\u00b2", "99999"]),
+       content_type=st.sampled_from(["application/json", "text/plain", "", "application/json; charset=\u00e9"]),
+       body=st.binary(max_size=80)
+       | st.sampled_from([b"{}", b'{"fault": "f1"}', b'{"cmd": "clock", "action": "pause"}']))
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_fuzz_a_logged_in_td_s_requests(quick: Dashboard, td_cookie: str, caplog: pytest.LogCaptureFixture,
+                                        capsys: pytest.CaptureFixture[str], method: str, path: str, csrf: str,
+                                        length: str | None, content_type: str, body: bytes) -> None:
+    """#18 point 10 with the TD's real session cookie, so the CSRF check is reached: any X-CSRF-Token
+    (non-ASCII included), any Content-Length (negative, non-numeric), HEAD: a 2xx/4xx status line
+    comes back at once (never a held thread, an empty reply or a traceback)."""
+    caplog.set_level(logging.WARNING)
+    headers = {"Cookie": td_cookie, "X-CSRF-Token": csrf, "Content-Type": content_type}
+    if length is not None:
+        headers["Content-Length"] = length
+    lines = [f"{method} {path} HTTP/1.1", "Host: x", "Connection: close", *(f"{k}: {v}" for k, v in headers.items())]
+    started = time.monotonic()
+    reply = raw(quick, ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body, timeout=5)
+    code = status(reply)
+    assert code < 500, reply[:300]
+    assert time.monotonic() - started < quick.request_timeout + 2  # a wrong length is no held thread
+    assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
+    assert "Traceback" not in capsys.readouterr().err
+
+
 def test_an_http_0_9_request_gets_a_status_line(quick: Dashboard) -> None:
     """`GET /` with no version is HTTP/0.9: http.server answers it with the page alone, no status
     line (the fuzzer found it once it explored); the dashboard refuses it in HTTP/1.0."""

@@ -101,7 +101,7 @@ def test_td_decision_lists_its_options() -> None:
 def test_texts_in_french_and_english() -> None:
     ruling = rule(fault(K.EXPOSED_CARD, seat=3, cards=("7h",), deal_position=5, exposed_count=1), "cdc-2013")
     assert ruling.text() == (
-        "Carte retournée pendant la donne — main 12 — siège 3 — 7h — cdc-2013 7.3 : la carte est morte ; "
+        "Carte retournée pendant la donne — donne 12 — siège 3 — 7h — cdc-2013 7.3 : la carte est morte ; "
         "le joueur reçoit en fin de donne la future première brûlée ; la carte retournée sera la première "
         "brûlée")
     assert ruling.text("en") == (

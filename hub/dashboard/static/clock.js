@@ -32,6 +32,7 @@ function onClock(c) {
   }
   last = c; gotAt = performance.now(); draw();
 }
+function blinds(x) { return `${chips(x.small_blind)} / ${chips(x.big_blind)}` + (x.ante ? ` · ${t("ante")} ${chips(x.ante)}` : ""); }
 function draw() {
   const c = last;
   const q = id => document.getElementById(id);
@@ -39,7 +40,7 @@ function draw() {
   q("clk-name").textContent = c.name;
   q("clk-status").textContent = c.on_break ? t("on_break") : !c.running ? t("paused") :
     c.final_table ? t("final_table") : c.hand_for_hand ? t("hand_for_hand") : "";
-  q("clk-level").textContent = c.on_break ? (c.break || t("break")) : `${t("level")} ${c.level}`;
+  q("clk-level").textContent = c.on_break ? (c.break && c.break !== "pause" ? c.break : t("break")) : `${t("level")} ${c.level}`;
   const time = q("clk-time");
   time.textContent = mmss(c.time_left - elapsed());
   time.classList.toggle("paused", !c.running);
@@ -49,19 +50,53 @@ function draw() {
   q("clk-players").textContent = `${c.players_left} / ${c.entries}`;
   q("clk-average").textContent = chips(c.average_stack);
   q("clk-pool").textContent = euros(c.prize_pool_cents);
+  q("clk-chips").textContent = c.chips_in_play === undefined ? "—" : chips(c.chips_in_play);
+  q("clk-length").textContent = c.minutes ? `${c.minutes} ${t("min")}` : "—";
+  // entries, then re-entries and add-ons where the ruleset has them
+  q("clk-entries").textContent = [String(c.entries), c.reentry_level || c.reentries ? `${t("reentries")} ${c.reentries || 0}` : null,
+    c.addons !== undefined ? `${t("addons")} ${c.addons}` : null].filter(Boolean).join(" · ");
+  const late = c.late_registration_level;
+  q("clk-late").textContent = !late ? "—" : (c.level > late || (c.level === late && c.on_break))
+    ? t("late_reg_closed") : `${t("at_level")} ${late}`;
   const n = c.next_level;
-  q("clk-next").textContent = n ? `${t("next_level")}: ${chips(n.small_blind)} / ${chips(n.big_blind)}${n.ante ? " · " + t("ante") + " " + chips(n.ante) : ""}` : "";
+  q("clk-next").textContent = n ? `${t("next_level")}${colon()}${blinds(n)}` : "";
+  q("clk-schedule").replaceChildren(...(c.schedule || []).map(x => x.break !== undefined
+    ? el("tr", { class: "brk" }, el("td", {}, t("break")), el("td", {}, x.break === "pause" ? "" : x.break), el("td", { class: "num" }, `${x.minutes} ${t("min")}`))
+    : el("tr", {}, el("td", {}, `${t("level")} ${x.level}`), el("td", {}, blinds(x)), el("td", { class: "num" }, `${x.minutes} ${t("min")}`))));
   q("clk-payouts").textContent = (c.payouts_cents || []).length
-    ? t("payouts") + ": " + c.payouts_cents.slice(0, 12).map((p, i) => `${i + 1}. ${euros(p)}`).join("  ·  ") : "";
+    ? t("payouts") + colon() + c.payouts_cents.slice(0, 12).map((p, i) => `${i + 1}. ${euros(p)}`).join("  ·  ") : "";
 }
 window.rerender = draw;
+// Sound: the choice is kept (localStorage); a browser starts audio only after a gesture, so a kept "on"
+// waits for the first click or key anywhere on the page.
+function setSound(on) {
+  localStorage.setItem("tapis.sound", on ? "on" : "off");
+  if (on) { audio = audio || new (window.AudioContext || window.webkitAudioContext)(); if (audio.state === "suspended") audio.resume().catch(() => {}); }
+  else if (audio) { audio.close().catch(() => {}); audio = null; }
+  const state = document.getElementById("sound-state");
+  state.textContent = on ? "♪ ✓" : "♪ ✗";
+  state.dataset.on = on ? "1" : "0";
+}
+function soundWanted() { return localStorage.getItem("tapis.sound") === "on"; }
+// Full screen: the header hidden (and the browser's full screen where it allows it); a corner button or Esc leaves.
+function setFull(on) {
+  document.body.classList.toggle("full", on);
+  try {
+    if (on && document.documentElement.requestFullscreen && !document.fullscreenElement) document.documentElement.requestFullscreen().catch(() => {});
+    if (!on && document.fullscreenElement) document.exitFullscreen().catch(() => {});
+  } catch (e) { /* no full screen API: the header is hidden all the same */ }
+}
 (function main() {
   applyTexts(); langSwitch();
-  document.getElementById("sound").addEventListener("click", ev => {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    document.getElementById("sound-state").textContent = "♪ ✓";
-  });
+  document.getElementById("sound").addEventListener("click", ev => { ev.stopPropagation(); setSound(!soundWanted()); });
+  setSound(soundWanted());
+  const wake = () => { if (soundWanted()) setSound(true); };
+  document.addEventListener("click", wake, { once: true }); document.addEventListener("keydown", wake, { once: true });
+  document.getElementById("full").addEventListener("click", () => setFull(true));
+  document.getElementById("exit-full").addEventListener("click", () => setFull(false));
+  document.addEventListener("keydown", ev => { if (ev.key === "Escape") setFull(false); });
+  document.addEventListener("fullscreenchange", () => { if (!document.fullscreenElement) document.body.classList.remove("full"); });
   connect({ room: d => onClock(d.clock), clock: onClock });
-  fetch("/api/clock").then(r => r.json()).then(d => { if (!last) onClock(d.clock); });
+  fetch("/api/clock").then(r => r.json()).then(d => { if (!last) onClock(d.clock); }).catch(() => {});
   setInterval(draw, 250);
 })();

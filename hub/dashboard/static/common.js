@@ -26,17 +26,59 @@ async function whoAmI() {
   Object.assign(ME, await r.json());
   document.querySelectorAll(".td-only").forEach(e => e.classList.toggle("hidden", ME.role !== "td"));
   document.querySelectorAll(".viewer-only").forEach(e => e.classList.toggle("hidden", ME.role === "td"));
-  const who = document.getElementById("who");
-  if (who) who.textContent = ME.role === "td" ? `${ME.user} (${t("td")})` : t("viewer");
+  drawWho();
   return ME;
 }
+function drawWho() {
+  const who = document.getElementById("who");
+  if (who) who.textContent = ME.role === "td" ? `${ME.user} (${t("td")})` : t("viewer");
+}
+// A TD action: the hub down (no answer), or a session it no longer knows (it restarted), is said at once.
 async function tdPost(path, body) {
-  const r = await fetch(path, { method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": ME.csrf || "" }, body: JSON.stringify(body) });
+  let r;
+  try {
+    r = await fetch(path, { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": ME.csrf || "" }, body: JSON.stringify(body) });
+  } catch (e) {
+    notice("hub_down");
+    return { ok: false, status: 0, data: { code: "hub_down" } };
+  }
   let data = {}; try { data = await r.json(); } catch (e) { /* empty answer */ }
+  if (r.status === 403 && ["session_expired", "login_required", "csrf"].includes(data.code)) sessionLost();
+  else if (r.status >= 500) notice("hub_down");
   return { ok: r.ok, status: r.status, data };
 }
+// What a refused action says, in the page's language: the hub's codes have words; a floor refusal
+// (its own sentence) comes after "Refusé :".
+function refusalText(r) {
+  const code = (r.data || {}).code;
+  if (code && TEXTS.fr["err_" + code]) return t("err_" + code);
+  return t("refused_by_hub") + colon() + typo((r.data || {}).error || r.status);
+}
+// The TD's session is gone (the hub restarted, or it expired): say so, offer to log in again.
+function sessionLost() {
+  ME.role = "viewer"; ME.csrf = null;
+  document.querySelectorAll(".td-only").forEach(e => e.classList.add("hidden"));
+  document.querySelectorAll(".viewer-only").forEach(e => e.classList.remove("hidden"));
+  drawWho();
+  notice("err_session_expired", "/login", "relogin");
+  if (window.rerender) window.rerender();
+}
+// One banner under the header: a key of TEXTS (redrawn on a language switch), an optional link.
+function notice(key, href, linkKey) {
+  let box = document.getElementById("notice");
+  if (!box) { box = el("div", { id: "notice", class: "notice", role: "alert" }); document.querySelector("header").after(box); }
+  box.dataset.key = key;
+  box.replaceChildren(el("span", { "data-t": key }, t(key)), " ",
+    href ? el("a", { href, "data-t": linkKey }, t(linkKey)) : null,
+    el("button", { class: "close", title: t("close"), "aria-label": t("close"), onclick: () => box.remove() }, "×"));
+}
 async function logout() { await tdPost("/api/logout", {}); location.reload(); }
+
+// Modules that follow the whole room (players, alarms) register here; called after every message.
+const WATCHERS = [];
+function watch(fn) { WATCHERS.push(fn); }
+function changed(kind) { WATCHERS.forEach(fn => { try { fn(kind); } catch (e) { console.error(e); } }); }
 
 // The live stream: "room" (everything, on connect), "update" (a hub event and its table), "fault", "clock".
 function connect(handlers) {
@@ -44,8 +86,14 @@ function connect(handlers) {
   const es = new EventSource("/events");
   window.__tapis = { received: 0 };
   const show = (key, cls) => { if (status) { status.dataset.t = key; status.textContent = t(key); status.className = "badge " + cls; } };
-  es.addEventListener("open", () => show("live", "ok"));
-  es.addEventListener("error", () => show("disconnected", "bad"));
+  let lost = false;
+  es.addEventListener("open", () => {
+    show("live", "ok");
+    // back after a cut: a restarted hub forgot its sessions, so ask who we are before the TD acts
+    if (lost && ME.role === "td") whoAmI().then(me => { if (me.role !== "td") sessionLost(); }).catch(() => {});
+    lost = false;
+  });
+  es.addEventListener("error", () => { lost = true; show("disconnected", "bad"); });
   es.addEventListener("health", ev => showHealth(JSON.parse(ev.data)));
   es.addEventListener("room", ev => {
     const d = JSON.parse(ev.data);
@@ -53,6 +101,7 @@ function connect(handlers) {
     ROOM.tables = d.tables; ROOM.faults = {}; d.faults.forEach(f => { ROOM.faults[f.id] = f; });
     ROOM.clock = d.clock; window.__tapis.received++;
     handlers.room && handlers.room(d);
+    changed("room");
   });
   es.addEventListener("update", ev => {
     const d = JSON.parse(ev.data);
@@ -60,11 +109,15 @@ function connect(handlers) {
     ROOM.log.push(d.event); if (ROOM.log.length > 500) ROOM.log.shift();
     window.__tapis.received++;
     handlers.update && handlers.update(d);
+    changed("update");
   });
   es.addEventListener("fault", ev => {
     const f = JSON.parse(ev.data); ROOM.faults[f.id] = f; handlers.fault && handlers.fault(f);
+    changed("fault");
   });
-  es.addEventListener("clock", ev => { ROOM.clock = JSON.parse(ev.data).clock; handlers.clock && handlers.clock(ROOM.clock); });
+  es.addEventListener("clock", ev => {
+    ROOM.clock = JSON.parse(ev.data).clock; handlers.clock && handlers.clock(ROOM.clock); changed("clock");
+  });
   return es;
 }
 
@@ -79,6 +132,16 @@ function showHealth(h) {
   badge.classList.toggle("hidden", h.store !== "down");
 }
 
+// A seat's player: the table's own snapshot names tournament players; else the floor's clock data does.
+function seatName(table, seat) {
+  const n = /^t(\d+)$/.exec(table), c = ROOM.clock;
+  const at = n && c && c.tables ? c.tables[n[1]] : null;
+  return at && at.seats && at.seats[seat] ? at.seats[seat].player : "";
+}
+// A table that cannot go on by itself: offline, its reader lost, or a hand waiting for the TD.
+function blocked(s) {
+  return !s.online || s.reader === "lost" || s.reader === "fault" || (s.pending_td || 0) > 0;
+}
 function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.open && (!table || f.table === table)); }
 
 function renderTable(s) {
@@ -87,14 +150,14 @@ function renderTable(s) {
     s.online ? null : el("span", { class: "badge bad" }, t("offline")),
     s.reader && s.reader !== "connected" && s.reader !== "unknown" ? el("span", { class: "badge reader " + (s.reader === "unknown" ? "" : "bad") }, `${t("reader")} ${t("reader_" + s.reader)}`) : null,
     open.length ? el("span", { class: "badge warn" }, `⚠ ${open.length}`) : null,
-    el("span", { class: "badge" }, `${t("hand")} ${s.hand}${s.street ? " · " + s.street : ""}`));
+    el("span", { class: "badge" }, `${t("hand")} ${s.hand}${s.street ? " · " + label("street", s.street) : ""}`));
   const board = el("div", { class: "board" }, (s.board || []).map(card), s.pot ? el("span", { class: "badge" }, `${t("pot")} ${chips(s.pot)}`) : null);
   const rows = (s.seats || []).map(p => {
     const hole = Array.isArray(p.hole) ? p.hole.map(card) : backs(p.hole_count || 0);
     const cls = (s.to_act === p.seat ? "to-act" : "") + (s.hand_open && !p.live ? " folded" : "");
     return el("tr", { class: cls, "data-seat": p.seat },
-      el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: "bouton" }, "D") : null),
-      el("td", { class: "player" }, p.player || ""), el("td", {}, hole),
+      el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: t("button") }, "D") : null),
+      el("td", { class: "player" }, p.player || seatName(s.table, p.seat)), el("td", {}, hole),
       el("td", { class: "num" }, chips(p.stack)), el("td", { class: "num" }, p.bet ? chips(p.bet) : ""),
       el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : (s.hand_open && !p.live ? t("folded") : "")));
   });
@@ -102,7 +165,8 @@ function renderTable(s) {
   const unmanaged = !(s.seats || []).length && seatZones.length
     ? el("table", { class: "seats" }, seatZones.map(([z, c]) => el("tr", {}, el("td", {}, z.slice(5)), el("td", {}, Array.isArray(c) ? c.map(card) : backs(c)))))
     : null;
-  return el("div", { class: "table" + (s.online ? "" : " offline") + (open.length ? " faulty" : ""), id: "table-" + s.table, "data-table": s.table },
+  const awaiting = open.some(f => f.needs_decision);
+  return el("div", { class: "table" + (s.online ? "" : " offline") + (open.length ? " faulty" : "") + (blocked(s) ? " blocked" : "") + (awaiting ? " awaiting" : ""), id: "table-" + s.table, "data-table": s.table },
     head, board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged, cancelButton(s));
 }
 
@@ -112,10 +176,10 @@ function cancelButton(s) {
   const said = el("div", { class: "text cancel-result" }, CANCELS[s.table] || "");
   if (!s.hand_open) return CANCELS[s.table] ? said : null;  // the ruling stays until the next cancel
   const button = el("button", { class: "cancel-hand", onclick: async () => {
-    if (!confirm(`${t("cancel_hand")} — ${t("table")} ${s.table}, ${t("hand")} ${s.hand} ?`)) return;
+    if (!confirm(`${t("cancel_hand")} — ${t("table")} ${s.table}, ${t("hand")} ${s.hand}${LANG === "fr" ? "\u202f?" : "?"}`)) return;
     const r = await tdPost("/api/td/floor", { cmd: "cancel_hand", table: s.table, by: ME.user || "TD" });
     const d = r.data.data || {};
-    CANCELS[s.table] = r.ok ? `✔ ${LANG === "fr" ? d.text : d.text_en}` : `✘ ${r.data.error || r.status}`;
+    CANCELS[s.table] = r.ok ? `✔ ${typo(LANG === "fr" ? d.text : d.text_en)}` : `✘ ${refusalText(r)}`;
     said.textContent = CANCELS[s.table];
     // The hub's events may have redrawn the table before this answer came: draw it again with it.
     const box = document.getElementById("table-" + s.table);
@@ -125,21 +189,31 @@ function cancelButton(s) {
 }
 const CANCELS = {};
 
+// A fault in words: its kind, the hand as the header names it, cards as the chips show them, the
+// ruling's article and decision from the page's own tables (the hub's text is one language only).
+function faultHead(f) {
+  return `${t("table")} ${f.table} · ${t("hand")} ${f.hand} · ${label("fault", f.kind)}`;
+}
 function renderFault(f) {
   const r = f.ruling || {};
+  const ruling = [r.article, r.decision ? label("decision", r.decision) : null].filter(Boolean).join(colon());
   const box = el("div", { class: "fault" + (f.open ? "" : " closed") + (f.needs_decision ? " decide" : ""), id: "fault-" + f.id, "data-fault": f.id },
-    el("div", {}, el("b", {}, `${f.table} · ${t("hand")} ${f.hand} · ${f.kind}`), f.seat ? ` · ${t("seat")} ${f.seat}` : "",
+    el("div", {}, el("b", {}, faultHead(f)), f.seat ? ` · ${t("seat")} ${f.seat}` : "",
       (f.cards || []).length ? el("span", {}, " ", f.cards.map(card)) : null),
-    el("div", { class: "text" }, `${r.decision || ""} — ${r.article || ""}`), r.text ? el("div", { class: "text" }, r.text) : null);
-  if (f.refused) box.append(el("div", { class: "text refused" }, el("span", { class: "badge warn" }, t("refused")), " ", f.refused[LANG] || f.refused.fr));
-  if (f.acked_by) box.append(el("div", { class: "text" }, `${t("acked_by")} ${f.acked_by}` + (f.decision ? ` · ${t("decided")}: ${f.decision}` : "")));
+    ruling ? el("div", { class: "text" }, ruling) : null,
+    (r.dead_seats || []).length ? el("div", { class: "text" }, t("dead_hands") + colon() + r.dead_seats.join(", ")) : null);
+  if (f.refused) box.append(el("div", { class: "text refused" }, el("span", { class: "badge warn" }, t("refused")), " ", typo(f.refused[LANG] || f.refused.fr)));
+  if (f.acked_by) box.append(el("div", { class: "text" }, `${t("acked_by")} ${f.acked_by}` + (f.decision ? ` · ${t("decided")}${colon()}${label("decision", f.decision)}` : "")));
+  const said = el("div", { class: "text result" });
+  const act = async (path, body) => { const r = await tdPost(path, body); if (!r.ok) said.textContent = "✘ " + refusalText(r); };
   if (ME.role === "td") {
     if (f.needs_decision) {
-      box.append(el("div", {}, (f.options.length ? f.options : ["ok"]).map(o =>
-        el("button", { class: "primary", "data-option": o, onclick: async () => { await tdPost("/api/td/decide", { fault: f.id, option: o }); } }, `${t("decide")}: ${o}`))));
+      box.append(el("div", { class: "options" }, (f.options.length ? f.options : ["ok"]).map(o =>
+        el("button", { class: "primary", "data-option": o, onclick: () => act("/api/td/decide", { fault: f.id, option: o }) }, label("decision", o)))));
     } else if (!f.acked_by) {
-      box.append(el("button", { class: "ack", onclick: async () => { await tdPost("/api/td/ack", { fault: f.id }); } }, t("ack")));
+      box.append(el("button", { class: "ack", onclick: () => act("/api/td/ack", { fault: f.id }) }, t("ack")));
     }
+    box.append(said);
   }
   return box;
 }

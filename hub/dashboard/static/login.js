@@ -4,7 +4,12 @@ applyTexts(); langSwitch();
 document.getElementById("login").addEventListener("submit", async ev => {
   ev.preventDefault();
   const d = Object.fromEntries(new FormData(ev.target).entries());
-  const r = await fetch("/api/login", { method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json" }, body: JSON.stringify(d) });
-  if (r.ok) location.href = "/"; else document.getElementById("login-error").textContent = t("bad_login");
+  let r;
+  try {
+    r = await fetch("/api/login", { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify(d) });
+  } catch (e) { document.getElementById("login-error").textContent = t("err_hub_down"); return; }
+  if (r.ok) { location.href = "/"; return; }
+  let code = "bad_login"; try { code = (await r.json()).code || code; } catch (e) { /* no body */ }
+  document.getElementById("login-error").textContent = t("err_" + code);
 });

@@ -40,7 +40,7 @@ function later(table) {
 async function floor(cmd) {
   const r = await tdPost("/api/td/floor", cmd);
   const out = document.getElementById("result");
-  out.textContent = r.ok ? `✔ ${cmd.cmd} ${cmd.action || ""}` : `✘ ${r.data.error || r.status}`;
+  out.textContent = r.ok ? `✔ ${t("done")}` : `✘ ${refusalText(r)}`;
   out.dataset.ok = r.ok ? "1" : "0";
 }
 function form(id, build) {

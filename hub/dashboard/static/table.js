@@ -1,14 +1,21 @@
 // tapis table view: one table's hand as it happens (hole cards only on the TD's stream), its log.
 "use strict";
 const TABLE = new URLSearchParams(location.search).get("t") || "t1";
+// One hub event as a line of words: "Carte · siège 2 · arrivée · 7♥" (no identifier, cards as chips show them).
+function zone(z) { return String(z || "").startsWith("seat:") ? `${t("seat")} ${z.slice(5)}` : label("zone", z); }
 function line(e) {
-  const bits = [e.type];
+  const bits = [label("event", e.type)];
   if (e.seat) bits.push(`${t("seat")} ${e.seat}`);
-  if (e.type === "card") bits.push(e.zone, e.action, e.card || "");
-  if (e.type === "action") bits.push(e.action, e.to || e.amount || "", e.status === "rejected" ? "✘ " + (e.reason || "") : "");
-  if (e.type === "fault") bits.push(e.kind, (e.ruling || {}).decision || "");
-  if (e.type === "hand_end") bits.push(e.result || "", (e.board || []).join(" "));
+  if (e.type === "card") bits.push(zone(e.zone), e.action ? label("action", e.action) : "", e.card ? face(e.card) : "");
+  if (e.type === "action") bits.push(label("action", e.action), e.to || e.amount || "",
+    e.status && e.status !== "accepted" ? label("status", e.status) : "",
+    e.reason && e.reason in LABELS.fr.fault ? label("fault", e.reason) : "");
+  if (e.message && (e.message[LANG] || e.message.fr)) bits.push(typo(e.message[LANG] || e.message.fr));
+  if (e.type === "fault") bits.push(label("fault", e.kind), (e.ruling || {}).decision ? label("decision", e.ruling.decision) : "");
+  if (e.type === "ruling" && e.decision) bits.push(label("decision", e.decision));
+  if (e.type === "hand_end") bits.push(e.result ? label("result", e.result) : "", (e.board || []).map(face).join(" "));
   if (e.type === "hand_start") bits.push(`${t("hand")} ${e.hand}`);
+  if (e.type === "table_status") bits.push(label("online", String(!!e.online)));
   return el("div", {}, bits.filter(Boolean).join(" · "));
 }
 function draw() {

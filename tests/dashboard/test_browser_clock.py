@@ -1,0 +1,81 @@
+"""The clock screen's complete board (#18 point 4) in a real Chromium: chips in play, level length,
+the blind schedule, the end of late registration, entries; a full-screen mode without the header; the
+sound choice kept across a reload; the time whole on a portrait screen ("38:4" was cut)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hub.dashboard import Dashboard
+from tests.dashboard import browser
+
+if (why := browser.missing()) is not None:
+    pytest.skip(why, allow_module_level=True)
+
+from playwright.sync_api import Browser  # noqa: E402
+
+from tests.dashboard.test_browser import chromium, open_page  # noqa: E402,F401 - a fixture
+
+TIME_SHOWN = "() => /\\d\\d:\\d\\d/.test(document.getElementById('clk-time').textContent)"
+
+
+def plain(text: str) -> str:
+    return text.replace("\u202f", " ").replace("\xa0", " ")
+
+
+def test_the_clock_shows_the_whole_tournament_board(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
+    clock = open_page(chromium, dashboard.url + "/clock")
+    clock.wait_for_function(TIME_SHOWN)
+    snap = dashboard.clock_snapshot()
+    assert snap is not None
+    assert plain(clock.inner_text("#clk-chips")) == "600 000" == f"{snap['chips_in_play']:,}".replace(",", " ")
+    assert clock.inner_text("#clk-length") == "6 min"
+    assert clock.inner_text("#clk-late") == "fin du niveau 2"  # cdc-2013 2.8
+    assert clock.inner_text("#clk-entries") == "60"
+    rows = clock.locator("#clk-schedule tr")
+    assert rows.count() == 6
+    assert plain(rows.nth(0).inner_text()).split("\t") == ["Niveau 2", "50 / 100", "6 min"]
+    assert "Pause" in rows.nth(5).inner_text()
+    assert plain(clock.inner_text("#clk-next")) == "Niveau suivant : 50 / 100"  # narrow no-break space
+    assert dashboard.floor_command({"cmd": "clock", "action": "level", "level": 3})["ok"]
+    clock.wait_for_function("() => document.getElementById('clk-late').textContent === 'closes'")
+    clock.click("#lang")
+    assert clock.inner_text("#clk-late") == "closed" and clock.inner_text("#clk-length") == "6 min"
+    clock.click("#lang")
+    # full screen: the header is hidden, the corner button (or Esc) brings it back
+    clock.click("#full")
+    assert clock.locator("header").is_hidden()
+    clock.click("#exit-full")
+    assert clock.locator("header").is_visible()
+    clock.click("#full")
+    clock.keyboard.press("Escape")
+    assert clock.locator("header").is_visible()
+    assert clock.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_sound_choice_is_kept_across_a_reload(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
+    clock = open_page(chromium, dashboard.url + "/clock")
+    assert clock.get_attribute("#sound-state", "data-on") == "0"
+    clock.click("#sound")
+    assert clock.get_attribute("#sound-state", "data-on") == "1"
+    clock.reload()
+    clock.wait_for_function(TIME_SHOWN)
+    assert clock.get_attribute("#sound-state", "data-on") == "1"
+    clock.click("#sound")
+    clock.reload()
+    assert clock.get_attribute("#sound-state", "data-on") == "0"
+
+
+@pytest.mark.parametrize("size", [(390, 844), (768, 1024), (1080, 1920), (1920, 1080)])
+def test_the_time_fits_the_screen(chromium: Browser, dashboard: Dashboard, size: tuple[int, int]) -> None:  # noqa: F811
+    page = chromium.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.goto(dashboard.url + "/clock")
+    page.wait_for_function(TIME_SHOWN)
+    page.evaluate("() => { document.getElementById('clk-time').textContent = '1:38:42'; }")  # the widest it gets
+    box = page.evaluate("""() => { const e = document.getElementById('clk-time'); const r = e.getBoundingClientRect();
+        const range = document.createRange(); range.selectNodeContents(e); const t = range.getBoundingClientRect();
+        return [t.left, t.right, e.scrollWidth, e.clientWidth, window.innerWidth,
+                Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)]; }""")
+    left, right, scroll, client, inner, page_width = box
+    assert left >= 0 and right <= inner and scroll <= client, box
+    assert page_width <= inner, box
