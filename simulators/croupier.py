@@ -1,7 +1,7 @@
 """A simulated croupier and players: whole hands dealt and played through the real pipeline.
 
 The croupier moves cards on the reader simulator (`Felt`) and the players press their panels
-(`TableAgent.player_action`, as the seat panel does). They follow what the table itself knows from
+(`TableAgent.player_action`, as the seat panel does; or the panel itself through `act`, `new_hand`). They follow what the table itself knows from
 the hub (the hand context, whose turn it is, what is owed, the hand over: `agent.watch`), as a croupier
 follows the LEDs, so they run in any process, apart from the hub. Used by `tapis demo` and the
 benchmarks; `boxed_rate` turns a card face up in the deck now and then, so rulings flow as well.
@@ -28,7 +28,8 @@ _STREET = {"preflop": 3, "flop": 1, "turn": 1}  # board cards to deal once that 
 class Croupier:
     def __init__(self, *, agent: TableAgent, felt: Felt, rng: random.Random, pace: float,
                  stop: threading.Event, boxed_rate: float = 0.0, bet: int = 200,
-                 on_fault_injected: Callable[[str], None] | None = None, stuck_after: float = 5.0) -> None:
+                 on_fault_injected: Callable[[str], None] | None = None, stuck_after: float = 5.0,
+                 act: Callable[[int, int], None] | None = None, new_hand: Callable[[], None] | None = None) -> None:
         self.agent = agent
         self.watch = agent.watch
         self.felt = felt
@@ -41,6 +42,9 @@ class Croupier:
         self.hands = 0
         self.stuck_after = stuck_after
         self.stuck = 0  # hands that stopped moving: the felt cleared and a new hand pressed (cancelled)
+        # a simulated table's fingers on its panel (`simulators.sim_table`); default: the agent's own calls
+        self._act_on_panel = act
+        self._new_hand = new_hand or agent.new_hand
 
     def _wait(self, condition: Callable[[], bool]) -> bool:
         deadline = time.monotonic() + self.stuck_after
@@ -60,7 +64,7 @@ class Croupier:
         next "new hand" cancels it on the hub. Counted in `stuck` and logged, never silent."""
         watch = self.watch
         before = watch.hand
-        self.agent.new_hand()
+        self._new_hand()
         if not self._wait(lambda: watch.context is not None and watch.hand != before):
             return False
         ctx = watch.context
@@ -132,6 +136,9 @@ class Croupier:
         return None if self.stop.is_set() else False
 
     def _act(self, seat: int, to_call: int) -> None:
+        if self._act_on_panel is not None:
+            self._act_on_panel(seat, to_call)
+            return
         r = self.rng.random()
         if to_call == 0:
             if r < 0.85:
