@@ -76,7 +76,7 @@ def sim_pins(config: PanelConfig | None) -> tuple[MockFactory, SimulatedExpander
     if config is None or not config.expanders:
         return pins, None
     interrupt = pins.pin(config.expander_interrupt) if config.expander_interrupt else None
-    return pins, SimulatedExpanderBus(config.expanders, interrupt=interrupt)  # type: ignore[arg-type]
+    return pins, SimulatedExpanderBus(config.expanders, interrupt=interrupt)
 
 
 def seat_fingers(fingers: PanelSimulator, felt: Felt, players: Players) -> Callable[[int, int], None]:
