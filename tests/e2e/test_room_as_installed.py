@@ -328,3 +328,41 @@ def browse(room: Room, watcher: Watcher) -> None:
             assert viewer_leaks(messages) == []
         finally:
             chromium.close()
+
+
+def readme_commands() -> list[list[str]]:
+    """The `tapis ...` lines of README.md's "Running a real room" (comments and shell glue left out)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Running a real room"):]
+    section = section[:section.index("\n## ", 1)]
+    lines = [line.split(" > ")[0] for block in re.findall(r"```sh\n(.*?)```", section, re.S)
+             for line in block.splitlines()]
+    return [shlex.split(line) for line in lines if line.startswith("tapis ")]
+
+
+def test_the_readme_room_commands_parse_and_are_the_ones_this_test_runs(tmp_path: Path) -> None:
+    from hub.cli import parser as hub_parser
+    from hub.floor.td import parser as td_parser
+    from simulators.cli import parser as sim_parser
+    from table_agent.cli import parser as agent_parser
+
+    commands = readme_commands()
+    verbs = {argv[1] for argv in commands}
+    assert verbs == {"tournament", "hub", "agent", "sim"}, verbs
+    for argv in commands:
+        parse = {"hub": hub_parser().parse_args, "agent": agent_parser().parse_args,
+                 "sim": sim_parser().parse_args, "tournament": lambda a: td_parser().parse_args(a[1:])}[argv[1]]
+        try:
+            parse(argv[1:])
+        except SystemExit:
+            pytest.fail(f"README.md: `{shlex.join(argv)}` does not parse")
+    # every option this test gives a process is one the README's commands (or its text) show
+    room = Room(tmp_path)
+    ours = [room.hub_command(), room.agent_command("t2"), tapis("tournament", "new", "--db", "x", "--ruleset",
+            "cdc-2013", "--structure", "s", "--tables", "3", "--seats", "9", "--buy-in", "20", "--payouts", "1")]
+    (tmp_path / "room" / "credentials").mkdir(parents=True)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = {arg for argv in commands for arg in argv if arg.startswith("--")}
+    for argv in ours:
+        for arg in (a for a in argv if a.startswith("--")):
+            assert arg in shown or f"`{arg}`" in readme, f"{arg} of `{shlex.join(argv[2:])}` is not in README.md"
