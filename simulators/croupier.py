@@ -3,8 +3,9 @@
 The croupier moves cards on the reader simulator (`Felt`) and the players press their panels
 (`TableAgent.player_action`, as the seat panel does; or the panel itself: `act`, `new_hand`). They
 follow what the table itself knows from the hub (the hand context, whose turn it is, what is owed, the
-hand over: `agent.watch`), as a croupier follows the LEDs, so they run in any process, apart from the hub. Used by `tapis demo` and the
-benchmarks; `boxed_rate` turns a card face up in the deck now and then, so rulings flow as well.
+hand over: `agent.watch`), as a croupier follows the LEDs, so they run in any process, apart from the
+hub. Used by `tapis demo` and the benchmarks; `boxed_rate` turns a card face up in the deck now and
+then, so rulings flow as well.
 """
 
 from __future__ import annotations

@@ -350,10 +350,11 @@ def test_the_readme_room_commands_parse_and_are_the_ones_this_test_runs(tmp_path
     verbs = {argv[1] for argv in commands}
     assert verbs == {"tournament", "hub", "agent", "sim"}, verbs
     for argv in commands:
-        parse = {"hub": hub_parser().parse_args, "agent": agent_parser().parse_args,
-                 "sim": sim_parser().parse_args, "tournament": lambda a: td_parser().parse_args(a[1:])}[argv[1]]
+        parsers: dict[str, Callable[[list[str]], object]] = {
+            "hub": hub_parser().parse_args, "agent": agent_parser().parse_args, "sim": sim_parser().parse_args,
+            "tournament": lambda a: td_parser().parse_args(a[1:])}
         try:
-            parse(argv[1:])
+            parsers[argv[1]](argv[1:])
         except SystemExit:
             pytest.fail(f"README.md: `{shlex.join(argv)}` does not parse")
     # every option this test gives a process is one the README's commands (or its text) show
