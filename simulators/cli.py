@@ -5,14 +5,20 @@
     tapis demo --cash [--tables N] [--hands N]      tables dealing to the hub without a tournament
     tapis demo --tournament [--players N]           a whole tournament computed without tables, to the payouts
     tapis replay SCENARIO                           one table's scenario through the real pipeline
+    tapis sim table --profile F --decks F --broker URL   one simulated table as its own process
+    tapis sim decks t1 t2 ...                       the simulated tables' deck registry (TOML)
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import re
 import signal
 import sys
+import threading
+
+from tablewire import credentials
 
 # The room demo's defaults, named here for the help (importing the room itself waits for the verb).
 DASHBOARD_PORT = 8092
@@ -102,6 +108,25 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("scenario", help="scenario file (YAML or JSON, see spec/scenario.md)")
     replay.add_argument("--cards", action="store_true", help="also print card, reader and status events")
     replay.add_argument("--lang", choices=("fr", "en"), default="fr", help="language of ruling texts")
+
+    sim = sub.add_parser("sim", help="simulated hardware as its own process")
+    sim_sub = sim.add_subparsers(dest="sim", required=True)
+    table = sim_sub.add_parser("table", help="one simulated table: reader board, panel, croupier and players, "
+                                             "and the agent exactly as `tapis agent` builds it")
+    table.add_argument("--profile", required=True, help="table profile TOML (the one `tapis agent` reads)")
+    table.add_argument("--decks", required=True, help="deck registry TOML (the one `tapis agent` reads)")
+    table.add_argument("--broker", required=True, help="mqtt://host:port")
+    credentials.add_options(table)
+    table.add_argument("--pace", type=_pace, default=0.12, help="seconds between the croupier's cards")
+    table.add_argument("--seed", type=int, default=1)
+    table.add_argument("--boxed-rate", type=_rate, default=0.0,
+                       help="chance that a card turns up face up in the deck, per hole card dealt")
+    table.add_argument("--allin-rate", type=_rate, default=0.05, help="chance that a player to act shoves")
+    table.add_argument("--scan-ms", type=_positive, default=None,
+                       help="the simulated board's scan period (default: the profile's scan_period_ms)")
+    table.add_argument("--hands", type=_positive, default=None, help="stop after N hands played")
+    decks = sim_sub.add_parser("decks", help="the deck registry of simulated tables (their tags' UIDs), as TOML")
+    decks.add_argument("tables", nargs="+", metavar="TABLE", help="table ids: t1 t2 ...")
     return p
 
 
@@ -115,13 +140,30 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         if args.command == "demo":
             return _demo(args)
+        if args.command == "sim" and args.sim == "decks":
+            from hw.decks import DeckRegistry
+            from tablewire.wire import TABLE_ID
+            for table_id in args.tables:
+                if re.fullmatch(TABLE_ID, table_id) is None:
+                    raise ValueError(f"{table_id[:40]!r} is not a table id (letters, digits, - and _)")
+            sys.stdout.write(DeckRegistry.generate(args.tables).dump())
+            return 0
+        if args.command == "sim":
+            from simulators.sim_table import run_sim_table
+            stop = threading.Event()
+            for sig in (signal.SIGINT, signal.SIGTERM):  # the croupier ends the hand's wait; all is closed
+                signal.signal(sig, lambda *_: stop.set())
+            return run_sim_table(args.profile, args.decks, args.broker, credentials.link_options(args), stop=stop,
+                                 pace=args.pace, seed=args.seed, boxed_rate=args.boxed_rate,
+                                 allin_rate=args.allin_rate, scan_ms=args.scan_ms, hands=args.hands)
         if args.command == "replay":
             from simulators.replay import replay
             from simulators.scenario import load
             replay(load(args.scenario), include_cards=args.cards, lang=args.lang)
             return 0
     except (ValueError, OSError, RuntimeError) as err:  # config and environment errors, in plain words
-        print(f"tapis {args.command}: {err}", file=sys.stderr)
+        verb = f"{args.command} {args.sim}" if args.command == "sim" else args.command
+        print(f"tapis {verb}: {err}", file=sys.stderr)
         return 2
     return 2
 

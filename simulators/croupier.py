@@ -1,12 +1,13 @@
 """A simulated croupier and players: whole hands dealt and played through the real pipeline.
 
 The croupier moves cards on the reader simulator (`Felt`) and the players press their panels
-(`TableAgent.player_action`, as the seat panel does). They follow what the table itself knows from
-the hub (the hand context, whose turn it is, what is owed, the hand over: `agent.watch`), as a croupier
-follows the LEDs, so they run in any process, apart from the hub. Used by `tapis demo` and the
-benchmarks; `boxed_rate` turns a card face up in the deck now and then, and a `FaultPlan` makes the
-other dealing faults (`simulators.fault_plan`): the croupier then carries out the hub's ruling as
-the table receives it (`agent.watch.rulings`), as a dealer does what the floor says.
+(`TableAgent.player_action`, as the seat panel does; or the panel itself: `act`, `new_hand`). They
+follow what the table itself knows from the hub (the hand context, whose turn it is, what is owed, the
+hand over: `agent.watch`), as a croupier follows the LEDs, so they run in any process, apart from the
+hub. Used by `tapis demo`, `tapis sim table` and the benchmarks; `boxed_rate` turns a card face up in
+the deck now and then, and a `FaultPlan` makes the other dealing faults (`simulators.fault_plan`): the
+croupier then carries out the hub's ruling as the table receives it (`agent.watch.rulings`), as a
+dealer does what the floor says.
 """
 
 from __future__ import annotations
@@ -33,9 +34,12 @@ class Croupier:
     def __init__(self, *, agent: TableAgent, felt: Felt, rng: random.Random, pace: float,
                  stop: threading.Event, boxed_rate: float = 0.0, bet: int = 200,
                  on_fault_injected: Callable[[str], None] | None = None, stuck_after: float = 5.0,
-                 faults: FaultPlan | None = None, allin_rate: float = 0.0) -> None:
+                 faults: FaultPlan | None = None, allin_rate: float = 0.0,
+                 act: Callable[[int, int], None] | None = None, new_hand: Callable[[], None] | None = None) -> None:
         """`faults`: the dealing faults to make (None: none but `boxed_rate`); `allin_rate`: the chance
-        that a player pushes all in when he acts (a tournament's short stacks; 0: never)."""
+        that a player pushes all in when he acts (a tournament's short stacks; 0: never); `act` and
+        `new_hand`: a simulated table's fingers on its panel (`simulators.sim_table`), instead of the
+        agent's own calls."""
         self.agent = agent
         self.watch = agent.watch
         self.felt = felt
@@ -53,6 +57,8 @@ class Croupier:
         self._order: list[int] = []  # this hand's seats from the first dealt (first to act after the flop)
         self._out: set[int] = set()  # seats this croupier folded or pushed all in this hand
         self._opening: int | None = None  # the first amount to call this hand (about the big blind)
+        self._act_on_panel = act
+        self._new_hand = new_hand or agent.new_hand
 
     def _wait(self, condition: Callable[[], bool]) -> bool:
         deadline = time.monotonic() + self.stuck_after
@@ -72,7 +78,7 @@ class Croupier:
         next "new hand" cancels it on the hub. Counted in `stuck` and logged, never silent."""
         watch = self.watch
         before = watch.hand
-        self.agent.new_hand()
+        self._new_hand()
         if not self._wait(lambda: watch.context is not None and watch.hand != before):
             return False
         ctx = watch.context
@@ -249,6 +255,9 @@ class Croupier:
         return None if self.stop.is_set() else False
 
     def _act(self, seat: int, to_call: int) -> None:
+        if self._act_on_panel is not None:  # the players' own choices, pressed on the panel
+            self._act_on_panel(seat, to_call)
+            return
         if self.allin_rate and self.rng.random() < self.allin_rate:
             self._out.add(seat)
             self.agent.player_action(seat, "allin")

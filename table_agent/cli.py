@@ -12,8 +12,19 @@ import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tablewire import credentials
+
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
+
+    from hw.panel import Panel
+    from hw.panel_mcp23017 import I2CBus
+    from table_agent.agent import TableAgent
+    from tablewire.mqtt import MqttLink
 
 AGENT_TOOLS = ("scan", "capture", "replay")
 
@@ -64,8 +75,21 @@ def _wait_for_signal() -> None:
     stop.wait()
 
 
-def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str | None = None,
-              link_options: dict[str, object] | None = None) -> int:
+@dataclass
+class RunningTable:
+    """What `start_agent` built and started: the agent, its MQTT link, its panel (None without [panel])."""
+
+    agent: TableAgent
+    link: MqttLink
+    panel: Panel | None
+    close: Callable[[], None]  # agent, panel, link, in that order
+
+
+def start_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str | None = None,
+                link_options: dict[str, object] | None = None, *, reader_url: str | None = None,
+                pin_factory: Factory | None = None, bus: I2CBus | None = None) -> RunningTable:
+    """`tapis agent`'s object graph from its files, started. A simulated table (`tapis sim table`) injects
+    only what differs from a real one: the reader's serial URL, the pin factory and the I2C bus."""
     from hw.decks import DeckRegistry
     from hw.ports import MonotonicClock
     from hw.profile import TableProfile
@@ -78,6 +102,8 @@ def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str 
     from tablewire.mqtt import MqttLink
 
     profile = TableProfile.load(profile_path)
+    if reader_url is not None:
+        profile = profile.model_copy(update={"reader": profile.reader.model_copy(update={"url": reader_url})})
     registry = DeckRegistry.load(decks_path)
     host, port = parse_url(broker)
     link = MqttLink(client_id=f"tapis-table-{profile.table}", host=host, port=port,
@@ -89,16 +115,43 @@ def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str 
     agent = TableAgent(profile=profile, registry=registry, publisher=link, clock=MonotonicClock(),
                        open_link=lambda: SerialLink(profile.reader.url, baudrate=profile.reader.baudrate),
                        reader_factory=reader_factory, outbox=Outbox(outbox_path or ":memory:"))
-    close_panel = attach_profile_panel(agent, profile)  # the profile's [panel]; none: said once in the log
+    attached: list[Panel] = []
+
+    class Owner:  # keeps the panel the setup attaches, for a simulated table's fingers
+        def panel_event(self, event: object) -> None:
+            agent.panel_event(event)
+
+        def attach_panel(self, panel: Panel) -> None:
+            attached.append(panel)
+            agent.attach_panel(panel)
+
+    # the profile's [panel]; none: said once in the log
+    close_panel = attach_profile_panel(Owner(), profile, pin_factory=pin_factory, bus=bus)
     agent.start()
-    link.start(timeout=30)
+    try:
+        link.start(timeout=30)
+    except BaseException:
+        agent.stop()
+        close_panel()
+        raise
+
+    def close() -> None:
+        agent.stop()
+        close_panel()
+        link.stop()
+
+    return RunningTable(agent, link, attached[0] if attached else None, close)
+
+
+def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str | None = None,
+              link_options: dict[str, object] | None = None) -> int:
+    table = start_agent(profile_path, decks_path, broker, outbox_path, link_options)
+    profile = table.agent.profile
     print(f"tapis agent: table {profile.table} on {profile.reader.url}", file=sys.stderr)
     try:
         _wait_for_signal()
     finally:
-        agent.stop()
-        close_panel()
-        link.stop()
+        table.close()
     return 0
 
 

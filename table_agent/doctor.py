@@ -31,6 +31,7 @@ from hw.panel_pins import PanelConfig
 from hw.pcsc import PcscPort
 from hw.ports import ByteLink
 from hw.profile import TableProfile
+from tablewire import credentials
 
 DEFAULT_PROFILE = "/etc/tapis/table.toml"
 DEFAULT_DECKS = "/etc/tapis/decks.toml"
@@ -286,6 +287,27 @@ def check_broker(url: str, *, timeout: float = 2.0) -> list[Finding]:
     return [Finding("broker", Status.OK, f"MQTT broker at {host}:{port} accepts connections")]
 
 
+def check_broker_login(url: str, link_options: Mapping[str, object], *, timeout: float = 2.0) -> list[Finding]:
+    """A closed room's broker: log in as `tapis agent` will, with its user, password file and CA."""
+    from tablewire.broker_url import parse_url
+    from tablewire.mqtt import MqttLink
+
+    try:
+        host, port = parse_url(url)
+    except ValueError as err:
+        return [Finding("broker", Status.FAIL, str(err))]
+    link = MqttLink(client_id=f"tapis-doctor-{os.getpid()}", host=host, port=port, **link_options)  # type: ignore[arg-type]
+    try:
+        link.start(timeout=timeout)
+    except OSError as err:
+        return [Finding("broker", Status.FAIL, f"{err}: check the broker address, --password-file, --user and "
+                        "--ca (the table's credentials and the room's CA, docs/security.md)")]
+    link.stop()
+    how = "over TLS" if link_options.get("tls") else "without TLS"
+    return [Finding("broker", Status.OK, f"MQTT broker at {host}:{port} accepts user "
+                    f"{link_options.get('username') or '?'} {how}")]
+
+
 def ntp_synchronised() -> bool | None:
     """systemd's view of NTP sync; None when it cannot be asked (no timedatectl, no systemd)."""
     try:
@@ -319,10 +341,11 @@ def doctor(*, profile_path: Path, decks_path: Path | None = None, broker: str | 
            clock_probe: Callable[[], bool | None] = ntp_synchronised, timeout: float = 2.0,
            pcsc_readers: Mapping[str, int] | None = None,
            open_pcsc: Callable[[], PcscPort] | None = None,
-           open_i2c: Callable[[int], I2CBus] = _smbus, dev: Path = Path("/dev")) -> list[Finding]:
+           open_i2c: Callable[[int], I2CBus] = _smbus, dev: Path = Path("/dev"),
+           link_options: Mapping[str, object] | None = None) -> list[Finding]:
     """Every check, in the order a volunteer should fix things. `open_link` defaults to the profile's
     serial URL; with `pcsc_readers` (name -> antenna) the PC/SC readers are checked instead; the
-    broker check is skipped without a URL."""
+    broker check is skipped without a URL, and logs in with `link_options` (a closed room) when given."""
     findings, profile = check_config(profile_path, decks_path)
     if pcsc_readers:
         findings += check_pcsc(open_pcsc or _pyscard, pcsc_readers)
@@ -332,7 +355,9 @@ def doctor(*, profile_path: Path, decks_path: Path | None = None, broker: str | 
     findings += check_panel(gpio_chips, i2c_buses)
     if profile is not None:
         findings += check_expanders(profile.panel, open_i2c, dev=dev)
-    if broker:
+    if broker and link_options:
+        findings += check_broker_login(broker, link_options, timeout=timeout)
+    elif broker:
         findings += check_broker(broker, timeout=timeout)
     else:
         findings.append(Finding("broker", Status.WARN, "no broker URL given (--broker or TAPIS_BROKER): not checked"))
@@ -371,6 +396,7 @@ def doctor_main(argv: Sequence[str] | None = None, *, out: TextIO | None = None)
     p.add_argument("--profile", default=DEFAULT_PROFILE)
     p.add_argument("--decks", default=DEFAULT_DECKS)
     p.add_argument("--broker", default=os.environ.get("TAPIS_BROKER"), help="mqtt://host:port (env TAPIS_BROKER)")
+    credentials.add_options(p)  # a closed room: the agent's --password-file and --ca (agent.env TAPIS_AGENT_AUTH)
     p.add_argument("--timeout", type=float, default=2.0)
     p.add_argument("--pcsc-reader", action="append", default=[], metavar="NAME=ANTENNA",
                    help="check PC/SC readers instead of the serial board (repeat per reader)")
@@ -380,8 +406,12 @@ def doctor_main(argv: Sequence[str] | None = None, *, out: TextIO | None = None)
         readers = parse_pcsc_readers(args.pcsc_reader)
     except ValueError as err:
         p.error(str(err))
+    try:
+        link_options = credentials.link_options(args)
+    except (OSError, ValueError) as err:
+        p.error(f"--password-file / --ca: {err}")
     findings = doctor(profile_path=Path(args.profile), decks_path=decks, broker=args.broker, timeout=args.timeout,
-                      pcsc_readers=readers or None)
+                      pcsc_readers=readers or None, link_options=link_options)
     for finding in findings:
         print(finding, file=out)
     failed = sum(f.status is Status.FAIL for f in findings)

@@ -15,6 +15,7 @@ from importlib.metadata import PackageNotFoundError, version
 VERBS: dict[str, tuple[str, str]] = {
     "demo": ("simulators.cli", "a room of simulated tables dealing to the hub (--tournament: a whole tournament)"),
     "replay": ("simulators.cli", "play a table scenario through the real pipeline"),
+    "sim": ("simulators.cli", "simulated hardware as its own process (sim table: one table, as installed)"),
     "hub": ("hub.cli", "run the hub"),
     "tournament": ("hub.cli", "the TD's command line (new, seat, clock, status...)"),
     "phh": ("hub.cli", "replay PHH hand histories strictly"),

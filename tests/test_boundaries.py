@@ -88,6 +88,14 @@ def test_module_respects_its_layer(path: Path) -> None:
         assert not far, f"{rel} reaches {far} through its imports"
 
 
+def test_a_simulated_table_never_reaches_the_hub() -> None:
+    """`tapis sim table` is a table's process: nothing it imports, directly or through others, is the hub's."""
+    path = ROOT / "simulators" / "sim_table.py"
+    reach = reached(path)
+    assert "table_agent.cli" in reach  # the agent's own start path
+    assert not sorted(m for m in reach if m.split(".")[0] == "hub")
+
+
 def test_the_command_on_top_imports_a_package_only_through_its_verb() -> None:
     tree = ast.parse((ROOT / "tapis" / "cli.py").read_text(encoding="utf-8"))
     top_level = {n.module.split(".")[0] for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}

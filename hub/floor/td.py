@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from hub.floor.commands import TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandError, CommandResult, decode_command
 from hub.floor.store import EventStore, StoreError
 from hub.tournament.structure import pouques_2020, to_toml
+from tablewire import credentials
 
 DEFAULT_DB = "tapis-tournament.db"
 MAX_BUY_IN = 1_000_000  # euros: far above any club's, far below a float's cents overflowing
@@ -35,6 +36,11 @@ def _options() -> argparse.ArgumentParser:
     common.add_argument("--broker", default=argparse.SUPPRESS,
                         help="mqtt://host:port: send the command to the running hub instead")
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
+    # a closed room's broker (tablewire.credentials), before or after the verb like the options above
+    common.add_argument("--user", default=argparse.SUPPRESS, help="broker user (default: the credentials file's)")
+    common.add_argument("--password-file", default=argparse.SUPPRESS,
+                        help="the broker password, or the TD's credentials JSON (room/credentials/td.json)")
+    common.add_argument("--ca", default=argparse.SUPPRESS, help="the room's CA certificate: connect over TLS")
     return common
 
 
@@ -137,8 +143,10 @@ def run_local(db: str, command: dict[str, Any]) -> CommandResult:
         return floor.execute(decode_command(command), time.time())
 
 
-def run_remote(broker: str, command: dict[str, Any], *, timeout: float = 10.0) -> CommandResult:
-    """Send to the running hub over MQTT and wait for its answer on `.../cmd/result`."""
+def run_remote(broker: str, command: dict[str, Any], *, timeout: float = 10.0,
+               link_options: dict[str, object] | None = None) -> CommandResult:
+    """Send to the running hub over MQTT and wait for its answer on `.../cmd/result`; `link_options`:
+    the broker user, password and TLS of a closed room (`tablewire.credentials.link_options`)."""
     from tablewire.broker_url import parse_url
     from tablewire.mqtt import Message, MqttLink
 
@@ -155,7 +163,8 @@ def run_remote(broker: str, command: dict[str, Any], *, timeout: float = 10.0) -
         if result.id == command["id"]:
             answers.put(result)
 
-    link = MqttLink(client_id=f"tapis-td-{command['id']}", host=host, port=port)
+    link = MqttLink(client_id=f"tapis-td-{command['id']}", host=host, port=port,
+                    **(link_options or {}))  # type: ignore[arg-type]
     subscribed = threading.Event()
     link.on_connect(subscribed.set)
     link.subscribe(TOURNAMENT_RESULT, on_result)
@@ -178,7 +187,7 @@ class WallClock:
         return time.time()
 
 
-def serve(db: str, broker: str, *, period: float) -> int:
+def serve(db: str, broker: str, *, period: float, link_options: dict[str, object] | None = None) -> int:
     """The floor alone on MQTT: TD commands and the retained clock, until Ctrl-C."""
     import signal
 
@@ -190,7 +199,7 @@ def serve(db: str, broker: str, *, period: float) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     with EventStore(db) as store:
-        link = MqttLink(client_id="tapis-floor", host=host, port=port)
+        link = MqttLink(client_id="tapis-floor", host=host, port=port, **(link_options or {}))  # type: ignore[arg-type]
         floor = FloorService.open(store, link=link)
         link.start()
         print(f"tapis tournament: floor of {db} on {broker}", file=sys.stderr)
@@ -212,12 +221,17 @@ def td_main(argv: list[str], out: TextIO | None = None) -> int:
     broker = getattr(args, "broker", None)
     as_json = getattr(args, "json", False)
     try:
+        link_options = credentials.link_options(argparse.Namespace(
+            user=getattr(args, "user", None), password_file=getattr(args, "password_file", None),
+            ca=getattr(args, "ca", None)))
+        if link_options and broker is None:
+            raise CommandError("--user, --password-file and --ca are for the hub's broker: give --broker too")
         if args.command == "serve":
             if broker is None:
                 raise CommandError("serve needs --broker mqtt://host:port")
-            return serve(db, broker, period=args.period)
+            return serve(db, broker, period=args.period, link_options=link_options)
         command = build_command(args)
-        result = run_remote(broker, command) if broker else run_local(db, command)
+        result = run_remote(broker, command, link_options=link_options) if broker else run_local(db, command)
     except (CommandError, OSError, ValueError) as err:  # StoreError, TimeoutError, ConnectionError
         print(f"tapis tournament {args.command}: {err}", file=sys.stderr)
         return 2

@@ -151,7 +151,7 @@ def test_no_hub_on_the_broker_is_a_plain_words_timeout(broker: EmbeddedBroker, m
     import hub.floor.td as td
 
     real = td.run_remote
-    monkeypatch.setattr(td, "run_remote", lambda b, c: real(b, c, timeout=0.5))
+    monkeypatch.setattr(td, "run_remote", lambda b, c, **kw: real(b, c, timeout=0.5, **kw))
     assert run(["status", "--broker", broker.url])[0] == 2
     assert "no answer from the hub" in capsys.readouterr().err
 
