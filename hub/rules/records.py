@@ -181,6 +181,10 @@ class UnknownRuleset(RulesError, KeyError):
     """No ruleset profile has that id."""
 
 
+class UnknownGame(RulesError, ValueError):
+    """No game has that id, or a games file is not valid (the message says where)."""
+
+
 class InvalidCard(RulesError, ValueError):
     """A card string is not rank then suit (`As`, `Td`, `7c`)."""
 
