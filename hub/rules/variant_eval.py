@@ -1,15 +1,15 @@
 """Hand evaluation of the other games: Omaha (exactly two from the hand) and short deck.
 
-Consumed by `showdown` through `score(game, hole, board)`. Omaha reuses the hold'em evaluator on
-each two-plus-three combination (60 for four cards, 100 for five: fast enough for thousands of
-hands). Short deck has its own order, PokerKit's and the clubs': a flush beats a full house, and
+Consumed by `showdown` through `score(game, hole, board)`. Omaha looks each two-plus-three combination up
+(60 for four cards, 100 for five) in tables of every five-card hand, built once from the hold'em
+evaluator. Short deck has its own order, PokerKit's and the clubs': a flush beats a full house, and
 A-6-7-8-9 is the lowest straight. Scores of one game compare among themselves only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from hub.rules.evaluator import _TOP5, Category, evaluate
 from hub.rules.games import Evaluation, Game
@@ -77,13 +77,46 @@ def evaluate_short_deck(cards: Iterable[int]) -> int:
     return Category.HIGH_CARD << 20 | _TOP5[mask]
 
 
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+_five: dict[int, int] = {}  # prime product of five ranks -> hold'em score, suits mixed
+_flush: dict[int, int] = {}  # rank mask of five suited cards -> hold'em score
+
+
+def _tables() -> tuple[dict[int, int], dict[int, int]]:
+    """Every five-card hand's score, computed once on first use (7,462 classes, well under a second)."""
+    if not _five:
+        for ranks in combinations_with_replacement(range(13), 5):
+            if max(ranks.count(r) for r in ranks) > 4:
+                continue
+            key = 1
+            for r in ranks:
+                key *= _PRIMES[r]
+            _five[key] = evaluate(r * 4 + i % 4 for i, r in enumerate(ranks))  # never five of a suit
+            if len(set(ranks)) == 5:
+                _flush[sum(1 << r for r in ranks)] = evaluate(r * 4 for r in ranks)
+    return _five, _flush
+
+
+def _parts(cards: Sequence[int]) -> tuple[int, int, int]:
+    """Prime product, rank mask and common suit (-1 when mixed) of a few cards."""
+    key, mask, suit = 1, 0, cards[0] & 3
+    for c in cards:
+        key *= _PRIMES[c >> 2]
+        mask |= 1 << (c >> 2)
+        if c & 3 != suit:
+            suit = -1
+    return key, mask, suit
+
+
 def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
-    """Best hand using exactly two hole cards and three board cards; -1 if none can be made."""
+    """Best hand using exactly two hole cards and three board cards, by table lookups."""
+    five, flush = _tables()
+    threes = [_parts(t) for t in combinations(board, 3)]
     best = -1
-    boards = list(combinations(board, 3))
     for pair in combinations(hole, 2):
-        for three in boards:
-            s = evaluate((*pair, *three))
+        hk, hm, hs = _parts(pair)
+        for bk, bm, bs in threes:
+            s = flush[hm | bm] if hs >= 0 and hs == bs else five[hk * bk]
             if s > best:
                 best = s
     return best
