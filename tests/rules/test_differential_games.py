@@ -30,7 +30,7 @@ FULL_DECK = [r + s for r in RANKS for s in SUITS]
 SHORT_DECK = [c for c in FULL_DECK if c[0] not in "2345"]
 
 
-class PotLimitOmaha5(pokerkit.PotLimitOmahaHoldem):  # type: ignore[misc, name-defined]
+class PotLimitOmaha5(pokerkit.PotLimitOmahaHoldem):  # type: ignore[name-defined]
     """PokerKit has no five-card Omaha class; its Omaha hand takes any number of hole cards."""
 
     hole_dealing_count = 5
