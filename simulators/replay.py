@@ -92,7 +92,7 @@ def pipeline(scenario: Scenario, *, scan_period: float = 0.02, lang: str = "fr")
         hub.configure_table(table_id, TableSetup(
             players=scenario.players, button=scenario.button, ruleset=scenario.ruleset,
             level=Level(lv.sb, lv.bb, lv.ante, lv.bb_ante), seats=scenario.table.seats,
-            decks=(f"{table_id}/A", f"{table_id}/B"), lang=lang))
+            decks=(f"{table_id}/A", f"{table_id}/B"), lang=lang, game=scenario.variant))
         # No missed reads: a replay must give the same output every time (flicker has its own tests).
         board = ReaderBoardSimulator(antennas=scenario.table.seats + 4, scan_period=scan_period,
                                      miss_rate=0.0, dropout_rate=0.0, rng=random.Random(0))

@@ -30,6 +30,7 @@ from hub.rules import (
 )
 from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
+from hub.rules.game_file import DEFAULT_GAME, get_game
 from hub.rules.positions import clockwise, default_positions, next_positions
 from hub.rules.rulesets import TimeCaller, get_ruleset
 from hub.rules.timecall import TimeCall
@@ -66,9 +67,11 @@ class TableSetup:
     decks: tuple[str, str] | None = None  # the table's two deck ids; None: `wire.table_deck_ids`
     lang: str = "fr"
     croupier: bool | None = None  # None: as the ruleset's rooms do (pouques: croupiers; others: players)
+    game: str = DEFAULT_GAME  # hub/rules/games.toml: nlhe, plo, plo5, short_deck, pineapple...
 
     def __post_init__(self) -> None:
         get_ruleset(self.ruleset)  # UnknownRuleset (a KeyError) names the known ids
+        get_game(self.game)  # UnknownGame (a ValueError) names the known ids
         if len([s for s, v in self.players.items() if v > 0]) < 2:
             raise ValueError("a table needs at least two players with chips")
         if any(not 1 <= s <= self.seats for s in self.players):
@@ -131,7 +134,9 @@ class TableGame:
         self._keep_positions = False
         self.positions = positions
         self.hand_no += 1
-        self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions)
+        game = get_game(self.setup.game)
+        self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions,
+                               game=game)
         self.hole, self.board, self._last_seat = {}, [], {}
         self.actions, self.closed, self._logged = [], [], len(self.hand.log)
         self._faulty_board = False
@@ -140,9 +145,12 @@ class TableGame:
             "hand_start", button=positions.button, small_blind=positions.small_blind,
             big_blind=positions.big_blind, level={"sb": self.level.sb, "bb": self.level.bb,
                                                   "ante": self.level.ante, "bb_ante": self.level.bb_ante},
-            stacks={str(s): v for s, v in sorted(self.hand.stack.items())}, ruleset=self.ruleset))
+            stacks={str(s): v for s, v in sorted(self.hand.stack.items())}, ruleset=self.ruleset,
+            game=game.id))
         out.commands.append(wire.HandContextCmd(
             hand=self.hand_no, seats=sorted(players), button=positions.button, first_to_deal=first,
+            hole_cards=game.hole_cards, discards=game.discards,
+            excluded_ranks=sorted(game.excluded_ranks),  # the four short-deck ranks (validated by the wire)
             small_blind=positions.small_blind, deck=self.decks[0], table_decks=list(self.decks),
             away=sorted(self.away & set(players)), table_seats=self.setup.seats,
             deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions)))
