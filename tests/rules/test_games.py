@@ -1,0 +1,64 @@
+"""The games file: what it defines, and that a bad definition is refused in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hub.rules.game_file import GAMES, get_game, load_games, parse_games
+from hub.rules.games import NLHE, Betting, DiscardWhen, Evaluation
+from hub.rules.records import UnknownGame
+
+
+def test_the_engines_default_is_the_files_nlhe() -> None:
+    assert GAMES["nlhe"] == NLHE
+
+
+def test_the_games_cpt87_names_that_tapis_deals() -> None:
+    plo, plo5, sd = get_game("plo"), get_game("plo5"), get_game("short_deck")
+    assert (plo.hole_cards, plo.betting, plo.evaluation, plo.deck) == (4, Betting.POT_LIMIT, Evaluation.OMAHA, 52)
+    assert (plo5.hole_cards, plo5.betting) == (5, Betting.POT_LIMIT)
+    assert (sd.deck, sd.hole_cards, sd.evaluation, sd.excluded_ranks) == (
+        36, 2, Evaluation.SHORT_DECK, frozenset("2345"))
+    pine, crazy = get_game("pineapple"), get_game("crazy_pineapple")
+    assert (pine.hole_cards, pine.discards, pine.discard_when, pine.kept_cards) == (3, 1, DiscardWhen.BEFORE_FLOP, 2)
+    assert crazy.discard_when is DiscardWhen.AFTER_FLOP
+    assert get_game("nlhe").excluded_ranks == frozenset()
+
+
+def test_an_unknown_game_names_the_known_ones() -> None:
+    with pytest.raises(UnknownGame, match="unknown game 'ocean'.*plo"):
+        get_game("ocean")
+
+
+GOOD = """[games.x]
+name = "X"
+name_en = "X"
+deck = 52
+hole_cards = 4
+betting = "pot_limit"
+evaluation = "omaha"
+"""
+
+
+@pytest.mark.parametrize("change,where", [
+    (("deck = 52", "deck = 40"), "games.x.deck"),
+    (("hole_cards = 4", "hole_cards = 9"), "games.x.hole_cards"),
+    (("betting = \"pot_limit\"", "betting = \"fixed_limit\""), "games.x.betting"),
+    (("deck = 52", "deck = 36"), "games.x"),  # 36 cards with the Omaha evaluation
+    (("name = \"X\"", "name = \"X\"\ndiscards = 1"), "games.x"),  # a discard with no moment
+    (("name = \"X\"", "name = \"X\"\nwild = \"2\""), "games.x.wild"),  # unknown field
+    (("[games.x]", "[games.x"), "not a TOML file"),
+])
+def test_a_bad_games_file_is_refused_in_one_line(change: tuple[str, str], where: str) -> None:
+    assert parse_games(GOOD)["x"].hole_cards == 4
+    with pytest.raises(UnknownGame) as err:
+        parse_games(GOOD.replace(*change), "custom.toml")
+    message = str(err.value)
+    assert message.startswith("custom.toml: ") and where in message and "\n" not in message
+
+
+def test_a_missing_games_file_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(UnknownGame, match="cannot read the games file"):
+        load_games(tmp_path / "none.toml")
