@@ -199,6 +199,7 @@ class BettingCmd(_Command):
     closed: list[str] = Field(default_factory=list, max_length=8)
     to_call: Chips = 0  # what `to_act` must add to call (0: he may check)
     opened: bool = False  # a bet stands on this street (the bet/raise button raises)
+    max_to: Chips | None = None  # pot-limit: the most `to_act` may bet or raise to (the pot); None: no-limit
     time_seat: Seat | None = None
     time_left: Time | None = None  # seconds of Time left when sent (clocks differ between machines)
 

@@ -350,10 +350,14 @@ class TableGame:
         if hand.result is not None:
             return out
         call = hand.time_call
-        to_call = hand.legal().call_amount if hand.round_open and hand.to_act is not None else 0
+        legal = hand.legal() if hand.round_open and hand.to_act is not None else None
+        to_call = legal.call_amount if legal is not None else 0
+        # pot-limit: the most `to_act` may bet or raise to, for the dealer's display
+        max_to = legal.max_raise_to if legal is not None and legal.can_raise and hand.pot_limit_to(
+            legal.seat) is not None else None
         out.commands.append(wire.BettingCmd(
             hand=self.hand_no, street=str(hand.street), open=hand.round_open, to_act=hand.to_act,
-            closed=[str(s) for s in self.closed], to_call=to_call, opened=hand.max_bet > 0,
+            closed=[str(s) for s in self.closed], to_call=to_call, opened=hand.max_bet > 0, max_to=max_to,
             time_seat=call.seat if call else None,
             time_left=max(0.0, call.expires_at - self._now) if call else None))
         return out
@@ -389,6 +393,9 @@ class TableGame:
         events = [event]
         if rec.status is ActionStatus.REJECTED:
             event["message"] = refusals.message(rec.reason)
+            hand = self.hand
+            if rec.reason == "above_pot_limit" and hand is not None and hand.to_act == rec.seat:
+                event["max_to"] = hand.legal(rec.seat).max_raise_to  # the pot, as the dealer announces it
         if rec.ruling is not None:
             event["ruling"] = rec.ruling.to_dict()
             kind = str(rec.ruling.kind) if rec.ruling.kind else None

@@ -3,8 +3,11 @@ in the middle and in front of the players); the minimum raise is no-limit's."""
 
 from __future__ import annotations
 
+import pytest
+
 from hub.rules import ActionKind, ActionStatus, Hand, Level, start_hand
 from hub.rules.game_file import get_game
+from hub.rules.records import UnknownGame
 
 PLO = get_game("plo")
 BLINDS = Level(50, 100)
@@ -78,3 +81,30 @@ def test_allin_within_the_pot_stays_an_allin() -> None:
 def test_no_limit_has_no_cap() -> None:
     h = start_hand("cpt87", Level(50, 100), 4, {1: 10_000, 2: 10_000, 3: 10_000, 4: 10_000})
     assert h.pot_limit_to(3) is None and h.legal().max_raise_to == 10_000
+
+
+def test_the_hub_tells_the_table_the_pot_maximum_of_the_seat_to_act() -> None:
+    """The betting command carries the pot-limit maximum for the dealer's display; none in no-limit."""
+    from hub.room.game import TableGame, TableSetup
+    from tablewire import wire
+
+    players = {1: 10_000, 2: 10_000, 3: 10_000, 4: 10_000}
+    for game, expected in (("plo", 350), ("nlhe", None)):
+        table_game = TableGame("t1", TableSetup(players=players, button=4, ruleset="cpt87", game=game))
+        out = table_game.new_hand(0.0)
+        betting = [c for c in out.commands if isinstance(c, wire.BettingCmd)][-1]
+        assert (betting.to_act, betting.max_to) == (3, expected)
+        context = next(c for c in out.commands if isinstance(c, wire.HandContextCmd))
+        assert context.hole_cards == (4 if game == "plo" else 2)
+        rejected = table_game.action(3, "raise", 400)
+        if game == "plo":
+            event = next(e for e in rejected.events if e["type"] == "action")
+            assert (event["status"], event["reason"], event["max_to"]) == ("rejected", "above_pot_limit", 350)
+            assert event["message"]["fr"].startswith("Au-dessus du pot")
+
+
+def test_a_table_of_an_unknown_game_is_refused() -> None:
+    from hub.room.game import TableSetup
+
+    with pytest.raises(UnknownGame, match="unknown game 'razz'"):
+        TableSetup(players={1: 100, 2: 100}, button=1, game="razz")
