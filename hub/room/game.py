@@ -30,7 +30,7 @@ from hub.rules import (
 )
 from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
-from hub.rules.game_file import DEFAULT_GAME, get_game
+from hub.rules.game_file import get_game
 from hub.rules.positions import clockwise, default_positions, next_positions
 from hub.rules.rulesets import TimeCaller, get_ruleset
 from hub.rules.timecall import TimeCall
@@ -67,11 +67,11 @@ class TableSetup:
     decks: tuple[str, str] | None = None  # the table's two deck ids; None: `wire.table_deck_ids`
     lang: str = "fr"
     croupier: bool | None = None  # None: as the ruleset's rooms do (pouques: croupiers; others: players)
-    game: str = DEFAULT_GAME  # hub/rules/games.toml: nlhe, plo, plo5, short_deck, pineapple...
+    game: str | None = None  # hub/rules/games.toml (nlhe, plo, plo5, short_deck...); None: the level's
 
     def __post_init__(self) -> None:
         get_ruleset(self.ruleset)  # UnknownRuleset (a KeyError) names the known ids
-        get_game(self.game)  # UnknownGame (a ValueError) names the known ids
+        get_game(self.game or self.level.game)  # UnknownGame (a ValueError) names the known ids
         if len([s for s, v in self.players.items() if v > 0]) < 2:
             raise ValueError("a table needs at least two players with chips")
         if any(not 1 <= s <= self.seats for s in self.players):
@@ -134,7 +134,7 @@ class TableGame:
         self._keep_positions = False
         self.positions = positions
         self.hand_no += 1
-        game = get_game(self.setup.game)
+        game = get_game(self.setup.game or self.level.game)
         self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions,
                                game=game)
         self.hole, self.board, self._last_seat = {}, [], {}

@@ -62,3 +62,46 @@ def test_a_bad_games_file_is_refused_in_one_line(change: tuple[str, str], where:
 def test_a_missing_games_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(UnknownGame, match="cannot read the games file"):
         load_games(tmp_path / "none.toml")
+
+
+def test_a_structure_names_the_game_per_level_and_keeps_it_through_toml() -> None:
+    """A mixed-game tournament: hold'em, then PLO; the engine's level carries the game to the table."""
+    from hub.floor.service import hand_level
+    from hub.tournament.structure import Level, Structure, from_toml, to_toml
+
+    s = Structure("Mixte", 10_000, (Level(1, 50, 100, 20), Level(2, 100, 200, 20, game="plo")))
+    back = from_toml(to_toml(s))
+    assert back == s and [lv.game for lv in back.levels] == ["nlhe", "plo"]
+    assert 'game = "plo"' in to_toml(s) and to_toml(s).count("game =") == 1  # hold'em files unchanged
+    assert hand_level(back.level(2)).game == "plo"
+    assert back.level(2).without_ante().game == "plo"
+
+
+def test_a_level_of_an_unknown_game_is_refused() -> None:
+    from hub.tournament.errors import StructureError
+    from hub.tournament.structure import Level, Structure
+
+    with pytest.raises(StructureError, match="unknown game 'ocean' in level 2"):
+        Structure("Mixte", 10_000, (Level(1, 50, 100, 20), Level(2, 100, 200, 20, game="ocean")))
+
+
+def test_the_table_deals_the_levels_game_unless_told_otherwise() -> None:
+    from hub.room.game import TableGame, TableSetup
+    from hub.rules import Level
+    from tablewire import wire
+
+    players = {1: 5_000, 2: 5_000, 3: 5_000}
+    for setup, hole in ((TableSetup(players=players, button=3, level=Level(50, 100, game="plo5")), 5),
+                        (TableSetup(players=players, button=3, level=Level(50, 100, game="plo5"), game="nlhe"), 2)):
+        out = TableGame("t1", setup).new_hand(0.0)
+        assert next(c for c in out.commands if isinstance(c, wire.HandContextCmd)).hole_cards == hole
+
+
+def test_the_floors_stored_hand_context_keeps_the_game() -> None:
+    from hub.floor.tables import _context, _from_context
+    from hub.rules import Level, Positions
+
+    ctx = _context(3, {1: 100, 2: 100}, Positions(1, 1, 2), Level(50, 100, game="short_deck"), 0)
+    assert _from_context(ctx)[3].game == "short_deck"
+    old = dict(ctx, level=[50, 100, 0, False])  # a store written before games had levels
+    assert _from_context(old)[3].game == "nlhe"
