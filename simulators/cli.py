@@ -1,6 +1,6 @@
 """The simulators' verbs of `tapis` (the `tapis` command dispatches here): rooms and tables in software.
 
-    tapis demo [--tables N] [--hands N] [--json]   simulated room on the embedded broker
+    tapis demo [--tables N] [--hands N] [--json] [--game plo]   simulated room on the embedded broker
     tapis demo --tournament                         a whole simulated tournament to the payouts
     tapis replay SCENARIO                           one table's scenario through the real pipeline
 """
@@ -11,6 +11,10 @@ import argparse
 import logging
 import signal
 import sys
+
+# The games a simulated croupier deals (hub/rules/games.toml): the pineapples' discards it does not make,
+# and five-card Omaha does not fit nine players in one deck (9 x 5 + 8 = 53 cards).
+DEMO_GAMES = ("nlhe", "plo", "short_deck")
 
 
 def _positive(text: str) -> int:
@@ -36,6 +40,8 @@ def parser() -> argparse.ArgumentParser:
                       help="a whole simulated tournament (60 players, 6 tables) to the final ranking")
     demo.add_argument("--players", type=_positive, default=60, help="with --tournament")
     demo.add_argument("--ruleset", default="cdc-2013")
+    demo.add_argument("--game", default="nlhe", choices=DEMO_GAMES,
+                      help="the game the tables deal (hub/rules/games.toml; docs/games.md)")
     demo.add_argument("--dashboard", type=int, default=None, metavar="PORT",
                       help="also serve the TD dashboard on 127.0.0.1:PORT (a TD login is printed)")
 
@@ -61,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "demo":
             from simulators.demo import run_demo
             return run_demo(tables=args.tables, hands=args.hands, as_json=args.json, broker=args.broker,
-                            pace=args.pace, seed=args.seed, dashboard=args.dashboard)
+                            pace=args.pace, seed=args.seed, dashboard=args.dashboard, game=args.game)
         if args.command == "replay":
             from simulators.replay import replay
             from simulators.scenario import load

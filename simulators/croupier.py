@@ -79,13 +79,13 @@ class Croupier:
     def _deal_and_play(self, ctx: HandContextCmd) -> bool | None:
         """True: played to its end; False: it stopped moving; None: the croupier was stopped."""
         watch = self.watch
-        deck = list(FULL_DECK)
+        deck = [c for c in FULL_DECK if c[0] not in ctx.excluded_ranks]  # short deck: 36 cards
         self.rng.shuffle(deck)
         seats = sorted(ctx.seats)
         start = seats.index(ctx.first_to_deal)
         order = seats[start:] + seats[:start]
         board = 0
-        for seat in order + order:  # two rounds from the button's left
+        for seat in order * ctx.hole_cards:  # one card a round from the button's left, as many rounds as cards
             if self.boxed_rate and self.rng.random() < self.boxed_rate:
                 card = deck.pop()
                 if self._injected:
@@ -103,7 +103,7 @@ class Croupier:
             elif betting.open and betting.to_act is not None:
                 if not self._pause():
                     return None
-                self._act(betting.to_act, betting.to_call)
+                self._act(betting.to_act, betting.to_call, betting.max_to)
             elif board < 5 and betting.street in betting.closed:
                 street = _STREET.get(betting.street, 1)
                 if not self._place(Burn(deck.pop())):
@@ -131,13 +131,13 @@ class Croupier:
     def _gave_up(self) -> bool | None:
         return None if self.stop.is_set() else False
 
-    def _act(self, seat: int, to_call: int) -> None:
+    def _act(self, seat: int, to_call: int, max_to: int | None = None) -> None:
         r = self.rng.random()
         if to_call == 0:
             if r < 0.85:
                 self.agent.player_action(seat, "check")
-            else:
-                self.agent.player_action(seat, "bet", self.bet)
+            else:  # pot-limit: never above the pot the dealer announces
+                self.agent.player_action(seat, "bet", self.bet if max_to is None else min(self.bet, max_to))
         elif r < 0.15:
             self.felt.perform(Muck(seat))  # cards thrown in: a fold by the muck
         elif r < 0.3:

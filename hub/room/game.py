@@ -125,6 +125,11 @@ class TableGame:
         if len(players) < 2:
             out.events.append(self._event("table_idle", reason="fewer than two players with chips"))
             return out
+        game = get_game(self.setup.game or self.level.game)
+        if len(players) * game.hole_cards + 8 > game.deck:  # hole cards, five board cards, three burns
+            out.events.append(self._event("table_idle", reason=f"{game.name_en}: too many players for one deck "
+                                          f"({len(players)} x {game.hole_cards} cards + 8)"))
+            return out
         if self.positions is None:
             positions = default_positions(self.setup.button, players)
         elif self._keep_positions:
@@ -134,7 +139,6 @@ class TableGame:
         self._keep_positions = False
         self.positions = positions
         self.hand_no += 1
-        game = get_game(self.setup.game or self.level.game)
         self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions,
                                game=game)
         self.hole, self.board, self._last_seat = {}, [], {}

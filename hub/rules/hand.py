@@ -54,6 +54,10 @@ class Hand:
             raise HandSetupError(f"a hand needs two players, seats {sorted(stacks)}")
         if positions.big_blind not in stacks:
             raise HandSetupError(f"the big blind seat {positions.big_blind} has no player")
+        needed = len(stacks) * game.hole_cards + 8  # five board cards and three burns
+        if needed > game.deck:
+            raise HandSetupError(f"{game.name_en} for {len(stacks)} players needs {needed} cards, "
+                                 f"more than its {game.deck}-card deck")
         self.rules = rules
         self.game = game
         self._cumulative = rules.reopen is ReopenRule.CUMULATIVE  # needs the minimum when acted

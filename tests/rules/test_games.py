@@ -105,3 +105,17 @@ def test_the_floors_stored_hand_context_keeps_the_game() -> None:
     assert _from_context(ctx)[3].game == "short_deck"
     old = dict(ctx, level=[50, 100, 0, False])  # a store written before games had levels
     assert _from_context(old)[3].game == "nlhe"
+
+
+def test_a_game_that_does_not_fit_the_deck_is_refused_before_the_deal() -> None:
+    """Five-card Omaha for nine: 45 hole cards, five board cards and three burns are 53 cards."""
+    from hub.room.game import TableGame, TableSetup
+    from hub.rules import HandSetupError, Level, start_hand
+
+    nine = dict.fromkeys(range(1, 10), 5_000)
+    with pytest.raises(HandSetupError, match="53 cards, more than its 52-card deck"):
+        start_hand("cdc-2013", Level(50, 100), 9, nine, game=get_game("plo5"))
+    assert start_hand("cdc-2013", Level(50, 100), 8, dict.fromkeys(range(1, 9), 5_000), game=get_game("plo5"))
+    out = TableGame("t1", TableSetup(players=nine, button=9, game="plo5")).new_hand(0.0)
+    assert [e["type"] for e in out.events] == ["table_idle"] and "53" not in out.events[0]["reason"]
+    assert out.commands == []
