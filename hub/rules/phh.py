@@ -288,11 +288,14 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
     shown: dict[int, str | None] = {}
     accepted = ActionStatus.ACCEPTED
     seen: set[str] = set()  # one deck: a card dealt twice makes the whole history wrong
+    removed = h.game.excluded_ranks
 
     def once(action: str, cards: tuple[str, ...]) -> None:
         for card in cards:
             if "?" in card:
                 continue
+            if card[:1] in removed:
+                raise PhhError(f"{name}: {_quote(action)}: {card} is not in the {h.game.deck}-card deck")
             if card in seen:
                 raise PhhError(f"{name}: {_quote(action)}: {card} was already dealt (one deck, each card once)")
             seen.add(card)
@@ -303,6 +306,9 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                 once(action, cards)
                 hand.deal_board(*cards)
             elif op == "dh":
+                if len(cards[0]) != 2 * h.game.hole_cards:
+                    raise PhhError(f"{name}: {_quote(action)}: {h.game.name_en} deals {h.game.hole_cards} "
+                                   "hole cards")
                 once(action, _pairs(cards[0]))
                 dealt[seat] = cards[0]
             elif op == "sm":

@@ -82,3 +82,30 @@ def test_a_game_tapis_does_not_deal_is_one_clear_line(variant: str) -> None:
         loads(text, "x.phh")
     assert "x.phh" in str(err.value) and "\n" not in str(err.value)
     assert "'NT'" in str(err.value) and "'PO'" in str(err.value) and "'NS'" in str(err.value)
+
+
+def test_a_short_deck_history_with_a_removed_rank_is_refused() -> None:
+    text = (HERE / "short_deck_01.phh").read_text()
+    first = re.search(r"'d dh p1 (\S\S)", text)
+    assert first is not None
+    r = replay_file_text(text.replace(f"'d dh p1 {first.group(1)}", "'d dh p1 2c", 1))
+    assert r is not None and "2c is not in the 36-card deck" in r
+
+
+def test_a_plo_history_dealing_two_cards_is_refused() -> None:
+    text = (HERE / "plo_01.phh").read_text()
+    bad = re.sub(r"'d dh p1 (\S{4})\S{4}'", r"'d dh p1 \1'", text, count=1)
+    assert bad != text
+    r = replay_file_text(bad)
+    assert r is not None and "Pot-limit Omaha (4 cards) deals 4 hole cards" in r
+
+
+def replay_file_text(text: str) -> str | None:
+    from hub.rules.phh import replay_hand
+
+    try:
+        replay_hand(loads(text, "t.phh"))
+    except PhhError as err:
+        assert "\n" not in str(err)
+        return str(err)
+    return None
