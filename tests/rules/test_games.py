@@ -103,8 +103,8 @@ def test_the_floors_stored_hand_context_keeps_the_game() -> None:
 
     ctx = _context(3, {1: 100, 2: 100}, Positions(1, 1, 2), Level(50, 100, game="short_deck"), 0)
     assert _from_context(ctx)[3].game == "short_deck"
-    old = dict(ctx, level=[50, 100, 0, False])  # a store written before games had levels
-    assert _from_context(old)[3].game == "nlhe"
+    old: dict[str, object] = dict(ctx, level=[50, 100, 0, False])  # a store written before games had levels
+    assert _from_context(old)[3].game == "nlhe"  # type: ignore[arg-type]
 
 
 def test_a_game_that_does_not_fit_the_deck_is_refused_before_the_deal() -> None:
