@@ -150,6 +150,8 @@ def perform(t: Table, step: Step) -> Callable[[], bool]:
         return _put(t, {"burn": BURN, "board": BOARD, "tray": TRAY}[kind], card)
     if kind == "muck":
         assert step.muck is not None
+        if step.muck.card is not None:  # one card thrown away (pineapple), the hand plays on
+            return _put(t, MUCK, step.muck.card)
         uids = t.felt.cards_at(Zone.seat_zone(step.muck.seat))
         t.felt.perform(Muck(step.muck.seat))
         return lambda: all(zones.zone_of(u) == MUCK for u in uids)

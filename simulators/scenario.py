@@ -77,6 +77,12 @@ class HoleStep(_Model):
 
 class MuckStep(_Model):
     seat: int = Field(ge=1, le=10)
+    card: str | None = None  # one card of that hand only: a pineapple discard; None: the whole hand
+
+    @field_validator("card")
+    @classmethod
+    def _card(cls, value: str | None) -> str | None:
+        return None if value is None else check_card(value)
 
 
 class TakeStep(_Model):

@@ -42,6 +42,14 @@ def test_omaha_decides_the_plo_showdown() -> None:
     assert [p["winners"] for p in end["pots"]] == [[2]] and end["stacks"]["2"] == 10_750
 
 
+def test_pineapple_showdown_plays_the_two_cards_kept() -> None:
+    """Seat 4's discarded Ad would have made a full house: seat 1's three aces win the pot."""
+    events = replay(load(HERE / "pineapple_discard_cpt87.yaml"), out=io.StringIO())
+    assert [e for e in events if e["type"] == "fault"] == []
+    end = next(e for e in events if e["type"] == "hand_end")
+    assert [p["winners"] for p in end["pots"]] == [[1]] and end["stacks"]["1"] == 10_300
+
+
 def test_an_unknown_variant_is_one_clear_line(tmp_path: Path) -> None:
     body = dict(VARIANTS["plo_fifth_hole_card_cpt87"][0], variant="razz")
     bad = tmp_path / "bad.yaml"

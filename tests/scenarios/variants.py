@@ -86,6 +86,20 @@ VARIANTS["short_deck_clean_cdc-2013"] = (
              + [{"burn": "7c"}, {"board": "Ad"}] + checks()),
     [], "showdown", None)
 
+# Pineapple: three cards each, one thrown to the muck once the pre-flop betting is over; the hand
+# plays on with two. Seat 4 throws its Ad: with it (three-card hold'em) Qh Qs Qd Ad Ac would be a
+# full house; with the two it kept, seat 1's aces (As Ah Ac) win.
+PINE_HOLE = {1: ("As", "Ah", "3c"), 2: ("Kd", "Kc", "3d"), 4: ("Qh", "Qs", "Ad"), 9: ("2c", "7d", "7s")}
+PINE_DISCARD = {1: "3c", 2: "3d", 4: "Ad", 9: "2c"}
+VARIANTS["pineapple_discard_cpt87"] = (
+    scenario("cpt87", "pineapple",
+             [hole(s, PINE_HOLE[s][r]) for r in range(3) for s in ORDER]
+             + [act(4, "call"), act(9, "call"), act(1, "call"), act(2, "check")]
+             + [{"muck": {"seat": s, "card": PINE_DISCARD[s]}} for s in ORDER]
+             + [{"burn": "4c"}, {"board": "Ac"}, {"board": "Qd"}, {"board": "5h"}] + checks()
+             + [{"burn": "4d"}, {"board": "8s"}] + checks() + [{"burn": "4h"}, {"board": "9c"}] + checks()),
+    [], "showdown", None)
+
 
 def main() -> None:
     for name, (body, *_rest) in VARIANTS.items():
