@@ -138,7 +138,7 @@ class Legal:
     call_amount: int  # chips a call adds
     can_raise: bool
     min_raise_to: int  # a bet when nothing was bet on this street
-    max_raise_to: int  # the seat's all-in total
+    max_raise_to: int  # the seat's all-in total; in pot-limit the pot when that is less
     call_or_fold_only: bool = False
 
 
