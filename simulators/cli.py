@@ -2,7 +2,7 @@
 
     tapis demo [--tables N] [--players N] [--dashboard PORT] [--hands N] [--json]
                                                     the room: a short tournament, dashboard, clock, faults ruled
-    tapis demo --cash [--tables N] [--hands N]      tables dealing to the hub without a tournament
+    tapis demo --cash [--tables N] [--hands N] [--game plo]   tables dealing to the hub without a tournament
     tapis demo --tournament [--players N]           a whole tournament computed without tables, to the payouts
     tapis replay SCENARIO                           one table's scenario through the real pipeline
     tapis sim table --profile F --decks F --broker URL   one simulated table as its own process
@@ -23,6 +23,10 @@ from tablewire import credentials
 # The room demo's defaults, named here for the help (importing the room itself waits for the verb).
 DASHBOARD_PORT = 8092
 FAULT_RATE = 0.1
+
+# The games a simulated croupier deals (hub/rules/games.toml): the pineapples' discards it does not make,
+# and five-card Omaha does not fit nine players in one deck (9 x 5 + 8 = 53 cards).
+DEMO_GAMES = ("nlhe", "plo", "short_deck")
 
 
 def _positive(text: str) -> int:
@@ -57,7 +61,7 @@ def _port(text: str) -> int:
 _NOT_WITH = {
     "tournament": {"hands": "it plays the tournament to its end", "broker": "it has no tables nor hub",
                    "pace": "it has no dealers", "dashboard": "it has no hub to serve (plain `tapis demo` has one)",
-                   "fault_rate": "it has no dealers"},
+                   "fault_rate": "it has no dealers", "game": "it has no dealers"},
     "cash": {"players": "its tables seat the same players all along"},
 }
 
@@ -68,6 +72,8 @@ def refused(args: argparse.Namespace) -> str | None:
         return "--cash cannot go with --tournament: one is tables without a tournament, the other a tournament " \
                "without tables (plain `tapis demo` is both)"
     mode = "tournament" if args.tournament else "cash" if args.cash else None
+    if mode is None and args.game not in (None, "nlhe"):
+        return "--game goes with --cash: the room's tournament deals hold'em (a structure's levels name their game)"
     for option, why in _NOT_WITH.get(mode or "", {}).items():
         if getattr(args, option) is not None:
             return f"--{option.replace('_', '-')} cannot go with --{mode}: {why}"
@@ -103,6 +109,8 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument("--fault-rate", type=_rate, default=None, metavar="P",
                       help=f"chance that a hand carries a dealing fault (room: {FAULT_RATE}, one hand in "
                            f"{round(1 / FAULT_RATE)}; --cash: 0)")
+    demo.add_argument("--game", default=None, choices=DEMO_GAMES,
+                      help="with --cash: the game the tables deal (nlhe; hub/rules/games.toml; docs/games.md)")
 
     replay = sub.add_parser("replay", help="play a table scenario through the real pipeline")
     replay.add_argument("scenario", help="scenario file (YAML or JSON, see spec/scenario.md)")
@@ -187,7 +195,7 @@ def _demo(args: argparse.Namespace) -> int:
         from simulators.demo import run_demo
         return run_demo(tables=args.tables or 4, hands=args.hands, as_json=args.json, broker=args.broker, pace=pace,
                         seed=args.seed, dashboard=args.dashboard or None, fault_rate=args.fault_rate or 0.0,
-                        ruleset=args.ruleset)
+                        ruleset=args.ruleset, game=args.game or "nlhe")
     from simulators.room_demo import run_room_demo
     return run_room_demo(tables=args.tables or 3, players=args.players, hands=args.hands, as_json=args.json,
                          broker=args.broker, pace=pace, seed=args.seed, ruleset=args.ruleset,

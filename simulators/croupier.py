@@ -97,7 +97,7 @@ class Croupier:
     def _deal_and_play(self, ctx: HandContextCmd) -> bool | None:
         """True: played to its end; False: it stopped moving; None: the croupier was stopped."""
         watch = self.watch
-        deck = list(FULL_DECK)
+        deck = [c for c in FULL_DECK if c[0] not in ctx.excluded_ranks]  # short deck: 36 cards
         self.rng.shuffle(deck)
         seats = sorted(ctx.seats)
         start = seats.index(ctx.first_to_deal)
@@ -107,10 +107,10 @@ class Croupier:
         # cdc 7.1: one of the first two cards exposed is a misdeal; later ones are replaced (7.3)
         expose_at = self.rng.randrange(2, len(order)) if fault is FaultKind.EXPOSED_CARD and len(order) > 2 \
             else None
-        boxed_at = self.rng.randrange(2 * len(order)) if fault is FaultKind.BOXED_CARD else None
+        boxed_at = self.rng.randrange(ctx.hole_cards * len(order)) if fault is FaultKind.BOXED_CARD else None
         exposed: tuple[int, str] | None = None
         board = 0
-        for i, seat in enumerate(order + order):  # two rounds from the button's left
+        for i, seat in enumerate(order * ctx.hole_cards):  # a card a round from the button's left, a round a card
             if (self.boxed_rate and self.rng.random() < self.boxed_rate) or i == boxed_at:
                 card = deck.pop()
                 if self._injected:
@@ -151,7 +151,7 @@ class Croupier:
                 if fault is FaultKind.OUT_OF_TURN and self._act_out_of_turn(betting):
                     fault = None
                 else:
-                    self._act(betting.to_act, betting.to_call)
+                    self._act(betting.to_act, betting.to_call, betting.max_to)
             elif board < 5 and betting.street in betting.closed:
                 street = _STREET.get(betting.street, 1)
                 # A wrong flop only where the flop is bet on (no all-in run-out): its remedy waits for an action.
@@ -254,7 +254,7 @@ class Croupier:
     def _gave_up(self) -> bool | None:
         return None if self.stop.is_set() else False
 
-    def _act(self, seat: int, to_call: int) -> None:
+    def _act(self, seat: int, to_call: int, max_to: int | None = None) -> None:
         if self._act_on_panel is not None:  # the players' own choices, pressed on the panel
             self._act_on_panel(seat, to_call)
             return
@@ -267,7 +267,9 @@ class Croupier:
             if r < 0.85:
                 self.agent.player_action(seat, "check")
             else:  # at least the big blind (about twice the first amount to call), as the level rises
-                self.agent.player_action(seat, "bet", max(self.bet, 2 * (self._opening or 0)))
+                # pot-limit: never above the pot the dealer announces (`max_to`)
+                amount = max(self.bet, 2 * (self._opening or 0))
+                self.agent.player_action(seat, "bet", amount if max_to is None else min(amount, max_to))
         elif r < 0.15 or (to_call > 5 * (self._opening or to_call) and r < 0.75):  # most fold to a push
             self._out.add(seat)
             self.felt.perform(Muck(seat))  # cards thrown in: a fold by the muck

@@ -85,7 +85,7 @@ def seating(table_id: str, seed: int) -> tuple[list[int], int]:
 
 
 def start_hub(room: Room, *, host: str, port: int, ids: list[str], seed: int, games: bool = True,
-              ruleset: str = "cdc-2013", stack: int = 20_000) -> HubService:
+              ruleset: str = "cdc-2013", stack: int = 20_000, game: str = "nlhe") -> HubService:
     hub_link = MqttLink(client_id="tapis-hub", host=host, port=port, will=(wire.HUB_STATUS, wire.OFFLINE))
     hub = HubService(link=hub_link)
     hub.start()
@@ -97,7 +97,7 @@ def start_hub(room: Room, *, host: str, port: int, ids: list[str], seed: int, ga
             seats, button = seating(table_id, seed)
             hub.configure_table(table_id, TableSetup(
                 players=dict.fromkeys(seats, stack), button=button, level=Level(50, 100), ruleset=ruleset,
-                seats=9, decks=(f"{table_id}/A", f"{table_id}/B")))
+                seats=9, decks=(f"{table_id}/A", f"{table_id}/B"), game=game))
     room.hub = hub
     return hub
 
@@ -128,11 +128,11 @@ def start_tables(room: Room, *, host: str, port: int, ids: list[str], seed: int,
 
 def build_room(*, tables: int, host: str, port: int, seed: int = 1, scan_period_ms: int = 50,
                miss_rate: float = 0.02, dropout_rate: float = 0.01, corrupt_rate: float = 0.0, games: bool = True,
-               ruleset: str = "cdc-2013", stack: int = 20_000) -> Room:
+               ruleset: str = "cdc-2013", stack: int = 20_000, game: str = "nlhe") -> Room:
     """The hub and simulated tables on a broker; with `games`, the hub runs each table's hands."""
     ids = table_ids(tables)
     room = Room(hub=None, tables=[], registry=DeckRegistry.generate(ids))
-    start_hub(room, host=host, port=port, ids=ids, seed=seed, games=games, ruleset=ruleset, stack=stack)
+    start_hub(room, host=host, port=port, ids=ids, seed=seed, games=games, ruleset=ruleset, stack=stack, game=game)
     start_tables(room, host=host, port=port, ids=ids, seed=seed, scan_period_ms=scan_period_ms,
                  miss_rate=miss_rate, dropout_rate=dropout_rate, corrupt_rate=corrupt_rate)
     return room
@@ -153,7 +153,8 @@ def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: i
 
 def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False, broker: str | None = None,
              pace: float = 0.12, seed: int = 1, out: TextIO = sys.stdout, timeout: float | None = None,
-             dashboard: int | None = None, fault_rate: float = 0.0, ruleset: str = "cdc-2013") -> int:
+             dashboard: int | None = None, fault_rate: float = 0.0, ruleset: str = "cdc-2013",
+             game: str = "nlhe") -> int:
     embedded = None
     if broker is None:
         embedded = EmbeddedBroker().start()
@@ -174,7 +175,7 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
             if hands is not None and len(ended) == tables and all(n >= hands for n in ended.values()):
                 done.set()
 
-    room = build_room(tables=tables, host=host, port=port, seed=seed, ruleset=ruleset)
+    room = build_room(tables=tables, host=host, port=port, seed=seed, ruleset=ruleset, game=game)
     assert room.hub is not None
     room.hub.add_listener(on_event)
     if dashboard is not None:

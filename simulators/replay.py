@@ -92,7 +92,7 @@ def pipeline(scenario: Scenario, *, scan_period: float = 0.02, lang: str = "fr")
         hub.configure_table(table_id, TableSetup(
             players=scenario.players, button=scenario.button, ruleset=scenario.ruleset,
             level=Level(lv.sb, lv.bb, lv.ante, lv.bb_ante), seats=scenario.table.seats,
-            decks=(f"{table_id}/A", f"{table_id}/B"), lang=lang))
+            decks=(f"{table_id}/A", f"{table_id}/B"), lang=lang, game=scenario.variant))
         # No missed reads: a replay must give the same output every time (flicker has its own tests).
         board = ReaderBoardSimulator(antennas=scenario.table.seats + 4, scan_period=scan_period,
                                      miss_rate=0.0, dropout_rate=0.0, rng=random.Random(0))
@@ -150,6 +150,8 @@ def perform(t: Table, step: Step) -> Callable[[], bool]:
         return _put(t, {"burn": BURN, "board": BOARD, "tray": TRAY}[kind], card)
     if kind == "muck":
         assert step.muck is not None
+        if step.muck.card is not None:  # one card thrown away (pineapple), the hand plays on
+            return _put(t, MUCK, step.muck.card)
         uids = t.felt.cards_at(Zone.seat_zone(step.muck.seat))
         t.felt.perform(Muck(step.muck.seat))
         return lambda: all(zones.zone_of(u) == MUCK for u in uids)

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from hub.rules.game_file import GAMES
 from hub.rules.rulesets import RULESETS
 
 MAX_SCENARIO_BYTES = 1_000_000  # a long session is a few tens of kB
@@ -76,6 +77,12 @@ class HoleStep(_Model):
 
 class MuckStep(_Model):
     seat: int = Field(ge=1, le=10)
+    card: str | None = None  # one card of that hand only: a pineapple discard; None: the whole hand
+
+    @field_validator("card")
+    @classmethod
+    def _card(cls, value: str | None) -> str | None:
+        return None if value is None else check_card(value)
 
 
 class TakeStep(_Model):
@@ -132,7 +139,7 @@ class Step(_Model):
 
 class Scenario(_Model):
     ruleset: str = "cdc-2013"
-    variant: Literal["nlhe"] = "nlhe"
+    variant: str = "nlhe"  # a game of hub/rules/games.toml (nlhe, plo, plo5, short_deck, pineapple...)
     table: TableSpec = TableSpec()
     level: LevelSpec
     button: int = Field(ge=1, le=10)
@@ -150,6 +157,8 @@ class Scenario(_Model):
         if self.button not in self.players:
             raise ValueError(f"the button is on seat {self.button}, where no one plays "
                              f"(players on {sorted(self.players)})")
+        if self.variant not in GAMES:
+            raise ValueError(f"unknown variant {self.variant!r} (known: {', '.join(GAMES)})")
         if self.ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {self.ruleset!r} (known: {', '.join(RULESETS)})")
         for i, step in enumerate(self.steps, 1):

@@ -128,7 +128,8 @@ class HandWatch:
     def _start(self, cmd: wire.HandContextCmd) -> list[Item]:
         ctx = HandContext(
             hand=cmd.hand, seats=tuple(cmd.seats), button=cmd.button, first_to_deal=cmd.first_to_deal,
-            hole_cards=cmd.hole_cards, deck=cmd.deck, table_decks=frozenset(cmd.table_decks),
+            hole_cards=cmd.hole_cards, discards=cmd.discards, excluded_ranks=frozenset(cmd.excluded_ranks),
+            deck=cmd.deck, table_decks=frozenset(cmd.table_decks),
             away=frozenset(cmd.away), table_seats=cmd.table_seats, deadline=Deadline(cmd.deadline),
             small_blind=cmd.small_blind, dealer=cmd.dealer)
         self.hand, self.context, self.betting, self.result = cmd.hand, cmd, None, None

@@ -179,6 +179,8 @@ class HandContextCmd(_Command):
     first_to_deal: Seat
     small_blind: Seat | None = None
     hole_cards: int = Field(2, ge=1, le=7)
+    discards: int = Field(0, ge=0, le=2)  # cards each hand throws to the muck and plays on (pineapple)
+    excluded_ranks: list[Literal["2", "3", "4", "5"]] = Field(default_factory=list, max_length=4)  # short deck
     deck: str = Field(max_length=64)
     table_decks: list[str] = Field(max_length=4)
     away: list[Seat] = Field(default_factory=list, max_length=10)
@@ -197,6 +199,7 @@ class BettingCmd(_Command):
     closed: list[str] = Field(default_factory=list, max_length=8)
     to_call: Chips = 0  # what `to_act` must add to call (0: he may check)
     opened: bool = False  # a bet stands on this street (the bet/raise button raises)
+    max_to: Chips | None = None  # pot-limit: the most `to_act` may bet or raise to (the pot); None: no-limit
     time_seat: Seat | None = None
     time_left: Time | None = None  # seconds of Time left when sent (clocks differ between machines)
 

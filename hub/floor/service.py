@@ -85,7 +85,8 @@ def table_number(table: str) -> int:
 
 def hand_level(level: Level) -> HandLevel:
     """The rules engine's level for a structure level (cpt87 8.8: the big blind posts every ante)."""
-    return HandLevel(level.small_blind, level.big_blind, level.ante, level.ante_kind is AnteKind.BIG_BLIND)
+    return HandLevel(level.small_blind, level.big_blind, level.ante, level.ante_kind is AnteKind.BIG_BLIND,
+                     level.game)
 
 
 @dataclass(frozen=True, slots=True)

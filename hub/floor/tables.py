@@ -279,7 +279,7 @@ def _context(hand_no: int, players: dict[int, int], positions: Positions, level:
              row: int) -> dict[str, JSON]:
     return {"hand_no": hand_no, "players": {str(s): v for s, v in sorted(players.items())},
             "positions": [positions.button, positions.small_blind, positions.big_blind],
-            "level": [level.sb, level.bb, level.ante, level.bb_ante], "row": row}
+            "level": [level.sb, level.bb, level.ante, level.bb_ante, level.game], "row": row}
 
 
 def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, HandLevel]:
@@ -289,5 +289,6 @@ def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, Han
     b, sb, bb = raw["positions"]
     lv = raw["level"]
     players = {int(s): int(v) for s, v in raw["players"].items()}
-    return int(raw["hand_no"]), players, Positions(b, sb, bb), HandLevel(lv[0], lv[1], lv[2], bool(lv[3]))
+    game = str(lv[4]) if len(lv) > 4 else "nlhe"  # stored before games had levels: hold'em
+    return int(raw["hand_no"]), players, Positions(b, sb, bb), HandLevel(lv[0], lv[1], lv[2], bool(lv[3]), game)
 

@@ -30,6 +30,7 @@ from hub.rules import (
 )
 from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
+from hub.rules.game_file import get_game
 from hub.rules.positions import clockwise, default_positions, next_positions
 from hub.rules.rulesets import TimeCaller, get_ruleset
 from hub.rules.timecall import TimeCall
@@ -66,9 +67,11 @@ class TableSetup:
     decks: tuple[str, str] | None = None  # the table's two deck ids; None: `wire.table_deck_ids`
     lang: str = "fr"
     croupier: bool | None = None  # None: as the ruleset's rooms do (pouques: croupiers; others: players)
+    game: str | None = None  # hub/rules/games.toml (nlhe, plo, plo5, short_deck...); None: the level's
 
     def __post_init__(self) -> None:
         get_ruleset(self.ruleset)  # UnknownRuleset (a KeyError) names the known ids
+        get_game(self.game or self.level.game)  # UnknownGame (a ValueError) names the known ids
         if len([s for s, v in self.players.items() if v > 0]) < 2:
             raise ValueError("a table needs at least two players with chips")
         if any(not 1 <= s <= self.seats for s in self.players):
@@ -122,6 +125,11 @@ class TableGame:
         if len(players) < 2:
             out.events.append(self._event("table_idle", reason="fewer than two players with chips"))
             return out
+        game = get_game(self.setup.game or self.level.game)
+        if len(players) * game.hole_cards + 8 > game.deck:  # hole cards, five board cards, three burns
+            out.events.append(self._event("table_idle", reason=f"{game.name_en}: too many players for one deck "
+                                          f"({len(players)} x {game.hole_cards} cards + 8)"))
+            return out
         if self.positions is None:
             positions = default_positions(self.setup.button, players)
         elif self._keep_positions:
@@ -131,7 +139,8 @@ class TableGame:
         self._keep_positions = False
         self.positions = positions
         self.hand_no += 1
-        self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions)
+        self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions,
+                               game=game)
         self.hole, self.board, self._last_seat = {}, [], {}
         self.actions, self.closed, self._logged = [], [], len(self.hand.log)
         self._faulty_board = False
@@ -140,9 +149,12 @@ class TableGame:
             "hand_start", button=positions.button, small_blind=positions.small_blind,
             big_blind=positions.big_blind, level={"sb": self.level.sb, "bb": self.level.bb,
                                                   "ante": self.level.ante, "bb_ante": self.level.bb_ante},
-            stacks={str(s): v for s, v in sorted(self.hand.stack.items())}, ruleset=self.ruleset))
+            stacks={str(s): v for s, v in sorted(self.hand.stack.items())}, ruleset=self.ruleset,
+            game=game.id))
         out.commands.append(wire.HandContextCmd(
             hand=self.hand_no, seats=sorted(players), button=positions.button, first_to_deal=first,
+            hole_cards=game.hole_cards, discards=game.discards,
+            excluded_ranks=sorted(game.excluded_ranks),  # the four short-deck ranks (validated by the wire)
             small_blind=positions.small_blind, deck=self.decks[0], table_decks=list(self.decks),
             away=sorted(self.away & set(players)), table_seats=self.setup.seats,
             deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions)))
@@ -342,10 +354,14 @@ class TableGame:
         if hand.result is not None:
             return out
         call = hand.time_call
-        to_call = hand.legal().call_amount if hand.round_open and hand.to_act is not None else 0
+        legal = hand.legal() if hand.round_open and hand.to_act is not None else None
+        to_call = legal.call_amount if legal is not None else 0
+        # pot-limit: the most `to_act` may bet or raise to, for the dealer's display
+        max_to = legal.max_raise_to if legal is not None and legal.can_raise and hand.pot_limit_to(
+            legal.seat) is not None else None
         out.commands.append(wire.BettingCmd(
             hand=self.hand_no, street=str(hand.street), open=hand.round_open, to_act=hand.to_act,
-            closed=[str(s) for s in self.closed], to_call=to_call, opened=hand.max_bet > 0,
+            closed=[str(s) for s in self.closed], to_call=to_call, opened=hand.max_bet > 0, max_to=max_to,
             time_seat=call.seat if call else None,
             time_left=max(0.0, call.expires_at - self._now) if call else None))
         return out
@@ -381,6 +397,9 @@ class TableGame:
         events = [event]
         if rec.status is ActionStatus.REJECTED:
             event["message"] = refusals.message(rec.reason)
+            hand = self.hand
+            if rec.reason == "above_pot_limit" and hand is not None and hand.to_act == rec.seat:
+                event["max_to"] = hand.legal(rec.seat).max_raise_to  # the pot, as the dealer announces it
         if rec.ruling is not None:
             event["ruling"] = rec.ruling.to_dict()
             kind = str(rec.ruling.kind) if rec.ruling.kind else None

@@ -1,4 +1,4 @@
-"""The hub's no-limit hold'em rules engine: a pure hand state machine, five rulebooks as data.
+"""The hub's rules engine: a pure hand state machine, five rulebooks and the games as data.
 
 Consumed by the hub (live, from table events) and by the table agent when offline; emits frozen
 records and rulings citing articles. No IO, no threads, no clock: time is passed in.

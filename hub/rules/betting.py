@@ -76,18 +76,31 @@ def judge_wager(
     may_raise: bool,
     announced: bool = False,
     chips: Sequence[int] | None = None,
+    max_to: int | None = None,
 ) -> Judgement:
-    """Judge a bet, raise or all-in request; `to` is the declared street total."""
+    """Judge a bet, raise or all-in request; `to` is the declared street total.
+
+    `max_to` is the pot-limit maximum (None: no-limit). Above it a declared amount is refused (the
+    player says again); « tapis » in a pot-limit game is a raise of the pot when the stack is larger.
+    """
     all_in_to = own_bet + stack
     call_to = max_bet if max_bet < all_in_to else all_in_to
+    capped = False
     if kind is ActionKind.ALLIN:
         to = all_in_to
+        if max_to is not None and max_to < all_in_to and max_to > max_bet and may_raise:
+            to, capped = max_to, True
     elif to is None:
         if not chips:
             return _reject("amount_required", own_bet)
         to = own_bet + sum(chips)
     if to > all_in_to:
         return _reject("more_than_stack", own_bet)
+    if max_to is not None and to > max_to and to > max_bet:
+        return _reject("above_pot_limit", own_bet)
+    if capped:
+        return Judgement(ActionStatus.CORRECTED, ActionKind.BET if max_bet == 0 else ActionKind.RAISE, to,
+                         "pot_limit")
     if to <= own_bet:
         return _reject("amount_not_above_bet", own_bet)
     facing = max_bet > own_bet

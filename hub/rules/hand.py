@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from hub.rules import out_of_turn, showdown, timecall
 from hub.rules.betting import full_raise_marker, judge_wager, min_raise_to, reopened
 from hub.rules.evaluator import parse_card
+from hub.rules.games import NLHE, Betting, Game
 from hub.rules.positions import Level, Positions, clockwise, default_positions
 from hub.rules.records import (
     ActionKind,
@@ -47,12 +48,18 @@ class Hand:
         straddles: Sequence[tuple[int, int]] = (),
         dead: Mapping[int, int] | None = None,
         short_blind_is_full_bet: bool = True,
+        game: Game = NLHE,
     ) -> None:
         if len(stacks) < 2:
             raise HandSetupError(f"a hand needs two players, seats {sorted(stacks)}")
         if positions.big_blind not in stacks:
             raise HandSetupError(f"the big blind seat {positions.big_blind} has no player")
+        needed = len(stacks) * game.hole_cards + 8  # five board cards and three burns
+        if needed > game.deck:
+            raise HandSetupError(f"{game.name_en} for {len(stacks)} players needs {needed} cards, "
+                                 f"more than its {game.deck}-card deck")
         self.rules = rules
+        self.game = game
         self._cumulative = rules.reopen is ReopenRule.CUMULATIVE  # needs the minimum when acted
         self.positions = positions
         self.bb = bb
@@ -142,6 +149,15 @@ class Hand:
     def min_raise_to(self) -> int:
         return min_raise_to(self.rules, self.max_bet, self.last_full, self.bb)
 
+    def pot_limit_to(self, seat: int) -> int | None:
+        """Pot-limit: the largest bet or raise as a street total, as the dealer announces it: the
+        call first, then the pot that makes (every chip in the middle and in front of the players).
+        None in a no-limit game. Never below the minimum raise; the stack may cap it lower."""
+        if self.game.betting is not Betting.POT_LIMIT:
+            return None
+        call = self.max_bet - self.bet[seat]
+        return max(self.min_raise_to(), self.max_bet + self.pot + call)
+
     def _can_be_called(self, seat: int) -> bool:
         """Someone else still in could put in a chip more than the highest bet."""
         top = self.max_bet
@@ -171,6 +187,8 @@ class Hand:
         own, stack = self.bet[seat], self.stack[seat]
         call_to = min(self.max_bet, own + stack)
         can_raise = stack > self.max_bet - own and self._may_raise(seat)
+        cap = self.pot_limit_to(seat)
+        top = own + stack if cap is None else min(cap, own + stack)
         return Legal(
             seat=seat,
             can_check=own >= self.max_bet,
@@ -178,7 +196,7 @@ class Hand:
             call_amount=call_to - own,
             can_raise=can_raise,
             min_raise_to=min(self.min_raise_to(), own + stack),
-            max_raise_to=own + stack,
+            max_raise_to=top,
             call_or_fold_only=seat in self.restricted,
         )
 
@@ -321,7 +339,8 @@ class Hand:
             return self._advance(seat, kind, applied, call_to, ActionStatus.ACCEPTED, None, ruling)
         j = judge_wager(self.rules, seat=seat, kind=kind, to=to, own_bet=own,
                         stack=self.stack[seat], max_bet=max_bet, min_to=self.min_raise_to(),
-                        may_raise=self._may_raise(seat), announced=announced, chips=chips)
+                        may_raise=self._may_raise(seat), announced=announced, chips=chips,
+                        max_to=self.pot_limit_to(seat))
         if j.applied is None:
             reason = j.reason
             if reason == "raise_not_allowed" and seat in self.restricted:
@@ -447,6 +466,7 @@ def start_hand(
     stacks: Mapping[int, int],
     *,
     positions: Positions | None = None,
+    game: Game = NLHE,
 ) -> Hand:
     """A new hand from the tournament's numbers; antes per player or on the big blind."""
     rules = get_ruleset(ruleset_id)
@@ -459,5 +479,5 @@ def start_hand(
             antes[pos.big_blind] = level.ante * len(players)  # cpt87 8.8
         else:
             antes = dict.fromkeys(players, level.ante)
-    return Hand(rules, stacks=players, positions=pos, sb=level.sb, bb=level.bb, antes=antes)
+    return Hand(rules, stacks=players, positions=pos, sb=level.sb, bb=level.bb, antes=antes, game=game)
 

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from hub.rules.game_file import game_for_phh
+from hub.rules.games import NLHE, Game
 from hub.rules.hand import Hand
 from hub.rules.positions import Positions
-from hub.rules.records import ActionKind, ActionStatus, PhhError, RulesError
+from hub.rules.records import ActionKind, ActionStatus, PhhError, RulesError, UnknownGame
 from hub.rules.rulesets import DEFAULT_RULESET, get_ruleset
 
 Amount = int | Decimal
@@ -33,7 +35,8 @@ Step = tuple[str, int, int, tuple[str, ...], str]  # op, seat, amount, cards, or
 
 @dataclass(frozen=True, slots=True)
 class PhhHand:
-    """A parsed NLHE hand, amounts already scaled to integers (`scale` chips per unit)."""
+    """A parsed hand (NLHE, PLO, short deck), amounts already scaled to integers (`scale` chips
+    per unit)."""
 
     name: str
     scale: int
@@ -44,6 +47,7 @@ class PhhHand:
     actions: tuple[str, ...]
     recorded: tuple[Amount, ...] | None
     steps: tuple[Step, ...] = ()
+    game: Game = NLHE
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +154,10 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
         doc = _fast_toml(text)
     except _Unusual:
         doc = _slow_toml(text, name)
-    if doc.get("variant") != "NT":
-        raise PhhError(f"{name}: variant {doc.get('variant')!r} is not no-limit hold'em ('NT')")
+    try:
+        game = game_for_phh(doc.get("variant"))
+    except UnknownGame as err:
+        raise PhhError(f"{name}: {err}") from None
     stacks = _numbers(doc, "starting_stacks", name)
     antes = _numbers(doc, "antes", name)
     blinds = _numbers(doc, "blinds_or_straddles", name)
@@ -188,7 +194,7 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
     try:
         return PhhHand(name, scale, tuple(map(to_int, stacks)), tuple(map(to_int, antes)),
                        tuple(map(to_int, blinds)), to_int(min_bet), tuple(actions), recorded,
-                       _steps(tuple(actions), scale, name))
+                       _steps(tuple(actions), scale, name), game)
     except ArithmeticError as err:
         raise PhhError(f"{name}: bad amount: {err}") from err
 
@@ -230,7 +236,7 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
     sb, bb = h.blinds[0], h.blinds[1]
     return Hand(get_ruleset(ruleset_id), stacks=stacks, positions=positions, sb=sb,
                 bb=max(bb, h.min_bet), antes=antes, straddles=straddles, dead=dead,
-                short_blind_is_full_bet=False)
+                short_blind_is_full_bet=False, game=h.game)
 
 
 def _pairs(cards: str) -> tuple[str, ...]:
@@ -282,11 +288,14 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
     shown: dict[int, str | None] = {}
     accepted = ActionStatus.ACCEPTED
     seen: set[str] = set()  # one deck: a card dealt twice makes the whole history wrong
+    removed = h.game.excluded_ranks
 
     def once(action: str, cards: tuple[str, ...]) -> None:
         for card in cards:
             if "?" in card:
                 continue
+            if card[:1] in removed:
+                raise PhhError(f"{name}: {_quote(action)}: {card} is not in the {h.game.deck}-card deck")
             if card in seen:
                 raise PhhError(f"{name}: {_quote(action)}: {card} was already dealt (one deck, each card once)")
             seen.add(card)
@@ -297,6 +306,9 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                 once(action, cards)
                 hand.deal_board(*cards)
             elif op == "dh":
+                if len(cards[0]) != 2 * h.game.hole_cards:
+                    raise PhhError(f"{name}: {_quote(action)}: {h.game.name_en} deals {h.game.hole_cards} "
+                                   "hole cards")
                 once(action, _pairs(cards[0]))
                 dealt[seat] = cards[0]
             elif op == "sm":

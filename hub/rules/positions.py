@@ -17,12 +17,14 @@ _RING = 1024  # any modulus above the highest seat number keeps the clockwise or
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A blind level; `bb_ante` means the big blind pays the ante for every player (cpt87 8.8)."""
+    """A blind level; `bb_ante` means the big blind pays the ante for every player (cpt87 8.8);
+    `game` the game dealt at this level (hub/rules/games.toml: mixed-game tournaments change it)."""
 
     sb: int
     bb: int
     ante: int = 0
     bb_ante: bool = False
+    game: str = "nlhe"
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,7 +138,7 @@ class Legal:
     call_amount: int  # chips a call adds
     can_raise: bool
     min_raise_to: int  # a bet when nothing was bet on this street
-    max_raise_to: int  # the seat's all-in total
+    max_raise_to: int  # the seat's all-in total; in pot-limit the pot when that is less
     call_or_fold_only: bool = False
 
 
@@ -179,6 +179,10 @@ class RulesError(Exception):
 
 class UnknownRuleset(RulesError, KeyError):
     """No ruleset profile has that id."""
+
+
+class UnknownGame(RulesError, ValueError):
+    """No game has that id, or a games file is not valid (the message says where)."""
 
 
 class InvalidCard(RulesError, ValueError):

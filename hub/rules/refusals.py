@@ -26,6 +26,8 @@ REFUSALS: Mapping[str, tuple[str, str]] = MappingProxyType({
                    "Less than the bet to call: complete the call, or fold."),
     "more_than_stack": ("Montant supérieur au tapis du joueur : annoncer tapis si c'est voulu.",
                         "More than the player's stack: press all-in if that is meant."),
+    "above_pot_limit": ("Au-dessus du pot (pot-limit) : annoncer au plus le maximum affiché, « pot ».",
+                        "Above the pot (pot-limit): state at most the maximum shown, \"pot\"."),
     "raise_not_allowed": ("Relance impossible : les enchères n'ont pas été rouvertes (suivre ou passer).",
                           "No raise possible: the betting was not reopened (call or fold)."),
     "call_or_fold_only": ("Ce joueur ne peut plus que suivre ou passer (action hors de son tour).",

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Set
 from typing import TYPE_CHECKING
 
-from hub.rules.evaluator import evaluate, parse_card, parse_cards
+from hub.rules.evaluator import parse_card, parse_cards
 from hub.rules.positions import clockwise
 from hub.rules.pots import build_pots, split_pot
 from hub.rules.records import HandEndKind, HandResult, PotResult, Street
 from hub.rules.rulesets import Ruleset, ShowdownOrder
+from hub.rules.variant_eval import score
 
 if TYPE_CHECKING:
     from hub.rules.hand import Hand
@@ -61,8 +62,9 @@ def award(hand: Hand, hole_cards: Mapping[int, Iterable[int | str] | None]) -> H
     scores: dict[int, int] = {}
     for s in shown:
         cards = _cards(hole_cards.get(s))
-        if cards is not None and len(cards) + len(board) >= 5:
-            scores[s] = evaluate(cards + board)
+        value = None if cards is None else score(hand.game, cards, board)
+        if value is not None:
+            scores[s] = value
     live_in_seat_order = [s for s in hand.seats if s in hand.live]
     layers = build_pots(contributed, live_in_seat_order, hand.dead, hand.ante_capped)
     stacks = dict(hand.stack)

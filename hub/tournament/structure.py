@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
 
+from hub.rules.game_file import GAMES
 from hub.tournament.errors import StructureError
 
 
@@ -30,9 +31,10 @@ class Level:
     minutes: int
     ante: int = 0
     ante_kind: AnteKind = AnteKind.NONE
+    game: str = "nlhe"  # hub/rules/games.toml; a mixed-game tournament changes game with the level
 
     def without_ante(self) -> Level:
-        return Level(self.number, self.small_blind, self.big_blind, self.minutes, 0, AnteKind.NONE)
+        return Level(self.number, self.small_blind, self.big_blind, self.minutes, 0, AnteKind.NONE, self.game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,8 @@ class Structure:
                 raise StructureError(f"bad blinds in level {item.number}")
             if isinstance(item, Level) and (item.ante > 0) != (item.ante_kind is not AnteKind.NONE):
                 raise StructureError(f"ante and ante kind disagree in level {item.number}")
+            if isinstance(item, Level) and item.game not in GAMES:
+                raise StructureError(f"unknown game {item.game!r} in level {item.number} (known: {', '.join(GAMES)})")
 
     @property
     def levels(self) -> tuple[Level, ...]:
@@ -141,6 +145,8 @@ def to_toml(structure: Structure) -> str:
             out += [f"level = {item.number}", f"small_blind = {item.small_blind}",
                     f"big_blind = {item.big_blind}", f"ante = {item.ante}",
                     f'ante_kind = "{item.ante_kind.value}"', f"minutes = {item.minutes}"]
+            if item.game != "nlhe":
+                out.append(f"game = {json.dumps(item.game)}")
         else:
             out += [f"break = {json.dumps(item.name, ensure_ascii=False)}",
                     f"minutes = {item.minutes}", f"day_end = {'true' if item.day_end else 'false'}"]
@@ -158,7 +164,7 @@ def from_toml(text: str) -> Structure:
                 default_kind = AnteKind.PER_PLAYER if ante else AnteKind.NONE
                 items.append(Level(int(raw["level"]), int(raw["small_blind"]), int(raw["big_blind"]),
                                    int(raw["minutes"]), ante,
-                                   AnteKind(raw.get("ante_kind", default_kind.value))))
+                                   AnteKind(raw.get("ante_kind", default_kind.value)), str(raw.get("game", "nlhe"))))
             elif "break" in raw:
                 items.append(Break(str(raw["break"]), int(raw["minutes"]), bool(raw.get("day_end", False))))
             else:

@@ -27,6 +27,7 @@ from typing import Any
 
 from hub.room.game import TableGame, TableSetup
 from hub.rules import RULESETS, Level, Street
+from hub.rules.game_file import get_game
 from hub.rules.positions import clockwise
 from tablewire import wire
 
@@ -46,14 +47,16 @@ class Stats:
     ends: dict[str, int] = field(default_factory=dict)
     presses: int = 0
     refused: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)  # refusals by reason id
     time_outs: int = 0
 
 
 class Table:
     """One random table; `play()` runs one hand and checks it."""
 
-    def __init__(self, ruleset: str, rng: random.Random, label: str) -> None:
+    def __init__(self, ruleset: str, rng: random.Random, label: str, game: str = "nlhe") -> None:
         self.rng, self.label, self.ruleset = rng, label, ruleset
+        self.cards = get_game(game)
         seats = sorted(rng.sample(range(1, 10), rng.randint(2, 9)))
         sb = rng.choice([25, 50, 100])
         bb = sb * 2
@@ -62,7 +65,7 @@ class Table:
         stacks = {s: rng.choice([rng.randint(1, 3 * bb), rng.randint(3 * bb, 30 * bb),
                                  rng.randint(30 * bb, 200 * bb)]) for s in seats}
         self.game = TableGame("t1", TableSetup(players=stacks, button=rng.choice(seats), level=self.level,
-                                               ruleset=ruleset, seats=9))
+                                               ruleset=ruleset, seats=9, game=game))
         self.total = sum(stacks.values())
         self.seq = 0
         self.now = 0.0
@@ -94,6 +97,8 @@ class Table:
         for e in events:
             if e.get("status") == "rejected" or e["type"].endswith("_refused"):
                 self.stats.refused += 1
+                reason = str(e.get("reason"))
+                self.stats.reasons[reason] = self.stats.reasons.get(reason, 0) + 1
                 msg = e.get("message")
                 if not isinstance(msg, dict) or not msg.get("fr") or not msg.get("en"):
                     raise self.fail(f"a refusal without a French and English message: {e}")
@@ -123,10 +128,10 @@ class Table:
         stats.hands += 1
         hand = g.hand
         assert hand is not None and g.positions is not None
-        deck = DECK[:]
+        deck = [c for c in DECK if c[0] not in self.cards.excluded_ranks]
         rng.shuffle(deck)
         order = clockwise(hand.seats, g.positions.button)
-        for _ in range(2):
+        for _ in range(self.cards.hole_cards):
             for seat in order:
                 if g.in_hand:
                     self._card(f"seat:{seat}", deck.pop())
@@ -231,14 +236,14 @@ class Table:
                 raise self.fail(f"the player to act cannot push all-in: {refused}")
 
 
-def run(ruleset: str, hands: int, seed: int, stats: Stats | None = None) -> Stats:
-    """Play `hands` hands of `ruleset` from `seed`; raises `Stall` (naming the seed) on a failure."""
-    rng = random.Random(f"{seed}/{ruleset}")
+def run(ruleset: str, hands: int, seed: int, stats: Stats | None = None, game: str = "nlhe") -> Stats:
+    """Play `hands` hands of `ruleset` (and `game`) from `seed`; raises `Stall` (naming the seed) on a failure."""
+    rng = random.Random(f"{seed}/{ruleset}" if game == "nlhe" else f"{seed}/{ruleset}/{game}")
     stats = stats or Stats()
     table_no = 0
     while stats.hands < hands:
         table_no += 1
-        table = Table(ruleset, rng, f"seed {seed} {ruleset} table {table_no}")
+        table = Table(ruleset, rng, f"seed {seed} {ruleset} {game} table {table_no}", game)
         for _ in range(rng.randint(1, 12)):
             if stats.hands >= hands or not table.play(stats):
                 break

@@ -8,9 +8,9 @@ from pathlib import Path
 import hub.rules
 
 PACKAGE = Path(hub.rules.__file__).parent
-EDGE = {"phh.py", "cli.py"}  # read files / argv: the only modules allowed IO
-ALLOWED = {"__future__", "collections", "dataclasses", "enum", "types", "typing", "hub"}
-EDGE_ALLOWED = ALLOWED | {"argparse", "json", "sys", "tomllib", "decimal", "pathlib", "re"}
+EDGE = {"phh.py", "cli.py", "game_file.py"}  # read files / argv: the only modules allowed IO
+ALLOWED = {"__future__", "collections", "dataclasses", "enum", "itertools", "types", "typing", "hub"}
+EDGE_ALLOWED = ALLOWED | {"argparse", "json", "sys", "tomllib", "decimal", "pathlib", "re", "pydantic"}
 
 
 def imported_roots(path: Path) -> set[str]:
