@@ -35,6 +35,8 @@ def tapis(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
     (["--tournament", "--fault-rate", "0.2"], "--fault-rate cannot go with --tournament"),
     (["--tournament", "--cash"], "--cash cannot go with --tournament"),
     (["--cash", "--players", "12"], "--players cannot go with --cash"),
+    (["--tournament", "--game", "plo"], "--game cannot go with --tournament"),
+    (["--game", "plo"], "--game goes with --cash"),
     (["--tables", "3", "--players", "4", "--dashboard", "0"], "--players 4 at 3 tables"),
     (["--ruleset", "nope"], "--ruleset 'nope': unknown"),
 ])
