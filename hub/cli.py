@@ -148,8 +148,8 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
     try:
         _wait_for_signal()
     finally:
+        service.stop()  # first: it publishes the states still in their window while connected
         link.stop()
-        service.stop()
         if dash is not None:
             dash.stop()
         if store is not None:

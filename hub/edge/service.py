@@ -18,9 +18,10 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+from hub.edge.coalesce import Coalescer
 from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of
 from hub.floor.store import StoreError
 from hub.floor.tables import FloorTables
@@ -37,6 +38,9 @@ log = logging.getLogger(__name__)
 MAX_TABLE_PAYLOAD = 16 * 1024
 _ERROR_CHARS = 300  # each remembered error text, cut
 _HEALTH_EVERY = 2.0  # seconds between health publishes while counters move
+# A table's retained states go out at most once per window, the latest (`hub.edge.coalesce`): short
+# enough for a TD's screen, long enough to fold the states of one burst (a card and its fault).
+STATE_WINDOW = 0.03
 
 
 @dataclass
@@ -90,12 +94,17 @@ class _Configure:
 class HubService:
     def __init__(self, *, link: MqttLink, clock: Clock | None = None, tick: float = 0.2,
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
-                 shard: Shard | None = None, tables: Callable[[str], bool] | None = None) -> None:
+                 shard: Shard | None = None, tables: Callable[[str], bool] | None = None,
+                 state_window: float = STATE_WINDOW, subscribe: Collection[str] | None = None) -> None:
         """`floor_tables`: a tournament runs the room; its tables' events are stored first (SQLite)
         and played under the floor, which is ticked on the wall clock (`wall`). `shard`: this
         worker serves only the tables that hash to it; the floor is room-wide, so not with a shard.
         `tables`: which table ids the room has (`room_tables`); others are counted and dropped
-        (`stats.unknown_table`), never stored nor shown. None: every table (demos, tests)."""
+        (`stats.unknown_table`), never stored nor shown. None: every table (demos, tests).
+        `state_window`: seconds a table's retained states wait for the next change (0: one per change).
+        `subscribe`: the room's table ids (the floor's or the profiles' list): the service subscribes to
+        the topics of those it serves, one by one, instead of every table's wildcard, so a worker
+        receives nothing of the other workers' tables. A table missing from it is never heard."""
         if shard is not None and floor_tables is not None:
             raise ValueError(f"hub shard {shard}: the tournament floor is room-wide (it seats and balances "
                              "every table), so it runs on one unsharded hub (docs/scale-out.md)")
@@ -116,6 +125,7 @@ class HubService:
         self.commands_sent: dict[str, int] = {}
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
+        self._states = Coalescer(state_window)
         self.stats = HubStats()
         self._knows = tables
         self.store_down: str | None = None  # why the event store cannot write; None while it can
@@ -126,14 +136,23 @@ class HubService:
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
         self.status_topic = hub_status_topic(shard)
         link.on_connect(self._connected)
-        # MQTT cannot filter by hash: a worker takes every table's topics and drops the others' here,
-        # on paho's thread, before any decoding (docs/scale-out.md says why not per-table subscriptions).
         receive = self._receive if shard is None else self._receive_own
-        link.subscribe(wire.ALL_TABLE_EVENTS, receive)
-        link.subscribe(wire.ALL_TABLE_STATUS, receive)
         # Its own retained acknowledgements, read back once at subscribe (never its live ones): a hub
         # that starts afresh learns where each table's outbox starts (see `TableView.resume_after`).
-        link.subscribe(wire.hub_ack("+"), self._receive_ack, no_local=True)
+        if subscribe is None:
+            # MQTT cannot filter by hash: without the list, a worker takes every table's topics and
+            # drops the others' on paho's thread, before any decoding (docs/scale-out.md).
+            link.subscribe(wire.ALL_TABLE_EVENTS, receive)
+            link.subscribe(wire.ALL_TABLE_STATUS, receive)
+            link.subscribe(wire.hub_ack("+"), self._receive_ack, no_local=True)
+        else:
+            # Subscribed before the first connection, so before the birth on every connect: a table
+            # that published before that resends all unacknowledged when it sees the birth, and the
+            # retained ack says where it starts, so a late subscription loses nothing.
+            for table in sorted(t for t in set(subscribe) if self.serves(t)):
+                link.subscribe(wire.table_events(table), receive)
+                link.subscribe(wire.table_status(table), receive)
+                link.subscribe(wire.hub_ack(table), self._receive_ack, no_local=True)
 
     def add_listener(self, listener: Callable[[HubEvent], None]) -> None:
         self._listeners.append(listener)
@@ -221,7 +240,8 @@ class HubService:
         return done.wait(wait) if done is not None else True
 
     def idle(self) -> bool:
-        return self._inbox.unfinished_tasks == 0
+        """Everything received is applied and every table's state is published."""
+        return self._inbox.unfinished_tasks == 0 and not self._states
 
     def backlog(self) -> int:
         """Messages received and not yet applied: grows without end past this hub's ceiling."""
@@ -237,8 +257,16 @@ class HubService:
             # The games see the clock every `tick` seconds even when the queue never runs dry: near
             # its ceiling it does not, and a Time countdown must still expire, and the tables'
             # outboxes still hear what is stored (else they resend it all and the load doubles).
-            wait = next_tick - time.monotonic()
-            if wait <= 0:
+            now = time.monotonic()
+            wait = next_tick - now
+            states_due = self._states.next_due()
+            if states_due is not None and states_due <= now:
+                for table in self._states.due(now):
+                    self._publish_state(self.tables[table])
+                continue
+            if states_due is not None:
+                wait = min(wait, states_due - now)
+            if next_tick <= now:
                 self._tick_games()
                 if self.store_down is not None:
                     self._retry_store()
@@ -253,6 +281,8 @@ class HubService:
                 continue
             try:
                 if item is None:
+                    for table in self._states.take_all():  # none left stale on the broker
+                        self._publish_state(self.tables[table])
                     return
                 if isinstance(item, _Tick):
                     self._tick_games()
@@ -263,6 +293,7 @@ class HubService:
                 elif isinstance(item, _Reconnected):
                     self._acked.clear()  # a broker that restarted may have lost them: all again
                     self._publish_health(force=True)
+                    self._states.take_all()  # published just below
                     for table, view in self.tables.items():
                         self._publish_state(view)
                         if view.boot is not None:
@@ -318,8 +349,13 @@ class HubService:
             self._inbox.put(message)
 
     def _receive_ack(self, message: Message) -> None:
-        if not self._too_big(message):
-            self._inbox.put(_AckRead(message))
+        """paho's thread: another worker's table is dropped here, by its topic, before any decoding."""
+        if self._too_big(message):
+            return
+        if self.shard is not None and not self.serves(message.topic.rsplit("/", 1)[-1]):
+            self.stats.other_shards += 1
+            return
+        self._inbox.put(_AckRead(message))
 
     def _receive_own(self, message: Message) -> None:
         """paho's thread, sharded: enqueue this worker's tables only (a bad topic goes on, to be counted)."""
@@ -538,7 +574,11 @@ class HubService:
                     listener(event)
                 except Exception:
                     log.exception("hub: listener failed")
-        self._publish_state(view)
+        if self._states.window == 0 or any(e.get("type") == "hand_end" for e in events):
+            self._states.take(view.table)  # a hand's end is shown at once (results, the floor's view)
+            self._publish_state(view)
+        else:
+            self._states.mark(view.table, time.monotonic())
 
     def _publish_state(self, view: TableView) -> None:
         """The table's retained public and TD states, at QoS 0: each replaces the last, so a lost one
