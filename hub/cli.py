@@ -124,8 +124,10 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
     floor_tables = None
     if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
         floor_tables = FloorTables.open(FloorService.open(store, link=link), store)
+    # A worker given the room's list subscribes to its own tables only (docs/scale-out.md)
     service = HubService(link=link, floor_tables=floor_tables, shard=worker,
-                         tables=room_tables(listed, floor_tables))
+                         tables=room_tables(listed, floor_tables),
+                         subscribe=sorted(listed) if worker is not None and listed is not None else None)
     dash = None
     if dashboard:
         from hub.dashboard import Dashboard

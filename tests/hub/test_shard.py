@@ -88,6 +88,26 @@ def test_a_worker_applies_its_tables_and_drops_the_others_before_decoding() -> N
         hub.stop()
 
 
+def test_a_worker_given_the_rooms_tables_subscribes_to_its_own_only() -> None:
+    link = RecordingLink()
+    shard = Shard(1, 2)
+    ids = table_ids(8)
+    HubService(link=cast(MqttLink, link), shard=shard, subscribe=ids)
+    mine = {t for t in ids if shard.owns(t)}
+    assert mine and mine != set(ids)
+    expected = {topic for t in mine for topic in (wire.table_events(t), wire.table_status(t), wire.hub_ack(t))}
+    assert set(link.handlers) == expected  # no wildcard: nothing of another worker's tables comes
+
+
+def test_a_wildcard_worker_drops_another_workers_acks_before_decoding() -> None:
+    link = RecordingLink()
+    shard = Shard(1, 2)
+    hub = HubService(link=cast(MqttLink, link), shard=shard)
+    foreign = next(t for t in table_ids(6) if not shard.owns(t))
+    link.handlers[wire.hub_ack("+")](Message(wire.hub_ack(foreign), b"not even json", True))
+    assert hub.stats.other_shards == 1 and hub.backlog() == 0
+
+
 def test_a_worker_refuses_another_workers_table_and_the_tournament_floor() -> None:
     shard = Shard(1, 2)
     hub = HubService(link=cast(MqttLink, RecordingLink()), shard=shard)
