@@ -19,6 +19,16 @@ backlog grows, or whose p99 leaves the realistic figures, and which process is a
     python benchmarks/bench_load.py --ramp 0.4,0.2,0.1,0.05 --seconds 20    # 20 s per step
     python benchmarks/bench_load.py --shard 1/2    # this hub is worker 1 of 2 (worker 2 in a child process)
     python benchmarks/bench_load.py --apply-cost   # + the hub's consumer alone, the run's messages without MQTT
+    python benchmarks/bench_load.py --compare today,new --repeat 2   # paired runs, per-event figures, ratios
+    python benchmarks/bench_load.py --quick [--shard 1/2]   # 40 tables, 12 s, today vs new: < 1 min on 2 cores
+
+Per-event figures, which do not depend on how loaded the machine is (`--compare` prints them for each
+variant and as ratios to the first): MQTT messages the hub publishes per table event in, bytes
+(topic + payload) per event, the hub process's CPU seconds (getrusage of this process: the hub's
+threads, not wall time) per 1,000 events, and for a sharded worker the messages it receives and drops
+(other workers' tables) per event it applies. The variants: `today` (a state pair per change, every
+table's wildcard), `window` (states coalesced), `own` (a worker subscribes to its tables only), `new`
+(both, the defaults).
 
 The tables run at niceness 10 (`--nice`): in a room they are separate Pis and must not take the hub's
 CPU here. With `--apply-cost` a spy client in this process records the messages, so that run's hub
@@ -45,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from hub.edge.broker import EmbeddedBroker
-from hub.edge.service import HubService
+from hub.edge.service import STATE_WINDOW, HubService
 from hub.edge.shard import Shard, hub_client_id, hub_status_topic
 from hub.room.game import TableSetup
 from hub.rules import Level
@@ -307,19 +317,32 @@ def configure_games(hub: HubService, ids: list[str], seed: int) -> None:
                                                   level=Level(50, 100), seats=9, decks=(f"{table}/A", f"{table}/B")))
 
 
-def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int) -> tuple[HubService, MqttLink, list[int]]:
-    """The hub (or one worker of a sharded room) with its games; counts what it publishes."""
+# variant -> (state window in seconds, per-table subscriptions): each change alone, and both
+VARIANTS: dict[str, tuple[float, bool]] = {"today": (0.0, False), "window": (STATE_WINDOW, False),
+                                           "own": (0.0, True), "new": (STATE_WINDOW, True)}
+
+
+def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
+              variant: str = "new") -> tuple[HubService, MqttLink, list[int]]:
+    """The hub (or one worker of a sharded room) with its games; counts what it publishes:
+    [messages, bytes of topic and payload]."""
     link = MqttLink(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
                     will=(hub_status_topic(shard), wire.OFFLINE))
-    sent = [0]
+    sent = [0, 0, 0, 0, 0, 0]  # messages, bytes; then states, hub events, acks, commands (messages)
     publish = link.publish
+    kinds = {"state": 2, "event": 3, "ack": 4, "cmd": 5}
 
     def counted(topic: str, payload: bytes, **kw: Any) -> Any:
         sent[0] += 1
+        sent[1] += len(topic) + len(payload)
+        kind = kinds.get(topic.rsplit("/", 1)[-1]) or (4 if "/hub/ack/" in topic else 0)
+        if kind:
+            sent[kind] += 1
         return publish(topic, payload, **kw)
 
     link.publish = counted  # type: ignore[method-assign]
-    hub = HubService(link=link, shard=shard)
+    window, own = VARIANTS[variant]
+    hub = HubService(link=link, shard=shard, state_window=window, subscribe=ids if own else None)
     configure_games(hub, ids, seed)
     return hub, link, sent
 
@@ -362,7 +385,8 @@ def apply_cost(messages: list[Message], ids: list[str], seed: int) -> str:
 
 def other_worker(args: argparse.Namespace) -> None:
     """Another hub worker of the sharded room, in its own process, until the run ends."""
-    hub, link, _ = start_hub(args.port, Shard.parse(args.shard), demo.table_ids(args.tables), args.seed)
+    hub, link, _ = start_hub(args.port, Shard.parse(args.shard), demo.table_ids(args.tables), args.seed,
+                             args.variant)
     hub.start()
     link.start()
     time.sleep(max(0.0, args.t0 + args.step * len(args.paces.split(",")) + 2 - time.monotonic()))
@@ -389,6 +413,14 @@ def main() -> None:
     ap.add_argument("--apply-cost", action="store_true",
                     help="also record the table messages (a spy client here) and replay them without MQTT")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the table processes (0: compete with the hub)")
+    ap.add_argument("--variant", default="new", choices=sorted(VARIANTS),
+                    help="the hub's settings: today (a state pair per change, wildcard subscriptions), window "
+                         "(states coalesced), own (per-table subscriptions), new (both)")
+    ap.add_argument("--compare", default=None, metavar="V1,V2,...",
+                    help="paired runs of these variants, same settings, and their per-event figures as ratios")
+    ap.add_argument("--repeat", type=int, default=1, help="with --compare: rounds of the variants, interleaved")
+    ap.add_argument("--quick", action="store_true",
+                    help="a small preset for a shared machine: 40 tables, 12 s, --compare today,new (< 1 min)")
     for hidden in ("--ids", "--paces", "--out"):
         ap.add_argument(hidden, help=argparse.SUPPRESS)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -403,6 +435,51 @@ def main() -> None:
     if args.hub_worker:
         other_worker(args)
         return
+    if args.quick:
+        args.tables, args.seconds, args.compare = 40, 12.0, args.compare or "today,new"
+    if args.compare is None:
+        run(args, args.variant)
+        return
+    variants = [v.strip() for v in args.compare.split(",")]
+    if unknown := [v for v in variants if v not in VARIANTS]:
+        raise SystemExit(f"bench_load: --compare: unknown variant(s) {', '.join(unknown)} "
+                         f"(expected {', '.join(VARIANTS)})")
+    results: dict[str, list[dict[str, float]]] = {v: [] for v in variants}
+    for _ in range(args.repeat):
+        for variant in variants:
+            print(f"--- variant {variant}")
+            results[variant].append(run(args, variant))
+    print_compare(results)
+
+
+PER_EVENT = [("events in/s", "in_s", "{:.0f}"), ("messages out per event", "msgs", "{:.2f}"),
+             ("  retained states", "states", "{:.2f}"), ("  hub events", "events", "{:.2f}"),
+             ("  acks", "acks", "{:.2f}"), ("  commands", "cmds", "{:.2f}"),
+             ("bytes out per event", "bytes", "{:.0f}"), ("hub CPU s per 1,000 events", "cpu", "{:.3f}"),
+             ("  consumer thread", "consumer", "{:.3f}"), ("  paho's thread", "paho", "{:.3f}"),
+             ("received per applied event", "heard", "{:.2f}"), ("dropped (others' tables) per event", "dropped", "{:.2f}"),
+             ("card->hub p99 ms", "p99", "{:.1f}")]
+
+
+def print_compare(results: dict[str, list[dict[str, float]]]) -> None:
+    """Each variant's per-event figures (mean over its rounds) and its ratio to the first variant's."""
+    names = list(results)
+    mean = {v: {k: statistics.fmean(r[k] for r in rs) for k in rs[0]} for v, rs in results.items()}
+    base = mean[names[0]]
+    print(f"per table event (mean of {len(results[names[0]])} round(s); ratio to {names[0]}):")
+    print(f" {'':36}" + "".join(f"{v:>18}" for v in names))
+    for label, key, fmt in PER_EVENT:
+        cells = []
+        for v in names:
+            value = mean[v][key]
+            ratio = f" (x{value / base[key]:.2f})" if base[key] and v != names[0] else ""
+            cells.append(f"{fmt.format(value) + ratio:>18}")
+        print(f" {label:36}" + "".join(cells))
+
+
+def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
+    """One run of the room against one hub (or worker) with `variant`'s settings: prints its figures
+    and returns the per-event ones."""
     paces = [float(p) for p in args.ramp.split(",")] if args.ramp else [args.pace]
     shard = Shard.parse(args.shard) if args.shard else None
     ids = demo.table_ids(args.tables)
@@ -410,7 +487,7 @@ def main() -> None:
     hub_at: dict[tuple[str, int], float] = {}  # (table, card order) -> the hub's card event
     ruled_at: dict[tuple[str, int, str], float] = {}  # (table, hand, card) -> the boxed card's ruling
     with EmbeddedBroker() as broker:
-        hub, link, sent = start_hub(broker.port, shard, ids, args.seed)
+        hub, link, sent = start_hub(broker.port, shard, ids, args.seed, variant)
 
         def on_event(event: dict[str, Any]) -> None:
             now = time.monotonic()
@@ -431,7 +508,8 @@ def main() -> None:
         t0 = time.monotonic() + 3.0 + args.tables / 100  # every table connected before the first step
         outs = [f"/tmp/tapis-load-{os.getpid()}-{i}.json" for i in range(args.procs)]
         common = ["--port", str(broker.port), "--t0", repr(t0), "--step", str(args.seconds),
-                  "--paces", ",".join(map(str, paces)), "--tables", str(args.tables), "--seed", str(args.seed)]
+                  "--paces", ",".join(map(str, paces)), "--tables", str(args.tables), "--seed", str(args.seed),
+                  "--variant", variant]
         procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
                                    "--boxed", str(args.boxed), "--nice", str(args.nice), "--out", outs[i], *common])
                  for i in range(args.procs)]
@@ -445,6 +523,8 @@ def main() -> None:
             time.sleep(max(0.0, t0 + k * args.seconds - time.monotonic()))
             cpu = os.times()
             samples.append({"received": hub.stats.received, "other": hub.stats.other_shards, "sent": sent[0],
+                            "bytes": sent[1], "states": sent[2], "events": sent[3], "acks": sent[4],
+                            "cmds": sent[5],
                             "hub_cpu": cpu.user + cpu.system, "mq_cpu": proc_cpu(mosquitto),
                             "consumer": proc_cpu(os.getpid(), consumer), "network": proc_cpu(os.getpid(), network),
                             "tables_cpu": sum(proc_cpu(p.pid) for p in procs),  # not reaped yet: /proc stays
@@ -512,6 +592,19 @@ def main() -> None:
           f"never applied: {lost}; events still unacknowledged in the tables' outboxes at the end: {pending}")
     if args.apply_cost:
         print(apply_cost(recorded, ids, args.seed))
+    a, b = samples[0], samples[-1]
+    events = max(1, b["received"] - a["received"])
+    figures = {"in_s": events / (args.seconds * len(paces)), "msgs": (b["sent"] - a["sent"]) / events,
+               "bytes": (b["bytes"] - a["bytes"]) / events, "cpu": (b["hub_cpu"] - a["hub_cpu"]) / events * 1000,
+               "consumer": (b["consumer"] - a["consumer"]) / events * 1000,
+               "paho": (b["network"] - a["network"]) / events * 1000,
+               "heard": (events + b["other"] - a["other"]) / events, "dropped": (b["other"] - a["other"]) / events,
+               "p99": pct([x for step in card_lat for x in step], 99),
+               **{k: (b[k] - a[k]) / events for k in ("states", "events", "acks", "cmds")}}
+    print(f"per table event ({variant}): {figures['msgs']:.2f} messages and {figures['bytes']:.0f} bytes out, "
+          f"hub CPU {figures['cpu']:.3f} s per 1,000 (consumer {figures['consumer']:.3f}, paho {figures['paho']:.3f})"
+          + (f", {figures['heard']:.2f} received and {figures['dropped']:.2f} dropped per applied" if shard else ""))
+    return figures
 
 
 if __name__ == "__main__":
