@@ -27,8 +27,9 @@ variant and as ratios to the first): MQTT messages the hub publishes per table e
 (topic + payload) per event, the hub process's CPU seconds (getrusage of this process: the hub's
 threads, not wall time) per 1,000 events, and for a sharded worker the messages it receives and drops
 (other workers' tables) per event it applies. The variants: `today` (a state pair per change, every
-table's wildcard), `window` (states coalesced), `own` (a worker subscribes to its tables only), `new`
-(both, the defaults).
+table's wildcard, an ack at QoS 1 whenever the queue runs dry), `window` (states coalesced), `acks`
+(acks every tick at QoS 0), `own` (a worker subscribes to its tables only), `new` (all three, the
+defaults).
 
 The tables run at niceness 10 (`--nice`): in a room they are separate Pis and must not take the hub's
 CPU here. With `--apply-cost` a spy client in this process records the messages, so that run's hub
@@ -317,9 +318,11 @@ def configure_games(hub: HubService, ids: list[str], seed: int) -> None:
                                                   level=Level(50, 100), seats=9, decks=(f"{table}/A", f"{table}/B")))
 
 
-# variant -> (state window in seconds, per-table subscriptions): each change alone, and both
-VARIANTS: dict[str, tuple[float, bool]] = {"today": (0.0, False), "window": (STATE_WINDOW, False),
-                                           "own": (0.0, True), "new": (STATE_WINDOW, True)}
+# variant -> (state window in seconds, per-table subscriptions, acks on the tick at QoS 0): each
+# change alone, and all of them (the defaults)
+VARIANTS: dict[str, tuple[float, bool, bool]] = {
+    "today": (0.0, False, False), "window": (STATE_WINDOW, False, False), "acks": (0.0, False, True),
+    "own": (0.0, True, False), "new": (STATE_WINDOW, True, True)}
 
 
 def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
@@ -341,8 +344,9 @@ def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
         return publish(topic, payload, **kw)
 
     link.publish = counted  # type: ignore[method-assign]
-    window, own = VARIANTS[variant]
-    hub = HubService(link=link, shard=shard, state_window=window, subscribe=ids if own else None)
+    window, own, acks = VARIANTS[variant]
+    hub = HubService(link=link, shard=shard, state_window=window, subscribe=ids if own else None,
+                     acks_on_tick=acks, ack_qos=0 if acks else 1)
     configure_games(hub, ids, seed)
     return hub, link, sent
 
@@ -414,8 +418,9 @@ def main() -> None:
                     help="also record the table messages (a spy client here) and replay them without MQTT")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the table processes (0: compete with the hub)")
     ap.add_argument("--variant", default="new", choices=sorted(VARIANTS),
-                    help="the hub's settings: today (a state pair per change, wildcard subscriptions), window "
-                         "(states coalesced), own (per-table subscriptions), new (both)")
+                    help="the hub's settings: today (a state pair per change, wildcard subscriptions, acks when "
+                         "the queue runs dry at QoS 1), window (states coalesced), acks (on the tick, QoS 0), "
+                         "own (per-table subscriptions), new (all)")
     ap.add_argument("--compare", default=None, metavar="V1,V2,...",
                     help="paired runs of these variants, same settings, and their per-event figures as ratios")
     ap.add_argument("--repeat", type=int, default=1, help="with --compare: rounds of the variants, interleaved")

@@ -95,7 +95,8 @@ class HubService:
     def __init__(self, *, link: MqttLink, clock: Clock | None = None, tick: float = 0.2,
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
                  shard: Shard | None = None, tables: Callable[[str], bool] | None = None,
-                 state_window: float = STATE_WINDOW, subscribe: Collection[str] | None = None) -> None:
+                 state_window: float = STATE_WINDOW, subscribe: Collection[str] | None = None,
+                 acks_on_tick: bool = True, ack_qos: int = 0) -> None:
         """`floor_tables`: a tournament runs the room; its tables' events are stored first (SQLite)
         and played under the floor, which is ticked on the wall clock (`wall`). `shard`: this
         worker serves only the tables that hash to it; the floor is room-wide, so not with a shard.
@@ -104,7 +105,9 @@ class HubService:
         `state_window`: seconds a table's retained states wait for the next change (0: one per change).
         `subscribe`: the room's table ids (the floor's or the profiles' list): the service subscribes to
         the topics of those it serves, one by one, instead of every table's wildcard, so a worker
-        receives nothing of the other workers' tables. A table missing from it is never heard."""
+        receives nothing of the other workers' tables. A table missing from it is never heard.
+        `acks_on_tick`: the acknowledgements go out every `tick` (False: whenever the queue runs dry,
+        about one per event at a room's pace); `ack_qos`: 0, as the states (docs/scale-out.md)."""
         if shard is not None and floor_tables is not None:
             raise ValueError(f"hub shard {shard}: the tournament floor is room-wide (it seats and balances "
                              "every table), so it runs on one unsharded hub (docs/scale-out.md)")
@@ -126,6 +129,7 @@ class HubService:
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
         self._states = Coalescer(state_window)
+        self._acks_on_tick, self._ack_qos = acks_on_tick, ack_qos
         self.stats = HubStats()
         self._knows = tables
         self.store_down: str | None = None  # why the event store cannot write; None while it can
@@ -283,9 +287,13 @@ class HubService:
                 if item is None:
                     for table in self._states.take_all():  # none left stale on the broker
                         self._publish_state(self.tables[table])
+                    if self._acks_due:
+                        self._publish_acks()
                     return
                 if isinstance(item, _Tick):
                     self._tick_games()
+                    if self._acks_due:
+                        self._publish_acks()
                     if item.done is not None:
                         item.done.set()
                 elif isinstance(item, _Configure):
@@ -308,7 +316,7 @@ class HubService:
                         self._emit(self._view(item.table), game.decide(item.kind, item.option, item.by))
                 else:
                     self._handle_message(item)
-                if self._acks_due and self._inbox.empty():
+                if self._acks_due and not self._acks_on_tick and self._inbox.empty():
                     self._publish_acks()
             finally:
                 self._inbox.task_done()
@@ -372,8 +380,10 @@ class HubService:
             self.stats.other_shards += 1
 
     def _publish_acks(self) -> None:
-        """After a burst: tell each table what is applied (and, with a store, stored), in order.
-        None while the store cannot write: they wait in `_acks_due` until it can."""
+        """Every tick: tell each table what is applied (and, with a store, stored), in order.
+        None while the store cannot write: they wait in `_acks_due` until it can. At QoS 0, as the
+        states: a retained ack is replaced by the next; one lost is said again when the table resends
+        (a duplicate clears `_acked`) and on every reconnect, and it saves a PUBACK per ack."""
         if self.store_down is not None:
             return
         for table, boot in self._acks_due.items():
@@ -381,7 +391,8 @@ class HubService:
             seq = view.last_by_boot.get(boot, 0) if view is not None else 0
             if seq and self._acked.get(table) != (boot, seq):
                 self._acked[table] = (boot, seq)
-                self._link.publish(wire.hub_ack(table), wire.encode(wire.Ack(boot=boot, seq=seq)), retain=True)
+                self._link.publish(wire.hub_ack(table), wire.encode(wire.Ack(boot=boot, seq=seq)), retain=True,
+                                   qos=self._ack_qos)
         self._acks_due.clear()
 
     def _ack_read(self, message: Message) -> None:
