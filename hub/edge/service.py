@@ -41,6 +41,8 @@ _HEALTH_EVERY = 2.0  # seconds between health publishes while counters move
 # A table's retained states go out at most once per window, the latest (`hub.edge.coalesce`): short
 # enough for a TD's screen, long enough to fold the states of one burst (a card and its fault).
 STATE_WINDOW = 0.03
+# Made once, compact: the hub encodes ~3 documents per table event (benchmarks/bench_mqtt_path.py)
+_JSON = json.JSONEncoder(separators=(",", ":"))
 
 
 @dataclass
@@ -578,7 +580,7 @@ class HubService:
             return
         link = self._link
         for event in events:
-            link.publish(wire.hub_table_events(view.table), json.dumps(public(event)).encode())
+            link.publish(wire.hub_table_events(view.table), _JSON.encode(public(event)).encode())
             self.stats.events_out += 1
             for listener in self._listeners:
                 try:
@@ -596,7 +598,7 @@ class HubService:
         is mended by the next or by the republish on reconnect, and the PUBACKs of QoS 1 were the
         hub's largest cost at room scale (2 of its ~4.5 messages per table event; docs/scale-out.md)."""
         link = self._link
-        link.publish(wire.hub_table_state(view.table), json.dumps(view.state(hole_cards=False)).encode(),
+        link.publish(wire.hub_table_state(view.table), _JSON.encode(view.state(hole_cards=False)).encode(),
                      retain=True, qos=0)
-        link.publish(wire.hub_td_state(view.table), json.dumps(view.state(hole_cards=True)).encode(),
+        link.publish(wire.hub_td_state(view.table), _JSON.encode(view.state(hole_cards=True)).encode(),
                      retain=True, qos=0)
