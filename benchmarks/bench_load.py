@@ -20,7 +20,7 @@ backlog grows, or whose p99 leaves the realistic figures, and which process is a
     python benchmarks/bench_load.py --shard 1/2    # this hub is worker 1 of 2 (worker 2 in a child process)
     python benchmarks/bench_load.py --apply-cost   # + the hub's consumer alone, the run's messages without MQTT
     python benchmarks/bench_load.py --compare today,new --repeat 2   # paired runs, per-event figures, ratios
-    python benchmarks/bench_load.py --quick [--shard 1/2]   # 40 tables, 12 s, today vs new: < 1 min on 2 cores
+    python benchmarks/bench_load.py --quick [--shard 1/2]   # 24 tables, 20 s, today vs new: about 1 min
 
 Per-event figures, which do not depend on how loaded the machine is (`--compare` prints them for each
 variant and as ratios to the first): MQTT messages the hub publishes per table event in, bytes
@@ -29,7 +29,7 @@ threads, not wall time) per 1,000 events, and for a sharded worker the messages 
 (other workers' tables) per event it applies. The variants: `today` (a state pair per change, every
 table's wildcard, an ack at QoS 1 whenever the queue runs dry), `window` (states coalesced), `acks`
 (acks every tick at QoS 0), `own` (a worker subscribes to its tables only), `new` (all three, the
-defaults).
+defaults), `gmqtt` (`new` with the hub on gmqtt, `benchmarks/gmqtt_link.py`, if installed).
 
 The tables run at niceness 10 (`--nice`): in a room they are separate Pis and must not take the hub's
 CPU here. With `--apply-cost` a spy client in this process records the messages, so that run's hub
@@ -268,16 +268,30 @@ class Tables:
                     self.resume(table, False if table.waiting is not None else None)
 
 
+def ready_then_start(args: argparse.Namespace) -> float:
+    """Say this process is connected (`<go>.ready-<pid>`), then wait for the run's start time, which the
+    parent writes to `<go>` once every process is ready: on a loaded machine starting Python and
+    importing takes seconds, and tables that connect after the start would skew every figure."""
+    Path(f"{args.go}.ready-{os.getpid()}").touch()
+    while not Path(args.go).exists():
+        time.sleep(0.05)
+    return float(Path(args.go).read_text())
+
+
 def worker(args: argparse.Namespace) -> None:
     os.nice(args.nice)  # in a room, tables are separate Pis: here they must not take the hub's CPU
     ids = args.ids.split(",")
     registry = DeckRegistry.generate(ids)
-    pace = Pace([float(p) for p in args.paces.split(",")], args.t0, args.step)
     tables = Tables()
+    unset = Pace([0.4], 0.0, 1.0)  # until the parent says when the run starts
     room = [LightTable(t, registry=registry, host="127.0.0.1", port=args.port, rng=random.Random(f"{args.seed}:{t}"),
-                       pace=pace, boxed=args.boxed, inbox=tables.inbox) for t in ids]
+                       pace=unset, boxed=args.boxed, inbox=tables.inbox) for t in ids]
     for table in room:
         table.link.start()
+    args.t0 = ready_then_start(args)
+    pace = Pace([float(p) for p in args.paces.split(",")], args.t0, args.step)
+    for table in room:
+        table.pace = pace
     time.sleep(max(0.0, args.t0 - time.monotonic()))
     for table in room:  # the first timer starts the script; tables do not all start on the same beat
         tables.sleep(table, table.rng.uniform(0, 1.0))
@@ -318,19 +332,32 @@ def configure_games(hub: HubService, ids: list[str], seed: int) -> None:
                                                   level=Level(50, 100), seats=9, decks=(f"{table}/A", f"{table}/B")))
 
 
-# variant -> (state window in seconds, per-table subscriptions, acks on the tick at QoS 0): each
-# change alone, and all of them (the defaults)
-VARIANTS: dict[str, tuple[float, bool, bool]] = {
-    "today": (0.0, False, False), "window": (STATE_WINDOW, False, False), "acks": (0.0, False, True),
-    "own": (0.0, True, False), "new": (STATE_WINDOW, True, True)}
+# variant -> (state window in seconds, per-table subscriptions, acks on the tick at QoS 0, the hub's
+# MQTT client): each change alone, all of them (the defaults), and all of them on gmqtt (bench only)
+VARIANTS: dict[str, tuple[float, bool, bool, str]] = {
+    "today": (0.0, False, False, "paho"), "window": (STATE_WINDOW, False, False, "paho"),
+    "acks": (0.0, False, True, "paho"), "own": (0.0, True, False, "paho"), "new": (STATE_WINDOW, True, True, "paho"),
+    "gmqtt": (STATE_WINDOW, True, True, "gmqtt")}
+
+
+def network_thread(variant: str, shard: Shard | None) -> str:
+    """The name of the hub's network thread: paho's, or the gmqtt link's event loop."""
+    client = hub_client_id(shard)
+    return f"gmqtt-{client}" if VARIANTS[variant][3] == "gmqtt" else f"paho-mqtt-client-{client}"
 
 
 def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
               variant: str = "new") -> tuple[HubService, MqttLink, list[int]]:
     """The hub (or one worker of a sharded room) with its games; counts what it publishes:
     [messages, bytes of topic and payload]."""
-    link = MqttLink(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
-                    will=(hub_status_topic(shard), wire.OFFLINE))
+    window, own, acks, client = VARIANTS[variant]
+    if client == "gmqtt":
+        from gmqtt_link import GmqttLink  # beside this script; optional: pip install gmqtt
+        link: Any = GmqttLink(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
+                              will=(hub_status_topic(shard), wire.OFFLINE))
+    else:
+        link = MqttLink(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
+                        will=(hub_status_topic(shard), wire.OFFLINE))
     sent = [0, 0, 0, 0, 0, 0]  # messages, bytes; then states, hub events, acks, commands (messages)
     publish = link.publish
     kinds = {"state": 2, "event": 3, "ack": 4, "cmd": 5}
@@ -343,8 +370,7 @@ def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
             sent[kind] += 1
         return publish(topic, payload, **kw)
 
-    link.publish = counted  # type: ignore[method-assign]
-    window, own, acks = VARIANTS[variant]
+    link.publish = counted
     hub = HubService(link=link, shard=shard, state_window=window, subscribe=ids if own else None,
                      acks_on_tick=acks, ack_qos=0 if acks else 1)
     configure_games(hub, ids, seed)
@@ -393,7 +419,8 @@ def other_worker(args: argparse.Namespace) -> None:
                              args.variant)
     hub.start()
     link.start()
-    time.sleep(max(0.0, args.t0 + args.step * len(args.paces.split(",")) + 2 - time.monotonic()))
+    t0 = ready_then_start(args)
+    time.sleep(max(0.0, t0 + args.step * len(args.paces.split(",")) + 2 - time.monotonic()))
     link.stop()
     hub.stop()
 
@@ -420,18 +447,17 @@ def main() -> None:
     ap.add_argument("--variant", default="new", choices=sorted(VARIANTS),
                     help="the hub's settings: today (a state pair per change, wildcard subscriptions, acks when "
                          "the queue runs dry at QoS 1), window (states coalesced), acks (on the tick, QoS 0), "
-                         "own (per-table subscriptions), new (all)")
+                         "own (per-table subscriptions), new (all), gmqtt (new on gmqtt, if installed)")
     ap.add_argument("--compare", default=None, metavar="V1,V2,...",
                     help="paired runs of these variants, same settings, and their per-event figures as ratios")
     ap.add_argument("--repeat", type=int, default=1, help="with --compare: rounds of the variants, interleaved")
     ap.add_argument("--quick", action="store_true",
-                    help="a small preset for a shared machine: 40 tables, 12 s, --compare today,new (< 1 min)")
-    for hidden in ("--ids", "--paces", "--out"):
+                    help="a small preset for a shared machine: 24 tables, 20 s, niceness 0, --compare today,new (~1 min)")
+    for hidden in ("--ids", "--paces", "--out", "--go"):
         ap.add_argument(hidden, help=argparse.SUPPRESS)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--hub-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--t0", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--step", type=float, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -441,7 +467,9 @@ def main() -> None:
         other_worker(args)
         return
     if args.quick:
-        args.tables, args.seconds, args.compare = 40, 12.0, args.compare or "today,new"
+        # few tables, long enough for hands to end, and at the hub's niceness: on a loaded machine, tables
+        # at niceness 10 are starved and the mix of events differs from one run to the next
+        args.tables, args.seconds, args.nice, args.compare = 24, 20.0, 0, args.compare or "today,new"
     if args.compare is None:
         run(args, args.variant)
         return
@@ -510,9 +538,9 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
             spy.subscribe(wire.ALL_TABLE_EVENTS, recorded.append)
             spy.subscribe(wire.ALL_TABLE_STATUS, recorded.append)
             spy.start()
-        t0 = time.monotonic() + 3.0 + args.tables / 100  # every table connected before the first step
         outs = [f"/tmp/tapis-load-{os.getpid()}-{i}.json" for i in range(args.procs)]
-        common = ["--port", str(broker.port), "--t0", repr(t0), "--step", str(args.seconds),
+        go = Path(f"/tmp/tapis-load-{os.getpid()}-go")
+        common = ["--port", str(broker.port), "--go", str(go), "--step", str(args.seconds),
                   "--paces", ",".join(map(str, paces)), "--tables", str(args.tables), "--seed", str(args.seed),
                   "--variant", variant]
         procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
@@ -520,9 +548,18 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
                  for i in range(args.procs)]
         others = [subprocess.Popen([sys.executable, __file__, "--hub-worker", "--shard", f"{n}/{shard.count}", *common])
                   for n in range(1, shard.count + 1) if n != shard.number] if shard else []
+        children = procs + others
+        started = time.monotonic()
+        while sum(1 for _ in go.parent.glob(f"{go.name}.ready-*")) < len(children):
+            if time.monotonic() - started > 300 or any(p.poll() is not None for p in children):
+                raise SystemExit("bench_load: a table or hub worker process did not start")
+            time.sleep(0.05)
+        t0 = time.monotonic() + 1.0 + args.tables / 1000  # every process connected: they start together
+        go.with_name(go.name + ".tmp").write_text(repr(t0))
+        go.with_name(go.name + ".tmp").rename(go)  # whole, never half-written
         mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
         threads = {t.name: t.native_id for t in threading.enumerate()}  # the hub's and paho's
-        consumer, network = threads["hub"], threads[f"paho-mqtt-client-{hub_client_id(shard)}"]
+        consumer, network = threads["hub"], threads[network_thread(variant, shard)]
         samples = []
         for k in range(len(paces) + 1):
             time.sleep(max(0.0, t0 + k * args.seconds - time.monotonic()))
@@ -537,6 +574,8 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
                             "backlog": hub.backlog()})
         for proc in procs + others:
             proc.wait()
+        for done in [go, *go.parent.glob(f"{go.name}.ready-*")]:
+            done.unlink(missing_ok=True)
         drained = time.monotonic()
         while not hub.idle() and time.monotonic() - drained < 30:
             time.sleep(0.1)

@@ -37,7 +37,8 @@ def parser() -> argparse.ArgumentParser:
                           "nor shown (with --db, also the tournament's tables; neither: every table)")
     hub.add_argument("--shard", default=None, metavar="N/K",
                      help="run as worker N of K on a shared --broker: serve only the tables whose id hashes "
-                          "to N (no --db: the tournament floor is room-wide; docs/scale-out.md)")
+                          "to N (no --db: the tournament floor is room-wide); with --tables, subscribe to those "
+                          "tables' topics only, so no other worker's table reaches it (docs/scale-out.md)")
 
     tournament = sub.add_parser("tournament", help="the TD's command line (new, seat, clock, status...)",
                                 add_help=False)
