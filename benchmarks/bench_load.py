@@ -20,7 +20,7 @@ backlog grows, or whose p99 leaves the realistic figures, and which process is a
     python benchmarks/bench_load.py --shard 1/2    # this hub is worker 1 of 2 (worker 2 in a child process)
     python benchmarks/bench_load.py --apply-cost   # + the hub's consumer alone, the run's messages without MQTT
     python benchmarks/bench_load.py --compare today,new --repeat 2   # paired runs, per-event figures, ratios
-    python benchmarks/bench_load.py --quick [--shard 1/2]   # 24 tables, 20 s, today vs new: about 1 min
+    python benchmarks/bench_load.py --quick [--shard 1/2]   # 60 tables, 15 s, today vs new: about 1 min
 
 Per-event figures, which do not depend on how loaded the machine is (`--compare` prints them for each
 variant and as ratios to the first): MQTT messages the hub publishes per table event in, bytes
@@ -452,7 +452,8 @@ def main() -> None:
                     help="paired runs of these variants, same settings, and their per-event figures as ratios")
     ap.add_argument("--repeat", type=int, default=1, help="with --compare: rounds of the variants, interleaved")
     ap.add_argument("--quick", action="store_true",
-                    help="a small preset for a shared machine: 24 tables, 20 s, niceness 0, --compare today,new (~1 min)")
+                    help="a small preset for a shared machine: 60 tables, 15 s, niceness 0, "
+                         "--compare today,new (~1 min)")
     for hidden in ("--ids", "--paces", "--out", "--go"):
         ap.add_argument(hidden, help=argparse.SUPPRESS)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -469,7 +470,7 @@ def main() -> None:
     if args.quick:
         # few tables, long enough for hands to end, and at the hub's niceness: on a loaded machine, tables
         # at niceness 10 are starved and the mix of events differs from one run to the next
-        args.tables, args.seconds, args.nice, args.compare = 24, 20.0, 0, args.compare or "today,new"
+        args.tables, args.seconds, args.nice, args.compare = 60, 15.0, 0, args.compare or "today,new"
     if args.compare is None:
         run(args, args.variant)
         return
@@ -490,7 +491,8 @@ PER_EVENT = [("events in/s", "in_s", "{:.0f}"), ("messages out per event", "msgs
              ("  acks", "acks", "{:.2f}"), ("  commands", "cmds", "{:.2f}"),
              ("bytes out per event", "bytes", "{:.0f}"), ("hub CPU s per 1,000 events", "cpu", "{:.3f}"),
              ("  consumer thread", "consumer", "{:.3f}"), ("  paho's thread", "paho", "{:.3f}"),
-             ("received per applied event", "heard", "{:.2f}"), ("dropped (others' tables) per event", "dropped", "{:.2f}"),
+             ("received per applied event", "heard", "{:.2f}"),
+             ("dropped (others' tables) per event", "dropped", "{:.2f}"),
              ("card->hub p99 ms", "p99", "{:.1f}")]
 
 

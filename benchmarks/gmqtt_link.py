@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import gmqtt  # type: ignore[import-untyped]  # optional: pip install gmqtt (not a tapis dependency)
+import gmqtt  # optional: pip install gmqtt (not a tapis dependency)
 from paho.mqtt.client import topic_matches_sub
 
 from tablewire.mqtt import Message

@@ -45,7 +45,7 @@ def _deliver(link: RecordingLink, event: wire.AnyTableEvent) -> None:
 
 
 def _card(seq: int, zone: str = "board", kind: str = "card_arrived", uid: str | None = None) -> wire.CardEvent:
-    return wire.CardEvent(table="t1", boot="b", seq=seq, at=0.0, type=kind, zone=zone,  # type: ignore[arg-type]
+    return wire.CardEvent(table="t1", boot="b", seq=seq, at=0.0, type=kind, zone=zone,
                           uid=uid or f"{seq:02X}", card="7h", order=seq)
 
 
