@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from hub.edge.coalesce import Coalescer
-from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of
+from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of, subscriptions
 from hub.floor.store import StoreError
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
@@ -143,22 +143,13 @@ class HubService:
         self.status_topic = hub_status_topic(shard)
         link.on_connect(self._connected)
         receive = self._receive if shard is None else self._receive_own
+        table_topics, ack_topics = subscriptions(shard, subscribe)
+        for topic in table_topics:
+            link.subscribe(topic, receive)
         # Its own retained acknowledgements, read back once at subscribe (never its live ones): a hub
         # that starts afresh learns where each table's outbox starts (see `TableView.resume_after`).
-        if subscribe is None:
-            # MQTT cannot filter by hash: without the list, a worker takes every table's topics and
-            # drops the others' on paho's thread, before any decoding (docs/scale-out.md).
-            link.subscribe(wire.ALL_TABLE_EVENTS, receive)
-            link.subscribe(wire.ALL_TABLE_STATUS, receive)
-            link.subscribe(wire.hub_ack("+"), self._receive_ack, no_local=True)
-        else:
-            # Subscribed before the first connection, so before the birth on every connect: a table
-            # that published before that resends all unacknowledged when it sees the birth, and the
-            # retained ack says where it starts, so a late subscription loses nothing.
-            for table in sorted(t for t in set(subscribe) if self.serves(t)):
-                link.subscribe(wire.table_events(table), receive)
-                link.subscribe(wire.table_status(table), receive)
-                link.subscribe(wire.hub_ack(table), self._receive_ack, no_local=True)
+        for topic in ack_topics:
+            link.subscribe(topic, self._receive_ack, no_local=True)
 
     def add_listener(self, listener: Callable[[HubEvent], None]) -> None:
         self._listeners.append(listener)
