@@ -9,7 +9,7 @@ from typing import cast
 import pytest
 
 from hub.edge.service import HubService
-from hub.edge.shard import Shard, hub_client_id, hub_status_topic, shard_of
+from hub.edge.shard import Shard, hub_client_id, hub_status_topic, shard_of, subscriptions
 from hub.room.game import TableSetup
 from simulators.demo import table_ids
 from tablewire import wire
@@ -97,6 +97,16 @@ def test_a_worker_given_the_rooms_tables_subscribes_to_its_own_only() -> None:
     assert mine and mine != set(ids)
     expected = {topic for t in mine for topic in (wire.table_events(t), wire.table_status(t), wire.hub_ack(t))}
     assert set(link.handlers) == expected  # no wildcard: nothing of another worker's tables comes
+
+
+def test_the_subscriptions_are_the_wildcards_without_a_list_and_the_served_tables_with_one() -> None:
+    assert subscriptions(Shard(1, 2), None) == ([wire.ALL_TABLE_EVENTS, wire.ALL_TABLE_STATUS], [wire.hub_ack("+")])
+    ids = table_ids(6)
+    events, acks = subscriptions(Shard(2, 2), [*ids, ids[0]])  # a repeated id: subscribed once
+    mine = sorted(t for t in ids if Shard(2, 2).owns(t))
+    assert events == [topic for t in mine for topic in (wire.table_events(t), wire.table_status(t))]
+    assert acks == [wire.hub_ack(t) for t in mine]
+    assert subscriptions(None, ["t2", "t1"])[1] == [wire.hub_ack("t1"), wire.hub_ack("t2")]  # unsharded: all
 
 
 def test_a_wildcard_worker_drops_another_workers_acks_before_decoding() -> None:
