@@ -28,7 +28,7 @@ variant and as ratios to the first): MQTT messages the hub publishes per table e
 threads, not wall time) per 1,000 events, and for a sharded worker the messages it receives and drops
 (other workers' tables) per event it applies. The variants: `today` (a state pair per change, every
 table's wildcard, an ack at QoS 1 whenever the queue runs dry), `window` (states coalesced), `acks`
-(acks every tick at QoS 0), `own` (a worker subscribes to its tables only), `new` (all three, the
+(acks at QoS 0), `own` (a worker subscribes to its tables only), `new` (all three, the
 defaults), `gmqtt` (`new` with the hub on gmqtt, `benchmarks/gmqtt_link.py`, if installed).
 
 The tables run at niceness 10 (`--nice`): in a room they are separate Pis and must not take the hub's
@@ -306,7 +306,7 @@ def configure_games(hub: HubService, ids: list[str], seed: int) -> None:
                                                   level=Level(50, 100), seats=9, decks=(f"{table}/A", f"{table}/B")))
 
 
-# variant -> (state window in seconds, per-table subscriptions, acks on the tick at QoS 0, the hub's
+# variant -> (state window in seconds, per-table subscriptions, acks at QoS 0, the hub's
 # MQTT client): each change alone, all of them (the defaults), and all of them on gmqtt (bench only)
 VARIANTS: dict[str, tuple[float, bool, bool, str]] = {
     "today": (0.0, False, False, "paho"), "window": (STATE_WINDOW, False, False, "paho"),
@@ -346,7 +346,7 @@ def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
 
     link.publish = counted
     hub = HubService(link=link, shard=shard, state_window=window, subscribe=ids if own else None,
-                     acks_on_tick=acks, ack_qos=0 if acks else 1)
+                     ack_qos=0 if acks else 1)
     configure_games(hub, ids, seed)
     return hub, link, sent
 
@@ -414,7 +414,7 @@ def main() -> None:
     ap.add_argument("--nice", type=int, default=10, help="niceness of the table processes (0: compete with the hub)")
     ap.add_argument("--variant", default="new", choices=sorted(VARIANTS),
                     help="the hub's settings: today (a state pair per change, wildcard subscriptions, acks when "
-                         "the queue runs dry at QoS 1), window (states coalesced), acks (on the tick, QoS 0), "
+                         "the queue runs dry at QoS 1), window (states coalesced), acks (at QoS 0), "
                          "own (per-table subscriptions), new (all), gmqtt (new on gmqtt, if installed)")
     ap.add_argument("--compare", default=None, metavar="V1,V2,...",
                     help="paired runs of these variants, same settings, and their per-event figures as ratios")

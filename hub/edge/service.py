@@ -98,7 +98,7 @@ class HubService:
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
                  shard: Shard | None = None, tables: Callable[[str], bool] | None = None,
                  state_window: float = STATE_WINDOW, subscribe: Collection[str] | None = None,
-                 acks_on_tick: bool = True, ack_qos: int = 0) -> None:
+                 ack_qos: int = 0) -> None:
         """`floor_tables`: a tournament runs the room; its tables' events are stored first (SQLite)
         and played under the floor, which is ticked on the wall clock (`wall`). `shard`: this
         worker serves only the tables that hash to it; the floor is room-wide, so not with a shard.
@@ -108,8 +108,8 @@ class HubService:
         `subscribe`: the room's table ids (the floor's or the profiles' list): the service subscribes to
         the topics of those it serves, one by one, instead of every table's wildcard, so a worker
         receives nothing of the other workers' tables. A table missing from it is never heard.
-        `acks_on_tick`: the acknowledgements go out every `tick` (False: whenever the queue runs dry,
-        about one per event at a room's pace); `ack_qos`: 0, as the states (docs/scale-out.md)."""
+        `ack_qos`: of the acknowledgements, 0 as the states (docs/scale-out.md).
+        A room whose time is simulated and that waits for `idle` at each step passes `state_window=0`."""
         if shard is not None and floor_tables is not None:
             raise ValueError(f"hub shard {shard}: the tournament floor is room-wide (it seats and balances "
                              "every table), so it runs on one unsharded hub (docs/scale-out.md)")
@@ -131,7 +131,7 @@ class HubService:
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
         self._states = Coalescer(state_window)
-        self._acks_on_tick, self._ack_qos = acks_on_tick, ack_qos
+        self._ack_qos = ack_qos
         self.stats = HubStats()
         self._knows = tables
         self.store_down: str | None = None  # why the event store cannot write; None while it can
@@ -309,7 +309,7 @@ class HubService:
                         self._emit(self._view(item.table), game.decide(item.kind, item.option, item.by))
                 else:
                     self._handle_message(item)
-                if self._acks_due and not self._acks_on_tick and self._inbox.empty():
+                if self._acks_due and self._inbox.empty():
                     self._publish_acks()
             finally:
                 self._inbox.task_done()
@@ -373,7 +373,7 @@ class HubService:
             self.stats.other_shards += 1
 
     def _publish_acks(self) -> None:
-        """Every tick: tell each table what is applied (and, with a store, stored), in order.
+        """After a burst: tell each table what is applied (and, with a store, stored), in order.
         None while the store cannot write: they wait in `_acks_due` until it can. At QoS 0, as the
         states: a retained ack is replaced by the next; one lost is said again when the table resends
         (a duplicate clears `_acked`) and on every reconnect, and it saves a PUBACK per ack."""

@@ -70,18 +70,3 @@ def test_resume_after_drops_what_the_ack_covers_and_never_goes_back() -> None:
     assert view.held["b1"] == {} and (view.boot, view.last_seq) == ("b1", 502)
     assert view.resume_after("b1", 400) == [] and view.last_seq == 502  # an older ack changes nothing
 
-
-def test_acks_go_out_on_the_tick_one_per_table_not_one_per_event() -> None:
-    """At a room's pace the queue runs dry after nearly every event: an ack each time was about one
-    message per event. On the tick, the events of one tick are acknowledged once, at QoS 0."""
-    link = RecordingLink()
-    hub = HubService(link=cast(MqttLink, link), tick=1.0)
-    hub.start()
-    try:
-        for seq in (1, 2, 3):
-            link.handlers[wire.ALL_TABLE_EVENTS](event(seq))
-            assert wait_until(lambda: hub._inbox.unfinished_tasks == 0)  # the queue ran dry each time
-        assert wait_until(lambda: acks(link) == [("b1", 3)], timeout=5)
-        assert [q for t, _p, _r, q in link.published if t == wire.hub_ack("t1")] == [0]
-    finally:
-        hub.stop()

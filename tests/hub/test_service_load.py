@@ -54,7 +54,7 @@ def test_states_go_at_qos0_and_every_table_is_republished_on_reconnect() -> None
         states = {wire.hub_table_state(t) for t in ("t1", "t2")} | {wire.hub_td_state(t) for t in ("t1", "t2")}
         assert {(t, r, q) for t, _, r, q in link.published if t in states} == {(t, True, 0) for t in states}
         acks = {wire.hub_ack(t) for t in ("t1", "t2")}
-        assert wait_until(lambda: acks <= {t for t, *_ in link.published})  # on the next tick
+        assert wait_until(lambda: acks <= {t for t, *_ in link.published})  # once the queue ran dry
         assert {(t, r, q) for t, _, r, q in link.published if t in acks} == {(t, True, 0) for t in acks}
         assert all(q == 1 for t, _, _, q in link.published if t not in states | acks)  # hub events: QoS 1
         link.published.clear()
