@@ -19,6 +19,17 @@ backlog grows, or whose p99 leaves the realistic figures, and which process is a
     python benchmarks/bench_load.py --ramp 0.4,0.2,0.1,0.05 --seconds 20    # 20 s per step
     python benchmarks/bench_load.py --shard 1/2    # this hub is worker 1 of 2 (worker 2 in a child process)
     python benchmarks/bench_load.py --apply-cost   # + the hub's consumer alone, the run's messages without MQTT
+    python benchmarks/bench_load.py --compare today,new --repeat 2   # paired runs, per-event figures, ratios
+    python benchmarks/bench_load.py --quick [--shard 1/2]   # 60 tables, 15 s, today vs new: about 1 min
+
+Per-event figures, which do not depend on how loaded the machine is (`--compare` prints them for each
+variant and as ratios to the first): MQTT messages the hub publishes per table event in, bytes
+(topic + payload) per event, the hub process's CPU seconds (getrusage of this process: the hub's
+threads, not wall time) per 1,000 events, and for a sharded worker the messages it receives and drops
+(other workers' tables) per event it applies. The variants: `today` (a state pair per change, every
+table's wildcard, an ack at QoS 1 whenever the queue runs dry), `window` (states coalesced), `acks`
+(acks at QoS 0, measured and not kept), `own` (a worker subscribes to its tables only), `new`
+(window and own: the defaults), `gmqtt` (`new` with the hub on gmqtt, `benchmarks/gmqtt_link.py`, if installed).
 
 The tables run at niceness 10 (`--nice`): in a room they are separate Pis and must not take the hub's
 CPU here. With `--apply-cost` a spy client in this process records the messages, so that run's hub
@@ -44,8 +55,10 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
+from load_figures import Pace, pct, print_compare, proc_cpu, proc_rss_mb  # beside this script
+
 from hub.edge.broker import EmbeddedBroker
-from hub.edge.service import HubService
+from hub.edge.service import STATE_WINDOW, HubService
 from hub.edge.shard import Shard, hub_client_id, hub_status_topic
 from hub.room.game import TableSetup
 from hub.rules import Level
@@ -63,20 +76,6 @@ from tablewire.mqtt import Message, MqttLink
 STREET_CARDS = {"preflop": 3, "flop": 1, "turn": 1}  # board cards once that street's betting is over
 WAIT_HUB = 5.0  # seconds a croupier waits for the hub before starting the hand again (as Croupier does)
 Want = float | Callable[[], bool]  # what the croupier's script waits for: seconds, or a condition
-
-
-class Pace:
-    """The seconds between a croupier's cards at a moment: one per step of the ramp, shared by every
-    process through CLOCK_MONOTONIC (the same start `t0` and step length everywhere)."""
-
-    def __init__(self, paces: list[float], t0: float, step: float) -> None:
-        self.paces, self.t0, self.step = paces, t0, step
-
-    def index(self, at: float) -> int:
-        return min(len(self.paces) - 1, max(0, int((at - self.t0) // self.step)))
-
-    def now(self) -> float:
-        return self.paces[self.index(time.monotonic())]
 
 
 class LightTable:
@@ -257,16 +256,30 @@ class Tables:
                     self.resume(table, False if table.waiting is not None else None)
 
 
+def ready_then_start(args: argparse.Namespace) -> float:
+    """Say this process is connected (`<go>.ready-<pid>`), then wait for the run's start time, which the
+    parent writes to `<go>` once every process is ready: on a loaded machine starting Python and
+    importing takes seconds, and tables that connect after the start would skew every figure."""
+    Path(f"{args.go}.ready-{os.getpid()}").touch()
+    while not Path(args.go).exists():
+        time.sleep(0.05)
+    return float(Path(args.go).read_text())
+
+
 def worker(args: argparse.Namespace) -> None:
     os.nice(args.nice)  # in a room, tables are separate Pis: here they must not take the hub's CPU
     ids = args.ids.split(",")
     registry = DeckRegistry.generate(ids)
-    pace = Pace([float(p) for p in args.paces.split(",")], args.t0, args.step)
     tables = Tables()
+    unset = Pace([0.4], 0.0, 1.0)  # until the parent says when the run starts
     room = [LightTable(t, registry=registry, host="127.0.0.1", port=args.port, rng=random.Random(f"{args.seed}:{t}"),
-                       pace=pace, boxed=args.boxed, inbox=tables.inbox) for t in ids]
+                       pace=unset, boxed=args.boxed, inbox=tables.inbox) for t in ids]
     for table in room:
         table.link.start()
+    args.t0 = ready_then_start(args)
+    pace = Pace([float(p) for p in args.paces.split(",")], args.t0, args.step)
+    for table in room:
+        table.pace = pace
     time.sleep(max(0.0, args.t0 - time.monotonic()))
     for table in room:  # the first timer starts the script; tables do not all start on the same beat
         tables.sleep(table, table.rng.uniform(0, 1.0))
@@ -284,20 +297,6 @@ def worker(args: argparse.Namespace) -> None:
 
 # The hub's side ---------------------------------------------------------------------------------
 
-def proc_cpu(pid: int, tid: int | None = None) -> float:
-    """CPU seconds (user + system) a process (or one of its threads) has used, from /proc/<pid>/stat."""
-    path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
-    fields = Path(path).read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def proc_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def configure_games(hub: HubService, ids: list[str], seed: int) -> None:
     """A game on each table the hub serves, seated as `tapis demo` seats them."""
     for table in ids:
@@ -307,19 +306,47 @@ def configure_games(hub: HubService, ids: list[str], seed: int) -> None:
                                                   level=Level(50, 100), seats=9, decks=(f"{table}/A", f"{table}/B")))
 
 
-def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int) -> tuple[HubService, MqttLink, list[int]]:
-    """The hub (or one worker of a sharded room) with its games; counts what it publishes."""
-    link = MqttLink(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
-                    will=(hub_status_topic(shard), wire.OFFLINE))
-    sent = [0]
+# variant -> (state window s, per-table subscriptions, acks at QoS 0, the hub's MQTT client): each change
+# alone, the defaults (window and own; acks at QoS 0 did not pay), and the defaults on gmqtt (bench only)
+VARIANTS: dict[str, tuple[float, bool, bool, str]] = {
+    "today": (0.0, False, False, "paho"), "window": (STATE_WINDOW, False, False, "paho"),
+    "acks": (0.0, False, True, "paho"), "own": (0.0, True, False, "paho"), "new": (STATE_WINDOW, True, False, "paho"),
+    "gmqtt": (STATE_WINDOW, True, False, "gmqtt")}
+
+
+def network_thread(variant: str, shard: Shard | None) -> str:
+    """The name of the hub's network thread: paho's, or the gmqtt link's event loop."""
+    client = hub_client_id(shard)
+    return f"gmqtt-{client}" if VARIANTS[variant][3] == "gmqtt" else f"paho-mqtt-client-{client}"
+
+
+def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
+              variant: str = "new") -> tuple[HubService, MqttLink, list[int]]:
+    """The hub (or one worker of a sharded room) with its games; counts what it publishes:
+    [messages, bytes of topic and payload]."""
+    window, own, acks, client = VARIANTS[variant]
+    if client == "gmqtt":
+        from gmqtt_link import GmqttLink  # beside this script; optional: pip install gmqtt
+        link: Any = GmqttLink(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
+                              will=(hub_status_topic(shard), wire.OFFLINE))
+    else:
+        link = MqttLink(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
+                        will=(hub_status_topic(shard), wire.OFFLINE))
+    sent = [0, 0, 0, 0, 0, 0]  # messages, bytes; then states, hub events, acks, commands (messages)
     publish = link.publish
+    kinds = {"state": 2, "event": 3, "ack": 4, "cmd": 5}
 
     def counted(topic: str, payload: bytes, **kw: Any) -> Any:
         sent[0] += 1
+        sent[1] += len(topic) + len(payload)
+        kind = kinds.get(topic.rsplit("/", 1)[-1]) or (4 if "/hub/ack/" in topic else 0)
+        if kind:
+            sent[kind] += 1
         return publish(topic, payload, **kw)
 
-    link.publish = counted  # type: ignore[method-assign]
-    hub = HubService(link=link, shard=shard)
+    link.publish = counted
+    hub = HubService(link=link, shard=shard, state_window=window, subscribe=ids if own else None,
+                     ack_qos=0 if acks else 1)
     configure_games(hub, ids, seed)
     return hub, link, sent
 
@@ -362,18 +389,14 @@ def apply_cost(messages: list[Message], ids: list[str], seed: int) -> str:
 
 def other_worker(args: argparse.Namespace) -> None:
     """Another hub worker of the sharded room, in its own process, until the run ends."""
-    hub, link, _ = start_hub(args.port, Shard.parse(args.shard), demo.table_ids(args.tables), args.seed)
+    hub, link, _ = start_hub(args.port, Shard.parse(args.shard), demo.table_ids(args.tables), args.seed,
+                             args.variant)
     hub.start()
     link.start()
-    time.sleep(max(0.0, args.t0 + args.step * len(args.paces.split(",")) + 2 - time.monotonic()))
+    t0 = ready_then_start(args)
+    time.sleep(max(0.0, t0 + args.step * len(args.paces.split(",")) + 2 - time.monotonic()))
     link.stop()
     hub.stop()
-
-
-def pct(values: list[float], q: int) -> float:
-    if len(values) < 2:
-        return float("nan")
-    return statistics.quantiles(values, n=100)[q - 1] * 1000
 
 
 def main() -> None:
@@ -389,12 +412,21 @@ def main() -> None:
     ap.add_argument("--apply-cost", action="store_true",
                     help="also record the table messages (a spy client here) and replay them without MQTT")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the table processes (0: compete with the hub)")
-    for hidden in ("--ids", "--paces", "--out"):
+    ap.add_argument("--variant", default="new", choices=sorted(VARIANTS),
+                    help="the hub's settings: today (a state pair per change, wildcard subscriptions, acks when "
+                         "the queue runs dry at QoS 1), window (states coalesced), acks (at QoS 0), "
+                         "own (per-table subscriptions), new (window and own), gmqtt (new on gmqtt, if installed)")
+    ap.add_argument("--compare", default=None, metavar="V1,V2,...",
+                    help="paired runs of these variants, same settings, and their per-event figures as ratios")
+    ap.add_argument("--repeat", type=int, default=1, help="with --compare: rounds of the variants, interleaved")
+    ap.add_argument("--quick", action="store_true",
+                    help="a small preset for a shared machine: 60 tables, 15 s, niceness 0, "
+                         "--compare today,new (~1 min)")
+    for hidden in ("--ids", "--paces", "--out", "--go"):
         ap.add_argument(hidden, help=argparse.SUPPRESS)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--hub-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--t0", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--step", type=float, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -403,6 +435,28 @@ def main() -> None:
     if args.hub_worker:
         other_worker(args)
         return
+    if args.quick:
+        # few tables, long enough for hands to end, and at the hub's niceness: on a loaded machine, tables
+        # at niceness 10 are starved and the mix of events differs from one run to the next
+        args.tables, args.seconds, args.nice, args.compare = 60, 15.0, 0, args.compare or "today,new"
+    if args.compare is None:
+        run(args, args.variant)
+        return
+    variants = [v.strip() for v in args.compare.split(",")]
+    if unknown := [v for v in variants if v not in VARIANTS]:
+        raise SystemExit(f"bench_load: --compare: unknown variant(s) {', '.join(unknown)} "
+                         f"(expected {', '.join(VARIANTS)})")
+    results: dict[str, list[dict[str, float]]] = {v: [] for v in variants}
+    for _ in range(args.repeat):
+        for variant in variants:
+            print(f"--- variant {variant}")
+            results[variant].append(run(args, variant))
+    print_compare(results)
+
+
+def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
+    """One run of the room against one hub (or worker) with `variant`'s settings: prints its figures
+    and returns the per-event ones."""
     paces = [float(p) for p in args.ramp.split(",")] if args.ramp else [args.pace]
     shard = Shard.parse(args.shard) if args.shard else None
     ids = demo.table_ids(args.tables)
@@ -410,7 +464,7 @@ def main() -> None:
     hub_at: dict[tuple[str, int], float] = {}  # (table, card order) -> the hub's card event
     ruled_at: dict[tuple[str, int, str], float] = {}  # (table, hand, card) -> the boxed card's ruling
     with EmbeddedBroker() as broker:
-        hub, link, sent = start_hub(broker.port, shard, ids, args.seed)
+        hub, link, sent = start_hub(broker.port, shard, ids, args.seed, variant)
 
         def on_event(event: dict[str, Any]) -> None:
             now = time.monotonic()
@@ -428,23 +482,35 @@ def main() -> None:
             spy.subscribe(wire.ALL_TABLE_EVENTS, recorded.append)
             spy.subscribe(wire.ALL_TABLE_STATUS, recorded.append)
             spy.start()
-        t0 = time.monotonic() + 3.0 + args.tables / 100  # every table connected before the first step
         outs = [f"/tmp/tapis-load-{os.getpid()}-{i}.json" for i in range(args.procs)]
-        common = ["--port", str(broker.port), "--t0", repr(t0), "--step", str(args.seconds),
-                  "--paces", ",".join(map(str, paces)), "--tables", str(args.tables), "--seed", str(args.seed)]
+        go = Path(f"/tmp/tapis-load-{os.getpid()}-go")
+        common = ["--port", str(broker.port), "--go", str(go), "--step", str(args.seconds),
+                  "--paces", ",".join(map(str, paces)), "--tables", str(args.tables), "--seed", str(args.seed),
+                  "--variant", variant]
         procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
                                    "--boxed", str(args.boxed), "--nice", str(args.nice), "--out", outs[i], *common])
                  for i in range(args.procs)]
         others = [subprocess.Popen([sys.executable, __file__, "--hub-worker", "--shard", f"{n}/{shard.count}", *common])
                   for n in range(1, shard.count + 1) if n != shard.number] if shard else []
+        children = procs + others
+        started = time.monotonic()
+        while sum(1 for _ in go.parent.glob(f"{go.name}.ready-*")) < len(children):
+            if time.monotonic() - started > 300 or any(p.poll() is not None for p in children):
+                raise SystemExit("bench_load: a table or hub worker process did not start")
+            time.sleep(0.05)
+        t0 = time.monotonic() + 1.0 + args.tables / 1000  # every process connected: they start together
+        go.with_name(go.name + ".tmp").write_text(repr(t0))
+        go.with_name(go.name + ".tmp").rename(go)  # whole, never half-written
         mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
         threads = {t.name: t.native_id for t in threading.enumerate()}  # the hub's and paho's
-        consumer, network = threads["hub"], threads[f"paho-mqtt-client-{hub_client_id(shard)}"]
+        consumer, network = threads["hub"], threads[network_thread(variant, shard)]
         samples = []
         for k in range(len(paces) + 1):
             time.sleep(max(0.0, t0 + k * args.seconds - time.monotonic()))
             cpu = os.times()
             samples.append({"received": hub.stats.received, "other": hub.stats.other_shards, "sent": sent[0],
+                            "bytes": sent[1], "states": sent[2], "events": sent[3], "acks": sent[4],
+                            "cmds": sent[5],
                             "hub_cpu": cpu.user + cpu.system, "mq_cpu": proc_cpu(mosquitto),
                             "consumer": proc_cpu(os.getpid(), consumer), "network": proc_cpu(os.getpid(), network),
                             "tables_cpu": sum(proc_cpu(p.pid) for p in procs),  # not reaped yet: /proc stays
@@ -452,6 +518,8 @@ def main() -> None:
                             "backlog": hub.backlog()})
         for proc in procs + others:
             proc.wait()
+        for done in [go, *go.parent.glob(f"{go.name}.ready-*")]:
+            done.unlink(missing_ok=True)
         drained = time.monotonic()
         while not hub.idle() and time.monotonic() - drained < 30:
             time.sleep(0.1)
@@ -512,6 +580,19 @@ def main() -> None:
           f"never applied: {lost}; events still unacknowledged in the tables' outboxes at the end: {pending}")
     if args.apply_cost:
         print(apply_cost(recorded, ids, args.seed))
+    a, b = samples[0], samples[-1]
+    events = max(1, b["received"] - a["received"])
+    figures = {"in_s": events / (args.seconds * len(paces)), "msgs": (b["sent"] - a["sent"]) / events,
+               "bytes": (b["bytes"] - a["bytes"]) / events, "cpu": (b["hub_cpu"] - a["hub_cpu"]) / events * 1000,
+               "consumer": (b["consumer"] - a["consumer"]) / events * 1000,
+               "paho": (b["network"] - a["network"]) / events * 1000,
+               "heard": (events + b["other"] - a["other"]) / events, "dropped": (b["other"] - a["other"]) / events,
+               "p99": pct([x for step in card_lat for x in step], 99),
+               **{k: (b[k] - a[k]) / events for k in ("states", "events", "acks", "cmds")}}
+    print(f"per table event ({variant}): {figures['msgs']:.2f} messages and {figures['bytes']:.0f} bytes out, "
+          f"hub CPU {figures['cpu']:.3f} s per 1,000 (consumer {figures['consumer']:.3f}, paho {figures['paho']:.3f})"
+          + (f", {figures['heard']:.2f} received and {figures['dropped']:.2f} dropped per applied" if shard else ""))
+    return figures
 
 
 if __name__ == "__main__":

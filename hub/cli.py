@@ -47,7 +47,8 @@ def parser() -> argparse.ArgumentParser:
                           "nor shown (with --db, also the tournament's tables; neither: every table)")
     hub.add_argument("--shard", default=None, metavar="N/K",
                      help="run as worker N of K on a shared --broker: serve only the tables whose id hashes "
-                          "to N (no --db: the tournament floor is room-wide; docs/scale-out.md)")
+                          "to N (no --db: the tournament floor is room-wide); with --tables, subscribe to those "
+                          "tables' topics only, so no other worker's table reaches it (docs/scale-out.md)")
 
     tournament = sub.add_parser("tournament", help="the TD's command line (new, seat, clock, status...)",
                                 add_help=False)
@@ -121,8 +122,8 @@ class HubParts:
         self.link.start()
 
     def stop(self) -> None:
+        self.service.stop()  # first: it publishes the states still in their window while connected
         self.link.stop()
-        self.service.stop()
         if self.dashboard is not None:
             self.dashboard.stop()
         if self.store is not None:
@@ -158,8 +159,10 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
     floor_tables = None
     if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
         floor_tables = FloorTables.open(FloorService.open(store, link=link), store)
+    # A worker given the room's list subscribes to its own tables only (docs/scale-out.md)
     service = HubService(link=link, floor_tables=floor_tables, shard=shard,
-                         tables=room_tables(listed, floor_tables))
+                         tables=room_tables(listed, floor_tables),
+                         subscribe=sorted(listed) if shard is not None and listed is not None else None)
     dash = None
     if dashboard:
         wall: Clock = _Wall()

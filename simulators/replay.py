@@ -83,7 +83,7 @@ def pipeline(scenario: Scenario, *, scan_period: float = 0.02, lang: str = "fr")
         registry = DeckRegistry.generate([table_id, FOREIGN_TABLE])
         clock = ManualClock()
         hub_link = MqttLink(client_id="tapis-hub", host=broker.host, port=broker.port)
-        hub = HubService(link=hub_link, clock=clock)
+        hub = HubService(link=hub_link, clock=clock, state_window=0)  # simulated time: no real-time window
         hub.start()
         stack.callback(hub.stop)
         hub_link.start()

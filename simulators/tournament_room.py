@@ -334,7 +334,10 @@ class TournamentRoom:
         self.floor = FloorService.open(self.store)
         self.tables = FloorTables.open(self.floor, self.store)
         self._hub_link = MqttLink(client_id="tapis-hub", host=self._host, port=self._port)
-        self.hub = HubService(link=self._hub_link, clock=self.clock, floor_tables=self.tables, wall=self.clock.now)
+        # state_window=0: the room runs in step with the hub on simulated time; a window of real time
+        # would only hold each step back (docs/scale-out.md)
+        self.hub = HubService(link=self._hub_link, clock=self.clock, floor_tables=self.tables, wall=self.clock.now,
+                              state_window=0)
         self.hub.start()
         self._hub_link.start()
 

@@ -18,10 +18,11 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
-from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of
+from hub.edge.coalesce import Coalescer
+from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of, subscriptions
 from hub.floor.store import StoreError
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
@@ -37,6 +38,11 @@ log = logging.getLogger(__name__)
 MAX_TABLE_PAYLOAD = 16 * 1024
 _ERROR_CHARS = 300  # each remembered error text, cut
 _HEALTH_EVERY = 2.0  # seconds between health publishes while counters move
+# A table's retained states go out at most once per window, the latest (`hub.edge.coalesce`): short
+# enough for a TD's screen, long enough to fold the states of one burst (a card and its fault).
+STATE_WINDOW = 0.03
+# Made once, compact: the hub encodes ~3 documents per table event (benchmarks/bench_mqtt_path.py)
+_JSON = json.JSONEncoder(separators=(",", ":"))
 
 
 @dataclass
@@ -90,12 +96,20 @@ class _Configure:
 class HubService:
     def __init__(self, *, link: MqttLink, clock: Clock | None = None, tick: float = 0.2,
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
-                 shard: Shard | None = None, tables: Callable[[str], bool] | None = None) -> None:
+                 shard: Shard | None = None, tables: Callable[[str], bool] | None = None,
+                 state_window: float = STATE_WINDOW, subscribe: Collection[str] | None = None,
+                 ack_qos: int = 1) -> None:
         """`floor_tables`: a tournament runs the room; its tables' events are stored first (SQLite)
         and played under the floor, which is ticked on the wall clock (`wall`). `shard`: this
         worker serves only the tables that hash to it; the floor is room-wide, so not with a shard.
         `tables`: which table ids the room has (`room_tables`); others are counted and dropped
-        (`stats.unknown_table`), never stored nor shown. None: every table (demos, tests)."""
+        (`stats.unknown_table`), never stored nor shown. None: every table (demos, tests).
+        `state_window`: seconds a table's retained states wait for the next change (0: one per change).
+        `subscribe`: the room's table ids (the floor's or the profiles' list): the service subscribes to
+        the topics of those it serves, one by one, instead of every table's wildcard, so a worker
+        receives nothing of the other workers' tables. A table missing from it is never heard.
+        `ack_qos`: of the acknowledgements; 0 measured no better at a room's pace (docs/scale-out.md).
+        A room whose time is simulated and that waits for `idle` at each step passes `state_window=0`."""
         if shard is not None and floor_tables is not None:
             raise ValueError(f"hub shard {shard}: the tournament floor is room-wide (it seats and balances "
                              "every table), so it runs on one unsharded hub (docs/scale-out.md)")
@@ -116,6 +130,8 @@ class HubService:
         self.commands_sent: dict[str, int] = {}
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
+        self._states = Coalescer(state_window)
+        self._ack_qos = ack_qos
         self.stats = HubStats()
         self._knows = tables
         self.store_down: str | None = None  # why the event store cannot write; None while it can
@@ -126,14 +142,14 @@ class HubService:
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
         self.status_topic = hub_status_topic(shard)
         link.on_connect(self._connected)
-        # MQTT cannot filter by hash: a worker takes every table's topics and drops the others' here,
-        # on paho's thread, before any decoding (docs/scale-out.md says why not per-table subscriptions).
         receive = self._receive if shard is None else self._receive_own
-        link.subscribe(wire.ALL_TABLE_EVENTS, receive)
-        link.subscribe(wire.ALL_TABLE_STATUS, receive)
+        table_topics, ack_topics = subscriptions(shard, subscribe)
+        for topic in table_topics:
+            link.subscribe(topic, receive)
         # Its own retained acknowledgements, read back once at subscribe (never its live ones): a hub
         # that starts afresh learns where each table's outbox starts (see `TableView.resume_after`).
-        link.subscribe(wire.hub_ack("+"), self._receive_ack, no_local=True)
+        for topic in ack_topics:
+            link.subscribe(topic, self._receive_ack, no_local=True)
 
     def add_listener(self, listener: Callable[[HubEvent], None]) -> None:
         self._listeners.append(listener)
@@ -221,7 +237,8 @@ class HubService:
         return done.wait(wait) if done is not None else True
 
     def idle(self) -> bool:
-        return self._inbox.unfinished_tasks == 0
+        """Everything received is applied and every table's state is published."""
+        return self._inbox.unfinished_tasks == 0 and not self._states
 
     def backlog(self) -> int:
         """Messages received and not yet applied: grows without end past this hub's ceiling."""
@@ -237,8 +254,16 @@ class HubService:
             # The games see the clock every `tick` seconds even when the queue never runs dry: near
             # its ceiling it does not, and a Time countdown must still expire, and the tables'
             # outboxes still hear what is stored (else they resend it all and the load doubles).
-            wait = next_tick - time.monotonic()
-            if wait <= 0:
+            now = time.monotonic()
+            wait = next_tick - now
+            states_due = self._states.next_due()
+            if states_due is not None and states_due <= now:
+                for table in self._states.due(now):
+                    self._publish_state(self.tables[table])
+                continue
+            if states_due is not None:
+                wait = min(wait, states_due - now)
+            if next_tick <= now:
                 self._tick_games()
                 if self.store_down is not None:
                     self._retry_store()
@@ -253,9 +278,15 @@ class HubService:
                 continue
             try:
                 if item is None:
+                    for table in self._states.take_all():  # none left stale on the broker
+                        self._publish_state(self.tables[table])
+                    if self._acks_due:
+                        self._publish_acks()
                     return
                 if isinstance(item, _Tick):
                     self._tick_games()
+                    if self._acks_due:
+                        self._publish_acks()
                     if item.done is not None:
                         item.done.set()
                 elif isinstance(item, _Configure):
@@ -263,6 +294,7 @@ class HubService:
                 elif isinstance(item, _Reconnected):
                     self._acked.clear()  # a broker that restarted may have lost them: all again
                     self._publish_health(force=True)
+                    self._states.take_all()  # published just below
                     for table, view in self.tables.items():
                         self._publish_state(view)
                         if view.boot is not None:
@@ -318,8 +350,13 @@ class HubService:
             self._inbox.put(message)
 
     def _receive_ack(self, message: Message) -> None:
-        if not self._too_big(message):
-            self._inbox.put(_AckRead(message))
+        """paho's thread: another worker's table is dropped here, by its topic, before any decoding."""
+        if self._too_big(message):
+            return
+        if self.shard is not None and not self.serves(message.topic.rsplit("/", 1)[-1]):
+            self.stats.other_shards += 1
+            return
+        self._inbox.put(_AckRead(message))
 
     def _receive_own(self, message: Message) -> None:
         """paho's thread, sharded: enqueue this worker's tables only (a bad topic goes on, to be counted)."""
@@ -337,7 +374,9 @@ class HubService:
 
     def _publish_acks(self) -> None:
         """After a burst: tell each table what is applied (and, with a store, stored), in order.
-        None while the store cannot write: they wait in `_acks_due` until it can."""
+        None while the store cannot write: they wait in `_acks_due` until it can. At QoS 0 (`ack_qos`)
+        a lost one would be said again when the table resends (a duplicate clears `_acked`) and on
+        every reconnect; it saved no CPU measurably, so QoS 1 stays (docs/scale-out.md)."""
         if self.store_down is not None:
             return
         for table, boot in self._acks_due.items():
@@ -345,7 +384,8 @@ class HubService:
             seq = view.last_by_boot.get(boot, 0) if view is not None else 0
             if seq and self._acked.get(table) != (boot, seq):
                 self._acked[table] = (boot, seq)
-                self._link.publish(wire.hub_ack(table), wire.encode(wire.Ack(boot=boot, seq=seq)), retain=True)
+                self._link.publish(wire.hub_ack(table), wire.encode(wire.Ack(boot=boot, seq=seq)), retain=True,
+                                   qos=self._ack_qos)
         self._acks_due.clear()
 
     def _ack_read(self, message: Message) -> None:
@@ -531,21 +571,25 @@ class HubService:
             return
         link = self._link
         for event in events:
-            link.publish(wire.hub_table_events(view.table), json.dumps(public(event)).encode())
+            link.publish(wire.hub_table_events(view.table), _JSON.encode(public(event)).encode())
             self.stats.events_out += 1
             for listener in self._listeners:
                 try:
                     listener(event)
                 except Exception:
                     log.exception("hub: listener failed")
-        self._publish_state(view)
+        if self._states.window == 0 or any(e.get("type") == "hand_end" for e in events):
+            self._states.take(view.table)  # a hand's end is shown at once (results, the floor's view)
+            self._publish_state(view)
+        else:
+            self._states.mark(view.table, time.monotonic())
 
     def _publish_state(self, view: TableView) -> None:
         """The table's retained public and TD states, at QoS 0: each replaces the last, so a lost one
         is mended by the next or by the republish on reconnect, and the PUBACKs of QoS 1 were the
         hub's largest cost at room scale (2 of its ~4.5 messages per table event; docs/scale-out.md)."""
         link = self._link
-        link.publish(wire.hub_table_state(view.table), json.dumps(view.state(hole_cards=False)).encode(),
+        link.publish(wire.hub_table_state(view.table), _JSON.encode(view.state(hole_cards=False)).encode(),
                      retain=True, qos=0)
-        link.publish(wire.hub_td_state(view.table), json.dumps(view.state(hole_cards=True)).encode(),
+        link.publish(wire.hub_td_state(view.table), _JSON.encode(view.state(hole_cards=True)).encode(),
                      retain=True, qos=0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from tablewire import wire
@@ -69,3 +70,18 @@ def hub_health_topic(shard: Shard | None) -> str:
     `hub/status`, whose exact payload (`online`/`offline`) the tables' agents read."""
     topic = f"{wire.ROOT}/hub/health"
     return topic if shard is None else f"{topic}/{shard.name}"
+
+
+def subscriptions(shard: Shard | None, tables: Collection[str] | None) -> tuple[list[str], list[str]]:
+    """What a hub (or worker) subscribes to: (topics of the tables' events and statuses, topics of its
+    retained acks). With the room's `tables`, the topics of those it serves, one by one, so a worker
+    hears nothing of the others' tables; a table missing from the list is never heard. Without it,
+    MQTT cannot filter by hash: every table's wildcard, the others' dropped on arrival by their topic.
+    No window at a table's start: subscriptions go before the hub's birth on every connection, a
+    table resends what is unacknowledged when it sees that birth, and the retained ack says where
+    it starts (docs/scale-out.md)."""
+    if tables is None:
+        return [wire.ALL_TABLE_EVENTS, wire.ALL_TABLE_STATUS], [wire.hub_ack("+")]
+    mine = sorted(t for t in set(tables) if shard is None or shard.owns(t))
+    return ([topic for t in mine for topic in (wire.table_events(t), wire.table_status(t))],
+            [wire.hub_ack(t) for t in mine])

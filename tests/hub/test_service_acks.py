@@ -69,3 +69,4 @@ def test_resume_after_drops_what_the_ack_covers_and_never_goes_back() -> None:
     assert [e.seq for e, _ in view.resume_after("b1", 500)] == [501, 502]
     assert view.held["b1"] == {} and (view.boot, view.last_seq) == ("b1", 502)
     assert view.resume_after("b1", 400) == [] and view.last_seq == 502  # an older ack changes nothing
+

@@ -49,7 +49,7 @@ def test_states_go_at_qos0_and_every_table_is_republished_on_reconnect() -> None
         for table in ("t1", "t2"):
             event = wire.ReaderStatus(table=table, boot="b", seq=1, at=0.0, state="connected")
             link.handlers[wire.ALL_TABLE_EVENTS](Message(wire.table_events(table), wire.encode(event), False))
-        assert hub.tick(5)
+        assert wait_until(hub.idle)  # applied and the states published (they wait for their window)
         states = {wire.hub_table_state(t) for t in ("t1", "t2")} | {wire.hub_td_state(t) for t in ("t1", "t2")}
         assert {(t, r, q) for t, _, r, q in link.published if t in states} == {(t, True, 0) for t in states}
         assert all(q == 1 for t, _, _, q in link.published if t not in states)  # events, acks: QoS 1

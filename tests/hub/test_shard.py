@@ -9,7 +9,7 @@ from typing import cast
 import pytest
 
 from hub.edge.service import HubService
-from hub.edge.shard import Shard, hub_client_id, hub_status_topic, shard_of
+from hub.edge.shard import Shard, hub_client_id, hub_status_topic, shard_of, subscriptions
 from hub.room.game import TableSetup
 from simulators.demo import table_ids
 from tablewire import wire
@@ -86,6 +86,36 @@ def test_a_worker_applies_its_tables_and_drops_the_others_before_decoding() -> N
         assert not any(topic == wire.HUB_STATUS for topic, *_ in link.published)
     finally:
         hub.stop()
+
+
+def test_a_worker_given_the_rooms_tables_subscribes_to_its_own_only() -> None:
+    link = RecordingLink()
+    shard = Shard(1, 2)
+    ids = table_ids(8)
+    HubService(link=cast(MqttLink, link), shard=shard, subscribe=ids)
+    mine = {t for t in ids if shard.owns(t)}
+    assert mine and mine != set(ids)
+    expected = {topic for t in mine for topic in (wire.table_events(t), wire.table_status(t), wire.hub_ack(t))}
+    assert set(link.handlers) == expected  # no wildcard: nothing of another worker's tables comes
+
+
+def test_the_subscriptions_are_the_wildcards_without_a_list_and_the_served_tables_with_one() -> None:
+    assert subscriptions(Shard(1, 2), None) == ([wire.ALL_TABLE_EVENTS, wire.ALL_TABLE_STATUS], [wire.hub_ack("+")])
+    ids = table_ids(6)
+    events, acks = subscriptions(Shard(2, 2), [*ids, ids[0]])  # a repeated id: subscribed once
+    mine = sorted(t for t in ids if Shard(2, 2).owns(t))
+    assert events == [topic for t in mine for topic in (wire.table_events(t), wire.table_status(t))]
+    assert acks == [wire.hub_ack(t) for t in mine]
+    assert subscriptions(None, ["t2", "t1"])[1] == [wire.hub_ack("t1"), wire.hub_ack("t2")]  # unsharded: all
+
+
+def test_a_wildcard_worker_drops_another_workers_acks_before_decoding() -> None:
+    link = RecordingLink()
+    shard = Shard(1, 2)
+    hub = HubService(link=cast(MqttLink, link), shard=shard)
+    foreign = next(t for t in table_ids(6) if not shard.owns(t))
+    link.handlers[wire.hub_ack("+")](Message(wire.hub_ack(foreign), b"not even json", True))
+    assert hub.stats.other_shards == 1 and hub.backlog() == 0
 
 
 def test_a_worker_refuses_another_workers_table_and_the_tournament_floor() -> None:
