@@ -337,7 +337,9 @@ def check_viewer_page(page: Any, watcher: Watcher, *, hands: int) -> None:
     named = [r.split("\t") for r in rows if any(name in r for name in alive)]
     assert named and all(re.search(r"\d", cells[3]) for cells in named), named  # a stack by each name
     text = page.inner_text("body")
-    assert "boxed_card" in text and "Feuille morte" in text and "cdc-2013 6.3" in text
+    # the fault and its ruling in words (labels.js), with the article; never the raw identifier
+    assert "Feuille morte" in text and "Carte mise de côté" in text and "cdc-2013 6.3" in text
+    assert "boxed_card" not in text and "set_aside" not in text
     messages = [(name, json.loads(data)) for name, data in page.evaluate("() => window.__raw")]
     ends = [d for name, d in messages if name == "update" and (d.get("event") or {}).get("type") == "hand_end"]
     assert len(ends) >= min(hands, 3), f"the page saw {len(ends)} hands end of {hands}"
