@@ -56,6 +56,11 @@ def _sse(name: str, data: Mapping[str, Any]) -> bytes:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
+def _refused(command: JSONDict, french: str, english: str) -> JSONDict:
+    """A floor refusal the dashboard says itself, in the floor's shape (the page shows one language)."""
+    return {"ok": False, "error": english, "error_fr": french, "error_en": english, "cmd": command.get("cmd", "?")}
+
+
 def _static_files() -> dict[str, bytes]:
     root = resources.files("hub.dashboard") / "static"
     return {f.name: f.read_bytes() for f in root.iterdir() if f.is_file()}
@@ -348,11 +353,11 @@ class Dashboard:
     def floor_command(self, command: JSONDict) -> JSONDict:
         """Pause, resume, add time, move, eliminate, penalty, redraw... as `FloorService.execute` has them."""
         if self.floor is None:
-            return {"ok": False, "error": "no tournament floor on this hub", "cmd": command.get("cmd", "?")}
+            return _refused(command, "pas de tournoi sur ce hub", "no tournament floor on this hub")
         with self.floor_lock:
             try:
                 result = self.floor.execute(command, self.clock.now())
             except StoreError as err:
-                return {"ok": False, "error": f"not kept: {err}", "cmd": command.get("cmd", "?")}
+                return _refused(command, f"non enregistré : {err}", f"not kept: {err}")
         self.publish_clock()
         return result.model_dump()

@@ -14,7 +14,7 @@ function draw() {
     el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
     ...res.ranking.map(r => el("tr", { "data-player": r.player },
       el("td", {}, r.place === null ? "–" : `${r.place}${r.tied > 1 ? " " + t("ex_aequo") : ""}`),
-      el("td", {}, r.player), el("td", {}, t(r.status)),
+      el("td", {}, r.player), el("td", {}, label("standing", r.status)),
       el("td", { class: "num" }, r.prize_cents ? euro(r.prize_cents) : ""))));
 }
 window.rerender = draw;
