@@ -91,8 +91,11 @@ def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chr
     asked(td, "Tirer au sort les places de la table finale")
     fr = result(td, "Refusé")
     assert "la table finale est à" in fr and "players" not in fr, fr
-    # an unknown player, on the English page: English only
+    # the switch to English redraws what the page said: the same refusal, in English only
     td.click("#lang")
+    en = result(td, "Refused by the hub: the final table seats")
+    assert "Refusé" not in en and "table finale" not in en, en
+    # an unknown player, on the English page: English only
     td.fill("#f-elim [name=player]", "Nobody Here")
     td.click("#f-elim button")
     asked(td, "Eliminate Nobody Here\\? His chips leave play")

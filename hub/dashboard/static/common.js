@@ -59,9 +59,12 @@ function refusalText(r) {
 }
 
 // --- an action that changes chips or places: asked first, done, and undone by the button it leaves ----
-// The room and the desk share it: one question box (#confirm), one "last action" to undo.
-const UNDO = { action: null, label: "" };
-function ask(text) {
+// The room and the desk share it: one question box (#confirm), one "last action" to undo. What they say
+// is kept as a function of the page's language, so the switch redraws it (no French left on EN).
+const UNDO = { action: null, doneKey: "", values: {} };
+let ASKED = null;
+function textOf(text) { return typeof text === "function" ? text() : text; }
+function ask(question) {
   let box = document.getElementById("confirm");
   if (!box) {
     box = el("div", { id: "confirm", class: "panel hidden", role: "dialog" }, el("span", { id: "confirm-text" }), " ",
@@ -70,14 +73,21 @@ function ask(text) {
     document.body.append(box);
   }
   const yes = document.getElementById("confirm-yes"), no = document.getElementById("confirm-no");
-  document.getElementById("confirm-text").textContent = text;
+  ASKED = question;
+  document.getElementById("confirm-text").textContent = textOf(question);
   box.classList.remove("hidden");
   yes.focus();
   return new Promise(resolve => {
-    const done = answer => { box.classList.add("hidden"); yes.onclick = no.onclick = null; resolve(answer); };
+    const done = answer => { ASKED = null; box.classList.add("hidden"); yes.onclick = no.onclick = null; resolve(answer); };
     yes.onclick = () => done(true);
     no.onclick = () => done(false);
   });
+}
+// `render(text, ok)` drawn now and again on a language switch: the page's "what happened" line.
+function sayer(render) {
+  let last = null;
+  watch(kind => { if (kind === "lang" && last) render(textOf(last[0]), last[1]); });
+  return (text, ok) => { last = [text, ok]; render(textOf(text), ok); };
 }
 // Balancing or a broken table after an elimination: "Ada : table 1 siège 3 → table 2 siège 5".
 function moveLines(moves) {
@@ -92,16 +102,17 @@ async function floorAct(cmd, doneKey, values, question, show) {
   const r = await tdPost("/api/td/floor", cmd);
   const ok = r.ok && r.data.ok !== false;
   const data = (ok && r.data.data) || {};
-  UNDO.action = Number.isInteger(data.undo) ? data.undo : null;
-  UNDO.label = UNDO.action === null ? "" : tf(doneKey, values);
-  show(ok ? [tf(doneKey, values)].concat(moveLines(data.moves)).join(" · ") : refusalText(r), ok);
+  Object.assign(UNDO, { action: Number.isInteger(data.undo) ? data.undo : null, doneKey, values });
+  show(() => (ok ? [tf(doneKey, values)].concat(moveLines(data.moves)).join(" · ") : refusalText(r)), ok);
   return r;
 }
 function undoLast(show) {
   if (UNDO.action === null) return null;
+  const { doneKey, values } = UNDO;
   return floorAct({ cmd: "undo", action: UNDO.action, by: ME.user || "TD" }, "done_undo", {},
-    tf("ask_undo", { a: UNDO.label }), show);
+    () => tf("ask_undo", { a: tf(doneKey, values) }), show);
 }
+
 // The TD's session is gone (the hub restarted, or it expired): say so, offer to log in again.
 function sessionLost() {
   ME.role = "viewer"; ME.csrf = null;
@@ -126,6 +137,7 @@ async function logout() { await tdPost("/api/logout", {}); location.reload(); }
 const WATCHERS = [];
 function watch(fn) { WATCHERS.push(fn); }
 function changed(kind) { WATCHERS.forEach(fn => { try { fn(kind); } catch (e) { console.error(e); } }); }
+watch(kind => { if (kind === "lang" && ASKED) document.getElementById("confirm-text").textContent = textOf(ASKED); });
 
 // The live stream: "room" (everything, on connect), "update" (a hub event and its table), "fault", "clock".
 function connect(handlers) {

@@ -14,12 +14,12 @@ function mmss(seconds) {
 
 // --- what the TD reads after an action: done, or refused in plain words, and the undo ----------
 // (asking, refusals and the undo are common.js's: the room's controls use the same)
-function say(text, ok) {
+const say = sayer((text, ok) => {
   const box = $("desk-notice");
   $("notice-text").textContent = text;
   box.dataset.ok = ok ? "1" : "0";
   box.classList.toggle("hidden", !text);
-}
+});
 async function act(cmd, doneKey, values, question) {
   const r = await floorAct(cmd, doneKey, values, question, say);
   if (r === null) return null;
@@ -77,11 +77,11 @@ function drawSummary(c) {
 // --- the actions -------------------------------------------------------------------------------
 function nameIn(form) {
   const name = (form.querySelector("[name=player]").value || "").trim();
-  if (!name) say(t("need_name"), false);
+  if (!name) say(() => t("need_name"), false);
   return name;
 }
 function eliminate(player) {
-  return act({ cmd: "eliminate", player }, "done_eliminate", { p: player }, tf("ask_eliminate", { p: player }));
+  return act({ cmd: "eliminate", player }, "done_eliminate", { p: player }, () => tf("ask_eliminate", { p: player }));
 }
 function wholeNumber(text, low, high) {
   const s = String(text).trim();
@@ -91,17 +91,17 @@ function wholeNumber(text, low, high) {
 }
 function clockTime(sign) {
   const minutes = wholeNumber($("k-minutes").value, 1, 360);
-  if (minutes === null) { say(t("bad_minutes"), false); return; }
+  if (minutes === null) { say(() => t("bad_minutes"), false); return; }
   act({ cmd: "clock", action: sign > 0 ? "add" : "remove", seconds: 60 * minutes }, "done_clock", {});
 }
 function setTime() {
   const m = /^\s*(\d{1,3})(?::([0-5]\d))?\s*$/.exec($("k-left").value || "");
-  if (!m || Number(m[1]) > 360) { say(t("bad_mmss"), false); return; }
+  if (!m || Number(m[1]) > 360) { say(() => t("bad_mmss"), false); return; }
   act({ cmd: "clock", action: "set", seconds: 60 * Number(m[1]) + Number(m[2] || 0) }, "done_clock", {});
 }
 function jumpLevel() {
   const level = wholeNumber($("k-level").value, 1, 1000);
-  if (level === null) { say(t("bad_level"), false); return; }
+  if (level === null) { say(() => t("bad_level"), false); return; }
   act({ cmd: "clock", action: "level", level }, "done_clock", {});
 }
 // "Ada=3, Bob=1": each player's small chips left over after the exact exchange (cdc 4.2).
@@ -133,12 +133,12 @@ function wire() {
   $("b-arrive").addEventListener("click", () => { const p = nameIn($("f-register")); if (p) act({ cmd: "arrive", player: p }, "done_arrive", { p }); });
   $("b-reenter").addEventListener("click", () => {
     const p = nameIn($("f-register"));
-    if (p) act({ cmd: "reenter", player: p }, "done_reenter", { p }, tf("ask_reenter", { p }));
+    if (p) act({ cmd: "reenter", player: p }, "done_reenter", { p }, () => tf("ask_reenter", { p }));
   });
   $("b-wait").addEventListener("click", () => { const p = nameIn($("f-register")); if (p) act({ cmd: "wait_list", action: "join", player: p }, "done_wait_list", { p }); });
   $("b-wait-seat").addEventListener("click", () => {
     const first = ((DESK.results && DESK.results.wait_list) || [])[0] || "";
-    act({ cmd: "wait_list", action: "seat" }, "done_wait_list", {}, tf("ask_wait_seat", { p: first }));
+    act({ cmd: "wait_list", action: "seat" }, "done_wait_list", {}, () => tf("ask_wait_seat", { p: first }));
   });
   $("b-seat").addEventListener("click", () => act({ cmd: "seat" }, "done_seat", {}));
   $("b-start").addEventListener("click", () => act({ cmd: "start" }, "done_start", {}));
@@ -153,29 +153,29 @@ function wire() {
     const p = nameIn(ev.target), kind = $("p-kind").value;
     const amount = wholeNumber(ev.target.querySelector("[name=amount]").value, 0, 60);
     if (!p) return;
-    if (amount === null) { say(t("bad_minutes"), false); return; }
-    const k = label("penalty", kind);
-    act({ cmd: "penalty", player: p, kind, amount }, "done_penalty", { p, k }, tf("ask_penalty", { p, k }));
+    if (amount === null) { say(() => t("bad_minutes"), false); return; }
+    const k = () => label("penalty", kind);  // in the language of the moment
+    act({ cmd: "penalty", player: p, kind, amount }, "done_penalty", { p, k }, () => tf("ask_penalty", { p, k }));
   });
-  $("b-redraw").addEventListener("click", () => act({ cmd: "redraw" }, "done_redraw", {}, t("ask_redraw")));
-  $("b-h4h-on").addEventListener("click", () => act({ cmd: "hand_for_hand", on: true }, "done_hand_for_hand", {}, t("ask_h4h_on")));
-  $("b-h4h-off").addEventListener("click", () => act({ cmd: "hand_for_hand", on: false }, "done_hand_for_hand", {}, t("ask_h4h_off")));
+  $("b-redraw").addEventListener("click", () => act({ cmd: "redraw" }, "done_redraw", {}, () => t("ask_redraw")));
+  $("b-h4h-on").addEventListener("click", () => act({ cmd: "hand_for_hand", on: true }, "done_hand_for_hand", {}, () => t("ask_h4h_on")));
+  $("b-h4h-off").addEventListener("click", () => act({ cmd: "hand_for_hand", on: false }, "done_hand_for_hand", {}, () => t("ask_h4h_off")));
   $("f-move").addEventListener("submit", ev => {
     ev.preventDefault();
     const f = ev.target, p = nameIn(f);
     const table = /^t?(\d{1,3})$/.exec(f.querySelector("[name=table]").value.trim());
     const seat = wholeNumber(f.querySelector("[name=seat]").value, 1, 10);
     if (!p) return;
-    if (!table || seat === null) { say(t("bad_move"), false); return; }
+    if (!table || seat === null) { say(() => t("bad_move"), false); return; }
     const v = { p, t: table[1], s: seat };
-    act({ cmd: "move", player: p, table: "t" + table[1], seat }, "done_move", v, tf("ask_move", v));
+    act({ cmd: "move", player: p, table: "t" + table[1], seat }, "done_move", v, () => tf("ask_move", v));
   });
   $("f-race").addEventListener("submit", ev => {
     ev.preventDefault();
     const race = chipRace(ev.target);
-    if (!race) { say(t("bad_race"), false); return; }
+    if (!race) { say(() => t("bad_race"), false); return; }
     const v = { t: race.table.replace(/^t/, ""), s: chips(race.small_value), b: chips(race.big_value) };
-    act(race, "done_race", v, tf("ask_race", v));
+    act(race, "done_race", v, () => tf("ask_race", v));
   });
   $("undo").addEventListener("click", async () => {
     if (await undoLast(say) === null) return;

@@ -80,8 +80,13 @@ const TEXTS = {
 let LANG = localStorage.getItem("tapis.lang") || "fr";
 if (!TEXTS[LANG]) LANG = "fr";
 function t(key) { return (TEXTS[LANG] && TEXTS[LANG][key]) || TEXTS.fr[key] || key; }
-// "{p} eliminated" with its values put in (text, never HTML).
-function tf(key, values) { return t(key).replace(/\{(\w+)\}/g, (_, k) => (values && values[k] !== undefined ? values[k] : "")); }
+// "{p} eliminated" with its values put in (text, never HTML); a value may be a function of the language.
+function tf(key, values) {
+  return t(key).replace(/\{(\w+)\}/g, (_, k) => {
+    const v = values ? values[k] : undefined;
+    return v === undefined ? "" : typeof v === "function" ? v() : v;
+  });
+}
 function applyTexts(root) {
   document.documentElement.lang = LANG;
   (root || document).querySelectorAll("[data-t]").forEach(el => { el.textContent = t(el.dataset.t); });

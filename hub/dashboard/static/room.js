@@ -38,11 +38,11 @@ function later(table) {
 }
 
 // The TD's controls: what changes chips or places is asked first and can be undone (common.js's floorAct).
-function said(text, ok) {
+const said = sayer((text, ok) => {
   const out = document.getElementById("result");
   out.textContent = `${ok ? "✔" : "✘"} ${text}`;
   out.dataset.ok = ok ? "1" : "0";
-}
+});
 async function floor(cmd, doneKey, values, question) {
   const r = await floorAct(cmd, doneKey, values || {}, question, said);
   if (r !== null) document.getElementById("undo").classList.toggle("hidden", UNDO.action === null);
@@ -64,14 +64,14 @@ function form(id, build) {
     floor({ cmd: "clock", action: "add", seconds: 60 * Number(document.getElementById("c-minutes").value || 1) }, "done_clock"));
   form("f-move", d => {
     const v = { p: d.player, t: String(d.table).trim().replace(/^t/i, ""), s: Number(d.seat) };
-    return [{ cmd: "move", player: d.player, table: "t" + v.t, seat: v.s }, "done_move", v, tf("ask_move", v)];
+    return [{ cmd: "move", player: d.player, table: "t" + v.t, seat: v.s }, "done_move", v, () => tf("ask_move", v)];
   });
-  form("f-elim", d => [{ cmd: "eliminate", player: d.player }, "done_eliminate", { p: d.player }, tf("ask_eliminate", { p: d.player })]);
+  form("f-elim", d => [{ cmd: "eliminate", player: d.player }, "done_eliminate", { p: d.player }, () => tf("ask_eliminate", { p: d.player })]);
   form("f-penalty", d => {
-    const v = { p: d.player, k: label("penalty", d.kind) };
-    return [{ cmd: "penalty", player: d.player, kind: d.kind, amount: Number(d.amount) }, "done_penalty", v, tf("ask_penalty", v)];
+    const v = { p: d.player, k: () => label("penalty", d.kind) };
+    return [{ cmd: "penalty", player: d.player, kind: d.kind, amount: Number(d.amount) }, "done_penalty", v, () => tf("ask_penalty", v)];
   });
-  form("f-redraw", () => [{ cmd: "redraw" }, "done_redraw", {}, t("ask_redraw")]);
+  form("f-redraw", () => [{ cmd: "redraw" }, "done_redraw", {}, () => t("ask_redraw")]);
   document.getElementById("undo").addEventListener("click", async () => {
     if (await undoLast(said) !== null) document.getElementById("undo").classList.toggle("hidden", UNDO.action === null);
   });
