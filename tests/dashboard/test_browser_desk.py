@@ -171,7 +171,7 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     page.wait_for_function("() => /^12:(2\\d|30)/.test(document.getElementById('s-time').textContent)")
     page.fill("#k-left", "douze")
     page.click("#k-set")
-    notice(page, "minutes:secondes")
+    notice(page, "minutes et secondes")
     page.fill("#k-level", "3")
     page.click("#k-jump")
     notice(page, "Horloge mise à jour")
