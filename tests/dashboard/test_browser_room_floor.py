@@ -14,7 +14,7 @@ from tests.dashboard import browser
 if (why := browser.missing()) is not None:
     pytest.skip(why, allow_module_level=True)
 
-from playwright.sync_api import Page  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 
 from tests.dashboard.test_browser import chromium, login, open_page  # noqa: E402,F401 - a fixture
 
@@ -43,7 +43,7 @@ def seated(dashboard: Dashboard) -> tuple[str, int]:
     return player.name, player.chips
 
 
-def test_the_rooms_eliminate_is_asked_first_and_undone(chromium, dashboard: Dashboard) -> None:  # noqa: F811
+def test_the_rooms_eliminate_is_asked_first_and_undone(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
     td = open_page(chromium, dashboard.url + "/login")
     login(td, dashboard.url)
     name, chips = seated(dashboard)
@@ -66,7 +66,7 @@ def test_the_rooms_eliminate_is_asked_first_and_undone(chromium, dashboard: Dash
     assert td.errors == []  # type: ignore[attr-defined]
 
 
-def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chromium,  # noqa: F811
+def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chromium: Browser,  # noqa: F811
                                                                             dashboard: Dashboard) -> None:
     td = open_page(chromium, dashboard.url + "/login")
     login(td, dashboard.url)

@@ -158,7 +158,7 @@ def under_way(desk_dash: Dashboard) -> Dashboard:  # noqa: F811
     ada = state.players["Ada"]
     other = next(n for n in state.tables if n != ada.table)
     free = next(s for s in range(1, 11) if s not in state.tables[other].seats)
-    assert floor.execute({"cmd": "move", "player": "Ada", "table": f"t{other}", "seat": free}, 0.6).ok  # type: ignore[arg-type]
+    assert floor.execute({"cmd": "move", "player": "Ada", "table": f"t{other}", "seat": free}, 0.6).ok
     return desk_dash
 
 
