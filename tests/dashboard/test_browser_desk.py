@@ -67,10 +67,15 @@ def spaced(text: str) -> str:
     return text.replace("\u202f", " ").replace("\xa0", " ")
 
 
+def shown(page: Page, element: str, pattern: str) -> str:
+    """The text of the element with id `element` once it matches `pattern` (spaces as the TD reads them)."""
+    page.wait_for_function("([id, re]) => new RegExp(re).test(document.getElementById(id).textContent"
+                           ".replace(/[\\u202f\\u00a0]/g, ' '))", arg=[element, pattern])
+    return spaced(page.inner_text("#" + element))
+
+
 def notice(page: Page, pattern: str) -> str:
-    page.wait_for_function("re => new RegExp(re).test(document.getElementById('notice-text').textContent"
-                           ".replace(/[\\u202f\\u00a0]/g, ' '))", arg=pattern)
-    return spaced(page.inner_text("#notice-text"))
+    return shown(page, "notice-text", pattern)
 
 
 def register(page: Page, name: str) -> None:

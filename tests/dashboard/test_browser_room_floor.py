@@ -17,16 +17,11 @@ if (why := browser.missing()) is not None:
 from playwright.sync_api import Browser, Page  # noqa: E402
 
 from tests.dashboard.test_browser import chromium, login, open_page  # noqa: E402,F401 - a fixture
-
-
-def spaced(text: str) -> str:
-    return text.replace("\u202f", " ").replace("\xa0", " ")
+from tests.dashboard.test_browser_desk import shown, spaced  # noqa: E402
 
 
 def result(page: Page, pattern: str) -> str:
-    page.wait_for_function("re => new RegExp(re).test(document.getElementById('result').textContent"
-                           ".replace(/[\\u202f\\u00a0]/g, ' '))", arg=pattern)
-    return spaced(page.inner_text("#result"))
+    return shown(page, "result", pattern)
 
 
 def asked(page: Page, pattern: str, *, yes: bool = True) -> None:
