@@ -38,8 +38,11 @@ def seated(dashboard: Dashboard) -> tuple[str, int]:
     return player.name, player.chips
 
 
-def test_the_rooms_eliminate_is_asked_first_and_undone(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
+@pytest.mark.parametrize("size", [(1400, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_rooms_eliminate_is_asked_first_and_undone(chromium: Browser, dashboard: Dashboard,  # noqa: F811
+                                                       size: tuple[int, int]) -> None:
     td = open_page(chromium, dashboard.url + "/login")
+    td.set_viewport_size({"width": size[0], "height": size[1]})  # on a phone the question is in view, clickable
     login(td, dashboard.url)
     name, chips = seated(dashboard)
     state = lambda: dashboard.floor.require().state.players[name]  # type: ignore[union-attr]  # noqa: E731
