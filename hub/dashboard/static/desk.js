@@ -50,7 +50,7 @@ function drawLists() {
       el("td", { class: "player" }, r.player),
       el("td", {}, r.table ? `${r.table} · ${r.seat}` : label("standing", "registered")),
       el("td", { class: "num" }, r.table ? chips(r.chips) : ""),
-      el("td", {}, ME.role === "td" && r.status === "playing" ? el("button", { class: "eliminate", onclick: () => eliminate(r.player) }, t("desk_eliminate")) : null)))
+      el("td", {}, ME.role === "td" && r.status === "playing" ? el("button", { class: "eliminate", onclick: () => eliminate(r.player) }, t("eliminate")) : null)))
       : [el("tr", {}, el("td", { colspan: "4", class: "dim" }, t("no_players")))]));
   const out = rows.filter(r => r.status === "out" || r.status === "winner");
   $("out").replaceChildren(
@@ -70,7 +70,7 @@ function drawSummary(c) {
   $("s-entries").textContent = c.entries;
   $("s-left").textContent = c.players_left;
   $("s-pool").textContent = euros(c.prize_pool_cents);
-  $("s-level").textContent = c.on_break ? t("desk_break") : `${c.level} · ${chips(c.small_blind)}/${chips(c.big_blind)}`;
+  $("s-level").textContent = c.on_break ? t("break") : `${c.level} · ${chips(c.small_blind)}/${chips(c.big_blind)}`;
   $("s-time").textContent = mmss(c.time_left) + (c.started && !c.running ? ` (${t("desk_paused")})` : "");
 }
 
