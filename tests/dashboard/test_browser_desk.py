@@ -197,7 +197,8 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     assert "ne figure pas dans l'échelle des sanctions" in notice(page, "Refusé")
     page.click("#b-redraw")
     confirm(page, "table finale")
-    assert "la table finale est à 9 : il reste 12 joueurs" in notice(page, "Refusé")
+    # the notice said "Refusé" already (the penalty): wait for this refusal's own words
+    assert "Refusé par le hub : la table finale est à 9 : il reste 12 joueurs" in notice(page, "la table finale est à")
     # the TD's own move, confirmed, then undone: Joueur 5 is back on his seat
     state = floor.require().state
     home = (state.players["Joueur 5"].table, state.players["Joueur 5"].seat)
@@ -221,7 +222,7 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     page.click("#lang")  # the same refusal in English
     page.click("#b-redraw")
     confirm(page, "final table")
-    assert "Refused by the hub: the final table seats 9: 12 players are left" in notice(page, "Refused")
+    assert "Refused by the hub: the final table seats 9: 12 players are left" in notice(page, "Refused.*final table")
     assert raw_words(page) == [], raw_words(page)
     assert page.errors == []  # type: ignore[attr-defined]
 
