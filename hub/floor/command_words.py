@@ -158,6 +158,36 @@ _FRENCH: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), f) for 
     (r"^hand for hand is not on$", "la main par main n'est pas en cours"),
     (r"^(\w+) is not in this ruleset's hierarchy \((.+)\)$", r"\1 ne figure pas dans l'échelle des sanctions (\2)"),
     (r"^(\w+) must be (\d+) to (\d+), not (\d+) \((.+)\)$", r"\1 : de \2 à \3, pas \4 (\5)"),
+    # rarer ones: the clock, the wait-list stack, a table's state, a bad table id or setup (part C)
+    (r"^adjust by a non-zero number of seconds$", "indiquer une durée différente de zéro"),
+    (r"^the wait-list stack would be (\d+) \((.+)\)$", r"le tapis du joueur en attente serait de \1 (\2)"),
+    (r"^on a break \((.+)\)$", r"c'est la pause (\1)"),
+    (r"^table (\d+) is already in hand (\d+)$", r"la table \1 joue déjà la donne \2"),
+    (r"^play stops for the final-table draw$", "le jeu s'arrête pour le tirage de la table finale"),
+    (r"^hand for hand: waiting for the other tables \((.+)\)$", r"main par main : on attend les autres tables (\1)"),
+    (r"^table (\d+) is short: play stops until balanced \((.+)\)$",
+     r"la table \1 est incomplète : le jeu s'arrête jusqu'à l'équilibrage (\2)"),
+    (r"^table (\d+) has fewer than two players$", r"la table \1 a moins de deux joueurs"),
+    (r"^hand (\d+) at table (\d+) follows hand (\d+)$", r"la donne \1 de la table \2 suit la donne \3"),
+    (r"^table (\d+) is not playing hand (\d+)$", r"la table \1 ne joue pas la donne \2"),
+    (r"^bad stacks for table (\d+): (.+)$", r"tapis invalides pour la table \1 : \2"),
+    (r"^no move of (.+) to table (\d+) is pending$", r"aucun déplacement de \1 vers la table \2 n'est en attente"),
+    (r"^no occupied seat$", "aucun siège occupé"),
+    (r"^table is full$", "la table est complète"),
+    (r"^(\d+) players do not fit (\d+) tables$", r"\1 joueurs ne tiennent pas à \2 tables"),
+    (r"^table '(.*)' is not a tournament table \(t1, t2, \.\.\.\)$",
+     r"« \1 » n'est pas une table du tournoi (t1, t2…)"),
+    (r"^unknown ruleset '(.*)'$", r"règlement inconnu « \1 »"),
+    (r"^(.+) already holds a tournament: use a new --db file$",
+     r"\1 contient déjà un tournoi : utiliser un nouveau fichier --db"),
+    (r"^no tournament in (.+): create one with `tapis tournament new`$",
+     r"pas de tournoi dans \1 : en créer un avec `tapis tournament new`"),
+    (r"^(.+) has no payout table of its own: give the TD's \(--payouts 50,30,20, or pouques\), "
+     r"or the prize pool would not be paid$",
+     r"\1 n'a pas de répartition des prix : donner celle du DT (--payouts 50,30,20, ou pouques), "
+     r"sinon le prize pool ne serait pas distribué"),
+    (r"^payouts '(.*)': percents of the pool, 1st first, e\.g\. 50,30,20$",
+     r"répartition « \1 » : des pourcentages du prize pool, le 1er d'abord, par exemple 50,30,20"),
 ))
 
 

@@ -62,9 +62,20 @@ def desk(chromium: Browser, url: str, *, width: int = 1400, height: int = 900, l
     return page
 
 
+def spaced(text: str) -> str:
+    """French typography's narrow no-break space read as a space, so a pattern reads as the TD does."""
+    return text.replace("\u202f", " ").replace("\xa0", " ")
+
+
+def shown(page: Page, element: str, pattern: str) -> str:
+    """The text of the element with id `element` once it matches `pattern` (spaces as the TD reads them)."""
+    page.wait_for_function("([id, re]) => new RegExp(re).test(document.getElementById(id).textContent"
+                           ".replace(/[\\u202f\\u00a0]/g, ' '))", arg=[element, pattern])
+    return spaced(page.inner_text("#" + element))
+
+
 def notice(page: Page, pattern: str) -> str:
-    page.wait_for_function("re => new RegExp(re).test(document.getElementById('notice-text').textContent)", arg=pattern)
-    return page.inner_text("#notice-text")
+    return shown(page, "notice-text", pattern)
 
 
 def register(page: Page, name: str) -> None:
@@ -75,7 +86,7 @@ def register(page: Page, name: str) -> None:
 
 def confirm(page: Page, question: str) -> None:
     page.wait_for_selector("#confirm:not(.hidden)")
-    assert re.search(question, page.inner_text("#confirm-text")), page.inner_text("#confirm-text")
+    assert re.search(question, spaced(page.inner_text("#confirm-text"))), page.inner_text("#confirm-text")
     page.click("#confirm-yes")
 
 
@@ -133,7 +144,7 @@ def test_the_desk_registers_starts_eliminates_undoes_and_reenters(chromium: Brow
     notice(page, "Ada éliminé")
     page.click("#b-reenter")
     confirm(page, "Réentrée de Ada")
-    assert "Refusé : Ada a déjà utilisé sa réentrée (pouques-2020 7, 22, 32)" in notice(page, "Refusé")
+    assert "Refusé par le hub : Ada a déjà utilisé sa réentrée (pouques-2020 7, 22, 32)" in notice(page, "Refusé")
     assert raw_words(page) == [], raw_words(page)
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -165,7 +176,7 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     page.wait_for_function("() => /^12:(2\\d|30)/.test(document.getElementById('s-time').textContent)")
     page.fill("#k-left", "douze")
     page.click("#k-set")
-    notice(page, "minutes:secondes")
+    notice(page, "minutes et secondes")
     page.fill("#k-level", "3")
     page.click("#k-jump")
     notice(page, "Horloge mise à jour")
@@ -186,7 +197,8 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     assert "ne figure pas dans l'échelle des sanctions" in notice(page, "Refusé")
     page.click("#b-redraw")
     confirm(page, "table finale")
-    assert "la table finale est à 9 : il reste 12 joueurs" in notice(page, "Refusé")
+    # the notice said "Refusé" already (the penalty): wait for this refusal's own words
+    assert "Refusé par le hub : la table finale est à 9 : il reste 12 joueurs" in notice(page, "la table finale est à")
     # the TD's own move, confirmed, then undone: Joueur 5 is back on his seat
     state = floor.require().state
     home = (state.players["Joueur 5"].table, state.players["Joueur 5"].seat)
@@ -210,7 +222,7 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     page.click("#lang")  # the same refusal in English
     page.click("#b-redraw")
     confirm(page, "final table")
-    assert "Refused: the final table seats 9: 12 players are left" in notice(page, "Refused")
+    assert "Refused by the hub: the final table seats 9: 12 players are left" in notice(page, "Refused.*final table")
     assert raw_words(page) == [], raw_words(page)
     assert page.errors == []  # type: ignore[attr-defined]
 

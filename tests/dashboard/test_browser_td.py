@@ -56,8 +56,12 @@ def test_a_tournament_table_shows_names_and_the_td_cancels_its_hand(
     td.wait_for_selector("#table-t1 td.player")
     drawn = {td.locator("#table-t1 td.player").nth(i).inner_text() for i in range(len(names))}
     assert drawn == names
-    td.on("dialog", lambda dialog: dialog.accept())
     td.click("#table-t1 button.cancel-hand")
+    # asked on the page, in its language (the browser's own dialog has its buttons in the browser's)
+    td.wait_for_selector("#confirm:not(.hidden)")
+    assert td.inner_text("#confirm-text").startswith("Annuler la donne — Table t1, Donne ")
+    assert td.inner_text("#confirm-yes") == "Confirmer" and td.inner_text("#confirm-no") == "Retour"
+    td.click("#confirm-yes")
     td.wait_for_function("() => /Donne annulée par le DT — cdc-2013 6.4/"
                          ".test(document.querySelector('#table-t1 .cancel-result')?.textContent || '')")
     hub._inbox.join()

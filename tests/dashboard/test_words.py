@@ -1,7 +1,9 @@
 """No raw identifier on any page, in French or in English (#18 point 8), in a real Chromium.
 
 Every page (room, table, clock, login; TD and viewer) is opened over a room with faults, a pending
-td_decision, actions out of turn and a hand log, in both languages; its visible text (and titles,
+td_decision, actions out of turn and a hand log, in both languages; the desk and the results page with a
+tournament under way (registrations, an elimination, a TD's move, a refusal, a question asked), on a
+desktop and on a 390x844 phone; its visible text (and titles,
 placeholders, options) is scanned for snake_case ids, the spec's ids whose label differs from them,
 cards in the short form ("7c"), "main 9" (the header says "Donne"), French words left on the English
 page and French typography. The translation tables are checked against ../shared/spec and the enums.
@@ -32,6 +34,7 @@ if (why := browser.missing()) is not None:
 from playwright.sync_api import Browser, Page  # noqa: E402
 
 from tests.dashboard.test_browser import chromium, login, open_page  # noqa: E402,F401 - a fixture
+from tests.dashboard.test_browser_desk import confirm, desk, desk_dash, notice, pouques  # noqa: E402,F401
 
 SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "faults.md"
 if not SPEC.exists():
@@ -47,7 +50,9 @@ VISIBLE = """() => {
 SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
 SHORT_CARD = re.compile(r"(?<![\w♠♥♦♣])(?:10|[2-9TJQKA])[cdhs]\b")
 FRENCH_ONLY = ["spectateur", "directeur de tournoi", "Donne", "Déconnexion", "Salle", "Horloge", "Siège",
-               "Incidents", "Joueurs", "Niveau", "Vu par", "hors ligne", "Mise insuffisante"]
+               "Incidents", "Joueurs", "Niveau", "Vu par", "hors ligne", "Mise insuffisante", "Éliminer", "éliminé",
+               "Inscri", "Réentrée", "Refusé", "Annuler", "Retour", "Confirmer", "inconnu", "Prix", "Exclusion",
+               "Imprimer", "en jeu", "Pénalité", "Déplacer", "siège"]
 
 
 def spec_ids() -> tuple[set[str], set[str]]:
@@ -139,6 +144,50 @@ def test_no_page_shows_a_raw_identifier_in_either_language(chromium: Browser, bu
     assert td.errors == [] and viewer.errors == []  # type: ignore[attr-defined]
 
 
+@pytest.fixture
+def under_way(desk_dash: Dashboard) -> Dashboard:  # noqa: F811
+    """pouques-2020, 14 registered, seated and started, one out, one moved by the TD."""
+    floor = desk_dash.floor
+    assert floor is not None
+    names = ["Ada", "Brune", "Chloé", "Dédé", "Émile", "Fanny", "Gaston", "Hélène", "Igor", "Jules", "Katia",
+             "Léon", "Margot", "Noé"]
+    for cmd in ({"cmd": "register", "players": names}, {"cmd": "seat"}, {"cmd": "start"},
+                {"cmd": "eliminate", "player": "Noé"}):
+        assert floor.execute(cmd, 0.5).ok, cmd  # type: ignore[arg-type]
+    state = floor.require().state
+    ada = state.players["Ada"]
+    other = next(n for n in state.tables if n != ada.table)
+    free = next(s for s in range(1, 11) if s not in state.tables[other].seats)
+    assert floor.execute({"cmd": "move", "player": "Ada", "table": f"t{other}", "seat": free}, 0.6).ok
+    return desk_dash
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_desk_and_the_results_have_no_raw_identifier(chromium: Browser, under_way: Dashboard,  # noqa: F811
+                                                         size: tuple[int, int]) -> None:
+    labels = open_page(chromium, under_way.url + "/login").evaluate("() => LABELS")
+    page = desk(chromium, under_way.url, width=size[0], height=size[1])
+    page.wait_for_selector("#out tr[data-player='Noé']")
+    # a refusal from the core (its French from command_words), then a question left open on the page
+    page.fill("#f-register [name=player]", "Ada")
+    page.click("#b-reenter")
+    confirm(page, "Réentrée de Ada")
+    notice(page, "Refusé")
+    found = scan(page, labels)
+    page.click("#playing tr[data-player='Brune'] button.eliminate")
+    page.wait_for_selector("#confirm:not(.hidden)")
+    found += scan(page, labels)
+    page.click("#confirm-yes")
+    notice(page, "Brune éliminé")
+    page.wait_for_selector("#undo:not(.hidden)")
+    found += scan(page, labels)
+    page.goto(under_way.url + "/results")
+    page.wait_for_selector("#r-table tr[data-player='Brune']")
+    found += scan(page, labels)
+    assert found == [], "\n".join(found)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_every_identifier_has_a_label_in_both_languages(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
     page = open_page(chromium, dashboard.url + "/login")
     labels = page.evaluate("() => LABELS")
@@ -149,7 +198,8 @@ def test_every_identifier_has_a_label_in_both_languages(chromium: Browser, dashb
               "action": {str(a) for a in ActionKind},
               "result": {str(r) for r in HandEndKind} | {"misdeal", "cancelled"},
               "penalty": {str(p) for p in PenaltyKind}, "player_status": {str(p) for p in PlayerStatus},
-              "move_reason": {str(r) for r in MoveReason}}
+              "move_reason": {str(r) for r in MoveReason},
+              "standing": {"playing", "registered", "winner", "out"}}
     missing = [f"{lang}.{group}.{ident}" for lang in ("fr", "en") for group, ids in wanted.items()
                for ident in sorted(ids) if not labels[lang].get(group, {}).get(ident)]
     assert missing == []

@@ -49,12 +49,70 @@ async function tdPost(path, body) {
   return { ok: r.ok, status: r.status, data };
 }
 // What a refused action says, in the page's language: the hub's codes have words; a floor refusal
-// (its own sentence) comes after "Refusé :".
+// comes in both languages (error_fr, error_en), after "Refusé par le hub :". Never the other language.
 function refusalText(r) {
-  const code = (r.data || {}).code;
-  if (code && TEXTS.fr["err_" + code]) return t("err_" + code);
-  return t("refused_by_hub") + colon() + typo((r.data || {}).error || r.status);
+  const d = r.data || {};
+  if (d.code && TEXTS.fr["err_" + d.code]) return t("err_" + d.code);
+  if (!r.status) return t("err_hub_down");
+  const said = LANG === "fr" ? d.error_fr : d.error_en;
+  return t("refused_by_hub") + colon() + (said ? typo(said) : t("err_refused"));
 }
+
+// --- an action that changes chips or places: asked first, done, and undone by the button it leaves ----
+// The room and the desk share it: one question box (#confirm), one "last action" to undo. What they say
+// is kept as a function of the page's language, so the switch redraws it (no French left on EN).
+const UNDO = { action: null, doneKey: "", values: {} };
+let ASKED = null;
+function textOf(text) { return typeof text === "function" ? text() : text; }
+function ask(question) {
+  let box = document.getElementById("confirm");
+  if (!box) {
+    box = el("div", { id: "confirm", class: "panel hidden", role: "dialog" }, el("span", { id: "confirm-text" }), " ",
+      el("button", { id: "confirm-yes", class: "primary", "data-t": "confirm" }, t("confirm")), " ",
+      el("button", { id: "confirm-no", "data-t": "back" }, t("back")));
+    document.body.append(box);
+  }
+  const yes = document.getElementById("confirm-yes"), no = document.getElementById("confirm-no");
+  ASKED = question;
+  document.getElementById("confirm-text").textContent = textOf(question);
+  box.classList.remove("hidden");
+  yes.focus();
+  return new Promise(resolve => {
+    const done = answer => { ASKED = null; box.classList.add("hidden"); yes.onclick = no.onclick = null; resolve(answer); };
+    yes.onclick = () => done(true);
+    no.onclick = () => done(false);
+  });
+}
+// `render(text, ok)` drawn now and again on a language switch: the page's "what happened" line.
+function sayer(render) {
+  let last = null;
+  watch(kind => { if (kind === "lang" && last) render(textOf(last[0]), last[1]); });
+  return (text, ok) => { last = [text, ok]; render(textOf(text), ok); };
+}
+// Balancing or a broken table after an elimination: "Ada : table 1 siège 3 → table 2 siège 5".
+function moveLines(moves) {
+  return (moves || []).map(m => tf("move_line", { p: m.player,
+    from: m.from_table ? tf("table_seat", { t: m.from_table.replace(/^t/, ""), s: m.from_seat }) : t("new_seat"),
+    to: tf("table_seat", { t: m.to_table.replace(/^t/, ""), s: m.to_seat }) }));
+}
+// One floor command: asked first when `question` is given; `show(text, ok)` says the outcome; an
+// action the hub can take back is kept in UNDO (its undo is an event, not an erasure). null: not asked.
+async function floorAct(cmd, doneKey, values, question, show) {
+  if (question && !(await ask(question))) return null;
+  const r = await tdPost("/api/td/floor", cmd);
+  const ok = r.ok && r.data.ok !== false;
+  const data = (ok && r.data.data) || {};
+  Object.assign(UNDO, { action: Number.isInteger(data.undo) ? data.undo : null, doneKey, values });
+  show(() => (ok ? [tf(doneKey, values)].concat(moveLines(data.moves)).join(" · ") : refusalText(r)), ok);
+  return r;
+}
+function undoLast(show) {
+  if (UNDO.action === null) return null;
+  const { doneKey, values } = UNDO;
+  return floorAct({ cmd: "undo", action: UNDO.action, by: ME.user || "TD" }, "done_undo", {},
+    () => tf("ask_undo", { a: tf(doneKey, values) }), show);
+}
+
 // The TD's session is gone (the hub restarted, or it expired): say so, offer to log in again.
 function sessionLost() {
   ME.role = "viewer"; ME.csrf = null;
@@ -79,6 +137,7 @@ async function logout() { await tdPost("/api/logout", {}); location.reload(); }
 const WATCHERS = [];
 function watch(fn) { WATCHERS.push(fn); }
 function changed(kind) { WATCHERS.forEach(fn => { try { fn(kind); } catch (e) { console.error(e); } }); }
+watch(kind => { if (kind === "lang" && ASKED) document.getElementById("confirm-text").textContent = textOf(ASKED); });
 
 // The live stream: "room" (everything, on connect), "update" (a hub event and its table), "fault", "clock".
 function connect(handlers) {
@@ -176,7 +235,7 @@ function cancelButton(s) {
   const said = el("div", { class: "text cancel-result" }, CANCELS[s.table] || "");
   if (!s.hand_open) return CANCELS[s.table] ? said : null;  // the ruling stays until the next cancel
   const button = el("button", { class: "cancel-hand", onclick: async () => {
-    if (!confirm(`${t("cancel_hand")} — ${t("table")} ${s.table}, ${t("hand")} ${s.hand}${LANG === "fr" ? "\u202f?" : "?"}`)) return;
+    if (!(await ask(`${t("cancel_hand")} — ${t("table")} ${s.table}, ${t("hand")} ${s.hand}${LANG === "fr" ? "\u202f?" : "?"}`))) return;
     const r = await tdPost("/api/td/floor", { cmd: "cancel_hand", table: s.table, by: ME.user || "TD" });
     const d = r.data.data || {};
     CANCELS[s.table] = r.ok ? `✔ ${typo(LANG === "fr" ? d.text : d.text_en)}` : `✘ ${refusalText(r)}`;

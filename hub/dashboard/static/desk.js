@@ -1,8 +1,7 @@
 // tapis registration desk: entries, re-entries, wait-list, the clock, eliminations with confirm and undo,
 // penalties and the final-table draw; the players still in and the eliminated with place and prize.
 "use strict";
-const DESK = { results: null, undo: null, loading: false };
-const KINDS = ["warning", "missed_hands", "missed_rounds", "suspension", "disqualification"];
+const DESK = { results: null, loading: false };
 const $ = id => document.getElementById(id);
 
 function euros(cents) {
@@ -14,52 +13,17 @@ function mmss(seconds) {
 }
 
 // --- what the TD reads after an action: done, or refused in plain words, and the undo ----------
-function notice(text, ok) {
-  const box = $("notice");
+// (asking, refusals and the undo are common.js's: the room's controls use the same)
+const say = sayer((text, ok) => {
+  const box = $("desk-notice");
   $("notice-text").textContent = text;
   box.dataset.ok = ok ? "1" : "0";
   box.classList.toggle("hidden", !text);
-}
-function refusal(r) {
-  if (r.status === 403) return t("need_login");
-  if (!r.status) return t("no_answer");
-  const d = r.data || {};
-  const text = (LANG === "fr" ? d.error_fr : d.error_en) || d.error || `HTTP ${r.status}`;
-  return t("refused_prefix") + text;
-}
-function moveLines(moves) {
-  return (moves || []).map(m => tf("move_line", { p: m.player,
-    from: m.from_table ? tf("table_seat", { t: m.from_table.replace(/^t/, ""), s: m.from_seat }) : t("new_seat"),
-    to: tf("table_seat", { t: m.to_table.replace(/^t/, ""), s: m.to_seat }) }));
-}
-
-// An action that changes chips or places is confirmed on the page first (a misclick costs a stack).
-function ask(text) {
-  const box = $("confirm");
-  $("confirm-text").textContent = text;
-  box.classList.remove("hidden");
-  $("confirm-yes").focus();
-  return new Promise(resolve => {
-    const done = yes => { box.classList.add("hidden"); $("confirm-yes").onclick = $("confirm-no").onclick = null; resolve(yes); };
-    $("confirm-yes").onclick = () => done(true);
-    $("confirm-no").onclick = () => done(false);
-  });
-}
-
+});
 async function act(cmd, doneKey, values, question) {
-  if (question && !(await ask(question))) return null;
-  let r;
-  try { r = await tdPost("/api/td/floor", cmd); } catch (e) { r = { ok: false, status: 0, data: {} }; }
-  if (r.ok && r.data.ok !== false) {
-    const data = r.data.data || {};
-    const text = [tf(doneKey, values)].concat(moveLines(data.moves)).join(" · ");
-    notice(text, true);
-    DESK.undo = Number.isInteger(data.undo) ? { action: data.undo, label: tf(doneKey, values) } : null;
-  } else {
-    notice(refusal(r), false);
-    DESK.undo = null;
-  }
-  $("undo").classList.toggle("hidden", !DESK.undo);
+  const r = await floorAct(cmd, doneKey, values, question, say);
+  if (r === null) return null;
+  $("undo").classList.toggle("hidden", UNDO.action === null);
   loadResults();
   return r;
 }
@@ -84,20 +48,20 @@ function drawLists() {
     el("tr", {}, el("th", {}, t("player_col")), el("th", {}, t("where")), el("th", { class: "num" }, t("chips_col")), el("th", {}, "")),
     ...(playing.length ? playing.map(r => el("tr", { "data-player": r.player },
       el("td", { class: "player" }, r.player),
-      el("td", {}, r.table ? `${r.table} · ${r.seat}` : t("registered")),
+      el("td", {}, r.table ? `${r.table} · ${r.seat}` : label("standing", "registered")),
       el("td", { class: "num" }, r.table ? chips(r.chips) : ""),
-      el("td", {}, ME.role === "td" && r.status === "playing" ? el("button", { class: "eliminate", onclick: () => eliminate(r.player) }, t("desk_eliminate")) : null)))
+      el("td", {}, ME.role === "td" && r.status === "playing" ? el("button", { class: "eliminate", onclick: () => eliminate(r.player) }, t("eliminate")) : null)))
       : [el("tr", {}, el("td", { colspan: "4", class: "dim" }, t("no_players")))]));
   const out = rows.filter(r => r.status === "out" || r.status === "winner");
   $("out").replaceChildren(
     el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
     ...(out.length ? out.map(r => el("tr", { "data-player": r.player },
       el("td", { class: "place" }, `${r.place}${r.tied > 1 ? " " + t("ex_aequo") : ""}`),
-      el("td", { class: "player" }, r.player), el("td", {}, t(r.status)),
+      el("td", { class: "player" }, r.player), el("td", {}, label("standing", r.status)),
       el("td", { class: "num prize" }, r.prize_cents ? euros(r.prize_cents) : "")))
       : [el("tr", {}, el("td", { colspan: "4", class: "dim" }, t("none_out")))]));
   const waiting = (res && res.wait_list) || [];
-  $("wait-list").textContent = waiting.length ? `${t("wait_list")} : ${waiting.join(", ")}` : "";
+  $("wait-list").textContent = waiting.length ? t("wait_list") + colon() + waiting.join(", ") : "";
   if (res) $("t-name").textContent = res.name;
 }
 function drawSummary(c) {
@@ -106,18 +70,18 @@ function drawSummary(c) {
   $("s-entries").textContent = c.entries;
   $("s-left").textContent = c.players_left;
   $("s-pool").textContent = euros(c.prize_pool_cents);
-  $("s-level").textContent = c.on_break ? t("desk_break") : `${c.level} · ${chips(c.small_blind)}/${chips(c.big_blind)}`;
+  $("s-level").textContent = c.on_break ? t("break") : `${c.level} · ${chips(c.small_blind)}/${chips(c.big_blind)}`;
   $("s-time").textContent = mmss(c.time_left) + (c.started && !c.running ? ` (${t("desk_paused")})` : "");
 }
 
 // --- the actions -------------------------------------------------------------------------------
 function nameIn(form) {
   const name = (form.querySelector("[name=player]").value || "").trim();
-  if (!name) notice(t("need_name"), false);
+  if (!name) say(() => t("need_name"), false);
   return name;
 }
 function eliminate(player) {
-  return act({ cmd: "eliminate", player }, "done_eliminate", { p: player }, tf("ask_eliminate", { p: player }));
+  return act({ cmd: "eliminate", player }, "done_eliminate", { p: player }, () => tf("ask_eliminate", { p: player }));
 }
 function wholeNumber(text, low, high) {
   const s = String(text).trim();
@@ -127,17 +91,17 @@ function wholeNumber(text, low, high) {
 }
 function clockTime(sign) {
   const minutes = wholeNumber($("k-minutes").value, 1, 360);
-  if (minutes === null) { notice(t("bad_minutes"), false); return; }
+  if (minutes === null) { say(() => t("bad_minutes"), false); return; }
   act({ cmd: "clock", action: sign > 0 ? "add" : "remove", seconds: 60 * minutes }, "done_clock", {});
 }
 function setTime() {
   const m = /^\s*(\d{1,3})(?::([0-5]\d))?\s*$/.exec($("k-left").value || "");
-  if (!m || Number(m[1]) > 360) { notice(t("bad_mmss"), false); return; }
+  if (!m || Number(m[1]) > 360) { say(() => t("bad_mmss"), false); return; }
   act({ cmd: "clock", action: "set", seconds: 60 * Number(m[1]) + Number(m[2] || 0) }, "done_clock", {});
 }
 function jumpLevel() {
   const level = wholeNumber($("k-level").value, 1, 1000);
-  if (level === null) { notice(t("bad_level"), false); return; }
+  if (level === null) { say(() => t("bad_level"), false); return; }
   act({ cmd: "clock", action: "level", level }, "done_clock", {});
 }
 // "Ada=3, Bob=1": each player's small chips left over after the exact exchange (cdc 4.2).
@@ -156,7 +120,7 @@ function chipRace(form) {
 }
 function penaltyKinds() {
   const select = $("p-kind"), was = select.value;
-  select.replaceChildren(...KINDS.map(k => el("option", { value: k }, t("k_" + k))));
+  select.replaceChildren(...Object.keys(LABELS.fr.penalty).map(k => el("option", { value: k }, label("penalty", k))));
   if (was) select.value = was;
 }
 
@@ -169,12 +133,12 @@ function wire() {
   $("b-arrive").addEventListener("click", () => { const p = nameIn($("f-register")); if (p) act({ cmd: "arrive", player: p }, "done_arrive", { p }); });
   $("b-reenter").addEventListener("click", () => {
     const p = nameIn($("f-register"));
-    if (p) act({ cmd: "reenter", player: p }, "done_reenter", { p }, tf("ask_reenter", { p }));
+    if (p) act({ cmd: "reenter", player: p }, "done_reenter", { p }, () => tf("ask_reenter", { p }));
   });
   $("b-wait").addEventListener("click", () => { const p = nameIn($("f-register")); if (p) act({ cmd: "wait_list", action: "join", player: p }, "done_wait_list", { p }); });
   $("b-wait-seat").addEventListener("click", () => {
     const first = ((DESK.results && DESK.results.wait_list) || [])[0] || "";
-    act({ cmd: "wait_list", action: "seat" }, "done_wait_list", {}, tf("ask_wait_seat", { p: first }));
+    act({ cmd: "wait_list", action: "seat" }, "done_wait_list", {}, () => tf("ask_wait_seat", { p: first }));
   });
   $("b-seat").addEventListener("click", () => act({ cmd: "seat" }, "done_seat", {}));
   $("b-start").addEventListener("click", () => act({ cmd: "start" }, "done_start", {}));
@@ -189,33 +153,34 @@ function wire() {
     const p = nameIn(ev.target), kind = $("p-kind").value;
     const amount = wholeNumber(ev.target.querySelector("[name=amount]").value, 0, 60);
     if (!p) return;
-    if (amount === null) { notice(t("bad_minutes"), false); return; }
-    const k = t("k_" + kind);
-    act({ cmd: "penalty", player: p, kind, amount }, "done_penalty", { p, k }, tf("ask_penalty", { p, k }));
+    if (amount === null) { say(() => t("bad_minutes"), false); return; }
+    const k = () => label("penalty", kind);  // in the language of the moment
+    act({ cmd: "penalty", player: p, kind, amount }, "done_penalty", { p, k }, () => tf("ask_penalty", { p, k }));
   });
-  $("b-redraw").addEventListener("click", () => act({ cmd: "redraw" }, "done_redraw", {}, t("ask_redraw")));
-  $("b-h4h-on").addEventListener("click", () => act({ cmd: "hand_for_hand", on: true }, "done_hand_for_hand", {}, t("ask_h4h_on")));
-  $("b-h4h-off").addEventListener("click", () => act({ cmd: "hand_for_hand", on: false }, "done_hand_for_hand", {}, t("ask_h4h_off")));
+  $("b-redraw").addEventListener("click", () => act({ cmd: "redraw" }, "done_redraw", {}, () => t("ask_redraw")));
+  $("b-h4h-on").addEventListener("click", () => act({ cmd: "hand_for_hand", on: true }, "done_hand_for_hand", {}, () => t("ask_h4h_on")));
+  $("b-h4h-off").addEventListener("click", () => act({ cmd: "hand_for_hand", on: false }, "done_hand_for_hand", {}, () => t("ask_h4h_off")));
   $("f-move").addEventListener("submit", ev => {
     ev.preventDefault();
     const f = ev.target, p = nameIn(f);
     const table = /^t?(\d{1,3})$/.exec(f.querySelector("[name=table]").value.trim());
     const seat = wholeNumber(f.querySelector("[name=seat]").value, 1, 10);
     if (!p) return;
-    if (!table || seat === null) { notice(t("bad_move"), false); return; }
+    if (!table || seat === null) { say(() => t("bad_move"), false); return; }
     const v = { p, t: table[1], s: seat };
-    act({ cmd: "move", player: p, table: "t" + table[1], seat }, "done_move", v, tf("ask_move", v));
+    act({ cmd: "move", player: p, table: "t" + table[1], seat }, "done_move", v, () => tf("ask_move", v));
   });
   $("f-race").addEventListener("submit", ev => {
     ev.preventDefault();
     const race = chipRace(ev.target);
-    if (!race) { notice(t("bad_race"), false); return; }
+    if (!race) { say(() => t("bad_race"), false); return; }
     const v = { t: race.table.replace(/^t/, ""), s: chips(race.small_value), b: chips(race.big_value) };
-    act(race, "done_race", v, tf("ask_race", v));
+    act(race, "done_race", v, () => tf("ask_race", v));
   });
-  $("undo").addEventListener("click", () => {
-    if (!DESK.undo) return;
-    act({ cmd: "undo", action: DESK.undo.action, by: ME.user || "TD" }, "done_undo", {}, tf("ask_undo", { a: DESK.undo.label }));
+  $("undo").addEventListener("click", async () => {
+    if (await undoLast(say) === null) return;
+    $("undo").classList.toggle("hidden", UNDO.action === null);
+    loadResults();
   });
   $("search").addEventListener("input", drawLists);
 }
@@ -223,7 +188,7 @@ function wire() {
 window.rerender = () => { penaltyKinds(); drawLists(); drawSummary(ROOM.clock); };
 (async function main() {
   applyTexts(); langSwitch();
-  notice("", true);
+  say("", true);
   await whoAmI();
   penaltyKinds();
   wire();

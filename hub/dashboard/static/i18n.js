@@ -20,7 +20,7 @@ const TEXTS = {
         disconnected: "connexion perdue…", log: "Journal de la donne", next_level: "Niveau suivant",
         entries: "Entrées", hand_for_hand: "MAIN PAR MAIN", final_table: "TABLE FINALE", folded: "couché",
         reader_unknown: "?", reader_lost: "perdu", reader_fault: "en défaut", close: "Fermer", done: "fait",
-        refused_by_hub: "Refusé par le hub", relogin: "Se reconnecter",
+        refused_by_hub: "Refusé par le hub", err_refused: "l'action n'a pas été faite", relogin: "Se reconnecter",
         err_hub_down: "Hub injoignable\u202f: l'action n'a pas été faite. Réessayez quand il répond.",
         hub_down: "Hub injoignable\u202f: l'action n'a pas été faite. Réessayez quand il répond.",
         err_session_expired: "Session DT perdue (le hub a redémarré ou la session a expiré)\u202f: l'action n'a pas été faite.",
@@ -57,7 +57,7 @@ const TEXTS = {
         disconnected: "connection lost…", log: "Hand log", next_level: "Next level",
         entries: "Entries", hand_for_hand: "HAND FOR HAND", final_table: "FINAL TABLE", folded: "folded",
         reader_unknown: "?", reader_lost: "lost", reader_fault: "faulty", close: "Close", done: "done",
-        refused_by_hub: "Refused by the hub", relogin: "Log in again",
+        refused_by_hub: "Refused by the hub", err_refused: "the action was not done", relogin: "Log in again",
         err_hub_down: "The hub does not answer: the action was not done. Try again when it does.",
         hub_down: "The hub does not answer: the action was not done. Try again when it does.",
         err_session_expired: "TD session lost (the hub restarted or the session expired): the action was not done.",
@@ -80,6 +80,13 @@ const TEXTS = {
 let LANG = localStorage.getItem("tapis.lang") || "fr";
 if (!TEXTS[LANG]) LANG = "fr";
 function t(key) { return (TEXTS[LANG] && TEXTS[LANG][key]) || TEXTS.fr[key] || key; }
+// "{p} eliminated" with its values put in (text, never HTML); a value may be a function of the language.
+function tf(key, values) {
+  return t(key).replace(/\{(\w+)\}/g, (_, k) => {
+    const v = values ? values[k] : undefined;
+    return v === undefined ? "" : typeof v === "function" ? v() : v;
+  });
+}
 function applyTexts(root) {
   document.documentElement.lang = LANG;
   (root || document).querySelectorAll("[data-t]").forEach(el => { el.textContent = t(el.dataset.t); });

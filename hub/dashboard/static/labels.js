@@ -29,7 +29,7 @@ const LABELS = {
       arrived: "arrivée", left: "retirée" },
     result: { showdown: "abattage", uncontested: "sans abattage", misdeal: "fausse donne", cancelled: "annulée" },
     penalty: { warning: "Avertissement", missed_hands: "Mains de pénalité", missed_rounds: "Tours de pénalité",
-      suspension: "Suspension (min)", disqualification: "Disqualification" },
+      suspension: "Exclusion temporaire (min)", disqualification: "Disqualification" },
     player_status: { registered: "inscrit", seated: "assis", moving: "à déplacer", out: "éliminé", waiting: "en attente" },
     zone: { board: "board", burn: "brûlées", muck: "muck", tray: "cartes mortes", seat: "siège" },
     event: { card: "Carte", action: "Action", fault: "Incident", ruling: "Décision", hand_start: "Nouvelle donne",
@@ -39,6 +39,7 @@ const LABELS = {
       hand_refused: "Donne refusée", table_idle: "Table au repos", floor_moves: "Déplacements", other: "Événement" },
     online: { true: "en ligne", false: "hors ligne" },
     move_reason: { balance: "équilibrage", break: "table cassée", td: "décision du DT" },
+    standing: { playing: "en jeu", registered: "inscrit, pas encore placé", winner: "vainqueur", out: "éliminé" },
   },
   en: {
     fault: { boxed_card: "Boxed card", exposed_card: "Card exposed during the deal",
@@ -77,6 +78,7 @@ const LABELS = {
       hand_refused: "Hand refused", table_idle: "Table idle", floor_moves: "Moves", other: "Event" },
     online: { true: "online", false: "offline" },
     move_reason: { balance: "balancing", break: "table broken", td: "TD's move" },
+    standing: { playing: "still playing", registered: "registered, not seated yet", winner: "winner", out: "out" },
   },
 };
 // The label of an identifier; an id no table knows is shown as the group's generic word, never raw.

@@ -6,15 +6,15 @@ function euro(cents) {
 }
 function draw() {
   const res = RESULTS;
-  if (!res) { document.getElementById("r-facts").textContent = t("desk_no_tournament"); return; }
+  if (!res) { document.getElementById("r-facts").textContent = t("no_tournament"); return; }
   document.getElementById("r-name").textContent = res.name;
   document.getElementById("r-facts").textContent =
-    `${res.entries} ${t("entries_of")} · ${t("desk_players_left")} ${res.players_left} · ${t("desk_prize_pool")} ${euro(res.prize_pool_cents)}`;
+    `${res.entries} ${t("entries_of")} · ${t("players_left")} ${res.players_left} · ${t("prize_pool")} ${euro(res.prize_pool_cents)}`;
   document.getElementById("r-table").replaceChildren(
     el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
     ...res.ranking.map(r => el("tr", { "data-player": r.player },
       el("td", {}, r.place === null ? "–" : `${r.place}${r.tied > 1 ? " " + t("ex_aequo") : ""}`),
-      el("td", {}, r.player), el("td", {}, t(r.status)),
+      el("td", {}, r.player), el("td", {}, label("standing", r.status)),
       el("td", { class: "num" }, r.prize_cents ? euro(r.prize_cents) : ""))));
 }
 window.rerender = draw;

@@ -37,30 +37,44 @@ function later(table) {
   if (document.hidden) setTimeout(flush, 250); else requestAnimationFrame(flush);
 }
 
-async function floor(cmd) {
-  const r = await tdPost("/api/td/floor", cmd);
+// The TD's controls: what changes chips or places is asked first and can be undone (common.js's floorAct).
+const said = sayer((text, ok) => {
   const out = document.getElementById("result");
-  out.textContent = r.ok ? `✔ ${t("done")}` : `✘ ${refusalText(r)}`;
-  out.dataset.ok = r.ok ? "1" : "0";
+  out.textContent = `${ok ? "✔" : "✘"} ${text}`;
+  out.dataset.ok = ok ? "1" : "0";
+});
+async function floor(cmd, doneKey, values, question) {
+  const r = await floorAct(cmd, doneKey, values || {}, question, said);
+  if (r !== null) document.getElementById("undo").classList.toggle("hidden", UNDO.action === null);
 }
 function form(id, build) {
   document.getElementById(id).addEventListener("submit", ev => {
     ev.preventDefault();
-    floor(build(Object.fromEntries(new FormData(ev.target).entries())));
+    const [cmd, doneKey, values, question] = build(Object.fromEntries(new FormData(ev.target).entries()));
+    floor(cmd, doneKey, values, question);
   });
 }
 (async function main() {
   applyTexts(); langSwitch();
   await whoAmI();
   document.getElementById("logout").addEventListener("click", logout);
-  document.getElementById("c-pause").addEventListener("click", () => floor({ cmd: "clock", action: "pause" }));
-  document.getElementById("c-resume").addEventListener("click", () => floor({ cmd: "clock", action: "resume" }));
+  document.getElementById("c-pause").addEventListener("click", () => floor({ cmd: "clock", action: "pause" }, "done_clock"));
+  document.getElementById("c-resume").addEventListener("click", () => floor({ cmd: "clock", action: "resume" }, "done_clock"));
   document.getElementById("c-add").addEventListener("click", () =>
-    floor({ cmd: "clock", action: "add", seconds: 60 * Number(document.getElementById("c-minutes").value || 1) }));
-  form("f-move", d => ({ cmd: "move", player: d.player, table: d.table, seat: Number(d.seat) }));
-  form("f-elim", d => ({ cmd: "eliminate", player: d.player }));
-  form("f-penalty", d => ({ cmd: "penalty", player: d.player, kind: d.kind, amount: Number(d.amount) }));
-  form("f-redraw", () => ({ cmd: "redraw" }));
+    floor({ cmd: "clock", action: "add", seconds: 60 * Number(document.getElementById("c-minutes").value || 1) }, "done_clock"));
+  form("f-move", d => {
+    const v = { p: d.player, t: String(d.table).trim().replace(/^t/i, ""), s: Number(d.seat) };
+    return [{ cmd: "move", player: d.player, table: "t" + v.t, seat: v.s }, "done_move", v, () => tf("ask_move", v)];
+  });
+  form("f-elim", d => [{ cmd: "eliminate", player: d.player }, "done_eliminate", { p: d.player }, () => tf("ask_eliminate", { p: d.player })]);
+  form("f-penalty", d => {
+    const v = { p: d.player, k: () => label("penalty", d.kind) };
+    return [{ cmd: "penalty", player: d.player, kind: d.kind, amount: Number(d.amount) }, "done_penalty", v, () => tf("ask_penalty", v)];
+  });
+  form("f-redraw", () => [{ cmd: "redraw" }, "done_redraw", {}, () => t("ask_redraw")]);
+  document.getElementById("undo").addEventListener("click", async () => {
+    if (await undoLast(said) !== null) document.getElementById("undo").classList.toggle("hidden", UNDO.action === null);
+  });
   connect({
     room: drawAll,
     update: d => { if (d.table) later(d.table.table); },

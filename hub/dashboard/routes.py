@@ -1,0 +1,270 @@
+"""The dashboard's HTTP routes: pages, JSON, the event stream and the TD's actions (browser -> `Dashboard`).
+
+One idea: what a request may be and what it is answered. Malformed requests get a 4xx and a `code`,
+never a traceback; TD actions need a session cookie and its CSRF token. The `Dashboard` (server.py)
+owns the state; this module only reads and calls it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import time
+from collections.abc import Mapping
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
+
+from hub.dashboard.auth import Session, Sessions
+from hub.dashboard.model import DashboardError, JSONDict, Role
+from hub.floor.results_view import results_csv
+
+if TYPE_CHECKING:
+    from hub.dashboard.server import Dashboard
+
+log = logging.getLogger(__name__)
+
+COOKIE = "tapis_td"
+MAX_BODY = 65536  # a TD action is a few hundred bytes
+PAGES = {"/": "room.html", "/table": "table.html", "/clock": "clock.html", "/login": "login.html",
+         "/desk": "desk.html", "/results": "results.html"}
+_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+          ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
+_SECURITY = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+             "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'"}
+
+
+class _HttpError(Exception):
+    """A request refused before it reaches a page or an action: answered `status`, connection closed."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
+    """The request handler class bound to `dash` (it reads the dashboard's private state: one owner, two modules)."""
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "tapis-dashboard"
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # small SSE writes: Nagle + delayed ACK would hold each ~40 ms
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+            log.debug("dashboard: " + format, *args)
+
+        # -- helpers --
+
+        def _cookie(self) -> str | None:
+            for part in (self.headers.get("Cookie") or "").split(";"):
+                name, _, value = part.strip().partition("=")
+                if name == COOKIE and value:
+                    return value
+            return None
+
+        def _session(self) -> Session | None:
+            token = self._cookie()
+            return dash.sessions.get(token, time.time()) if token else None
+
+        def _send(self, status: int, body: bytes, content_type: str, headers: Mapping[str, str] = {}) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            for name, value in {**_SECURITY, **headers}.items():
+                self.send_header(name, value)
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def _json(self, status: int, data: Any, headers: Mapping[str, str] = {}) -> None:
+            self._send(status, json.dumps(data).encode(), "application/json", headers)
+
+        def _body(self) -> JSONDict:
+            """The request's JSON object; `_HttpError` for a bad length, type or body."""
+            if self.headers.get("Transfer-Encoding") is not None:
+                raise _HttpError(411, "send the body with a Content-Length, not chunked")
+            raw_length = self.headers.get("Content-Length")
+            raw_length = "0" if raw_length is None else raw_length
+            if not (raw_length.isascii() and raw_length.isdigit()) or len(raw_length) > 12:
+                if raw_length.strip().isdigit() and len(raw_length.strip()) > 12:
+                    raise _HttpError(413, "body too large")
+                raise _HttpError(400, "Content-Length must be a number of bytes")
+            length = int(raw_length)
+            if length > MAX_BODY:
+                raise _HttpError(413, f"body too large (at most {MAX_BODY} bytes)")
+            if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
+                # a cross-site form cannot send JSON without a preflight we never answer
+                raise _HttpError(400, "a JSON object with Content-Type application/json is expected")
+            try:
+                raw = self.rfile.read(length)
+            except OSError as err:  # the socket's timeout: a body announced and never sent
+                raise _HttpError(408, "the request's body did not arrive") from err
+            if len(raw) < length:
+                raise _HttpError(400, "the body is shorter than its Content-Length")
+            try:
+                data = json.loads(raw or b"{}")
+            except ValueError as err:
+                raise _HttpError(400, "a JSON object with Content-Type application/json is expected") from err
+            if not isinstance(data, dict):
+                raise _HttpError(400, "a JSON object with Content-Type application/json is expected")
+            return data
+
+        def _refuse(self, err: _HttpError) -> None:
+            self.close_connection = True  # what is left of the body must not be read as a request
+            try:
+                self._json(err.status, {"error": str(err), "code": "bad_request"}, {"Connection": "close"})
+            except OSError:
+                pass
+
+        def parse_request(self) -> bool:
+            if not dash._running:  # stopped: a kept-alive connection gets no answer, as from a dead hub
+                self.close_connection = True
+                return False
+            if not super().parse_request():
+                return False
+            if self.request_version == "HTTP/0.9":  # `GET /` alone: an answer without a status line
+                self.send_error(HTTPStatus.BAD_REQUEST, "HTTP/1.0 or later")
+                return False
+            return True
+
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+            if self.request_version == "HTTP/0.9":  # a bad request line: still answer with a status line
+                self.request_version = "HTTP/1.0"
+            if code == HTTPStatus.NOT_IMPLEMENTED:  # PUT, DELETE, any other method: the client's error
+                code, message = HTTPStatus.METHOD_NOT_ALLOWED, "GET, HEAD and POST only"
+            super().send_error(code, message, explain)
+
+        def setup(self) -> None:
+            # typeshed calls it a class variable; StreamRequestHandler.setup reads it off the instance
+            self.timeout = dash.request_timeout  # type: ignore[misc]  # set on the socket by setup()
+            super().setup()
+
+        # -- GET --
+
+        def do_HEAD(self) -> None:  # noqa: N802 - http.server's name
+            self.do_GET()  # `_send` leaves the body out; the event stream answers its headers only
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            path = urlsplit(self.path).path
+            session = self._session()
+            if path in PAGES:
+                self._send(200, dash._static[PAGES[path]], _TYPES[".html"])
+            elif path.startswith("/static/") and path[8:] in dash._static:
+                name = path[8:]
+                self._send(200, dash._static[name], _TYPES.get(name[name.rfind("."):], "application/octet-stream"))
+            elif path == "/api/me":
+                self._json(200, {"role": Role.TD if session else Role.VIEWER,
+                                 "user": session.user if session else None,
+                                 "csrf": session.csrf if session else None, "floor": dash.floor is not None})
+            elif path == "/api/room":
+                role = Role.TD if session else Role.VIEWER
+                with dash._lock:
+                    room = dash.model.room(role)
+                self._json(200, {**room, "clock": dash._last_clock, "hub": dash.hub_health(role)})
+            elif path == "/api/log":
+                table = parse_qs(urlsplit(self.path).query).get("t", [""])[0]
+                with dash._lock:
+                    events = dash.model.log(table, Role.TD if session else Role.VIEWER)
+                self._json(200, {"table": table, "events": events})
+            elif path == "/api/clock":
+                self._json(200, {"clock": dash.clock_snapshot()})
+            elif path in ("/api/results", "/api/results.csv"):
+                results = dash.results()
+                if results is None:
+                    self._json(404, {"error": "pas de tournoi / no tournament"})
+                elif path.endswith(".csv"):
+                    self._send(200, ("\ufeff" + results_csv(results)).encode(), "text/csv; charset=utf-8",
+                               {"Content-Disposition": 'attachment; filename="resultats.csv"'})
+                else:
+                    self._json(200, results)
+            elif path == "/favicon.ico":
+                self._send(204, b"", "image/x-icon")
+            elif path == "/events":
+                self._stream(Role.TD if session else Role.VIEWER)
+            else:
+                self._json(404, {"error": "not found"})
+
+        def _stream(self, role: Role) -> None:
+            if self.command == "HEAD":
+                self._send(200, b"", "text/event-stream")
+                return
+            client, first = dash.subscribe(role)
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-store")
+                self.send_header("X-Accel-Buffering", "no")
+                self.end_headers()
+                self.wfile.write(b"retry: 1000\n\n" + first)
+                self.wfile.flush()
+                while dash._running and not client.dropped:
+                    try:
+                        message = client.messages.get(timeout=15)
+                    except queue.Empty:
+                        message = b": ping\n\n"  # keeps proxies and dead peers honest
+                    if message is None:
+                        break
+                    self.wfile.write(message)
+                    self.wfile.flush()
+            except OSError:
+                pass  # the browser went away
+            finally:
+                dash.unsubscribe(client)
+                self.close_connection = True
+
+        # -- POST --
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            path = urlsplit(self.path).path
+            try:
+                body = self._body()
+            except _HttpError as err:
+                self._refuse(err)
+                return
+            if path == "/api/login":
+                address = str(self.client_address[0])
+                if not dash.logins.allow(address, time.monotonic()):
+                    self._json(429, {"error": "too many logins from this address: wait a minute",
+                                     "code": "too_many_logins"},
+                               {"Retry-After": str(int(dash.logins.window))})
+                    return
+                session = dash.sessions.login(str(body.get("user", "")), str(body.get("password", "")), time.time())
+                if session is None:
+                    self._json(401, {"error": "bad user or password", "code": "bad_login"})
+                    return
+                dash.logins.succeeded(address)
+                cookie = f"{COOKIE}={session.token}; HttpOnly; SameSite=Strict; Path=/"
+                self._json(200, {"user": session.user, "csrf": session.csrf}, {"Set-Cookie": cookie})
+                return
+            session = self._session()
+            if session is None:
+                # a cookie the hub does not know: it restarted (sessions live in memory) or the session expired
+                code = "session_expired" if self._cookie() else "login_required"
+                self._json(403, {"error": "TD login required (log in again)", "code": code})
+                return
+            if not Sessions.csrf_ok(session, self.headers.get("X-CSRF-Token")):
+                self._json(403, {"error": "TD login and CSRF token required", "code": "csrf"})
+                return
+            if path == "/api/logout":
+                dash.sessions.logout(session.token)
+                self._json(200, {"ok": True}, {"Set-Cookie": f"{COOKIE}=; Max-Age=0; Path=/"})
+                return
+            try:
+                if path == "/api/td/ack":
+                    self._json(200, dash.acknowledge(str(body.get("fault", "")), session.user))
+                elif path == "/api/td/decide":
+                    self._json(200, dash.decide(str(body.get("fault", "")), str(body.get("option", "")),
+                                                session.user))
+                elif path == "/api/td/floor":
+                    result = dash.floor_command(body)
+                    self._json(200 if result.get("ok") else 409, result)
+                else:
+                    self._json(404, {"error": "not found"})
+            except DashboardError as err:
+                status = HTTPStatus.NOT_FOUND if isinstance(err, KeyError) else HTTPStatus.CONFLICT
+                self._json(status, {"error": str(err.args[0]) if err.args else str(err),
+                                    "code": getattr(err, "code", "refused")})
+
+    return Handler

@@ -1,0 +1,108 @@
+"""The room page's own floor controls (issue 18 part C): "Éliminer", a move, a penalty and the final-table
+draw are asked first on the page and can be undone, with the desk's mechanism (common.js); a floor
+refusal reads in the page's language only, French on the French page, English on the English one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from hub.dashboard import Dashboard
+from tests.dashboard import browser
+
+if (why := browser.missing()) is not None:
+    pytest.skip(why, allow_module_level=True)
+
+from playwright.sync_api import Browser, Page  # noqa: E402
+
+from tests.dashboard.test_browser import chromium, login, open_page  # noqa: E402,F401 - a fixture
+from tests.dashboard.test_browser_desk import shown, spaced  # noqa: E402
+
+
+def result(page: Page, pattern: str) -> str:
+    return shown(page, "result", pattern)
+
+
+def asked(page: Page, pattern: str, *, yes: bool = True) -> None:
+    page.wait_for_selector("#confirm:not(.hidden)")
+    assert re.search(pattern, spaced(page.inner_text("#confirm-text"))), page.inner_text("#confirm-text")
+    page.click("#confirm-yes" if yes else "#confirm-no")
+    page.wait_for_selector("#confirm", state="hidden")
+
+
+def seated(dashboard: Dashboard) -> tuple[str, int]:
+    """A player at table 1 and his chips."""
+    state = dashboard.floor.require().state  # type: ignore[union-attr]
+    player = next(p for p in sorted(state.players.values(), key=lambda p: p.name) if p.alive and p.table == 1)
+    return player.name, player.chips
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_rooms_eliminate_is_asked_first_and_undone(chromium: Browser, dashboard: Dashboard,  # noqa: F811
+                                                       size: tuple[int, int]) -> None:
+    td = open_page(chromium, dashboard.url + "/login")
+    td.set_viewport_size({"width": size[0], "height": size[1]})  # on a phone the question is in view, clickable
+    login(td, dashboard.url)
+    name, chips = seated(dashboard)
+    state = lambda: dashboard.floor.require().state.players[name]  # type: ignore[union-attr]  # noqa: E731
+    td.fill("#f-elim [name=player]", name)
+    td.click("#f-elim button")
+    asked(td, f"Éliminer {re.escape(name)} \\? Ses jetons sortent du jeu", yes=False)  # "Retour": nothing done
+    td.wait_for_timeout(300)
+    assert state().alive and td.locator("#undo").is_hidden()
+    td.click("#f-elim button")
+    asked(td, f"Éliminer {re.escape(name)}")
+    result(td, f"✔ {re.escape(name)} éliminé")
+    assert not state().alive
+    # the misclick is taken back: the undo is asked too, and is an event (the player is back with his chips)
+    td.click("#undo")
+    asked(td, f"Annuler : {re.escape(name)} éliminé")
+    result(td, "✔ Action annulée")
+    assert state().alive and state().chips == chips
+    assert td.locator("#undo").is_hidden()  # an undo is not undone from here
+    assert td.errors == []  # type: ignore[attr-defined]
+
+
+def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chromium: Browser,  # noqa: F811
+                                                                            dashboard: Dashboard) -> None:
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    name, _ = seated(dashboard)
+    # a penalty: asked with its kind in words, done, undone
+    td.fill("#f-penalty [name=player]", name)
+    td.select_option("#f-penalty select", "warning")
+    td.click("#f-penalty button")
+    asked(td, f"Avertissement pour {re.escape(name)}")
+    result(td, f"Avertissement donnée? à {re.escape(name)}")
+    # a move to a seat that is taken: asked, then refused in French only
+    td.fill("#f-move [name=player]", name)
+    td.fill("#f-move [name=table]", "t2")
+    td.fill("#f-move [name=seat]", "1")
+    td.click("#f-move button")
+    asked(td, f"Déplacer {re.escape(name)} à la table 2, siège 1")
+    fr = result(td, "Refusé")
+    assert fr.startswith("✘ Refusé par le hub : ") and "siège 1 de la table 2 n'est pas libre" in fr, fr
+    assert not re.search(r"\b(seat|table \d+ is|not free)\b", fr), fr
+    # the final-table draw with 60 players left: asked, refused
+    td.click("#f-redraw button")
+    asked(td, "Tirer au sort les places de la table finale")
+    fr = result(td, "la table finale est à")
+    assert "la table finale est à" in fr and "players" not in fr, fr
+    # the switch to English redraws what the page said: the same refusal, in English only
+    td.click("#lang")
+    en = result(td, "Refused by the hub: the final table seats")
+    assert "Refusé" not in en and "table finale" not in en, en
+    # an unknown player, on the English page: English only
+    td.fill("#f-elim [name=player]", "Nobody Here")
+    td.click("#f-elim button")
+    asked(td, "Eliminate Nobody Here\\? His chips leave play")
+    en = result(td, "unknown player")  # the line said "Refused" already (the redraw)
+    assert en == "✘ Refused by the hub: unknown player 'Nobody Here'", en
+    td.fill("#f-elim [name=player]", "Nobody Here")
+    td.click("#lang")  # back to French: the same refusal in French
+    td.click("#f-elim button")
+    asked(td, "Éliminer Nobody Here")
+    fr = result(td, "Refusé par le hub : joueur inconnu")
+    assert fr == "✘ Refusé par le hub : joueur inconnu « Nobody Here »", fr
+    assert td.errors == []  # type: ignore[attr-defined]
