@@ -41,7 +41,9 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "public_views": ("hub/room/tables.py", ["tests/security/test_public_views.py", "tests/hub/test_public_faults.py",
                                        "tests/hub/test_wire_and_tables.py", "tests/hub/test_service_acks.py",
                                        "tests/hub/test_table_view.py"]),
-    "dealing": ("table_agent/dealing.py", ["tests/dealing"]),  # ~1,000 mutants, ~4 s each: give it an hour
+    # ~1,000 mutants. The hypothesis "never raises" test is half the folder's time (2.6 s of 5 s) and
+    # only checks that nothing raises, which the other dealing tests see too: left out so the run ends.
+    "dealing": ("table_agent/dealing.py", ["tests/dealing", "--ignore=tests/dealing/test_never_raises.py"]),
     "rulings": ("hub/rulings/engine.py", ["tests/rulings/test_rulings_engine.py",
                                           "tests/rulings/test_rulings_per_ruleset.py",
                                           "tests/rulings/test_rulings_fields.py"]),
