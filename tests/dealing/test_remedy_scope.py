@@ -1,0 +1,194 @@
+"""What a ruling told to the monitor (`expect_remedy`) allows, and no more: the cards it names, the
+street it covers, the hands it kills or keeps alive, the hand it voids. Each test carries out a
+ruling of a rulebook in ../shared/seeds (the article is named) and checks that the correction it
+allows stays silent while a correction it does not allow is still a fault. Found by mutants of
+`expect_remedy` in table_agent/dealing.py that survived the dealing tests (docs/testing.md)."""
+
+from __future__ import annotations
+
+from table_agent.dealing import DealingMonitor, Decision, FaultDetected, HandContext, Street
+from table_agent.dealing import FaultKind as K
+from table_agent.dealing_script import TableScript
+from table_agent.events import BOARD, BURN, MUCK, TRAY, Zone
+
+SEATS = (1, 2, 3, 4, 5, 6)
+HOLE = ("As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c")
+
+
+def _table(**overrides: object) -> tuple[TableScript, HandContext]:
+    fields: dict[str, object] = dict(hand=7, seats=SEATS, button=6, first_to_deal=1, dealer=6)
+    fields.update(overrides)
+    ctx = HandContext(**fields)  # type: ignore[arg-type]
+    t = TableScript(DealingMonitor(table="t1"))
+    t.monitor.start_hand(ctx)
+    return t, ctx
+
+
+def _preflop(t: TableScript, seats: tuple[int, ...] = (3, 4, 5, 6, 1, 2)) -> None:
+    """Everyone in `seats` calls (the big blind checks): the flop is the next card due."""
+    t.round(Street.PREFLOP, [(s, "check" if s == 2 else "call") for s in seats])
+
+
+def _kinds(faults: list[FaultDetected]) -> list[K]:
+    return [f.kind for f in faults]
+
+
+# --- flop without burn: the first card is designated burn (cdc-2013 8.3) ----------------------
+
+def test_designate_burn_allows_the_first_flop_card_only() -> None:
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.board("2s", "2h", "2d")
+    t.monitor.expect_remedy(Decision.DESIGNATE_BURN)
+    assert t.move("2s", BURN) == []
+    assert _kinds(t.move("2h", BURN)) == [K.BOARD_REMOVED]  # the second card is the flop's
+
+
+def test_designate_burn_naming_a_card_allows_that_card() -> None:
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.board("2s", "2h", "2d")
+    t.monitor.expect_remedy(Decision.DESIGNATE_BURN, cards=("2h",))
+    assert t.move("2h", BURN) == []
+
+
+# --- two burns before the flop: the second burn goes to the flop (cdc-2013 8.3) ------------------
+
+def test_burn_to_flop_ruled_at_the_second_burn_then_the_flop_dealt_anyway() -> None:
+    """The ruling reaches the table at the second burn, the dealer has already dealt three flop
+    cards: the second burn joins the board and the last flop card becomes the turn's burn."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.burn("2h")
+    t.monitor.expect_remedy(Decision.BURN_TO_FLOP)
+    t.board("2d", "2c", "5s")
+    assert t.move("2h", BOARD) == []  # a fourth card on the board, but the one ruled there
+    assert t.move("5s", BURN) == []
+    assert _kinds(t.faults) == [K.FLOP_TWO_BURNS]
+
+
+def test_burn_to_flop_only_the_second_burn_joins_the_flop() -> None:
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.burn("2h")
+    t.monitor.expect_remedy(Decision.BURN_TO_FLOP)
+    t.board("2d", "2c", "5s")
+    assert _kinds(t.move("2s", BOARD)) == [K.FLOP_FOUR_CARDS]  # the first burn is no flop card
+
+
+def test_burn_to_flop_ruled_after_the_first_flop_card_sends_the_third_to_the_burn() -> None:
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.burn("2h")
+    t.board("2d")
+    t.monitor.expect_remedy(Decision.BURN_TO_FLOP)
+    t.board("2c", "5s")
+    assert t.move("5s", BURN) == []  # the flop's last card, the turn's burn
+    assert t.move("2h", BOARD) == []
+    assert _kinds(t.move("2c", BURN)) == [K.BOARD_REMOVED]  # but not the second
+
+
+# --- a board ruling covers its street, once -----------------------------------------------------
+
+def test_a_flop_dealt_again_before_the_betting_closed_is_premature_again() -> None:
+    """cdc-2013 8.3: a premature flop goes back into the stub; dealt again before the round is
+    over, it is premature again and is reported again."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    t.monitor.betting_opened(Street.PREFLOP)
+    t.burn("2s")
+    t.board("2h", "2d", "2c")
+    t.monitor.expect_remedy(Decision.RESHUFFLE_BOARD)
+    for card in ("2h", "2d", "2c"):
+        t.leave(card)
+    assert _kinds(t.board("2c", "5c", "5h")) == [K.PREMATURE_FLOP]
+
+
+def test_a_board_ruling_the_monitor_did_not_see_covers_the_last_street_dealt() -> None:
+    """A TD may rule a board fault the antennas did not reveal (here the turn, dealt after the hub
+    wrongly closed the flop's betting): the ruling covers the last street on the board."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.board("2h", "2d", "2c")
+    t.monitor.betting_closed(Street.FLOP)
+    t.burn("3s")
+    t.board("3h")
+    assert t.faults == []
+    t.monitor.expect_remedy(Decision.BURN_PREMATURE)
+    assert t.move("3h", BURN) == []  # the turn ruled premature: burned
+    assert _kinds(t.move("2c", TRAY)) == [K.BOARD_REMOVED]  # the flop is not covered
+
+
+def test_a_board_ruling_with_no_board_covers_the_flop() -> None:
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.monitor.expect_remedy(Decision.RESHUFFLE_BOARD)
+    t.burn("2s")
+    assert _kinds(t.board("2h", "2d", "2c")) == []
+
+
+# --- hands killed, hands kept ---------------------------------------------------------------------
+
+def test_a_hand_ruled_dead_mucked_while_another_is_to_act_is_no_action() -> None:
+    """pouques-2020 79: an extra hole card kills the hand; the dealer mucks it whoever is to act."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    assert _kinds(t.hole(4, "2s")) == [K.EXTRA_HOLE_CARD]
+    t.monitor.expect_remedy(Decision.HAND_DEAD, seat=4)
+    t.monitor.set_to_act(3)
+    assert t.muck(4) == []
+
+
+def test_a_later_ruling_does_not_bring_a_dead_hand_back() -> None:
+    """cdc-2013 5.1 kills the absent player's hand; a board ruling later in the hand (8.3) names no
+    dead seat and leaves that hand dead."""
+    t, ctx = _table(away=frozenset({5}))
+    assert [(f.kind, f.seat) for f in t.deal(ctx, HOLE)] == [(K.ABSENT_PLAYER, 5)]
+    _preflop(t, (3, 4, 6, 1, 2))
+    t.board("2s", "2h", "2d")
+    t.monitor.expect_remedy(Decision.DESIGNATE_BURN)
+    t.monitor.set_to_act(1)
+    assert t.muck(5) == []
+
+
+def test_the_dealers_kept_card_leaves_his_hand_live_and_owed_nothing() -> None:
+    """pcpm: the dealing player's own exposed card is kept, shown to all; no replacement is due
+    and his hand plays on (folding it out of turn is an action out of turn)."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    t.move("3c", TRAY)  # the dealer (button, seat 6) exposes his last card
+    t.monitor.expect_remedy(Decision.CARD_KEPT, seat=6)
+    assert t.move("3c", Zone.seat_zone(6)) == []
+    assert _kinds(t.hole(6, "2s")) == [K.EXTRA_HOLE_CARD]  # no replacement owed
+
+
+def test_the_dealers_kept_card_hand_still_acts_in_turn() -> None:
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    t.move("3c", TRAY)
+    t.monitor.expect_remedy(Decision.CARD_KEPT, seat=6)
+    t.move("3c", Zone.seat_zone(6))
+    t.monitor.set_to_act(3)
+    assert [(f.kind, f.seat) for f in t.move("3c", MUCK)] == [(K.OUT_OF_TURN, 6)]
+
+
+# --- a void hand ----------------------------------------------------------------------------------
+
+def test_after_a_misdeal_the_cards_gathered_raise_nothing() -> None:
+    """A misdeal (cdc-2013 7.1): the hand is void; the dealer gathers the cards any way he likes."""
+    t, ctx = _table()
+    assert _kinds(t.hole(6, "As")) == [K.WRONG_DEAL_ORDER]
+    t.monitor.expect_remedy(Decision.MISDEAL)
+    assert t.move("As", TRAY) == []
+    assert t.tray("Kd") == []
