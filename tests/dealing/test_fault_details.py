@@ -74,3 +74,10 @@ def test_a_card_slid_to_the_small_blind_during_the_deal_is_an_extra_card_there()
     details = extra[0].details
     assert (details["held"], details["extra"], details["small_blind"]) == (3, 1, True)
     assert details["last_served"] is False and details["during_deal"] is True
+
+
+def test_a_fault_carries_its_hand_and_the_time_of_the_card_that_revealed_it() -> None:
+    t, ctx = _table()
+    t.hole(ctx.deal_order[0], HOLE[0])
+    out = t.tray("2h")
+    assert (out[0].hand, out[0].at) == (ctx.hand, t.now) and t.now > 0

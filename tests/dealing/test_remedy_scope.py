@@ -109,7 +109,7 @@ def test_a_flop_dealt_again_before_the_betting_closed_is_premature_again() -> No
     t.monitor.expect_remedy(Decision.RESHUFFLE_BOARD)
     for card in ("2h", "2d", "2c"):
         t.leave(card)
-    assert _kinds(t.board("2c", "5c", "5h")) == [K.PREMATURE_FLOP]
+    assert _kinds(t.board("6h", "6d", "6c")) == [K.PREMATURE_FLOP]  # fresh cards from the stub
 
 
 def test_a_board_ruling_the_monitor_did_not_see_covers_the_last_street_dealt() -> None:
@@ -192,3 +192,95 @@ def test_after_a_misdeal_the_cards_gathered_raise_nothing() -> None:
     t.monitor.expect_remedy(Decision.MISDEAL)
     assert t.move("As", TRAY) == []
     assert t.tray("Kd") == []
+
+
+def test_the_bottom_card_is_one_card_outside_the_betting_not_two() -> None:
+    """pouques-2020: a premature turn is burned and the turn is dealt at once from the bottom of
+    the stub; a river dealt before the betting then is premature again."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.board("2h", "2d", "2c")
+    t.monitor.betting_opened(Street.FLOP)
+    t.burn("3s")
+    t.board("3h")
+    t.monitor.expect_remedy(Decision.BOTTOM_CARD)
+    t.leave("3s")
+    t.move("3h", BURN)
+    assert t.board("5c") == []  # the bottom card, outside the betting: allowed
+    t.burn("3s")
+    assert _kinds(t.board("4d")) == [K.PREMATURE_RIVER]
+
+
+def test_a_kept_card_ruling_keeps_only_that_seats_exposed_card() -> None:
+    """Two cards exposed, seat 2's then the dealer's: the ruling keeps the dealer's (pcpm); seat 2's
+    card put back in its hand is still a dead card there (cdc-2013 7.5)."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    t.move("Kd", TRAY)  # seat 2's first card
+    t.move("3c", TRAY)  # the dealer's last card
+    t.monitor.expect_remedy(Decision.CARD_KEPT, seat=6)
+    assert t.move("3c", Zone.seat_zone(6)) == []
+    assert [(f.kind, f.seat) for f in t.move("Kd", Zone.seat_zone(2))] == [(K.DEAD_CARD_IN_HAND, 2)]
+
+
+def test_a_ruling_delivered_twice_is_carried_out_once() -> None:
+    """The hub's outbox delivers at least once: the same ruling may reach the table twice."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    t.move("3c", TRAY)
+    t.monitor.expect_remedy(Decision.CARD_KEPT, seat=6)
+    t.monitor.expect_remedy(Decision.CARD_KEPT, seat=6)
+    assert t.move("3c", Zone.seat_zone(6)) == []
+    assert _kinds(t.hole(6, "2s")) == [K.EXTRA_HOLE_CARD]
+
+
+def test_a_second_board_ruling_keeps_what_the_first_allowed() -> None:
+    """cdc-2013 8.3: a premature flop, ruled at its first card (reshuffle); the dealer goes on with
+    four cards, a four-card flop ruled in turn (the extra card burned). Gathering the premature
+    flop stays allowed after the second ruling."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    t.monitor.betting_opened(Street.PREFLOP)
+    t.burn("2s")
+    assert _kinds(t.board("2h")) == [K.PREMATURE_FLOP]
+    t.monitor.expect_remedy(Decision.RESHUFFLE_BOARD)
+    assert _kinds(t.board("2d", "2c", "5s")) == [K.FLOP_FOUR_CARDS]
+    t.monitor.expect_remedy(Decision.EXTRA_CARD_BURN)
+    assert t.move("5s", BURN) == []
+    for card in ("2h", "2d", "2c"):
+        assert t.leave(card) == []
+
+
+def test_the_extra_flop_card_ruling_allows_the_fourth_card_not_a_fifth() -> None:
+    """cdc-2013 8.3: a four-card flop, its fourth card burned; ruled late, after the dealer also
+    dealt a fifth card (a premature river of its own): that one leaving is not covered."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.board("2h", "2d", "2c", "5s", "5h")
+    assert _kinds(t.faults)[-2:] == [K.FLOP_FOUR_CARDS, K.PREMATURE_RIVER]
+    t.monitor.expect_remedy(Decision.EXTRA_CARD_BURN)
+    assert t.move("5s", BURN) == []
+    assert _kinds(t.move("5h", TRAY)) == [K.BOARD_REMOVED]
+
+
+def test_the_bottom_card_ruling_allows_the_premature_turn_not_a_river_after_it() -> None:
+    """pouques-2020 77: the premature turn is burned; a river the dealer dealt after it before the
+    ruling reached him is not covered."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.board("2h", "2d", "2c")
+    t.monitor.betting_opened(Street.FLOP)
+    t.burn("3s")
+    t.board("3h")
+    t.burn("4s")
+    t.board("4d")
+    assert _kinds(t.faults) == [K.PREMATURE_TURN, K.PREMATURE_RIVER]
+    t.monitor.expect_remedy(Decision.BOTTOM_CARD)
+    assert t.move("3h", BURN) == []
+    assert _kinds(t.move("4d", TRAY)) == [K.BOARD_REMOVED]
