@@ -284,3 +284,23 @@ def test_the_bottom_card_ruling_allows_the_premature_turn_not_a_river_after_it()
     t.monitor.expect_remedy(Decision.BOTTOM_CARD)
     assert t.move("3h", BURN) == []
     assert _kinds(t.move("4d", TRAY)) == [K.BOARD_REMOVED]
+
+
+def test_a_bottom_card_ruling_delivered_twice_still_allows_one_card() -> None:
+    """Commands reach the table at least once (MQTT QoS 1): the pouques-2020 77 ruling received
+    twice must not let a second card through outside the betting (the premature river after it)."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.board("2h", "2d", "2c")
+    t.monitor.betting_opened(Street.FLOP)
+    t.burn("3s")
+    t.board("3h")
+    t.monitor.expect_remedy(Decision.BOTTOM_CARD)
+    t.monitor.expect_remedy(Decision.BOTTOM_CARD)
+    t.leave("3s")
+    t.move("3h", BURN)
+    assert t.board("5c") == []
+    t.burn("3s")
+    assert _kinds(t.board("4d")) == [K.PREMATURE_RIVER]
