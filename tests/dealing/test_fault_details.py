@@ -81,3 +81,11 @@ def test_a_fault_carries_its_hand_and_the_time_of_the_card_that_revealed_it() ->
     t.hole(ctx.deal_order[0], HOLE[0])
     out = t.tray("2h")
     assert (out[0].hand, out[0].at) == (ctx.hand, t.now) and t.now > 0
+
+
+def test_an_action_out_of_turn_carries_the_press_time() -> None:
+    t, ctx = _table()
+    for seat, card in zip(ctx.deal_order * 2, HOLE):
+        t.hole(seat, card)
+    out = t.monitor.action_seen(4, 3, action="call", at=123.5)
+    assert [(f.kind, f.seat, f.at, f.details["skipped"]) for f in out] == [(K.OUT_OF_TURN, 4, 123.5, 3)]

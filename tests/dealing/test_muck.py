@@ -21,7 +21,9 @@ def _start(**overrides: object) -> tuple[TableScript, HandContext]:
 
 
 def _out_of_turn(faults: list[FaultDetected]) -> list[tuple[int | None, tuple[str, ...], object, object]]:
-    return [(f.seat, f.cards, f.details["via"], f.details["skipped"]) for f in faults if f.kind is K.OUT_OF_TURN]
+    out = [f for f in faults if f.kind is K.OUT_OF_TURN]
+    assert all(f.details["acted_since_skipped"] == 1 for f in out)  # the rulings' "late wake-up" count
+    return [(f.seat, f.cards, f.details["via"], f.details["skipped"]) for f in out]
 
 
 def test_a_fold_out_of_turn_is_reported_at_its_first_card_naming_it() -> None:
@@ -64,3 +66,12 @@ def test_a_card_from_the_deck_straight_to_the_muck_is_no_fold() -> None:
     t.deal(ctx, DECK[:6])
     t.monitor.set_to_act(1)
     assert t.arrive(MUCK, DECK[20]) == []
+
+
+def test_a_hand_folded_on_the_panel_mucked_after_the_turn_moved_on_is_no_action() -> None:
+    t, ctx = _start()
+    t.deal(ctx, DECK[:6])
+    t.monitor.set_to_act(1)
+    t.monitor.action_seen(1, 1, action="fold", at=9.0)
+    t.monitor.set_to_act(2)
+    assert t.move(DECK[0], MUCK) == []  # seat 1's cards reach the muck while seat 2 is to act
