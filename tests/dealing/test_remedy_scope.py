@@ -304,3 +304,19 @@ def test_a_bottom_card_ruling_delivered_twice_still_allows_one_card() -> None:
     assert t.board("5c") == []
     t.burn("3s")
     assert _kinds(t.board("4d")) == [K.PREMATURE_RIVER]
+
+
+def test_a_reshuffle_ruling_keeps_the_extra_flop_card_allowed_to_the_burn() -> None:
+    """cdc-2013 8.3 then 8.5: a four-card flop ruled at its fourth card (that card burns for the
+    turn); before moving it the dealer deals a premature river, ruled in turn (back into the stub).
+    The fourth flop card may still go to the burn."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.board("2h", "2d", "2c", "5s")
+    t.monitor.expect_remedy(Decision.EXTRA_CARD_BURN)
+    assert _kinds(t.board("5h")) == [K.PREMATURE_RIVER]
+    t.monitor.expect_remedy(Decision.RESHUFFLE_BOARD)
+    assert t.leave("5h") == []
+    assert t.move("5s", BURN) == []
