@@ -107,3 +107,26 @@ def test_a_hole_card_to_the_tray_after_the_deal_is_no_exposure() -> None:
     t.deal(ctx, HOLE)
     t.act(3, 3)
     assert t.move(HOLE[3], TRAY) == []
+
+
+def test_a_card_never_dealt_exposed_has_no_deal_position() -> None:
+    """A card that reached a seat from the burn, not from the deck, then went to the tray: it has
+    no place in the deal (0), so cdc-2013 7.1's "one of the first two cards" cannot match it."""
+    t, _ = _table()
+    t.hole(1, HOLE[0])
+    t.burn(SPARE[0])
+    assert t.move(SPARE[0], Zone.seat_zone(2)) == []  # a lone card in seat 2's place: not two yet
+    out = t.move(SPARE[0], TRAY)
+    assert [(f.kind, f.seat) for f in out] == [(K.EXPOSED_CARD, 2)]
+    assert (out[0].details["deal_position"], out[0].details["seat_card"]) == (0, 0)
+
+
+def test_a_seat_owed_two_replacements_that_got_one_is_not_short() -> None:
+    """Both of seat 2's cards exposed during the deal, one replacement given: at the first action
+    seat 2 still holds one card, but one more is due to it, not missing."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    t.move(HOLE[1], TRAY)
+    t.move(HOLE[7], TRAY)
+    t.hole(2, SPARE[0])
+    assert t.act(3, 3) == []
