@@ -320,3 +320,25 @@ def test_a_reshuffle_ruling_keeps_the_extra_flop_card_allowed_to_the_burn() -> N
     t.monitor.expect_remedy(Decision.RESHUFFLE_BOARD)
     assert t.leave("5h") == []
     assert t.move("5s", BURN) == []
+
+
+def test_a_bottom_card_ruling_keeps_the_premature_flop_allowed_back_to_the_stub() -> None:
+    """pouques-2020 77: a premature flop after two actions, ruled at its first card (reshuffled);
+    the dealer runs on to a burn and a turn, a premature turn ruled in turn (bottom card). The
+    premature flop may still go back into the stub."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    t.monitor.betting_opened(Street.PREFLOP)
+    for seat in (3, 4):
+        t.monitor.set_to_act(seat)
+        t.act(seat, seat)
+    t.burn("2s")
+    assert _kinds(t.board("2h")) == [K.PREMATURE_FLOP]
+    t.monitor.expect_remedy(Decision.RESHUFFLE_BOARD)
+    t.board("2d", "2c")
+    t.burn("3s")
+    assert _kinds(t.board("3h")) == [K.PREMATURE_TURN]
+    t.monitor.expect_remedy(Decision.BOTTOM_CARD)
+    for card in ("2h", "2d", "2c"):
+        assert t.leave(card) == []
+    assert t.move("3h", BURN) == []
