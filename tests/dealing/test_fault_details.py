@@ -88,4 +88,14 @@ def test_an_action_out_of_turn_carries_the_press_time() -> None:
     for seat, card in zip(ctx.deal_order * 2, HOLE):
         t.hole(seat, card)
     out = t.monitor.action_seen(4, 3, action="call", at=123.5)
-    assert [(f.kind, f.seat, f.at, f.details["skipped"]) for f in out] == [(K.OUT_OF_TURN, 4, 123.5, 3)]
+    assert [(f.kind, f.seat, f.cards, f.at) for f in out] == [(K.OUT_OF_TURN, 4, (), 123.5)]
+    d = out[0].details
+    assert (d["via"], d["action"], d["skipped"], d["acted_since_skipped"]) == ("panel", "call", 3, 1)
+
+
+def test_two_burns_before_the_flop_name_both_burns() -> None:
+    t, ctx = _table()
+    _dealt_and_first_action(t, ctx)
+    t.burn("2s")
+    out = t.burn("2h")
+    assert [(f.kind, f.cards, f.details["burns"]) for f in out] == [(K.FLOP_TWO_BURNS, ("2s", "2h"), 2)]
