@@ -342,3 +342,21 @@ def test_a_bottom_card_ruling_keeps_the_premature_flop_allowed_back_to_the_stub(
     for card in ("2h", "2d", "2c"):
         assert t.leave(card) == []
     assert t.move("3h", BURN) == []
+
+
+def test_after_the_second_burn_joined_the_flop_the_turn_card_is_no_burn() -> None:
+    """cdc-2013 8.3, caught before the flop: the second burn is the first flop card, two more come
+    from the deck. The turn that follows is a board card: swept away, it is a fault."""
+    t, ctx = _table()
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.burn("2h")
+    t.monitor.expect_remedy(Decision.BURN_TO_FLOP)
+    t.move("2h", BOARD)
+    t.board("2d", "2c")
+    t.round(Street.FLOP, [(s, "check") for s in (1, 2, 3, 4, 5, 6)])
+    t.burn("3s")
+    t.board("3h")
+    assert _kinds(t.move("3h", TRAY)) == [K.BOARD_REMOVED]
+
