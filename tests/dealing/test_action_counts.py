@@ -30,7 +30,7 @@ def _premature_flop_after(actions: int) -> FaultDetected:
         t.act(seat, seat)
     t.burn(DECK[12])
     out = t.board(DECK[13], DECK[14], DECK[15])
-    assert [f.kind for f in out] == [K.PREMATURE_FLOP]
+    assert [(f.kind, f.cards) for f in out] == [(K.PREMATURE_FLOP, (DECK[13],))]  # its first card
     return out[0]
 
 
