@@ -5,10 +5,10 @@ dealing tests (docs/testing.md)."""
 
 from __future__ import annotations
 
-from table_agent.dealing import DealingMonitor, HandContext
+from table_agent.dealing import DealingMonitor, HandContext, Street
 from table_agent.dealing import FaultKind as K
 from table_agent.dealing_script import TableScript
-from table_agent.events import Zone
+from table_agent.events import TRAY, CardArrived, CardTag, Zone
 
 SEATS = (1, 2, 3, 4, 5, 6)
 HOLE = ("As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c")
@@ -99,3 +99,43 @@ def test_two_burns_before_the_flop_name_both_burns() -> None:
     t.burn("2s")
     out = t.burn("2h")
     assert [(f.kind, f.cards, f.details["burns"]) for f in out] == [(K.FLOP_TWO_BURNS, ("2s", "2h"), 2)]
+
+
+def test_a_tag_in_no_deck_is_unknown_at_its_seat_and_named_by_uid() -> None:
+    t, ctx = _table()
+    out = t.hole(ctx.deal_order[0], "tag:0badc0de")
+    assert [(f.kind, f.seat, f.cards, f.details["uid"]) for f in out] == [(K.UNKNOWN_TAG, 1, (), "0BADC0DE")]
+
+
+def test_a_tag_of_a_deck_with_no_face_is_unknown_too() -> None:
+    """A registry entry with a deck but no card face: unknown, never a crash (observations never
+    raise)."""
+    t, _ = _table()
+    tag = CardTag(uid="A0FF", card=None, deck="A", table="t1")
+    out = t.monitor.observe(CardArrived(Zone.seat_zone(1), tag, 1.0, 1))
+    assert [(f.kind, f.details["uid"]) for f in out] == [(K.UNKNOWN_TAG, "A0FF")]
+
+
+def test_board_faults_carry_position_burns_and_whether_the_round_was_open() -> None:
+    t, ctx = _table()
+    _dealt_and_first_action(t, ctx)
+    t.burn("2s")
+    flop = t.board("2h", "2d", "2c")  # preflop betting still open: premature
+    assert [(f.kind, f.cards) for f in flop] == [(K.PREMATURE_FLOP, ("2h",))]
+    d = flop[0].details
+    assert (d["board_position"], d["burns"], d["round_open"], d["actions_preflop"]) == (1, 1, True, 1)
+    t.monitor.betting_closed(Street.PREFLOP)
+    t.monitor.betting_closed(Street.FLOP)
+    turn = t.board("3h")  # no burn for the turn
+    assert [(f.kind, f.details["board_position"], f.details["burns"], f.details["round_open"])
+            for f in turn] == [(K.TURN_WITHOUT_BURN, 4, 1, False)]
+
+
+def test_a_board_card_removed_says_how_many_are_left() -> None:
+    t, ctx = _table()
+    _dealt_and_first_action(t, ctx)
+    t.monitor.betting_closed(Street.PREFLOP)
+    t.burn("2s")
+    t.board("2h", "2d", "2c")
+    out = t.move("2d", TRAY)
+    assert [(f.kind, f.cards, f.details["board_left"]) for f in out] == [(K.BOARD_REMOVED, ("2d",), 2)]

@@ -360,3 +360,40 @@ def test_after_the_second_burn_joined_the_flop_the_turn_card_is_no_burn() -> Non
     t.board("3h")
     assert _kinds(t.move("3h", TRAY)) == [K.BOARD_REMOVED]
 
+
+
+def _flop_betting_open(t: TableScript, ctx: HandContext) -> None:
+    t.deal(ctx, HOLE)
+    _preflop(t)
+    t.burn("2s")
+    t.board("2h", "2d", "2c")
+    t.monitor.betting_opened(Street.FLOP)
+
+
+def test_a_premature_turn_ruling_covers_the_turn_not_the_flop() -> None:
+    t, ctx = _table()
+    _flop_betting_open(t, ctx)
+    t.burn("3s")
+    assert _kinds(t.board("3h")) == [K.PREMATURE_TURN]
+    t.monitor.expect_remedy(Decision.BURN_PREMATURE)
+    assert t.move("3h", BURN) == []
+    assert _kinds(t.move("2d", TRAY)) == [K.BOARD_REMOVED]
+
+
+def test_a_premature_turn_is_reported_once() -> None:
+    t, ctx = _table()
+    _flop_betting_open(t, ctx)
+    t.burn("3s")
+    t.board("3h")
+    t.move("3h", TRAY)  # taken back without a ruling: a board card removed
+    t.board("3d")  # another turn, still during the flop's betting: the same street's fault
+    assert _kinds(t.faults) == [K.PREMATURE_TURN, K.BOARD_REMOVED]
+
+
+def test_a_four_card_flop_is_a_flop_fault_a_premature_turn_after_it_is_another() -> None:
+    t, ctx = _table()
+    _flop_betting_open(t, ctx)
+    t.board("5s")  # a fourth flop card
+    t.move("5s", BURN)  # moved to the burn before any ruling: a board card removed
+    t.board("3h")  # then the turn, during the flop's betting
+    assert _kinds(t.faults) == [K.FLOP_FOUR_CARDS, K.BOARD_REMOVED, K.PREMATURE_TURN]
