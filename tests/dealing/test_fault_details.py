@@ -139,3 +139,14 @@ def test_a_board_card_removed_says_how_many_are_left() -> None:
     t.board("2h", "2d", "2c")
     out = t.move("2d", TRAY)
     assert [(f.kind, f.cards, f.details["board_left"]) for f in out] == [(K.BOARD_REMOVED, ("2d",), 2)]
+
+
+def test_hands_short_at_the_first_action_name_their_cards_and_the_last_served() -> None:
+    """The deal stops after seat 4's second card: seats 5 and 6 (the button, served last) are
+    short; the rulings read `last_served` (cpt87 6.5) and `held`."""
+    t, ctx = _table()
+    for seat, card in zip(ctx.deal_order * 2, HOLE[:10]):
+        t.hole(seat, card)
+    out = t.act(3, 3)
+    assert [(f.kind, f.seat, f.cards, f.details["held"], f.details["last_served"]) for f in out] == [
+        (K.MISSING_HOLE_CARD, 5, (HOLE[4],), 1, False), (K.MISSING_HOLE_CARD, 6, (HOLE[5],), 1, True)]
