@@ -8,7 +8,7 @@ from __future__ import annotations
 from table_agent.dealing import DealingMonitor, FaultDetected, HandContext
 from table_agent.dealing import FaultKind as K
 from table_agent.dealing_script import DECK, TableScript
-from table_agent.events import MUCK, Zone
+from table_agent.events import BURN, MUCK, Zone
 
 
 def _start(**overrides: object) -> tuple[TableScript, HandContext]:
@@ -30,6 +30,18 @@ def test_a_card_slid_back_to_the_hand_it_left_is_not_an_extra_card() -> None:
     t.act(1, 1)
     assert _extra(t.move(DECK[1], Zone.seat_zone(3))) == [(3, 3)]  # seat 2's card onto seat 3
     assert t.move(DECK[1], Zone.seat_zone(2)) == []  # and back: seat 2 holds two again
+    assert _extra(t.move(DECK[0], Zone.seat_zone(3))) == [(3, 3)]  # seat 3 holds two again too
+
+
+def test_a_dead_card_taken_back_out_of_a_hand_leaves_it_as_dealt() -> None:
+    t, ctx = _start()
+    t.deal(ctx, DECK[:6])
+    t.act(1, 1)
+    t.burn(DECK[20])
+    assert [(f.kind, f.seat, f.cards, f.details["came_from"]) for f in t.move(DECK[20], Zone.seat_zone(2))] == [
+        (K.DEAD_CARD_IN_HAND, 2, (DECK[20],), "burn")]
+    t.move(DECK[20], BURN)  # the dealer takes it back
+    assert _extra(t.move(DECK[0], Zone.seat_zone(2))) == [(2, 3)]  # two in seat 2, not three
 
 
 def test_pineapple_after_a_discard_two_cards_make_a_full_hand() -> None:
