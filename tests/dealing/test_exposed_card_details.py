@@ -79,7 +79,7 @@ def test_each_exposed_card_is_owed_one_replacement_and_no_more() -> None:
     assert t.hole(2, SPARE[1]) == []
     extra = t.hole(2, SPARE[2])  # a third card from the deck: one too many
     assert _kinds(extra) == [K.EXTRA_HOLE_CARD]
-    assert (extra[0].details["held"], extra[0].details["extra"]) == (3, 1)
+    assert (extra[0].cards, extra[0].details["held"], extra[0].details["extra"]) == ((SPARE[2],), 3, 1)
 
 
 def test_an_exposed_card_given_back_is_dead_and_the_seat_still_owed_its_replacement() -> None:
