@@ -71,3 +71,10 @@ def test_button_second_card_judges_every_seat_away_then() -> None:
     t.monitor.seat_back(1)
     assert _deal(t, ctx, 10, 11) == []
     assert _absent(_deal(t, ctx, 12, 12)) == [(3, 12)]
+
+
+def test_an_absent_player_is_reported_once_even_if_the_last_served_gets_another_card() -> None:
+    t, ctx = _table(Deadline.LAST_CARD, away=frozenset({4}))
+    out = _deal(t, ctx, 1, 12)
+    assert [(f.kind, f.seat, f.cards) for f in out] == [(K.ABSENT_PLAYER, 4, ())]
+    assert [f.kind for f in t.hole(6, "2s")] == [K.EXTRA_HOLE_CARD]  # one too many, not absent again

@@ -50,3 +50,26 @@ def test_the_tables_second_deck_mixed_in_is_reported_once_with_both_decks() -> N
     d = out[0].details
     assert (d["uid"], d["deck"], d["deck_in_play"], d["during_deal"]) == (card_tag("Kd@B").uid, "B", "A", True)
     assert t.hole(3, "Qh@B") == []
+
+
+def test_a_foreign_card_is_reported_wherever_it_lands() -> None:
+    t = _table()
+    t.hole(1, "As")
+    for zone, spec in ((Zone.parse("tray"), "2s@Z"), (Zone.parse("board"), "3s@Z"), (Zone.parse("muck"), "4s@Z")):
+        out = t.arrive(zone, spec)
+        assert K.FOREIGN_CARD in [f.kind for f in out], (zone, out)
+
+
+def test_an_unknown_tag_moved_is_reported_again_where_it_lands() -> None:
+    """The arrival can be read before the departure (two antennas): the card moved, and its tag is
+    still in no deck."""
+    t = _table()
+    t.hole(1, "tag:0badc0de")
+    out = t.arrive(Zone.seat_zone(2), "tag:0badc0de")  # no departure from seat 1 read yet
+    assert [(f.kind, f.seat) for f in out] == [(K.UNKNOWN_TAG, 2)]
+
+
+def test_a_card_taken_off_an_empty_seat_raises_nothing_more() -> None:
+    t = _table()
+    assert [f.kind for f in t.hole(8, "As")] == [K.CARD_TO_EMPTY_SEAT]
+    assert t.move("As", Zone.parse("muck")) == []

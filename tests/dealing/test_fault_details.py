@@ -150,3 +150,9 @@ def test_hands_short_at_the_first_action_name_their_cards_and_the_last_served() 
     out = t.act(3, 3)
     assert [(f.kind, f.seat, f.cards, f.details["held"], f.details["last_served"]) for f in out] == [
         (K.MISSING_HOLE_CARD, 5, (HOLE[4],), 1, False), (K.MISSING_HOLE_CARD, 6, (HOLE[5],), 1, True)]
+
+
+def test_a_card_of_no_deck_is_named_by_its_tag_in_other_faults() -> None:
+    t, _ = _table()
+    out = t.hole(3, "tag:0badc0de")  # unknown, and the deal should start at seat 1
+    assert [(f.kind, f.cards) for f in out] == [(K.UNKNOWN_TAG, ()), (K.WRONG_DEAL_ORDER, ("tag:0BADC0DE",))]
