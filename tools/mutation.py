@@ -5,6 +5,7 @@ the fast tests that target it, in a throwaway copy of the working tree, within a
     .venv/bin/python tools/mutation.py pots outbox     # some of them
     .venv/bin/python tools/mutation.py --list          # the modules and their tests
     TAPIS_MUTATION_BUDGET=600 ... (seconds per module, default 480; mutmut's own run is cut there)
+    TAPIS_MUTATION_JOBS=1 ...     (mutmut's parallel children, default 2; 1 on a shared machine)
 
 Each module prints its tally (killed / survived / no tests / timeout) and the surviving mutants'
 names; `--keep` leaves the copy (/tmp/tapis-mutation/<module>) to read a survivor with
