@@ -167,7 +167,7 @@ class DealingMonitor:
                 h.premature_to_come = max(0, _STREET_CARDS[faulted] - len(out))
         elif remedy is Decision.BOTTOM_CARD:
             h.exempt_leave |= named or set(h.board[3:4])
-            h.free_board_cards += 1
+            h.free_board_cards = 1  # one card, even for a ruling received twice (QoS 1)
         elif remedy is Decision.CARD_KEPT:
             h.dead_ok |= named or {u for u, s in h.exposed.items() if seat is None or s == seat}
             if seat is not None:

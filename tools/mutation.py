@@ -5,6 +5,7 @@ the fast tests that target it, in a throwaway copy of the working tree, within a
     .venv/bin/python tools/mutation.py pots outbox     # some of them
     .venv/bin/python tools/mutation.py --list          # the modules and their tests
     TAPIS_MUTATION_BUDGET=600 ... (seconds per module, default 480; mutmut's own run is cut there)
+    TAPIS_MUTATION_JOBS=1 ...     (mutmut's parallel children, default 2; 1 on a shared machine)
 
 Each module prints its tally (killed / survived / no tests / timeout) and the surviving mutants'
 names; `--keep` leaves the copy (/tmp/tapis-mutation/<module>) to read a survivor with
@@ -41,7 +42,9 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "public_views": ("hub/room/tables.py", ["tests/security/test_public_views.py", "tests/hub/test_public_faults.py",
                                        "tests/hub/test_wire_and_tables.py", "tests/hub/test_service_acks.py",
                                        "tests/hub/test_table_view.py"]),
-    "dealing": ("table_agent/dealing.py", ["tests/dealing"]),  # ~1,000 mutants, ~4 s each: give it an hour
+    # ~1,000 mutants. The hypothesis "never raises" test is half the folder's time (2.6 s of 5 s) and
+    # only checks that nothing raises, which the other dealing tests see too: left out so the run ends.
+    "dealing": ("table_agent/dealing.py", ["tests/dealing", "--ignore=tests/dealing/test_never_raises.py"]),
     "rulings": ("hub/rulings/engine.py", ["tests/rulings/test_rulings_engine.py",
                                           "tests/rulings/test_rulings_per_ruleset.py",
                                           "tests/rulings/test_rulings_fields.py"]),

@@ -211,3 +211,14 @@ def test_a_neighbours_card_sliding_onto_a_full_hand_is_an_extra_card() -> None:
     faults = t.move(DECK[1], Zone.seat_zone(3))  # seat 2's first card lands on seat 3's hand
     assert [(f.kind, f.seat, f.cards, f.details["held"]) for f in faults] == [
         (K.EXTRA_HOLE_CARD, 3, (DECK[1],), 3)]
+
+
+def test_a_card_to_an_empty_seat_names_it_and_stops_judging_the_order() -> None:
+    """A misdeal-class fault (cdc-2013 7.1): the seat, the card, its place in the deal; the
+    dealer's next cards are not judged for order any more (the TD is already called)."""
+    t, ctx = start(seats=(1, 2, 3), button=3)
+    t.hole(1, DECK[0])
+    faults = t.hole(8, DECK[1])
+    assert [(f.kind, f.seat, f.cards) for f in faults] == [(K.CARD_TO_EMPTY_SEAT, 8, (DECK[1],))]
+    assert (faults[0].details["during_deal"], faults[0].details["deal_position"]) == (True, 2)
+    assert t.hole(3, DECK[2]) == []  # seat 2 passed over: no second fault
