@@ -113,3 +113,11 @@ class TableScript:
         """Every card leaves the felt (between hands)."""
         for card in list(self.where):
             self.leave(card)
+
+
+def hand_started(**context: object) -> tuple[TableScript, HandContext]:
+    """A fresh monitor of table t1 with one hand started from these `HandContext` fields, and its script."""
+    ctx = HandContext(**context)  # type: ignore[arg-type]
+    script = TableScript(DealingMonitor(table="t1"))
+    script.monitor.start_hand(ctx)
+    return script, ctx

@@ -6,19 +6,16 @@ the deadline, not at the hand start. Found by mutants of table_agent/dealing.py 
 
 from __future__ import annotations
 
-from table_agent.dealing import Deadline, DealingMonitor, FaultDetected, HandContext
+from table_agent.dealing import Deadline, FaultDetected, HandContext
 from table_agent.dealing import FaultKind as K
-from table_agent.dealing_script import TableScript
+from table_agent.dealing_script import TableScript, hand_started
 
 SEATS = (1, 2, 3, 4, 5, 6)
 HOLE = ("As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c")
 
 
 def _table(deadline: Deadline, away: frozenset[int] = frozenset()) -> tuple[TableScript, HandContext]:
-    ctx = HandContext(hand=9, seats=SEATS, button=6, first_to_deal=1, deadline=deadline, away=away)
-    t = TableScript(DealingMonitor(table="t1"))
-    t.monitor.start_hand(ctx)
-    return t, ctx
+    return hand_started(hand=9, seats=SEATS, button=6, first_to_deal=1, deadline=deadline, away=away)
 
 
 def _deal(t: TableScript, ctx: HandContext, first: int, last: int) -> list[FaultDetected]:

@@ -6,17 +6,12 @@ import pytest
 
 from table_agent.dealing import BadHandContext, DealingMonitor, HandContext, Street
 from table_agent.dealing import FaultKind as K
-from table_agent.dealing_script import DECK, TableScript, card_tag
+from table_agent.dealing_script import DECK, TableScript, card_tag, hand_started
 from table_agent.events import BOARD, BURN, MUCK, CardLeft, Zone
 
 
 def start(**overrides: object) -> tuple[TableScript, HandContext]:
-    fields: dict[str, object] = dict(hand=1, seats=(1, 2, 3, 4, 5, 6), button=6, first_to_deal=1)
-    fields.update(overrides)
-    ctx = HandContext(**fields)  # type: ignore[arg-type]
-    t = TableScript(DealingMonitor(table="t1"))
-    t.monitor.start_hand(ctx)
-    return t, ctx
+    return hand_started(**(dict(hand=1, seats=(1, 2, 3, 4, 5, 6), button=6, first_to_deal=1) | overrides))
 
 
 def test_deal_order_is_clockwise_from_first_seat_with_wrap() -> None:

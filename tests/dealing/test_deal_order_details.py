@@ -5,18 +5,15 @@ table_agent/dealing.py that survived the dealing tests (docs/testing.md)."""
 
 from __future__ import annotations
 
-from table_agent.dealing import DealingMonitor, FaultDetected, HandContext
+from table_agent.dealing import FaultDetected, HandContext
 from table_agent.dealing import FaultKind as K
-from table_agent.dealing_script import DECK, TableScript
+from table_agent.dealing_script import DECK, TableScript, hand_started
 
 SEATS = (1, 2, 3, 4, 5, 6)
 
 
 def _start() -> tuple[TableScript, HandContext]:
-    ctx = HandContext(hand=5, seats=SEATS, button=6, first_to_deal=1)
-    t = TableScript(DealingMonitor(table="t1"))
-    t.monitor.start_hand(ctx)
-    return t, ctx
+    return hand_started(hand=5, seats=SEATS, button=6, first_to_deal=1)
 
 
 def _facts(faults: list[FaultDetected], *keys: str) -> list[tuple[object, ...]]:

@@ -6,9 +6,9 @@ survived the dealing tests (docs/testing.md)."""
 
 from __future__ import annotations
 
-from table_agent.dealing import DealingMonitor, FaultDetected, HandContext
+from table_agent.dealing import FaultDetected, HandContext
 from table_agent.dealing import FaultKind as K
-from table_agent.dealing_script import TableScript
+from table_agent.dealing_script import TableScript, hand_started
 from table_agent.events import TRAY, Zone
 
 SEATS = (1, 2, 3, 4, 5, 6)
@@ -18,10 +18,7 @@ SPARE = ("2s", "2h", "2d", "2c", "3s")
 
 def _table() -> tuple[TableScript, HandContext]:
     """Six players, the button (seat 6) deals himself: a player-dealer (dealer_card)."""
-    ctx = HandContext(hand=5, seats=SEATS, button=6, first_to_deal=1, dealer=6)
-    t = TableScript(DealingMonitor(table="t1"))
-    t.monitor.start_hand(ctx)
-    return t, ctx
+    return hand_started(hand=5, seats=SEATS, button=6, first_to_deal=1, dealer=6)
 
 
 def _kinds(faults: list[FaultDetected]) -> list[K]:

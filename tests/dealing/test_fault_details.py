@@ -5,9 +5,9 @@ dealing tests (docs/testing.md)."""
 
 from __future__ import annotations
 
-from table_agent.dealing import DealingMonitor, HandContext, Street
 from table_agent.dealing import FaultKind as K
-from table_agent.dealing_script import TableScript
+from table_agent.dealing import HandContext, Street
+from table_agent.dealing_script import TableScript, hand_started
 from table_agent.events import TRAY, CardArrived, CardTag, Zone
 
 SEATS = (1, 2, 3, 4, 5, 6)
@@ -15,10 +15,7 @@ HOLE = ("As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c")
 
 
 def _table() -> tuple[TableScript, HandContext]:
-    ctx = HandContext(hand=3, seats=SEATS, button=6, first_to_deal=1, dealer=6)
-    t = TableScript(DealingMonitor(table="t1"))
-    t.monitor.start_hand(ctx)
-    return t, ctx
+    return hand_started(hand=3, seats=SEATS, button=6, first_to_deal=1, dealer=6)
 
 
 def test_boxed_cards_are_counted_during_the_deal_and_name_the_card() -> None:

@@ -5,19 +5,14 @@ on, one card less); a card from the deck straight to the muck is no one's fold. 
 
 from __future__ import annotations
 
-from table_agent.dealing import DealingMonitor, FaultDetected, HandContext
+from table_agent.dealing import FaultDetected, HandContext
 from table_agent.dealing import FaultKind as K
-from table_agent.dealing_script import DECK, TableScript
+from table_agent.dealing_script import DECK, TableScript, hand_started
 from table_agent.events import MUCK, Zone
 
 
 def _start(**overrides: object) -> tuple[TableScript, HandContext]:
-    fields: dict[str, object] = dict(hand=8, seats=(1, 2, 3), button=3, first_to_deal=1)
-    fields.update(overrides)
-    ctx = HandContext(**fields)  # type: ignore[arg-type]
-    t = TableScript(DealingMonitor(table="t1"))
-    t.monitor.start_hand(ctx)
-    return t, ctx
+    return hand_started(**(dict(hand=8, seats=(1, 2, 3), button=3, first_to_deal=1) | overrides))
 
 
 def _out_of_turn(faults: list[FaultDetected]) -> list[tuple[int | None, tuple[str, ...], object, object]]:

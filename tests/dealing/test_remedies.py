@@ -7,9 +7,9 @@ the hand to the river; then exactly one fault in the whole hand.
 
 from __future__ import annotations
 
-from table_agent.dealing import DealingMonitor, Decision, HandContext, Street
+from table_agent.dealing import Decision, HandContext, Street
 from table_agent.dealing import FaultKind as K
-from table_agent.dealing_script import TableScript
+from table_agent.dealing_script import TableScript, hand_started
 from table_agent.events import BOARD, BURN, TRAY, Zone
 
 SEATS = (1, 2, 3, 4, 5, 6)
@@ -17,12 +17,7 @@ HOLE = ("As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c")
 
 
 def new_table(**overrides: object) -> tuple[TableScript, HandContext]:
-    fields: dict[str, object] = dict(hand=3, seats=SEATS, button=6, first_to_deal=1, dealer=6)
-    fields.update(overrides)
-    ctx = HandContext(**fields)  # type: ignore[arg-type]
-    t = TableScript(DealingMonitor(table="t1"))
-    t.monitor.start_hand(ctx)
-    return t, ctx
+    return hand_started(**(dict(hand=3, seats=SEATS, button=6, first_to_deal=1, dealer=6) | overrides))
 
 
 def preflop(t: TableScript) -> None:

@@ -6,9 +6,9 @@ allows stays silent while a correction it does not allow is still a fault. Found
 
 from __future__ import annotations
 
-from table_agent.dealing import DealingMonitor, Decision, FaultDetected, HandContext, Street
+from table_agent.dealing import Decision, FaultDetected, HandContext, Street
 from table_agent.dealing import FaultKind as K
-from table_agent.dealing_script import TableScript
+from table_agent.dealing_script import TableScript, hand_started
 from table_agent.events import BOARD, BURN, MUCK, TRAY, Zone
 
 SEATS = (1, 2, 3, 4, 5, 6)
@@ -16,12 +16,7 @@ HOLE = ("As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c")
 
 
 def _table(**overrides: object) -> tuple[TableScript, HandContext]:
-    fields: dict[str, object] = dict(hand=7, seats=SEATS, button=6, first_to_deal=1, dealer=6)
-    fields.update(overrides)
-    ctx = HandContext(**fields)  # type: ignore[arg-type]
-    t = TableScript(DealingMonitor(table="t1"))
-    t.monitor.start_hand(ctx)
-    return t, ctx
+    return hand_started(**(dict(hand=7, seats=SEATS, button=6, first_to_deal=1, dealer=6) | overrides))
 
 
 def _preflop(t: TableScript, seats: tuple[int, ...] = (3, 4, 5, 6, 1, 2)) -> None:

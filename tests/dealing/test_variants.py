@@ -5,20 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from table_agent.dealing import DealingMonitor, HandContext, Street
 from table_agent.dealing import FaultKind as K
-from table_agent.dealing_script import DECK, TableScript
+from table_agent.dealing import HandContext, Street
+from table_agent.dealing_script import DECK, TableScript, hand_started
 from table_agent.events import MUCK
 
 SEATS = (1, 2, 3)  # button 3: dealt 1, 2, 3
 
 
 def start(hole_cards: int, **more: object) -> tuple[TableScript, HandContext]:
-    ctx = HandContext(hand=1, seats=SEATS, button=3, first_to_deal=1, hole_cards=hole_cards,
-                      **more)  # type: ignore[arg-type]
-    t = TableScript(DealingMonitor(table="t1"))
-    t.monitor.start_hand(ctx)
-    return t, ctx
+    return hand_started(hand=1, seats=SEATS, button=3, first_to_deal=1, hole_cards=hole_cards,
+                      **more)
 
 
 @pytest.mark.parametrize("hole_cards", [4, 5])
