@@ -178,6 +178,7 @@ _FRENCH: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), f) for 
     (r"^table '(.*)' is not a tournament table \(t1, t2, \.\.\.\)$",
      r"« \1 » n'est pas une table du tournoi (t1, t2…)"),
     (r"^unknown ruleset '(.*)'$", r"règlement inconnu « \1 »"),
+    (r"^unknown game '(.*)' in level (\d+) \(known: (.*)\)$", r"jeu inconnu « \1 » au niveau \2 (connus : \3)"),
     (r"^(.+) already holds a tournament: use a new --db file$",
      r"\1 contient déjà un tournoi : utiliser un nouveau fichier --db"),
     (r"^no tournament in (.+): create one with `tapis tournament new`$",
