@@ -52,18 +52,20 @@ class BadDecision(DashboardError, ValueError):
 
 
 def capture(view: TableView, game: TableGame | None,
-            seated: Mapping[int, tuple[str, int]] | None = None) -> JSONDict:
+            seated: Mapping[int, tuple[str, int]] | None = None, *, closed: bool = False) -> JSONDict:
     """The table as the TD sees it, read on the hub's thread (the only thread that owns it).
 
     `seated`: seat -> (player, chips) as the tournament floor has them, so a tournament table shows
-    its players by name, before its first hand too."""
+    its players by name, before its first hand too. `closed`: the floor broke the table up."""
     seated = seated or {}
     state = view.state(hole_cards=True)
     snap: JSONDict = {"table": view.table, "online": view.online, "reader": view.reader,
                       "reader_detail": view.reader_detail, "hand": view.hand, "hand_open": view.hand_open,
                       "zones": state["zones"], "board": list(state["zones"].get("board", [])),
                       "gaps": view.gaps, "managed": view.managed, "seats": [], "street": None,
-                      "to_act": None, "pot": 0, "button": None}
+                      "to_act": None, "pot": 0, "button": None, "closed": False}
+    if closed:
+        return closed_snapshot(snap)
     hand = game.hand if game is not None and game.in_hand else None
     stacks = dict(game.stacks) if game is not None else {}
     seats: list[JSONDict] = []
@@ -89,6 +91,13 @@ def capture(view: TableView, game: TableGame | None,
         snap["button"] = hand.positions.button
     snap["pending_td"] = len(game.pending_td)
     return snap
+
+
+def closed_snapshot(snapshot: Mapping[str, Any]) -> JSONDict:
+    """A table the tournament floor closed (broken up, or gathered into the final table): its players
+    play elsewhere, so no seats, no hand, no cards; only what says where it was and that it is closed."""
+    return {**snapshot, "closed": True, "seats": [], "zones": {}, "board": [], "hand_open": False,
+            "street": None, "to_act": None, "pot": 0, "button": None, "pending_td": 0}
 
 
 def for_viewer(snapshot: Mapping[str, Any]) -> JSONDict:

@@ -21,12 +21,14 @@ from importlib import resources
 from typing import Any
 
 from hub.dashboard.auth import LoginLimiter, Sessions
+from hub.dashboard.closed import closed_tables
 from hub.dashboard.model import (
     DecisionTaken,
     JSONDict,
     Role,
     RoomModel,
     capture,
+    closed_snapshot,
     for_viewer,
     viewer_event,
 )
@@ -180,7 +182,7 @@ class Dashboard:
         has no call to run a function on its own thread yet)."""
         for _ in range(3):
             try:
-                snapshots = [capture(view, self._game(table), self._seated(table))
+                snapshots = [capture(view, self._game(table), self._seated(table), closed=self._closed(table))
                              for table, view in list(self.hub.tables.items())]
             except (RuntimeError, KeyError, AttributeError):
                 continue  # a table changed under us: try again
@@ -195,7 +197,8 @@ class Dashboard:
             return
         table = str(event.get("table", ""))
         view = self.hub.tables.get(table)
-        snapshot = capture(view, self._game(table), self._seated(table)) if view is not None else None
+        snapshot = (capture(view, self._game(table), self._seated(table), closed=self._closed(table))
+                    if view is not None else None)
         self._inbox.put((time.monotonic(), event, snapshot))
 
     def _game(self, table: str) -> TableGame | None:
@@ -221,6 +224,33 @@ class Dashboard:
         except (FloorError, KeyError, RuntimeError):
             return {}  # not a tournament table, or one the floor broke up
 
+    def _closed(self, table: str) -> bool:
+        """The floor broke this table up (or gathered it into the final table), read on the hub's thread."""
+        if self.hub.floor_tables is None or table in self.hub.games:
+            return False
+        try:
+            return bool(closed_tables(self.hub.floor_tables.floor.tournament, [table]))
+        except RuntimeError:
+            return False  # the floor changed under us: the periodic check (`close_broken`) catches up
+
+    def close_broken(self) -> None:
+        """Show closed the tables the floor broke up since they last spoke: a table broken by a TD's
+        elimination or by another table's hand sends nothing more, and would stay drawn with its seats."""
+        if self.floor is None:
+            return
+        with self._lock:
+            candidates = [t for t, snap in self.model.tables.items() if not snap.get("closed")]
+        if not candidates:
+            return
+        with self.floor_lock:
+            closed = closed_tables(self.floor.tournament, candidates) - set(self.hub.games)
+        with self._lock:
+            for table in sorted(closed):
+                snap = self.model.tables.get(table)
+                if snap is not None and not snap.get("closed"):  # else closed meanwhile by its own event
+                    self._apply_locked(time.monotonic(), {"type": "table_closed", "table": table},
+                                       closed_snapshot(snap))
+
     def _consume(self) -> None:
         next_clock = time.monotonic()
         while True:
@@ -237,20 +267,24 @@ class Dashboard:
                     next_clock = time.monotonic() + self._clock_period
                     if self.floor is not None:
                         self.publish_clock()
+                        self.close_broken()
                     self._publish_health()
             except Exception:  # noqa: BLE001 - the page keeps following the other tables
                 log.exception("dashboard: failed on a hub event")
 
     def _apply(self, t0: float, event: HubEvent, snapshot: JSONDict | None) -> None:
         with self._lock:
-            fault = self.model.apply(event, snapshot, self.clock.now())
-            td: JSONDict = {"t0": t0, "event": event, "table": snapshot}
-            viewer: JSONDict = {"t0": t0, "event": viewer_event(event),
-                                "table": for_viewer(snapshot) if snapshot is not None else None}
-            self._fan_out(_sse("update", td), _sse("update", viewer))
-            changed = ([fault] if fault is not None else []) + self.model.retire(event)
-            for each in changed:  # opened, or a td_decision made moot (hand over, refused by the hub)
-                self._fan_out(_sse("fault", each.to_dict(Role.TD)), _sse("fault", each.to_dict(Role.VIEWER)))
+            self._apply_locked(t0, event, snapshot)
+
+    def _apply_locked(self, t0: float, event: HubEvent, snapshot: JSONDict | None) -> None:
+        fault = self.model.apply(event, snapshot, self.clock.now())
+        td: JSONDict = {"t0": t0, "event": event, "table": snapshot}
+        viewer: JSONDict = {"t0": t0, "event": viewer_event(event),
+                            "table": for_viewer(snapshot) if snapshot is not None else None}
+        self._fan_out(_sse("update", td), _sse("update", viewer))
+        changed = ([fault] if fault is not None else []) + self.model.retire(event)
+        for each in changed:  # opened, or a td_decision made moot (hand over, refused by the hub)
+            self._fan_out(_sse("fault", each.to_dict(Role.TD)), _sse("fault", each.to_dict(Role.VIEWER)))
 
     def _fan_out(self, td: bytes, viewer: bytes | None = None) -> None:
         """Called with `_lock` held, so a browser that just connected misses nothing."""
@@ -360,4 +394,5 @@ class Dashboard:
             except StoreError as err:
                 return _refused(command, f"non enregistré : {err}", f"not kept: {err}")
         self.publish_clock()
+        self.close_broken()
         return result.model_dump()
