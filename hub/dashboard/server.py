@@ -242,8 +242,11 @@ class Dashboard:
             candidates = [t for t, snap in self.model.tables.items() if not snap.get("closed")]
         if not candidates:
             return
-        with self.floor_lock:
-            closed = closed_tables(self.floor.tournament, candidates) - set(self.hub.games)
+        try:
+            with self.floor_lock:
+                closed = closed_tables(self.floor.tournament, candidates) - set(self.hub.games)
+        except RuntimeError:
+            return  # the hub added a game as we read (its thread owns them): the next period catches up
         with self._lock:
             for table in sorted(closed):
                 snap = self.model.tables.get(table)
