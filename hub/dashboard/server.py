@@ -21,7 +21,7 @@ from importlib import resources
 from typing import Any
 
 from hub.dashboard.auth import LoginLimiter, Sessions
-from hub.dashboard.closed import closed_tables
+from hub.dashboard.floor_view import closed_tables, seated_at
 from hub.dashboard.model import (
     DecisionTaken,
     JSONDict,
@@ -30,6 +30,7 @@ from hub.dashboard.model import (
     capture,
     closed_snapshot,
     for_viewer,
+    reseated,
     viewer_event,
 )
 from hub.dashboard.routes import handler
@@ -231,28 +232,35 @@ class Dashboard:
         try:
             return bool(closed_tables(self.hub.floor_tables.floor.tournament, [table]))
         except RuntimeError:
-            return False  # the floor changed under us: the periodic check (`close_broken`) catches up
+            return False  # the floor changed under us: the periodic check (`follow_floor`) catches up
 
-    def close_broken(self) -> None:
-        """Show closed the tables the floor broke up since they last spoke: a table broken by a TD's
-        elimination or by another table's hand sends nothing more, and would stay drawn with its seats."""
+    def follow_floor(self) -> None:
+        """What the floor changed since the tables last spoke: a table broken up (by a TD's elimination or
+        another table's hand) is shown closed; a table between hands shows the players moved in or out.
+        Those tables send nothing until their next hand, and would stay drawn with their old seats."""
         if self.floor is None:
             return
         with self._lock:
-            candidates = [t for t, snap in self.model.tables.items() if not snap.get("closed")]
-        if not candidates:
+            shown = [t for t, snap in self.model.tables.items() if not snap.get("closed")]
+        if not shown:
             return
         try:
             with self.floor_lock:
-                closed = closed_tables(self.floor.tournament, candidates) - set(self.hub.games)
+                own = set(self.hub.games)  # tables the hub plays itself: no tournament there
+                closed = closed_tables(self.floor.tournament, shown) - own
+                seated = seated_at(self.floor.tournament, set(shown) - own)
         except RuntimeError:
             return  # the hub added a game as we read (its thread owns them): the next period catches up
         with self._lock:
-            for table in sorted(closed):
+            for table in shown:
                 snap = self.model.tables.get(table)
-                if snap is not None and not snap.get("closed"):  # else closed meanwhile by its own event
+                if snap is None or snap.get("closed"):
+                    continue  # closed meanwhile by its own event
+                if table in closed:
                     self._apply_locked(time.monotonic(), {"type": "table_closed", "table": table},
                                        closed_snapshot(snap))
+                elif table in seated and (moved := reseated(snap, seated[table])) is not None:
+                    self._apply_locked(time.monotonic(), {"type": "table_seats", "table": table}, moved)
 
     def _consume(self) -> None:
         next_clock = time.monotonic()
@@ -270,7 +278,7 @@ class Dashboard:
                     next_clock = time.monotonic() + self._clock_period
                     if self.floor is not None:
                         self.publish_clock()
-                        self.close_broken()
+                        self.follow_floor()
                     self._publish_health()
             except Exception:  # noqa: BLE001 - the page keeps following the other tables
                 log.exception("dashboard: failed on a hub event")
@@ -397,5 +405,5 @@ class Dashboard:
             except StoreError as err:
                 return _refused(command, f"non enregistré : {err}", f"not kept: {err}")
         self.publish_clock()
-        self.close_broken()
+        self.follow_floor()
         return result.model_dump()

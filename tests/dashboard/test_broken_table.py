@@ -1,6 +1,7 @@
 """A table the floor broke up (cdc-2013 3.4: its players drawn to the other tables) leaves the room as a
 closed table, never as a table of empty seats with 0 chips: `/api/room` says `closed` with no seats for the
-TD and for a viewer, after the table speaks again too, and the room and table pages say so in words."""
+TD and for a viewer, after the table speaks again too, and the room and table pages say so in words. The
+tables its players were drawn to show them at once, with their chips, before their next hand."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any
 import pytest
 
 from hub.dashboard import Dashboard, hash_password
-from hub.dashboard.closed import closed_tables
+from hub.dashboard.floor_view import closed_tables
+from hub.dashboard.model import reseated
 from hub.edge.service import HubService
 from hub.floor.service import FloorService
 from hub.floor.store import EventStore
@@ -121,6 +123,29 @@ def test_a_broken_table_is_shown_closed_with_no_seats_to_the_td_and_to_viewers(
     assert any(e["type"] == "table_closed" for e in log), log
 
 
+def test_the_tables_a_broken_one_was_shared_out_to_show_their_new_players_before_they_speak(
+        three_tables: tuple[HubService, Dashboard]) -> None:
+    """The players drawn to the other tables (cdc-2013 3.4) sit there on the page at once, with their
+    chips: a table between hands sends nothing until its next hand, and would show its old seats."""
+    hub, dash = three_tables
+    for table in TABLES:
+        _online(hub, table)
+    _until(lambda: request(dash, "GET", "/api/room")[1]["tables"],
+           lambda t: all(t.get(x, {}).get("seats") for x in TABLES))
+    broken = _break_a_table(hub, dash)
+    state = hub.floor_tables.floor.require().state  # type: ignore[union-attr]
+    expected = {f"t{n}": {seat: (name, state.players[name].chips) for seat, name in t.seats.items()}
+                for n, t in state.tables.items()}
+    assert broken not in expected and len(expected) == 2
+
+    def seats(tables: dict[str, Any]) -> dict[str, dict[int, tuple[str, int]]]:
+        return {x: {s["seat"]: (s["player"], s["stack"]) for s in tables[x]["seats"]} for x in expected}
+
+    tables = _until(lambda: request(dash, "GET", "/api/room")[1]["tables"], lambda t: seats(t) == expected)
+    assert seats(tables) == expected
+    assert all(len(v) == 10 for v in expected.values())  # 20 players left on two tables of 10
+
+
 def test_the_room_and_the_table_page_say_a_broken_table_is_closed_in_french_and_english(
         three_tables: tuple[HubService, Dashboard]) -> None:
     if (why := browser.missing()) is not None:
@@ -166,3 +191,17 @@ def test_only_a_table_the_tournament_seated_and_no_longer_has_is_closed(tmp_path
         broken = {f"t{e.table}" for e in floor.require().events if isinstance(e, TableBroken)}
         assert len(broken) == 1
         assert closed_tables(floor.tournament, names) == broken
+
+
+def test_reseated_follows_the_floor_between_hands_only_and_keeps_who_is_away() -> None:
+    seat = {"bet": 0, "live": False, "hole": [], "hole_count": 0}
+    snap = {"table": "t1", "hand_open": False, "closed": False,
+            "seats": [{**seat, "seat": 1, "player": "Ada", "stack": 500, "away": True},
+                      {**seat, "seat": 2, "player": "Bob", "stack": 700, "away": True}]}
+    assert reseated(snap, {1: ("Ada", 500), 2: ("Bob", 700)}) is None  # nothing changed: no update
+    assert reseated({**snap, "hand_open": True}, {1: ("Ada", 500)}) is None  # the hand's own events rule
+    assert reseated({**snap, "closed": True}, {1: ("Ada", 500)}) is None
+    moved = reseated(snap, {1: ("Ada", 500), 2: ("Cyd", 900), 5: ("Dan", 300)})
+    assert moved is not None
+    assert [(s["seat"], s["player"], s["stack"], s["away"]) for s in moved["seats"]] == [
+        (1, "Ada", 500, True), (2, "Cyd", 900, False), (5, "Dan", 300, False)]
