@@ -52,20 +52,24 @@ class BadDecision(DashboardError, ValueError):
 
 
 def capture(view: TableView, game: TableGame | None,
-            seated: Mapping[int, tuple[str, int]] | None = None) -> JSONDict:
+            seated: Mapping[int, tuple[str, int]] | None = None, *, closed: bool = False) -> JSONDict:
     """The table as the TD sees it, read on the hub's thread (the only thread that owns it).
 
     `seated`: seat -> (player, chips) as the tournament floor has them, so a tournament table shows
-    its players by name, before its first hand too."""
+    its players by name, before its first hand too. `closed`: the floor broke the table up."""
     seated = seated or {}
     state = view.state(hole_cards=True)
     snap: JSONDict = {"table": view.table, "online": view.online, "reader": view.reader,
                       "reader_detail": view.reader_detail, "hand": view.hand, "hand_open": view.hand_open,
                       "zones": state["zones"], "board": list(state["zones"].get("board", [])),
                       "gaps": view.gaps, "managed": view.managed, "seats": [], "street": None,
-                      "to_act": None, "pot": 0, "button": None}
+                      "to_act": None, "pot": 0, "button": None, "closed": False}
+    if closed:
+        return closed_snapshot(snap)
     hand = game.hand if game is not None and game.in_hand else None
     stacks = dict(game.stacks) if game is not None else {}
+    if hand is None and seated:
+        stacks = {}  # between hands the floor seats a tournament table (moves, eliminations): as `reseated`
     seats: list[JSONDict] = []
     for seat in sorted(set(stacks) | set(seated) | (set(hand.seats) if hand else set())):
         hole = list(game.hole.get(seat, [])) if hand and game is not None else []
@@ -89,6 +93,28 @@ def capture(view: TableView, game: TableGame | None,
         snap["button"] = hand.positions.button
     snap["pending_td"] = len(game.pending_td)
     return snap
+
+
+def closed_snapshot(snapshot: Mapping[str, Any]) -> JSONDict:
+    """A table the tournament floor closed (broken up, or gathered into the final table): its players
+    play elsewhere, so no seats, no hand, no cards; only what says where it was and that it is closed."""
+    return {**snapshot, "closed": True, "seats": [], "zones": {}, "board": [], "hand_open": False,
+            "street": None, "to_act": None, "pot": 0, "button": None, "pending_td": 0}
+
+
+def reseated(snapshot: Mapping[str, Any], seated: Mapping[int, tuple[str, int]]) -> JSONDict | None:
+    """The snapshot of a table between hands with the floor's seats (players moved in or out, eliminated
+    by the TD), or None when they are already those or a hand is in play (the table's own events rule)."""
+    if snapshot.get("hand_open") or snapshot.get("closed"):
+        return None
+    shown = {s["seat"]: (s.get("player"), s.get("stack")) for s in snapshot.get("seats", [])}
+    if shown == dict(seated):
+        return None
+    away = {s["seat"] for s in snapshot.get("seats", []) if s.get("away") and shown[s["seat"]][0] == seated.get(
+        s["seat"], (None, 0))[0]}  # still the same player: still away
+    seats = [{"seat": seat, "player": name, "stack": chips, "bet": 0, "live": False, "away": seat in away,
+              "hole": [], "hole_count": 0} for seat, (name, chips) in sorted(seated.items())]
+    return {**snapshot, "seats": seats}
 
 
 def for_viewer(snapshot: Mapping[str, Any]) -> JSONDict:

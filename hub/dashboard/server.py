@@ -21,13 +21,16 @@ from importlib import resources
 from typing import Any
 
 from hub.dashboard.auth import LoginLimiter, Sessions
+from hub.dashboard.floor_view import closed_tables, seated_at
 from hub.dashboard.model import (
     DecisionTaken,
     JSONDict,
     Role,
     RoomModel,
     capture,
+    closed_snapshot,
     for_viewer,
+    reseated,
     viewer_event,
 )
 from hub.dashboard.routes import handler
@@ -180,7 +183,7 @@ class Dashboard:
         has no call to run a function on its own thread yet)."""
         for _ in range(3):
             try:
-                snapshots = [capture(view, self._game(table), self._seated(table))
+                snapshots = [capture(view, self._game(table), self._seated(table), closed=self._closed(table))
                              for table, view in list(self.hub.tables.items())]
             except (RuntimeError, KeyError, AttributeError):
                 continue  # a table changed under us: try again
@@ -195,7 +198,8 @@ class Dashboard:
             return
         table = str(event.get("table", ""))
         view = self.hub.tables.get(table)
-        snapshot = capture(view, self._game(table), self._seated(table)) if view is not None else None
+        snapshot = (capture(view, self._game(table), self._seated(table), closed=self._closed(table))
+                    if view is not None else None)
         self._inbox.put((time.monotonic(), event, snapshot))
 
     def _game(self, table: str) -> TableGame | None:
@@ -221,6 +225,43 @@ class Dashboard:
         except (FloorError, KeyError, RuntimeError):
             return {}  # not a tournament table, or one the floor broke up
 
+    def _closed(self, table: str) -> bool:
+        """The floor broke this table up (or gathered it into the final table), read on the hub's thread."""
+        if self.hub.floor_tables is None or table in self.hub.games:
+            return False
+        try:
+            return bool(closed_tables(self.hub.floor_tables.floor.tournament, [table]))
+        except RuntimeError:
+            return False  # the floor changed under us: the periodic check (`follow_floor`) catches up
+
+    def follow_floor(self) -> None:
+        """What the floor changed since the tables last spoke: a table broken up (by a TD's elimination or
+        another table's hand) is shown closed; a table between hands shows the players moved in or out.
+        Those tables send nothing until their next hand, and would stay drawn with their old seats."""
+        if self.floor is None:
+            return
+        with self._lock:
+            shown = [t for t, snap in self.model.tables.items() if not snap.get("closed")]
+        if not shown:
+            return
+        try:
+            with self.floor_lock:
+                own = set(self.hub.games)  # tables the hub plays itself: no tournament there
+                closed = closed_tables(self.floor.tournament, shown) - own
+                seated = seated_at(self.floor.tournament, set(shown) - own)
+        except RuntimeError:
+            return  # the hub added a game as we read (its thread owns them): the next period catches up
+        with self._lock:
+            for table in shown:
+                snap = self.model.tables.get(table)
+                if snap is None or snap.get("closed"):
+                    continue  # closed meanwhile by its own event
+                if table in closed:
+                    self._apply_locked(time.monotonic(), {"type": "table_closed", "table": table},
+                                       closed_snapshot(snap))
+                elif table in seated and (moved := reseated(snap, seated[table])) is not None:
+                    self._apply_locked(time.monotonic(), {"type": "table_seats", "table": table}, moved)
+
     def _consume(self) -> None:
         next_clock = time.monotonic()
         while True:
@@ -237,20 +278,24 @@ class Dashboard:
                     next_clock = time.monotonic() + self._clock_period
                     if self.floor is not None:
                         self.publish_clock()
+                        self.follow_floor()
                     self._publish_health()
             except Exception:  # noqa: BLE001 - the page keeps following the other tables
                 log.exception("dashboard: failed on a hub event")
 
     def _apply(self, t0: float, event: HubEvent, snapshot: JSONDict | None) -> None:
         with self._lock:
-            fault = self.model.apply(event, snapshot, self.clock.now())
-            td: JSONDict = {"t0": t0, "event": event, "table": snapshot}
-            viewer: JSONDict = {"t0": t0, "event": viewer_event(event),
-                                "table": for_viewer(snapshot) if snapshot is not None else None}
-            self._fan_out(_sse("update", td), _sse("update", viewer))
-            changed = ([fault] if fault is not None else []) + self.model.retire(event)
-            for each in changed:  # opened, or a td_decision made moot (hand over, refused by the hub)
-                self._fan_out(_sse("fault", each.to_dict(Role.TD)), _sse("fault", each.to_dict(Role.VIEWER)))
+            self._apply_locked(t0, event, snapshot)
+
+    def _apply_locked(self, t0: float, event: HubEvent, snapshot: JSONDict | None) -> None:
+        fault = self.model.apply(event, snapshot, self.clock.now())
+        td: JSONDict = {"t0": t0, "event": event, "table": snapshot}
+        viewer: JSONDict = {"t0": t0, "event": viewer_event(event),
+                            "table": for_viewer(snapshot) if snapshot is not None else None}
+        self._fan_out(_sse("update", td), _sse("update", viewer))
+        changed = ([fault] if fault is not None else []) + self.model.retire(event)
+        for each in changed:  # opened, or a td_decision made moot (hand over, refused by the hub)
+            self._fan_out(_sse("fault", each.to_dict(Role.TD)), _sse("fault", each.to_dict(Role.VIEWER)))
 
     def _fan_out(self, td: bytes, viewer: bytes | None = None) -> None:
         """Called with `_lock` held, so a browser that just connected misses nothing."""
@@ -360,4 +405,5 @@ class Dashboard:
             except StoreError as err:
                 return _refused(command, f"non enregistré : {err}", f"not kept: {err}")
         self.publish_clock()
+        self.follow_floor()
         return result.model_dump()

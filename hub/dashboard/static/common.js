@@ -204,6 +204,11 @@ function blocked(s) {
 function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.open && (!table || f.table === table)); }
 
 function renderTable(s) {
+  // Broken up by the floor: said in words, no seats (its players sit elsewhere, not at 0 chips here).
+  if (s.closed) return el("div", { class: "table closed", id: "table-" + s.table, "data-table": s.table },
+    el("h2", {}, el("a", { href: "/table?t=" + encodeURIComponent(s.table) }, `${t("table")} ${s.table}`),
+      el("span", { class: "badge" }, t("table_closed"))),
+    el("div", { class: "text" }, t("table_closed_why")));
   const open = openFaults(s.table);
   const head = el("h2", {}, el("a", { href: "/table?t=" + encodeURIComponent(s.table) }, `${t("table")} ${s.table}`),
     s.online ? null : el("span", { class: "badge bad" }, t("offline")),
