@@ -22,11 +22,11 @@ from tablewire import credentials
 
 if TYPE_CHECKING:  # the hub's graph is imported when built: the TD's verbs start without it
     from hub.dashboard import Dashboard
+    from hub.edge.link import HubLink
     from hub.edge.service import HubService
     from hub.edge.shard import Shard
     from hub.floor.store import EventStore
     from hub.floor.tables import FloorTables
-    from tablewire.mqtt import MqttLink
 
 
 def parser() -> argparse.ArgumentParser:
@@ -112,7 +112,7 @@ class HubParts:
     """What `tapis hub` runs: the service on its link, the tournament (with --db) and the dashboard."""
 
     service: HubService
-    link: MqttLink
+    link: HubLink
     floor_tables: FloorTables | None
     store: EventStore | None
     dashboard: Dashboard | None
@@ -143,6 +143,7 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
     tournament floor and its tables from the store `db`, the TD dashboard on `dashboard` (0: none;
     served at once). Nothing is connected until `start()`."""
     from hub.dashboard import Dashboard
+    from hub.edge.link import HubLink
     from hub.edge.service import HubService
     from hub.edge.shard import hub_client_id, hub_status_topic
     from hub.floor.service import FloorService
@@ -150,9 +151,9 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
     from hub.floor.tables import FloorTables
     from hw.ports import Clock
     from tablewire import wire
-    from tablewire.mqtt import MqttLink
 
-    link = MqttLink(client_id=hub_client_id(shard), host=host, port=port,
+    # The hub's own link: its loop runs the service too (hub.edge.link, docs/scale-out.md)
+    link = HubLink(client_id=hub_client_id(shard), host=host, port=port,
                     will=(hub_status_topic(shard), wire.OFFLINE),
                     session_expiry=3600, **(link_options or {}))  # type: ignore[arg-type]
     store = EventStore(db, durable=durable) if db else None

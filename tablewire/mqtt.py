@@ -13,6 +13,7 @@ import ssl
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
@@ -31,6 +32,26 @@ class Message:
 
 
 Handler = Callable[[Message], None]
+
+
+class Link(Protocol):
+    """What the hub's services need of an MQTT link: `MqttLink` here (paho, the tables' and the tools'),
+    or the hub's own `hub.edge.link.HubLink`. Handlers and on-connect hooks run on the link's thread."""
+
+    client_id: str
+
+    @property
+    def connected(self) -> bool: ...
+
+    def start(self, timeout: float = 10.0) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def on_connect(self, hook: Callable[[], None]) -> None: ...
+
+    def subscribe(self, pattern: str, handler: Handler, *, no_local: bool = False) -> Callable[[], None]: ...
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> object: ...
 
 
 class MqttLink:

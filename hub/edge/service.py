@@ -1,7 +1,10 @@
 """The hub service: every table's events in from MQTT, table views and hand events out.
 
-paho's thread only validates and enqueues; one consumer thread applies each event to its
-`TableView` and publishes the retained states and the hub events. A malformed payload is logged
+Everything runs on one asyncio loop, on one thread: the link's own with `hub.edge.link.HubLink` (the
+link reads a burst of messages, the service applies each to its `TableView` and the games, and the
+retained states, hub events and acknowledgements leave in the same turn, no thread hand-over), or a
+thread of the service's own, named `hub`, with another link (paho's `MqttLink`: its thread only
+validates and hands each message over). A malformed payload is logged
 and counted (`stats.malformed`), never a crash; one too big is dropped unread (`stats.oversized`),
 one of a table the room does not have is dropped (`stats.unknown_table`). With a store, an event is
 acknowledged only once stored: a store that cannot write holds the events back, stops every
@@ -13,11 +16,12 @@ with every hub event. With a `shard`, the service is one worker of several and s
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
@@ -29,7 +33,7 @@ from hub.room.game import Output, TableGame, TableSetup
 from hub.room.tables import HubEvent, TableView, public
 from hw.ports import Clock, MonotonicClock
 from tablewire import wire
-from tablewire.mqtt import Message, MqttLink
+from tablewire.mqtt import Link, Message
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +47,9 @@ _HEALTH_EVERY = 2.0  # seconds between health publishes while counters move
 STATE_WINDOW = 0.03
 # Made once, compact: the hub encodes ~3 documents per table event (benchmarks/bench_mqtt_path.py)
 _JSON = json.JSONEncoder(separators=(",", ":"))
+# Messages applied before the loop reads and writes again: a backlog does not hold the acknowledgements
+# and PUBACKs of the whole backlog back
+_BURST = 500
 
 
 @dataclass
@@ -61,6 +68,11 @@ class HubStats:
 @dataclass(frozen=True, slots=True)
 class _Tick:
     done: threading.Event | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Settle:
+    done: threading.Event
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +105,11 @@ class _Configure:
     setup: TableSetup
 
 
+_Item = Message | _Tick | _Settle | _Configure | _Decide | _Cancel | _Reconnected | _AckRead
+
+
 class HubService:
-    def __init__(self, *, link: MqttLink, clock: Clock | None = None, tick: float = 0.2,
+    def __init__(self, *, link: Link, clock: Clock | None = None, tick: float = 0.2,
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
                  shard: Shard | None = None, tables: Callable[[str], bool] | None = None,
                  state_window: float = STATE_WINDOW, subscribe: Collection[str] | None = None,
@@ -123,8 +138,20 @@ class HubService:
         self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
         self._clock = clock or MonotonicClock()
         self._tick = tick
-        self._inbox: queue.Queue[Message | _Tick | _Configure | _Decide | _Cancel | _Reconnected | _AckRead
-                                  | None] = queue.Queue()
+        # What waits for the loop, from any thread, in order: the link's messages and the TD's commands
+        self._inbox: deque[_Item | None] = deque()
+        self._wake_lock = threading.Lock()
+        self._woken = False  # a drain is scheduled on the loop
+        self._busy = False  # the loop is applying what it took from the inbox
+        self._stopped = threading.Event()
+        link_loop = getattr(link, "loop", None)  # HubLink: the service runs on the link's thread
+        self._loop: asyncio.AbstractEventLoop = link_loop if isinstance(link_loop, asyncio.AbstractEventLoop) \
+            else asyncio.new_event_loop()
+        self._own_loop = link_loop is None
+        self._loop_thread: threading.Thread | None = None
+        self._ticker: asyncio.TimerHandle | None = None
+        self._state_timer: asyncio.TimerHandle | None = None
+        self._state_timer_at = 0.0
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self.commands_sent: dict[str, int] = {}
@@ -139,7 +166,7 @@ class HubService:
         self._health_at = 0.0
         self.health_topic = hub_health_topic(shard)
         self._listeners: list[Callable[[HubEvent], None]] = []
-        self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="hub", daemon=True) if self._own_loop else None
         self.status_topic = hub_status_topic(shard)
         link.on_connect(self._connected)
         receive = self._receive if shard is None else self._receive_own
@@ -157,7 +184,17 @@ class HubService:
     def start(self) -> None:
         if self.floor_tables is not None:
             self._resume_from_store()
-        self._thread.start()
+        self._loop.call_soon_threadsafe(self._begin)
+        if self._thread is not None:
+            self._thread.start()
+
+    def _run(self) -> None:
+        """The service's own loop, for a link without one (paho's)."""
+        asyncio.set_event_loop(self._loop)
+        try:
+            self._loop.run_forever()
+        finally:
+            self._loop.close()
 
     def _resume_from_store(self) -> None:
         """A hub with a store knows where each table stands without its retained acks (a broker that
@@ -220,99 +257,175 @@ class HubService:
         if self.shard is not None and not self.serves(table):
             raise ValueError(f"table {table} is served by hub shard {shard_of(table, self.shard.count)}/"
                              f"{self.shard.count}, not by this one ({self.shard})")
-        self._inbox.put(_Configure(table, setup))
+        self._submit(_Configure(table, setup))
 
     def decide(self, table: str, kind: str, option: str, by: str = "td") -> None:
         """A TD's choice for a pending `td_decision` (the dashboard's `on_decision`), any thread."""
-        self._inbox.put(_Decide(table, kind, option, by))
+        self._submit(_Decide(table, kind, option, by))
 
     def cancel_hand(self, table: str, by: str = "td") -> None:
         """The TD cancels the table's hand in progress ("annuler la donne"), any thread."""
-        self._inbox.put(_Cancel(table, by))
+        self._submit(_Cancel(table, by))
 
     def tick(self, wait: float | None = None) -> bool:
         """Let the games see the clock now (Time countdowns); with `wait`, block until done."""
         done = threading.Event() if wait is not None else None
-        self._inbox.put(_Tick(done))
+        self._submit(_Tick(done))
         return done.wait(wait) if done is not None else True
+
+    def settle(self, timeout: float = 10.0) -> bool:
+        """Block until everything handed to the service before this call is applied (tests, tools)."""
+        done = threading.Event()
+        self._submit(_Settle(done))
+        return done.wait(timeout)
 
     def idle(self) -> bool:
         """Everything received is applied and every table's state is published."""
-        return self._inbox.unfinished_tasks == 0 and not self._states
+        return not self._inbox and not self._busy and not self._woken and not self._states
 
     def backlog(self) -> int:
         """Messages received and not yet applied: grows without end past this hub's ceiling."""
-        return self._inbox.qsize()
+        return len(self._inbox)
 
     def stop(self) -> None:
-        self._inbox.put(None)
-        self._thread.join(5)
+        """Publish the states still in their window and the acknowledgements due, then stop (the link,
+        if it owns the loop, is stopped after: `HubParts.stop`)."""
+        if not self._loop.is_closed() and self._loop.is_running() and not self._stopped.is_set():
+            self._submit(None)
+            self._stopped.wait(5)
+        if self._thread is not None and self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5)
 
-    def _run(self) -> None:
-        next_tick = time.monotonic() + self._tick
-        while True:
-            # The games see the clock every `tick` seconds even when the queue never runs dry: near
-            # its ceiling it does not, and a Time countdown must still expire, and the tables'
-            # outboxes still hear what is stored (else they resend it all and the load doubles).
-            now = time.monotonic()
-            wait = next_tick - now
-            states_due = self._states.next_due()
-            if states_due is not None and states_due <= now:
-                for table in self._states.due(now):
-                    self._publish_state(self.tables[table])
-                continue
-            if states_due is not None:
-                wait = min(wait, states_due - now)
-            if next_tick <= now:
+    # On the loop ---------------------------------------------------------------------------------
+
+    def _on_loop(self) -> bool:
+        return self._loop_thread is threading.current_thread()
+
+    def _submit(self, item: _Item | None) -> None:
+        """From the link's handlers (on the loop with HubLink) or any other thread: applied in order."""
+        if self._stopped.is_set():
+            return
+        self._inbox.append(item)
+        if self._on_loop():
+            if not self._woken:  # one drain per burst of the link's messages, after the burst
+                self._woken = True
+                self._loop.call_soon(self._drain)
+            return
+        with self._wake_lock:
+            if self._woken:
+                return
+            self._woken = True
+        if not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._drain)
+
+    def _begin(self) -> None:
+        self._loop_thread = threading.current_thread()
+        # The games see the clock every `tick` seconds even when the inbox never runs dry: near its
+        # ceiling it does not, and a Time countdown must still expire, and the tables' outboxes still
+        # hear what is stored (else they resend it all and the load doubles).
+        self._ticker = self._loop.call_later(self._tick, self._on_tick)
+
+    def _on_tick(self) -> None:
+        if self._stopped.is_set():
+            return
+        self._ticker = self._loop.call_later(self._tick, self._on_tick)
+        self._tick_games()
+        if self.store_down is not None:
+            self._retry_store()
+        self._publish_health()
+        if self._acks_due:
+            self._publish_acks()
+        self._arm_states()
+
+    def _drain(self) -> None:
+        with self._wake_lock:
+            self._woken = False
+        self._busy = True
+        try:
+            for _ in range(_BURST):
+                if not self._inbox:
+                    break
+                item = self._inbox.popleft()
+                if item is None:
+                    self._finish()
+                    return
+                self._apply_item(item)
+            else:
+                if self._inbox:  # more than a burst: the rest after the loop has read and written
+                    with self._wake_lock:
+                        self._woken = True
+                    self._loop.call_soon(self._drain)
+                    return
+            if self._acks_due:
+                self._publish_acks()
+        finally:
+            self._busy = False
+            self._arm_states()
+
+    def _finish(self) -> None:
+        for table in self._states.take_all():  # none left stale on the broker
+            self._publish_state(self.tables[table])
+        if self._acks_due:
+            self._publish_acks()
+        for timer in (self._ticker, self._state_timer):
+            if timer is not None:
+                timer.cancel()
+        self._inbox.clear()
+        self._stopped.set()
+
+    def _arm_states(self) -> None:
+        """A timer for the next table whose states' window ends (`hub.edge.coalesce`)."""
+        due = self._states.next_due()
+        if due is None or self._stopped.is_set():
+            return
+        if self._state_timer is not None:
+            if self._state_timer_at <= due:
+                return
+            self._state_timer.cancel()
+        self._state_timer_at = due
+        # the coalescer's clock is time.monotonic, the loop's too (asyncio's default)
+        self._state_timer = self._loop.call_at(due, self._states_due)
+
+    def _states_due(self) -> None:
+        self._state_timer = None
+        for table in self._states.due(time.monotonic()):
+            self._publish_state(self.tables[table])
+        self._arm_states()
+
+    def _apply_item(self, item: _Item) -> None:
+        try:
+            if isinstance(item, _Tick):
                 self._tick_games()
-                if self.store_down is not None:
-                    self._retry_store()
-                self._publish_health()
                 if self._acks_due:
                     self._publish_acks()
-                next_tick = time.monotonic() + self._tick
-                continue
-            try:
-                item = self._inbox.get(timeout=wait)
-            except queue.Empty:
-                continue
-            try:
-                if item is None:
-                    for table in self._states.take_all():  # none left stale on the broker
-                        self._publish_state(self.tables[table])
-                    if self._acks_due:
-                        self._publish_acks()
-                    return
-                if isinstance(item, _Tick):
-                    self._tick_games()
-                    if self._acks_due:
-                        self._publish_acks()
-                    if item.done is not None:
-                        item.done.set()
-                elif isinstance(item, _Configure):
-                    self._configure(item.table, item.setup)
-                elif isinstance(item, _Reconnected):
-                    self._acked.clear()  # a broker that restarted may have lost them: all again
-                    self._publish_health(force=True)
-                    self._states.take_all()  # published just below
-                    for table, view in self.tables.items():
-                        self._publish_state(view)
-                        if view.boot is not None:
-                            self._acks_due[table] = view.boot
-                elif isinstance(item, _AckRead):
-                    self._ack_read(item.message)
-                elif isinstance(item, _Cancel):
-                    self._cancel(item)
-                elif isinstance(item, _Decide):
-                    game = self._games().get(item.table)
-                    if game is not None:
-                        self._emit(self._view(item.table), game.decide(item.kind, item.option, item.by))
-                else:
-                    self._handle_message(item)
-                if self._acks_due and self._inbox.empty():
-                    self._publish_acks()
-            finally:
-                self._inbox.task_done()
+                if item.done is not None:
+                    item.done.set()
+            elif isinstance(item, _Settle):
+                item.done.set()
+            elif isinstance(item, _Configure):
+                self._configure(item.table, item.setup)
+            elif isinstance(item, _Reconnected):
+                self._acked.clear()  # a broker that restarted may have lost them: all again
+                self._publish_health(force=True)
+                self._states.take_all()  # published just below
+                for table, view in self.tables.items():
+                    self._publish_state(view)
+                    if view.boot is not None:
+                        self._acks_due[table] = view.boot
+            elif isinstance(item, _AckRead):
+                self._ack_read(item.message)
+            elif isinstance(item, _Cancel):
+                self._cancel(item)
+            elif isinstance(item, _Decide):
+                game = self._games().get(item.table)
+                if game is not None:
+                    self._emit(self._view(item.table), game.decide(item.kind, item.option, item.by))
+            else:
+                self._handle_message(item)
+        except Exception as err:  # noqa: BLE001 - the loop serves every table: one failure stops none
+            log.exception("hub: failed on %r", type(item).__name__)
+            self._internal_error(f"internal error {err!r}")
 
     def _cancel(self, item: _Cancel) -> None:
         game = self.games.get(item.table)
@@ -330,13 +443,13 @@ class HubService:
         self._emit(view, out)
 
     def _connected(self) -> None:
-        """paho's thread, every (re)connect: the hub's birth now, every table's state after (a broker
+        """The link's thread, every (re)connect: the hub's birth now, every table's state after (a broker
         that restarted lost them, and they go at QoS 0: see `_publish_state`)."""
         self._link.publish(self.status_topic, wire.ONLINE, retain=True)
-        self._inbox.put(_Reconnected())
+        self._submit(_Reconnected())
 
     def _too_big(self, message: Message) -> bool:
-        """paho's thread: a payload no table sends is dropped before it is queued or decoded."""
+        """The link's thread: a payload no table sends is dropped before it is queued or decoded."""
         if len(message.payload) <= MAX_TABLE_PAYLOAD:
             return False
         self.stats.oversized += 1
@@ -347,28 +460,28 @@ class HubService:
 
     def _receive(self, message: Message) -> None:
         if not self._too_big(message):
-            self._inbox.put(message)
+            self._submit(message)
 
     def _receive_ack(self, message: Message) -> None:
-        """paho's thread: another worker's table is dropped here, by its topic, before any decoding."""
+        """The link's thread: another worker's table is dropped here, by its topic, before any decoding."""
         if self._too_big(message):
             return
         if self.shard is not None and not self.serves(message.topic.rsplit("/", 1)[-1]):
             self.stats.other_shards += 1
             return
-        self._inbox.put(_AckRead(message))
+        self._submit(_AckRead(message))
 
     def _receive_own(self, message: Message) -> None:
-        """paho's thread, sharded: enqueue this worker's tables only (a bad topic goes on, to be counted)."""
+        """The link's thread, sharded: enqueue this worker's tables only (a bad topic goes on, to be counted)."""
         if self._too_big(message):
             return
         try:
             table = wire.table_of(message.topic)
         except wire.PayloadError:
-            self._inbox.put(message)
+            self._submit(message)
             return
         if self.serves(table):
-            self._inbox.put(message)
+            self._submit(message)
         else:
             self.stats.other_shards += 1
 

@@ -2,7 +2,7 @@
 
 Wraps the pure `Tournament` aggregate and the durable `EventStore`: every command's events are
 appended (in one transaction) before they count, and `FloorService.open(store)` rebuilds the same
-tournament after a kill. Publishes the clock snapshot retained through an injected `MqttLink` every
+tournament after a kill. Publishes the clock snapshot retained through an injected link (`tablewire.mqtt.Link`) every
 second and on every change; accepts TD commands from MQTT, executed on the owner's thread by `pump`.
 """
 
@@ -60,7 +60,7 @@ from hub.tournament.structure import AnteKind, Level, from_toml
 from hub.tournament.tournament import Tournament
 from hub.tournament.undo import opens_action
 from hw.ports import Clock
-from tablewire.mqtt import Message, MqttLink
+from tablewire.mqtt import Link, Message
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -111,7 +111,7 @@ class MoveInstruction:
 class FloorService:
     """One tournament over one store. Every method runs on the owner's (the hub's consumer) thread."""
 
-    def __init__(self, store: EventStore, *, link: MqttLink | None = None) -> None:
+    def __init__(self, store: EventStore, *, link: Link | None = None) -> None:
         self.store = store
         self.tournament: Tournament | None = None
         self._rng = random.Random(0)
@@ -132,7 +132,7 @@ class FloorService:
     # --- lifecycle --------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, store: EventStore, *, link: MqttLink | None = None) -> FloorService:
+    def open(cls, store: EventStore, *, link: Link | None = None) -> FloorService:
         """The floor as stored: the same tournament (clock, seats, stacks, hands) after a kill."""
         floor = cls(store, link=link)
         floor._load()

@@ -58,8 +58,8 @@ def three_tables(tmp_path: Path) -> Iterator[tuple[HubService, Dashboard]]:
 
 def _online(hub: HubService, table: str, online: bool = True) -> None:
     status = wire.ONLINE if online else wire.OFFLINE
-    hub._inbox.put(Message(wire.table_status(table), status, True))  # the MQTT callback's path
-    hub._inbox.join()
+    hub._submit(Message(wire.table_status(table), status, True))  # the MQTT callback's path
+    assert hub.settle()
 
 
 def _until(read: Callable[[], dict[str, Any]], test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:

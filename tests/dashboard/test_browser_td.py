@@ -49,7 +49,7 @@ def test_a_tournament_table_shows_names_and_the_td_cancels_its_hand(
     hub, dash = tournament_hub
     head: dict[str, Any] = {"table": "t1", "boot": "b1", "at": 1.0}
     _send(hub, wire.DealerPressed(**head, seq=1, button="new_hand", seat=None))
-    hub._inbox.join()
+    assert hub.settle()
     names = set(hub.floor_tables.floor.require().state.tables[1].seats.values())  # type: ignore[union-attr]
     td = open_page(chromium, dash.url + "/login")
     login(td, dash.url)
@@ -64,7 +64,7 @@ def test_a_tournament_table_shows_names_and_the_td_cancels_its_hand(
     td.click("#confirm-yes")
     td.wait_for_function("() => /Donne annulée par le DT — cdc-2013 6.4/"
                          ".test(document.querySelector('#table-t1 .cancel-result')?.textContent || '')")
-    hub._inbox.join()
+    assert hub.settle()
     game = hub.floor_tables.game("t1")  # type: ignore[union-attr]
     assert game is not None and not game.in_hand
     assert td.errors == []  # type: ignore[attr-defined]

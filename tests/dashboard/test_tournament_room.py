@@ -42,7 +42,7 @@ def tournament_hub(tmp_path: Path) -> Iterator[tuple[HubService, Dashboard]]:
 
 
 def _send(hub: HubService, event: wire.AnyTableEvent) -> None:
-    hub._inbox.put(Message(wire.table_events(event.table), wire.encode(event), False))  # the MQTT callback's path
+    hub._submit(Message(wire.table_events(event.table), wire.encode(event), False))  # the MQTT callback's path
 
 
 def test_a_tournament_table_shows_names_stacks_pot_street_button_and_who_is_to_act(
@@ -50,7 +50,7 @@ def test_a_tournament_table_shows_names_stacks_pot_street_button_and_who_is_to_a
     hub, dash = tournament_hub
     head: dict[str, Any] = {"table": "t1", "boot": "b1", "at": 1.0}
     _send(hub, wire.DealerPressed(**head, seq=1, button="new_hand", seat=None))
-    hub._inbox.join()
+    assert hub.settle()
     floor = hub.floor_tables.floor  # type: ignore[union-attr]
     names = {seat: name for seat, name in floor.require().state.tables[1].seats.items()}
     game = hub.floor_tables.game("t1")  # type: ignore[union-attr]
@@ -79,8 +79,8 @@ def test_a_tournament_table_shows_names_stacks_pot_street_button_and_who_is_to_a
 def test_a_tournament_table_before_its_first_hand_shows_its_players(
         tournament_hub: tuple[HubService, Dashboard]) -> None:
     hub, dash = tournament_hub
-    hub._inbox.put(Message(wire.table_status("t2"), wire.ONLINE, True))
-    hub._inbox.join()
+    hub._submit(Message(wire.table_status("t2"), wire.ONLINE, True))
+    assert hub.settle()
     floor = hub.floor_tables.floor  # type: ignore[union-attr]
     state = floor.require().state
     for _ in range(100):
@@ -100,14 +100,14 @@ def test_the_td_cancels_a_blocked_hand_from_the_page(tournament_hub: tuple[HubSe
     head: dict[str, Any] = {"table": "t1", "boot": "b1", "at": 1.0}
     _send(hub, wire.DealerPressed(**head, seq=1, button="new_hand", seat=None))
     _send(hub, wire.DealerPressed(**{**head, "at": 2.0}, seq=2, button="new_hand", seat=None))  # refused: blocked
-    hub._inbox.join()
+    assert hub.settle()
     cancel = {"cmd": "cancel_hand", "table": "t1", "by": "alice"}
     assert request(dash, "POST", "/api/td/floor", cancel)[0] == 403  # a viewer may not
     cookie, csrf = login(dash)
     status, body, _ = request(dash, "POST", "/api/td/floor", cancel, cookie=cookie, csrf=csrf)
     assert status == 200 and body["ok"], body
     assert body["data"]["article"] == "cdc-2013 6.4" and "cdc-2013 6.4" in body["data"]["text"]
-    hub._inbox.join()
+    assert hub.settle()
     game = hub.floor_tables.game("t1")  # type: ignore[union-attr]
     assert game is not None and not game.in_hand
     for _ in range(100):

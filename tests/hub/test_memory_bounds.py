@@ -1,8 +1,10 @@
 """Bounded memory: what a table (or anyone on its topic) sends cannot grow the hub without end.
 
 - A real `tapis hub` process on a real Mosquitto that lets 1 MB packets through (the shipped brokers
-  do not: `tests/security/test_installed_broker.py`): 200 events of 1 MB on t1's topic, behind a
-  sequence gap, must not move its RSS by more than RSS_BOUND_MB; each is counted as oversized.
+  do not: `tests/security/test_installed_broker.py`): 100 events of 1 MB and 100 of 100 kB on t1's
+  topic, behind a sequence gap, must not move its RSS by more than RSS_BOUND_MB. The hub's link tells
+  the broker it takes no packet over 256 kB (MQTT 5 Maximum Packet Size), so the 1 MB ones never
+  reach it; each 100 kB one does, and is counted as oversized (over `MAX_TABLE_PAYLOAD`).
 - Events held behind a gap that never fills stop at `HELD_MAX_EVENTS` / `HELD_MAX_BYTES`; the rest are
   dropped and counted (the table's outbox resends them: they were never acknowledged).
 - A reader status's `detail` reaches viewers cut to `DETAIL_MAX_CHARS`.
@@ -61,13 +63,16 @@ def test_a_flood_of_1mb_events_does_not_grow_the_hub(tmp_path: Path) -> None:
             assert wait_until(lambda: health.get("online") is True, 20)
             time.sleep(1.0)
             before = rss_mb(hub.pid)
-            big = "x" * (1024 * 1024)
+            big, large = "x" * (1024 * 1024), "y" * (100 * 1024)
+            assert MAX_TABLE_PAYLOAD < len(large) < 256 * 1024
             for i in range(200):
-                flood.publish(wire.table_events("t1"), status_payload(1000 + i, big), qos=1).wait_for_publish(10)
-            assert wait_until(lambda: health.get("oversized") == 200, 30), health
+                flood.publish(wire.table_events("t1"), status_payload(1000 + i, big if i % 2 else large),
+                              qos=1).wait_for_publish(10)
+            assert wait_until(lambda: health.get("oversized") == 100, 30), health
             time.sleep(1.0)
+            assert health.get("oversized") == 100 and health.get("received") == 0, health
             after = rss_mb(hub.pid)
-            print(f"hub RSS {before:.1f} MB -> {after:.1f} MB after 200 x 1 MB on t1's topic")
+            print(f"hub RSS {before:.1f} MB -> {after:.1f} MB after 100 x 1 MB and 100 x 100 kB on t1's topic")
             assert after - before < RSS_BOUND_MB, f"RSS {before:.1f} -> {after:.1f} MB"
         finally:
             flood.loop_stop()

@@ -90,11 +90,11 @@ def test_a_hands_end_is_published_at_once_and_shutdown_leaves_nothing_stale() ->
         _deliver(link, wire.DealerPressed(table="t1", boot="b", seq=1, at=0.0, button="new_hand"))
         _deliver(link, _card(2, uid="AA"))
         _deliver(link, _card(3, kind="card_left", uid="AA"))  # the felt cleared: the hand ends
-        assert wait_until(lambda: hub._inbox.unfinished_tasks == 0)
+        assert hub.settle()
         public = _states(link, wire.hub_table_state("t1"))
         assert public and public[-1]["hand_open"] is False and public[-1]["seq"] == 3
         _deliver(link, _card(4))
-        assert wait_until(lambda: hub._inbox.unfinished_tasks == 0)
+        assert hub.settle()
         time.sleep(0.1)
         assert _states(link, wire.hub_table_state("t1"))[-1]["seq"] == 3  # waits for its window
         assert not hub.idle()
@@ -110,7 +110,7 @@ def test_a_reconnect_publishes_the_pending_states_with_the_others() -> None:
     hub.start()
     try:
         _deliver(link, _card(1))
-        assert wait_until(lambda: hub._inbox.unfinished_tasks == 0)
+        assert hub.settle()
         link.reconnect()
         assert wait_until(hub.idle)  # nothing pending any more: the reconnect published it
         assert _states(link, wire.hub_table_state("t1"))[-1]["seq"] == 1

@@ -1,0 +1,434 @@
+"""The hub's MQTT 5 link: one asyncio loop on one thread, named `hub`, which the hub's work runs on too.
+
+`HubLink` offers what `tablewire.mqtt.MqttLink` offers (the tables and the tools keep that one, on
+paho) and `HubService` runs its rules engine on `HubLink.loop`, so a table's event is read, applied
+and answered on one thread: no hand-over between a network thread and a consumer, no fight for the GIL.
+Every packet produced in one turn of the loop leaves in one write. Measured on a 16-core machine, the
+hub worker's CPU per table event fell from 0.56 ms (paho, two threads) to ... (docs/scale-out.md).
+
+What a room needs of it, as of paho's: MQTT 5, a will and a birth, user name and password, TLS,
+a persistent session (`session_expiry`), publishes from any thread, QoS 1 publishes kept until the
+broker acknowledges them and sent again after a reconnect, the broker's Receive Maximum respected,
+publishes the broker refused counted by topic and reason (`publish_refused`), reconnects with a
+short backoff, subscriptions and `on_connect` hooks replayed on each. Bounded: at most `max_waiting`
+publishes wait for the broker (beyond it they are dropped, counted in `dropped`, and said in the log),
+and a packet over `max_packet` from the broker closes the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import ssl
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from hub.edge import mqtt5
+from hub.edge.broker import MAX_PACKET  # what the room's brokers accept too
+from tablewire.mqtt import Message
+
+log = logging.getLogger(__name__)
+Handler = Callable[[Message], None]
+
+_SUBSCRIBE_BATCH = 200  # topic filters per SUBSCRIBE: a worker of a big room has thousands
+_BACKOFF = (0.05, 2.0)  # first retry, longest wait between retries (seconds), as MqttLink
+
+
+class HubLink:
+    def __init__(self, *, client_id: str, host: str, port: int, will: tuple[str, bytes] | None = None,
+                 username: str | None = None, password: str | None = None, session_expiry: int = 0,
+                 keepalive: int = 15, tls: ssl.SSLContext | None = None, max_waiting: int = 200_000) -> None:
+        self.client_id = client_id
+        self._host, self._port, self._tls = host, port, tls
+        self._keepalive, self._session_expiry = keepalive, session_expiry
+        self._username, self._password, self._will = username, password, will
+        self._max_waiting = max_waiting
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
+        self._exact: dict[str, list[Handler]] = {}  # most subscriptions name one topic: a dict lookup
+        self._patterns: dict[str, tuple[list[str], Handler]] = {}
+        self._subscriptions: dict[str, bool] = {}  # filter -> no_local, replayed on each connect
+        self._hooks: list[Callable[[], None]] = []
+        self._transport: asyncio.Transport | None = None
+        self._out = bytearray()  # packets of this turn of the loop, written together
+        self._flush_due = False
+        self._paused = False  # the socket's send buffer is full: publishes wait
+        self._connected = threading.Event()
+        self._answered = threading.Event()
+        self._stopping = False
+        self.refused: str | None = None
+        self.publish_refused: dict[tuple[str, str], int] = {}
+        self.subscribe_refused: dict[str, str] = {}
+        self.dropped = 0  # publishes dropped because `max_waiting` were already waiting
+        self._receive_max = 65535
+        self._next_id = 0
+        self._inflight: dict[int, tuple[str, bytes, bytes]] = {}  # id -> (topic, payload, topic utf-8), QoS 1
+        self._waiting: deque[tuple[str, bytes, int, bool]] = deque()  # not yet sent: (topic, payload, qos, retain)
+        self._pending_ids: dict[int, list[str]] = {}  # SUBSCRIBE id -> its filters
+        self._from_threads: deque[tuple[str, bytes, int, bool]] = deque()
+        self._wake_lock = threading.Lock()
+        self._woken = False
+        self._ping: asyncio.TimerHandle | None = None
+        self._heard_at = 0.0
+        self._reconnect: asyncio.Task[None] | None = None
+        self._up = False  # CONNACK said yes on this connection (the loop's own view of `connected`)
+        self._retry = _BACKOFF[0]  # wait before the next attempt; doubles while the broker says no
+
+    # What MqttLink offers -----------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Run the loop's thread and connect; returns once connected (raises on refusal or silence)."""
+        if not self._thread.is_alive():
+            self._thread.start()
+        self.loop.call_soon_threadsafe(self._begin)
+        self._answered.wait(timeout)
+        if not self._connected.is_set():
+            refused = self.refused
+            self.stop()
+            raise ConnectionError(f"{self.client_id}: no connection to mqtt://{self._host}:{self._port}"
+                                  + (f" ({refused})" if refused else ""))
+
+    def stop(self) -> None:
+        """Disconnect cleanly (the broker drops the will) and end the loop's thread."""
+        if not self._thread.is_alive():
+            return
+        done = threading.Event()
+
+        def close() -> None:
+            self._stopping = True
+            if self._reconnect is not None:
+                self._reconnect.cancel()
+            if self._transport is not None:
+                self._flush()
+                self._transport.write(mqtt5.DISCONNECT_PACKET)
+                self._transport.close()
+            self.loop.call_later(0.05, self.loop.stop)  # let the close reach the socket
+            done.set()
+
+        self.loop.call_soon_threadsafe(close)
+        done.wait(5)
+        self._thread.join(5)
+
+    def on_connect(self, hook: Callable[[], None]) -> None:
+        """Run on every (re)connect, on the loop's thread: republish birth and retained state."""
+        self._hooks.append(hook)
+
+    def subscribe(self, pattern: str, handler: Handler, *, no_local: bool = False) -> Callable[[], None]:
+        """`handler` is called on the loop's thread. `no_local`: not this client's own publishes."""
+        if "+" in pattern or "#" in pattern:
+            self._patterns[pattern] = (pattern.split("/"), handler)
+        else:
+            self._exact.setdefault(pattern, []).append(handler)
+        self._subscriptions[pattern] = no_local
+        self._on_loop(lambda: self._send_subscribe([(pattern, no_local)]) if self._up else None)
+
+        def unsubscribe() -> None:
+            self._subscriptions.pop(pattern, None)
+            self._patterns.pop(pattern, None)
+            self._exact.pop(pattern, None)
+            self._on_loop(lambda: self._send(mqtt5.unsubscribe(self._new_id(), [pattern])) if self._up else None)
+        return unsubscribe
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
+        """From any thread. On the loop's thread (the hub's work) it is queued for this turn's write;
+        from another (the dashboard, the floor's commands), handed over with one wake-up per burst."""
+        if self._on_thread():
+            self._publish(topic, payload, qos, retain)
+            return
+        self._from_threads.append((topic, payload, qos, retain))
+        with self._wake_lock:
+            if self._woken:
+                return
+            self._woken = True
+        self.loop.call_soon_threadsafe(self._take_from_threads)
+
+    # On the loop's thread -----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_forever()
+        finally:
+            self.loop.close()
+
+    def _on_thread(self) -> bool:
+        return threading.current_thread() is self._thread
+
+    def _on_loop(self, call: Callable[[], object]) -> None:
+        if self._on_thread():
+            call()
+        else:
+            self.loop.call_soon_threadsafe(call)
+
+    def _take_from_threads(self) -> None:
+        with self._wake_lock:
+            self._woken = False
+        while self._from_threads:
+            topic, payload, qos, retain = self._from_threads.popleft()
+            self._publish(topic, payload, qos, retain)
+
+    def _begin(self) -> None:
+        if self._reconnect is None or self._reconnect.done():
+            self._reconnect = self.loop.create_task(self._connect_until_up(first=True))
+
+    async def _connect_until_up(self, *, first: bool = False) -> None:
+        if not first:
+            await asyncio.sleep(self._retry)
+        delay = self._retry
+        while not self._stopping:
+            try:
+                await self.loop.create_connection(lambda: _Protocol(self), self._host, self._port,
+                                                  ssl=self._tls, server_hostname=self._host if self._tls else None)
+                return  # CONNACK decides the rest (`_connack`)
+            except (OSError, ssl.SSLError) as err:
+                if first:
+                    log.warning("%s: no connection to mqtt://%s:%d yet: %s", self.client_id, self._host,
+                                self._port, err)
+                    first = False
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, _BACKOFF[1])
+
+    def _made(self, transport: asyncio.Transport) -> None:
+        self._transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:  # small packets leave at once; the loop already gathers a turn's packets
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except OSError:
+                pass
+        self._heard_at = self.loop.time()
+        transport.write(mqtt5.connect(self.client_id, keepalive=self._keepalive,
+                                      clean_start=self._session_expiry == 0, session_expiry=self._session_expiry,
+                                      username=self._username, password=self._password, will=self._will,
+                                      max_packet=MAX_PACKET))
+
+    def _lost(self, err: Exception | None) -> None:
+        was = self._up
+        self._up = False
+        self._transport = None
+        self._out.clear()
+        self._paused = False
+        self._connected.clear()
+        if self._ping is not None:
+            self._ping.cancel()
+            self._ping = None
+        if self._stopping:
+            return
+        if was:
+            self._retry = _BACKOFF[0]
+            log.warning("%s: connection to the broker lost%s; connecting again", self.client_id,
+                        f" ({err})" if err else "")
+        else:  # refused, or closed before it said yes: do not knock 20 times a second
+            self._retry = min(self._retry * 2, _BACKOFF[1])
+        self._reconnect = self.loop.create_task(self._connect_until_up())
+
+    def _packets(self, packets: list[tuple[int, bytes]]) -> None:
+        self._heard_at = self.loop.time()
+        for first, body in packets:
+            kind = first >> 4
+            if kind == mqtt5.PUBLISH:
+                self._deliver(mqtt5.read_publish(first, body))
+            elif kind == mqtt5.PUBACK:
+                self._acked(*mqtt5.read_ack(body))
+            elif kind == mqtt5.CONNACK:
+                self._connack(mqtt5.read_connack(body))
+            elif kind in (mqtt5.SUBACK, mqtt5.UNSUBACK):
+                self._subacked(*mqtt5.read_suback(body))
+            elif kind == mqtt5.PINGRESP:
+                pass
+            elif kind == mqtt5.DISCONNECT:
+                code, said = mqtt5.read_disconnect(body)
+                log.warning("%s: the broker disconnected this link: %s%s", self.client_id, mqtt5.reason(code),
+                            f" ({said})" if said else "")
+            else:
+                raise mqtt5.ProtocolError(f"unexpected packet type {kind}")
+
+    def _connack(self, ack: mqtt5.Connack) -> None:
+        if ack.code >= 0x80:
+            self.refused = mqtt5.reason(ack.code)
+            log.error("%s: broker refused the connection: %s", self.client_id, self.refused)
+            self._answered.set()
+            if self._transport is not None:
+                self._transport.close()
+            return
+        self.refused = None
+        self._up = True
+        receive_max = ack.properties.get(mqtt5.RECEIVE_MAXIMUM)
+        self._receive_max = receive_max if isinstance(receive_max, int) and receive_max > 0 else 65535
+        keepalive = ack.properties.get(mqtt5.SERVER_KEEP_ALIVE)
+        if isinstance(keepalive, int):
+            self._keepalive = keepalive
+        if self._keepalive:
+            self._ping = self.loop.call_later(self._keepalive / 2, self._pinger)
+        filters = list(self._subscriptions.items())
+        for k in range(0, len(filters), _SUBSCRIBE_BATCH):
+            self._send_subscribe(filters[k:k + _SUBSCRIBE_BATCH])
+        # QoS 1 publishes the broker never acknowledged go again, first and in order (DUP if it kept
+        # our session: it may have them), then those that waited
+        for packet_id, (_topic, payload, raw_topic) in self._inflight.items():
+            self._send(mqtt5.publish(raw_topic, payload, qos=1, retain=False, packet_id=packet_id,
+                                     dup=ack.session_present))
+        self._connected.set()
+        self._answered.set()
+        for hook in self._hooks:
+            try:
+                hook()
+            except Exception:
+                log.exception("%s: on-connect hook failed", self.client_id)
+        self._pump()
+
+    def _pinger(self) -> None:
+        if self._transport is None or not self._up:
+            return
+        if self.loop.time() - self._heard_at > 1.5 * self._keepalive:  # the broker went silent
+            log.warning("%s: no answer from the broker for %.0f s; connecting again", self.client_id,
+                        self.loop.time() - self._heard_at)
+            self._transport.abort()
+            return
+        self._send(mqtt5.PINGREQ_PACKET)
+        self._ping = self.loop.call_later(self._keepalive / 2, self._pinger)
+
+    def _deliver(self, message: mqtt5.Incoming) -> None:
+        if message.qos:
+            self._send(mqtt5.puback(message.packet_id))
+        handed = Message(message.topic, message.payload, message.retain)
+        handlers = self._exact.get(message.topic)
+        if handlers is None:
+            parts = message.topic.split("/")
+            handlers = [h for levels, h in self._patterns.values() if _matches(levels, parts)]
+        for handler in handlers:
+            try:
+                handler(handed)
+            except Exception:  # a handler must never stop the loop
+                log.exception("%s: handler for %s failed", self.client_id, message.topic)
+
+    def _acked(self, packet_id: int, code: int) -> None:
+        sent = self._inflight.pop(packet_id, None)
+        if sent is None:
+            return
+        if code >= 0x80:
+            key = (sent[0], mqtt5.reason(code))
+            self.publish_refused[key] = self.publish_refused.get(key, 0) + 1
+            if self.publish_refused[key] == 1:
+                log.error("%s: the broker refused a publish on %s: %s", self.client_id, key[0], key[1])
+        if self._waiting:
+            self._pump()
+
+    def _subacked(self, packet_id: int, codes: list[int]) -> None:
+        filters = self._pending_ids.pop(packet_id, [])
+        for pattern, code in zip(filters, codes, strict=False):
+            if code >= 0x80:
+                self.subscribe_refused[pattern] = mqtt5.reason(code)
+                log.error("%s: the broker refused the subscription to %s: %s", self.client_id, pattern,
+                          mqtt5.reason(code))
+
+    def _new_id(self) -> int:
+        for _ in range(65535):
+            self._next_id = self._next_id % 65535 + 1
+            if self._next_id not in self._inflight and self._next_id not in self._pending_ids:
+                return self._next_id
+        raise RuntimeError("no MQTT packet identifier free")  # never: Receive Maximum is at most 65,535
+
+    def _send_subscribe(self, filters: list[tuple[str, bool]]) -> None:
+        if not filters:
+            return
+        packet_id = self._new_id()
+        self._pending_ids[packet_id] = [p for p, _ in filters]
+        self._send(mqtt5.subscribe(packet_id, filters))
+
+    def _publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
+        if not self._up:
+            if not qos:
+                return  # as paho: QoS 0 is not kept offline (the hub republishes its states on connect)
+        elif not self._waiting and not self._paused and (not qos or len(self._inflight) < self._receive_max):
+            self._send_publish(topic, payload, qos, retain)
+            return
+        if len(self._waiting) >= self._max_waiting:
+            self.dropped += 1
+            if self.dropped == 1 or self.dropped % 10_000 == 0:
+                log.error("%s: %d publish(es) dropped: %d already wait for the broker (last on %s)",
+                          self.client_id, self.dropped, self._max_waiting, topic)
+            return
+        self._waiting.append((topic, payload, qos, retain))
+
+    def _send_publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
+        raw = topic.encode()
+        if qos:
+            packet_id = self._new_id()
+            self._inflight[packet_id] = (topic, payload, raw)
+            self._send(mqtt5.publish(raw, payload, qos=1, retain=retain, packet_id=packet_id))
+        else:
+            self._send(mqtt5.publish(raw, payload, qos=0, retain=retain))
+
+    def _pump(self) -> None:
+        """Send what waited, in order, as far as the broker's Receive Maximum allows."""
+        waiting = self._waiting
+        while waiting and self._up and not self._paused:
+            topic, payload, qos, retain = waiting[0]
+            if qos and len(self._inflight) >= self._receive_max:
+                return
+            waiting.popleft()
+            self._send_publish(topic, payload, qos, retain)
+
+    def _send(self, packet: bytes) -> None:
+        self._out += packet
+        if not self._flush_due:
+            self._flush_due = True
+            self.loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        if self._out and self._transport is not None:
+            self._transport.write(bytes(self._out))
+        self._out.clear()
+
+    def _pause(self, paused: bool) -> None:
+        self._paused = paused
+        if not paused:
+            self._pump()
+
+
+def _matches(levels: list[str], parts: list[str]) -> bool:
+    """MQTT topic filter matching (§4.7): `+` one level, `#` the rest."""
+    for k, level in enumerate(levels):
+        if level == "#":
+            return True
+        if k >= len(parts) or (level != "+" and level != parts[k]):
+            return False
+    return len(levels) == len(parts)
+
+
+class _Protocol(asyncio.Protocol):
+    def __init__(self, link: HubLink) -> None:
+        self._link = link
+        self._reader = mqtt5.Reader(MAX_PACKET)
+        self._transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        self._transport = transport
+        self._link._made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            self._link._packets(self._reader.feed(data))
+        except mqtt5.ProtocolError as err:
+            log.error("%s: the broker sent what this link cannot read (%s); connecting again",
+                      self._link.client_id, err)
+            if self._transport is not None:
+                self._transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._link._lost(exc)
+
+    def pause_writing(self) -> None:
+        self._link._pause(True)
+
+    def resume_writing(self) -> None:
+        self._link._pause(False)
