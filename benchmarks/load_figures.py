@@ -3,6 +3,7 @@ process or thread from /proc, percentiles, and the paired comparison of variants
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import time
@@ -21,6 +22,17 @@ class Pace:
 
     def now(self) -> float:
         return self.paces[self.index(time.monotonic())]
+
+
+def ready_then_start(args: argparse.Namespace) -> float:
+    """Say this process is connected (`<go>.ready-<pid>`), then wait for the run's start time, which the
+    parent writes to `<go>` once every process is ready: on a loaded machine starting Python and
+    importing takes seconds, and tables that connect after the start would skew every figure."""
+    Path(f"{args.go}.ready-{os.getpid()}").touch()
+    while not Path(args.go).exists():
+        time.sleep(0.05)
+    return float(Path(args.go).read_text())
+
 
 
 def proc_cpu(pid: int, tid: int | None = None) -> float:
