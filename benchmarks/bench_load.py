@@ -45,13 +45,12 @@ import resource
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from load_figures import Pace, pct, print_compare, proc_cpu, proc_rss_mb  # beside this script
-from load_hub import VARIANTS, apply_cost, network_thread, other_worker, start_hub
+from load_figures import NAN, Pace, pct, print_compare, print_workers, proc_cpu, proc_rss_mb  # beside this script
+from load_hub import VARIANTS, apply_cost, hub_threads, link_class, one_thread, other_worker, sample_hub, start_hub
 from load_tables import worker
 
 from hub.edge.broker import EmbeddedBroker
@@ -81,6 +80,11 @@ def main() -> None:
     ap.add_argument("--compare", default=None, metavar="V1,V2,...",
                     help="paired runs of these variants, same settings, and their per-event figures as ratios")
     ap.add_argument("--repeat", type=int, default=1, help="with --compare: rounds of the variants, interleaved")
+    ap.add_argument("--all-workers", action="store_true",
+                    help="every hub worker (all K of --shard N/K, or the one hub) in a child process, none in "
+                         "this one: each measured the same way; latency not measured (n/a)")
+    ap.add_argument("--figures-out", default=None, metavar="FILE",
+                    help="also write the per-event figures as JSON (with --compare: variant -> one per round)")
     ap.add_argument("--quick", action="store_true",
                     help="a small preset for a shared machine: 60 tables, 15 s, niceness 0, "
                          "--compare today,new (~1 min)")
@@ -102,7 +106,9 @@ def main() -> None:
         # at niceness 10 are starved and the mix of events differs from one run to the next
         args.tables, args.seconds, args.nice, args.compare = 60, 15.0, 0, args.compare or "today,new"
     if args.compare is None:
-        run(args, args.variant)
+        figures = run(args, args.variant)
+        if args.figures_out:
+            Path(args.figures_out).write_text(json.dumps(figures))
         return
     variants = [v.strip() for v in args.compare.split(",")]
     if unknown := [v for v in variants if v not in VARIANTS]:
@@ -113,6 +119,8 @@ def main() -> None:
         for variant in variants:
             print(f"--- variant {variant}")
             results[variant].append(run(args, variant))
+    if args.figures_out:
+        Path(args.figures_out).write_text(json.dumps(results))
     print_compare(results)
 
 
@@ -121,23 +129,31 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     and returns the per-event ones."""
     paces = [float(p) for p in args.ramp.split(",")] if args.ramp else [args.pace]
     shard = Shard.parse(args.shard) if args.shard else None
+    local = not args.all_workers  # a hub (worker) in this process, where the latency is measured
+    link_class(variant)  # a variant's missing client said here in one line, not by each worker process
     ids = demo.table_ids(args.tables)
     served = [t for t in ids if shard is None or shard.owns(t)]
+    # the hub workers in child processes: the others of a sharded room, or with --all-workers every one
+    children_of: list[str | None] = ([f"{n}/{shard.count}" for n in range(1, shard.count + 1)
+                                      if not local or n != shard.number] if shard else [] if local else [None])
     hub_at: dict[tuple[str, int], float] = {}  # (table, card order) -> the hub's card event
     ruled_at: dict[tuple[str, int, str], float] = {}  # (table, hand, card) -> the boxed card's ruling
+    hands = 0
     with EmbeddedBroker() as broker:
-        hub, link, sent = start_hub(broker.port, shard, ids, args.seed, variant)
+        hub: Any = None
+        if local:
+            hub, link, sent = start_hub(broker.port, shard, ids, args.seed, variant)
 
-        def on_event(event: dict[str, Any]) -> None:
-            now = time.monotonic()
-            if event["type"] == "card" and event["action"] == "arrived" and event["card"]:
-                hub_at[(event["table"], event["order"])] = now
-            elif event["type"] == "fault" and event.get("cards"):
-                ruled_at.setdefault((event["table"], event["hand"], event["cards"][0]), now)
+            def on_event(event: dict[str, Any]) -> None:
+                now = time.monotonic()
+                if event["type"] == "card" and event["action"] == "arrived" and event["card"]:
+                    hub_at[(event["table"], event["order"])] = now
+                elif event["type"] == "fault" and event.get("cards"):
+                    ruled_at.setdefault((event["table"], event["hand"], event["cards"][0]), now)
 
-        hub.add_listener(on_event)
-        hub.start()
-        link.start()
+            hub.add_listener(on_event)
+            hub.start()
+            link.start()
         recorded: list[Message] = []
         spy = MqttLink(client_id="bench-spy", host=broker.host, port=broker.port)
         if args.apply_cost:
@@ -145,6 +161,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
             spy.subscribe(wire.ALL_TABLE_STATUS, recorded.append)
             spy.start()
         outs = [f"/tmp/tapis-load-{os.getpid()}-{i}.json" for i in range(args.procs)]
+        hub_outs = [f"/tmp/tapis-load-{os.getpid()}-hub-{i}.json" for i in range(len(children_of))]
         go = Path(f"/tmp/tapis-load-{os.getpid()}-go")
         common = ["--port", str(broker.port), "--go", str(go), "--step", str(args.seconds),
                   "--paces", ",".join(map(str, paces)), "--tables", str(args.tables), "--seed", str(args.seed),
@@ -152,44 +169,46 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
                                    "--boxed", str(args.boxed), "--nice", str(args.nice), "--out", outs[i], *common])
                  for i in range(args.procs)]
-        others = [subprocess.Popen([sys.executable, __file__, "--hub-worker", "--shard", f"{n}/{shard.count}", *common])
-                  for n in range(1, shard.count + 1) if n != shard.number] if shard else []
+        others = [subprocess.Popen([sys.executable, __file__, "--hub-worker", *(["--shard", n] if n else []),
+                                    "--out", out, *common]) for n, out in zip(children_of, hub_outs)]
         children = procs + others
         started = time.monotonic()
         while sum(1 for _ in go.parent.glob(f"{go.name}.ready-*")) < len(children):
-            if time.monotonic() - started > 300 or any(p.poll() is not None for p in children):
+            if time.monotonic() - started > 300 or any(c.poll() is not None for c in children):
+                for child in children:
+                    child.kill()
                 raise SystemExit("bench_load: a table or hub worker process did not start")
             time.sleep(0.05)
         t0 = time.monotonic() + 1.0 + args.tables / 1000  # every process connected: they start together
         go.with_name(go.name + ".tmp").write_text(repr(t0))
         go.with_name(go.name + ".tmp").rename(go)  # whole, never half-written
         mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
-        threads = {t.name: t.native_id for t in threading.enumerate()}  # the hub's and paho's
-        consumer, network = threads["hub"], threads[network_thread(variant, shard)]
-        samples = []
+        threads = hub_threads(variant, shard)  # the hub's and paho's, looked up by name
+        samples: list[dict[str, float]] = []
         for k in range(len(paces) + 1):
             time.sleep(max(0.0, t0 + k * args.seconds - time.monotonic()))
-            cpu = os.times()
-            samples.append({"received": hub.stats.received, "other": hub.stats.other_shards, "sent": sent[0],
-                            "bytes": sent[1], "states": sent[2], "events": sent[3], "acks": sent[4],
-                            "cmds": sent[5],
-                            "hub_cpu": cpu.user + cpu.system, "mq_cpu": proc_cpu(mosquitto),
-                            "consumer": proc_cpu(os.getpid(), consumer), "network": proc_cpu(os.getpid(), network),
+            samples.append({**(sample_hub(hub, sent, threads) if local else {}), "mq_cpu": proc_cpu(mosquitto),
                             "tables_cpu": sum(proc_cpu(p.pid) for p in procs),  # not reaped yet: /proc stays
-                            "hub_rss": proc_rss_mb(os.getpid()), "mq_rss": proc_rss_mb(mosquitto),
-                            "backlog": hub.backlog()})
+                            "mq_rss": proc_rss_mb(mosquitto)})
         for proc in procs + others:
             proc.wait()
         for done in [go, *go.parent.glob(f"{go.name}.ready-*")]:
             done.unlink(missing_ok=True)
-        drained = time.monotonic()
-        while not hub.idle() and time.monotonic() - drained < 30:
-            time.sleep(0.1)
-        hands = sum(g.hand_no for g in hub.games.values())
-        link.stop()
-        hub.stop()
+        if local:
+            drained = time.monotonic()
+            while not hub.idle() and time.monotonic() - drained < 30:
+                time.sleep(0.1)
+            hands = sum(g.hand_no for g in hub.games.values())
+            link.stop()
+            hub.stop()
         if args.apply_cost:
             spy.stop()
+    workers = read_workers(hub_outs)
+    if local:
+        workers.append((f"{shard.number}/{shard.count}" if shard else "1/1", samples))
+    else:
+        hands = sum_workers(samples, workers, hub_outs)
+    workers.sort(key=lambda w: int(w[0].split("/")[0]))
     cards: list[tuple[str, int, float]] = []
     boxed: list[tuple[str, int, str, float]] = []
     emitted = [0] * len(paces)
@@ -218,9 +237,13 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         got = ruled_at.get((table, hand, card))
         if got is not None:
             fault_lat[step_of(at)].append(got - at)
+    one = one_thread(variant)
     print(f"load: {args.tables} tables in {args.procs} processes, one hub"
           + (f" (worker {shard}: serves {len(served)} tables, drops the others' messages; the other workers "
-             "run in their own processes)" if shard else "")
+             "run in their own processes)" if shard and local else "")
+          + (f" in each of {len(workers)} worker process(es), this process none (hub figures: the workers' sums; "
+             "latency n/a)" if not local else "")
+          + (" (MQTT and rules engine on one thread)" if one else "")
           + f", {len(paces)} step(s) of {args.seconds:.0f} s; {hands} hands at the hub,"
           f" {tables_hands} dealt to the end")
     print(" pace | tables ev/s | hub in/s  out/s | card->hub event p50/p99 ms | boxed->ruling p50/p99 ms (n) "
@@ -228,33 +251,72 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     for k, p in enumerate(paces):
         a, b = samples[k], samples[k + 1]
         dt = args.seconds
+        cl, fl = card_lat[k], fault_lat[k]
+        latency = (f"{statistics.median(cl) * 1000 if cl else 0:12.1f} {pct(cl, 99):11.1f} | "
+                   f"{statistics.median(fl) * 1000 if fl else 0:10.1f} {pct(fl, 99):8.1f} ({len(fl):3d})") if local \
+            else f"{'n/a':>12} {'n/a':>11} | {'n/a':>10} {'n/a':>8} (n/a)"
+        split = "(one thread)" if one else \
+            f"({(b['consumer'] - a['consumer']) / dt * 100:3.0f}, {(b['network'] - a['network']) / dt * 100:3.0f})"
         print(f" {p:4.2f} | {emitted[k] / dt:11.0f} | {(b['received'] - a['received']) / dt:8.0f} "
-              f"{(b['sent'] - a['sent']) / dt:6.0f} | "
-              f"{statistics.median(card_lat[k]) * 1000 if card_lat[k] else 0:12.1f} "
-              f"{pct(card_lat[k], 99):11.1f} | {statistics.median(fault_lat[k]) * 1000 if fault_lat[k] else 0:10.1f} "
-              f"{pct(fault_lat[k], 99):8.1f} ({len(fault_lat[k]):3d}) | "
-              f"{(b['hub_cpu'] - a['hub_cpu']) / dt * 100:6.0f} % "
-              f"({(b['consumer'] - a['consumer']) / dt * 100:3.0f}, {(b['network'] - a['network']) / dt * 100:3.0f})"
+              f"{(b['sent'] - a['sent']) / dt:6.0f} | {latency} | "
+              f"{(b['hub_cpu'] - a['hub_cpu']) / dt * 100:6.0f} % {split}"
               f"{b['hub_rss']:10.0f} | {(b['mq_cpu'] - a['mq_cpu']) / dt * 100:11.0f} % {b['mq_rss']:5.0f} "
-              f"| {(b['tables_cpu'] - a['tables_cpu']) / dt * 100:8.0f} % | {b['backlog']:6d}"
+              f"| {(b['tables_cpu'] - a['tables_cpu']) / dt * 100:8.0f} % | {b['backlog']:6.0f}"
               + (f"  (dropped {(b['other'] - a['other']) / dt:.0f}/s)" if shard else ""))
-    print(f"hub max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; card events the hub "
-          f"never applied: {lost}; events still unacknowledged in the tables' outboxes at the end: {pending}")
+    worker_max = print_workers(workers, paces, args.seconds, show=shard is not None)
+    print(f"hub max RSS {max_rss(local, hub_outs):.0f} MB; card events the hub never applied: "
+          f"{lost if local else 'n/a'}; events still unacknowledged in the tables' outboxes at the end: {pending}")
+    for out in hub_outs:
+        Path(out).unlink(missing_ok=True)
     if args.apply_cost:
         print(apply_cost(recorded, ids, args.seed))
     a, b = samples[0], samples[-1]
     events = max(1, b["received"] - a["received"])
+    every = [x for step in card_lat for x in step]
     figures = {"in_s": events / (args.seconds * len(paces)), "msgs": (b["sent"] - a["sent"]) / events,
                "bytes": (b["bytes"] - a["bytes"]) / events, "cpu": (b["hub_cpu"] - a["hub_cpu"]) / events * 1000,
                "consumer": (b["consumer"] - a["consumer"]) / events * 1000,
                "paho": (b["network"] - a["network"]) / events * 1000,
                "heard": (events + b["other"] - a["other"]) / events, "dropped": (b["other"] - a["other"]) / events,
-               "p99": pct([x for step in card_lat for x in step], 99),
+               "p50": statistics.median(every) * 1000 if every else NAN, "p99": pct(every, 99),
+               "hub_pct": (b["hub_cpu"] - a["hub_cpu"]) / (args.seconds * len(paces)) * 100,
+               "worker_cpu_max": worker_max, "one_thread": float(one),
                **{k: (b[k] - a[k]) / events for k in ("states", "events", "acks", "cmds")}}
+    split = (f"one thread {figures['consumer']:.3f}: MQTT and rules engine together" if one else
+             f"consumer {figures['consumer']:.3f}, paho {figures['paho']:.3f}")
     print(f"per table event ({variant}): {figures['msgs']:.2f} messages and {figures['bytes']:.0f} bytes out, "
-          f"hub CPU {figures['cpu']:.3f} s per 1,000 (consumer {figures['consumer']:.3f}, paho {figures['paho']:.3f})"
+          f"hub CPU {figures['cpu']:.3f} s per 1,000 ({split})"
           + (f", {figures['heard']:.2f} received and {figures['dropped']:.2f} dropped per applied" if shard else ""))
     return figures
+
+
+def read_workers(outs: list[str]) -> list[tuple[str, list[dict[str, float]]]]:
+    """What each hub worker in a child process measured: (its N/K, its samples)."""
+    workers = []
+    for out in outs:
+        if not Path(out).exists():
+            raise SystemExit("bench_load: a hub worker process wrote no figures (its error is above)")
+        data = json.loads(Path(out).read_text())
+        workers.append((data["shard"], data["samples"]))
+    return workers
+
+
+def sum_workers(samples: list[dict[str, float]], workers: list[tuple[str, list[dict[str, float]]]],
+                outs: list[str]) -> int:
+    """--all-workers: the hub's figures of each sample are the workers' sums (RSS: the largest); returns
+    the hands they played."""
+    for k, row in enumerate(samples):
+        for key in workers[0][1][k]:
+            values = [w[1][k][key] for w in workers]
+            row[key] = max(values) if key == "hub_rss" else sum(values)
+    return sum(json.loads(Path(out).read_text())["hands"] for out in outs)
+
+
+def max_rss(local: bool, outs: list[str]) -> float:
+    """The hub's largest RSS in MB: this process's, or the largest worker's."""
+    if local:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return max(json.loads(Path(out).read_text())["max_rss"] for out in outs)
 
 
 if __name__ == "__main__":
