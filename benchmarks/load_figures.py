@@ -60,7 +60,7 @@ PER_EVENT = [("events in/s", "in_s", "{:.0f}"), ("messages out per event", "msgs
              ("  retained states", "states", "{:.2f}"), ("  hub events", "events", "{:.2f}"),
              ("  acks", "acks", "{:.2f}"), ("  commands", "cmds", "{:.2f}"),
              ("bytes out per event", "bytes", "{:.0f}"), ("hub CPU s per 1,000 events", "cpu", "{:.3f}"),
-             ("  consumer thread", "consumer", "{:.3f}"), ("  paho's thread", "paho", "{:.3f}"),
+             ("  consumer thread", "consumer", "{:.3f}"), ("  network thread (paho, gmqtt)", "paho", "{:.3f}"),
              ("received per applied event", "heard", "{:.2f}"),
              ("dropped (others' tables) per event", "dropped", "{:.2f}"),
              ("card->hub p50 ms", "p50", "{:.1f}"), ("card->hub p99 ms", "p99", "{:.1f}"),
