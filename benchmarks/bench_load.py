@@ -21,6 +21,9 @@ backlog grows, or whose p99 leaves the realistic figures, and which process is a
     python benchmarks/bench_load.py --apply-cost   # + the hub's consumer alone, the run's messages without MQTT
     python benchmarks/bench_load.py --compare today,new --repeat 2   # paired runs, per-event figures, ratios
     python benchmarks/bench_load.py --quick [--shard 1/2]   # 60 tables, 15 s, today vs new: about 1 min
+    python benchmarks/bench_load.py --tables 1000 --procs 8 --shard 1/4 [--all-workers]   # every worker's CPU
+    python benchmarks/bench_load.py --variant link --figures-out figures.json   # the hub on hub.edge.link
+    python benchmarks/bench_against.py --base /tmp/base -- --tables 1000 --procs 8   # against an older tree
 
 Per-event figures, which do not depend on how loaded the machine is (`--compare` prints them for each
 variant and as ratios to the first): MQTT messages the hub publishes per table event in, bytes
@@ -29,7 +32,19 @@ threads, not wall time) per 1,000 events, and for a sharded worker the messages 
 (other workers' tables) per event it applies. The variants: `today` (a state pair per change, every
 table's wildcard, an ack at QoS 1 whenever the queue runs dry), `window` (states coalesced), `acks`
 (acks at QoS 0, measured and not kept), `own` (a worker subscribes to its tables only), `new`
-(window and own: the defaults), `gmqtt` (`new` with the hub on gmqtt, `benchmarks/gmqtt_link.py`, if installed).
+(window and own: the defaults), `gmqtt` (`new` with the hub on gmqtt, `benchmarks/gmqtt_link.py`, if installed),
+`link` (`new` with the hub on `hub.edge.link.HubLink`, MQTT and rules engine on one thread named `hub`:
+its CPU is the consumer's, the network share printed as 0 and the split as "one thread").
+
+Every hub worker of a sharded run (`--shard N/K`): worker N runs in this process, the others each in a
+child process that samples its own CPU (`os.times`), applied and dropped messages at the run's start and
+at the end of each step and writes them to a JSON file read here; per step a line per worker (`worker
+N/K: CPU x % of a core, in y events/s`) and the largest, and `worker_cpu_max` (% of a core over the run;
+unsharded, the hub's) among the per-event figures. Worker N here also carries the bench's own listener
+and sampling. `--all-workers` runs all K (or the one hub, unsharded) in child processes and none here,
+so every worker is measured the same way: the hub figures are then the workers' sums (RSS: the largest)
+and the latency, measured only in this process, is n/a. `--figures-out FILE` writes the per-event figures
+as JSON (what `bench_against.py` reads; it parses the printed lines of an older bench_load without it).
 
 The tables run at niceness 10 (`--nice`): in a room they are separate Pis and must not take the hub's
 CPU here. With `--apply-cost` a spy client in this process records the messages, so that run's hub
@@ -101,6 +116,11 @@ def main() -> None:
     if args.hub_worker:
         other_worker(args)
         return
+    if args.shard:
+        try:
+            Shard.parse(args.shard)
+        except ValueError as e:
+            raise SystemExit(f"bench_load: --shard: {e}") from None
     if args.quick:
         # few tables, long enough for hands to end, and at the hub's niceness: on a loaded machine, tables
         # at niceness 10 are starved and the mix of events differs from one run to the next
