@@ -14,7 +14,8 @@ shown as it comes. The figures come from the JSON of `--figures-out` where that 
 otherwise from its printed lines (the row under ` pace | tables ev/s | hub in/s ...` and the line
 `per table event (...)`): events in/s, card -> hub p50/p99, the hub's CPU (% of a core and ms per event),
 messages and bytes per event, and the largest worker's CPU when printed. Parsed from a ramp's rows:
-the mean of the steps' events/s and CPU %, the largest p99, the median of the p50s. A variant whose run
+the mean of the steps' events/s and CPU %, the largest p99, the median of the p50s (the JSON's are over
+all the steps' cards: compare ramps between trees that both write it, or one step). A variant whose run
 fails (a base without it, an option the base does not know) is said in one line and left out.
 `--quick` is passed as its preset (60 tables, 15 s, niceness 0); `--compare`, `--repeat`, `--variant`
 and `--figures-out` belong to this script.
@@ -150,4 +151,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    except KeyboardInterrupt:
+        raise SystemExit("bench_against: interrupted") from None
