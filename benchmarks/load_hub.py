@@ -130,8 +130,9 @@ class CountingLink:
         self.handlers: dict[str, Callable[[Message], None]] = {}
         self.published = 0
 
-    def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> Callable[[], None]:
-        self.handlers[pattern] = handler
+    def subscribe(self, pattern: str, handler: Callable[[Message], None], *,
+                  no_local: bool = False) -> Callable[[], None]:
+        self.handlers[pattern] = handler  # no_local: the hub's own acks (MqttLink's signature; no broker here)
         return lambda: None
 
     def on_connect(self, hook: Callable[[], None]) -> None:
