@@ -21,6 +21,9 @@ backlog grows, or whose p99 leaves the realistic figures, and which process is a
     python benchmarks/bench_load.py --apply-cost   # + the hub's consumer alone, the run's messages without MQTT
     python benchmarks/bench_load.py --compare today,new --repeat 2   # paired runs, per-event figures, ratios
     python benchmarks/bench_load.py --quick [--shard 1/2]   # 60 tables, 15 s, today vs new: about 1 min
+    python benchmarks/bench_load.py --tables 1000 --procs 8 --shard 1/4 [--all-workers]   # every worker's CPU
+    python benchmarks/bench_load.py --variant link --figures-out figures.json   # the hub on hub.edge.link
+    python benchmarks/bench_against.py --base /tmp/base -- --tables 1000 --procs 8   # against an older tree
 
 Per-event figures, which do not depend on how loaded the machine is (`--compare` prints them for each
 variant and as ratios to the first): MQTT messages the hub publishes per table event in, bytes
@@ -29,7 +32,19 @@ threads, not wall time) per 1,000 events, and for a sharded worker the messages 
 (other workers' tables) per event it applies. The variants: `today` (a state pair per change, every
 table's wildcard, an ack at QoS 1 whenever the queue runs dry), `window` (states coalesced), `acks`
 (acks at QoS 0, measured and not kept), `own` (a worker subscribes to its tables only), `new`
-(window and own: the defaults), `gmqtt` (`new` with the hub on gmqtt, `benchmarks/gmqtt_link.py`, if installed).
+(window and own: the defaults), `gmqtt` (`new` with the hub on gmqtt, `benchmarks/gmqtt_link.py`, if installed),
+`link` (`new` with the hub on `hub.edge.link.HubLink`, MQTT and rules engine on one thread named `hub`:
+its CPU is the consumer's, the network share printed as 0 and the split as "one thread").
+
+Every hub worker of a sharded run (`--shard N/K`): worker N runs in this process, the others each in a
+child process that samples its own CPU (`os.times`), applied and dropped messages at the run's start and
+at the end of each step and writes them to a JSON file read here; per step a line per worker (`worker
+N/K: CPU x % of a core, in y events/s`) and the largest, and `worker_cpu_max` (% of a core over the run;
+unsharded, the hub's) among the per-event figures. Worker N here also carries the bench's own listener
+and sampling. `--all-workers` runs all K (or the one hub, unsharded) in child processes and none here,
+so every worker is measured the same way: the hub figures are then the workers' sums (RSS: the largest)
+and the latency, measured only in this process, is n/a. `--figures-out FILE` writes the per-event figures
+as JSON (what `bench_against.py` reads; it parses the printed lines of an older bench_load without it).
 
 The tables run at niceness 10 (`--nice`): in a room they are separate Pis and must not take the hub's
 CPU here. With `--apply-cost` a spy client in this process records the messages, so that run's hub
@@ -39,364 +54,25 @@ CPU is not the hub's alone.
 from __future__ import annotations
 
 import argparse
-import heapq
 import json
 import os
-import queue
-import random
 import resource
 import statistics
 import subprocess
 import sys
-import threading
 import time
-import uuid
-from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
-from load_figures import Pace, pct, print_compare, proc_cpu, proc_rss_mb  # beside this script
+from load_figures import NAN, Pace, pct, print_compare, print_workers, proc_cpu, proc_rss_mb  # beside this script
+from load_hub import VARIANTS, apply_cost, hub_threads, link_class, one_thread, other_worker, sample_hub, start_hub
+from load_tables import worker
 
 from hub.edge.broker import EmbeddedBroker
-from hub.edge.service import STATE_WINDOW, HubService
-from hub.edge.shard import Shard, hub_client_id, hub_status_topic
-from hub.room.game import TableSetup
-from hub.rules import Level
-from hw.decks import FULL_DECK, DeckRegistry
-from hw.profile import TableProfile
+from hub.edge.shard import Shard
 from simulators import demo
-from simulators.dealer import Board, Burn, Clear, Felt, Hole, Muck, Tray, deal_order
-from table_agent.events import TRAY, CardArrived, CardLeft, ZoneEvent
-from table_agent.hand_watch import HandWatch, wire_event
-from table_agent.outbox import Outbox
-from table_agent.read_order import Item
 from tablewire import wire
 from tablewire.mqtt import Message, MqttLink
-
-STREET_CARDS = {"preflop": 3, "flop": 1, "turn": 1}  # board cards once that street's betting is over
-WAIT_HUB = 5.0  # seconds a croupier waits for the hub before starting the hand again (as Croupier does)
-Want = float | Callable[[], bool]  # what the croupier's script waits for: seconds, or a condition
-
-
-class LightTable:
-    """One table as the hub hears it, driven by the worker's scheduler thread (no thread of its own)."""
-
-    def __init__(self, table: str, *, registry: DeckRegistry, host: str, port: int, rng: random.Random,
-                 pace: Pace, boxed: float, inbox: queue.Queue[tuple[LightTable, Message]]) -> None:
-        self.table, self.registry, self.rng, self.pace, self.boxed = table, registry, rng, pace, boxed
-        self.profile = TableProfile.default(table, seats=9)
-        self.antennas = self.profile.antenna_map()
-        self.felt = Felt(profile=self.profile, registry=registry, board=self)
-        self.watch = HandWatch(table=table)
-        self.outbox = Outbox()
-        self.boot = uuid.uuid4().hex[:12]
-        self.seq = self.order = self.hands = self.emitted = 0
-        self.cards: list[tuple[int, float]] = []  # (order, at) of each face-known card arrival
-        self.boxed_at: list[tuple[int, str, float]] = []  # (hand, card, at) of each boxed card
-        self.emitted_by_step: dict[int, int] = {}
-        self.link = MqttLink(client_id=f"tapis-table-{table}", host=host, port=port,
-                             will=(wire.table_status(table), wire.OFFLINE))
-
-        def online() -> None:
-            self.link.publish(wire.table_status(table), wire.ONLINE, retain=True)
-
-        self.link.on_connect(online)
-        self.link.subscribe(wire.table_commands(table), lambda m: inbox.put((self, m)))
-        self.link.subscribe(wire.hub_ack(table), lambda m: inbox.put((self, m)))
-        self.script = self._hands()
-        self.waiting: Callable[[], bool] | None = None
-        self.token = 0  # the timer that may resume the script; older timers are stale
-
-    # What the agent publishes ------------------------------------------------------------------
-
-    def _head(self, at: float | None = None) -> dict[str, Any]:
-        self.seq += 1
-        return {"table": self.table, "boot": self.boot, "seq": self.seq,
-                "at": time.monotonic() if at is None else at}
-
-    def _emit(self, event: wire.AnyTableEvent) -> None:
-        payload = wire.encode(event)
-        self.outbox.append(event.boot, event.seq, payload)
-        self.link.publish(wire.table_events(self.table), payload)
-        step = self.pace.index(event.at)
-        self.emitted_by_step[step] = self.emitted_by_step.get(step, 0) + 1
-
-    def _publish(self, items: list[Item]) -> None:  # faults and card events, as the agent sends them
-        for item in items:
-            self._emit(wire_event(item, self._head(at=item.at)))
-
-    def place(self, antenna: int, uid: bytes) -> None:  # the Felt's antennas: a tag settles
-        self.order += 1
-        event = CardArrived(self.antennas[antenna], self.registry.lookup(uid), time.monotonic(), self.order)
-        self._zone_event(event)
-        if event.tag.card is not None:
-            self.cards.append((event.order, event.at))
-            if event.zone == TRAY:
-                self.boxed_at.append((self.watch.hand or 0, event.tag.card, event.at))
-
-    def remove(self, antenna: int, uid: bytes) -> None:
-        self.order += 1
-        self._zone_event(CardLeft(self.antennas[antenna], self.registry.lookup(uid), time.monotonic(), self.order))
-
-    def _zone_event(self, event: ZoneEvent) -> None:
-        self._publish(self.watch.zone_event(event))
-
-    def _act(self, seat: int, action: str, to: int | None = None) -> None:
-        self._emit(wire.SeatActed(**self._head(), seat=seat, action=action, to=to))
-        self._publish(self.watch.action(seat, action, time.monotonic()))
-
-    def received(self, message: Message) -> None:
-        if message.topic == wire.hub_ack(self.table):
-            ack = wire.decode_ack(message.topic, message.payload)
-            self.outbox.acknowledged(ack.boot, ack.seq)
-        else:
-            self._publish(self.watch.command(wire.decode_command(message.topic, message.payload)))
-
-    # The croupier ------------------------------------------------------------------------------
-
-    def _pause(self) -> float:
-        return self.pace.now() * self.rng.uniform(0.6, 1.4)
-
-    def _hands(self) -> Generator[Want, bool | None, None]:
-        """Complete hands with the hub, as `simulators.croupier.Croupier` plays them, as a script that
-        yields what it waits for (a send of False: the hub did not answer in time)."""
-        watch = self.watch
-        while True:
-            before = watch.hand
-            self._publish(watch.new_hand_pressed())
-            self._emit(wire.DealerPressed(**self._head(), button="new_hand"))
-            if not (yield lambda: watch.context is not None and watch.hand != before):  # noqa: B023 - run now
-                continue
-            ctx = watch.context
-            assert ctx is not None
-            deck = list(FULL_DECK)
-            self.rng.shuffle(deck)
-            order = deal_order(ctx.seats, ctx.button)  # from ctx.first_to_deal, clockwise
-            for seat in order + order:
-                if self.rng.random() < self.boxed:
-                    self.felt.perform(Tray(deck.pop()))
-                yield self._pause()
-                self.felt.perform(Hole(seat, deck.pop()))
-            board = 0
-            while watch.result is None and watch.hand == ctx.hand:
-                betting = watch.betting
-                if betting is not None and betting.open and betting.to_act is not None:
-                    yield self._pause()
-                    self._player(betting.to_act, betting.to_call)
-                elif betting is not None and board < 5 and betting.street in betting.closed:
-                    self.felt.perform(Burn(deck.pop()))
-                    for _ in range(STREET_CARDS.get(betting.street, 1)):
-                        yield self._pause()
-                        self.felt.perform(Board(deck.pop()))
-                    board += STREET_CARDS.get(betting.street, 1)
-                if not (yield lambda b=betting: watch.betting is not b or watch.result is not None):  # type: ignore[misc]
-                    break
-            yield self.pace.now() * 4  # the showdown is looked at
-            self.felt.perform(Clear())
-            self.hands += 1
-            yield max(0.3, 3 * self.pace.now())
-
-    def _player(self, seat: int, to_call: int) -> None:
-        r = self.rng.random()
-        if to_call == 0:
-            if r < 0.85:
-                self._act(seat, "check")
-            else:
-                self._act(seat, "bet", 200)
-        elif r < 0.15:
-            self.felt.perform(Muck(seat))  # cards thrown in: a fold by the muck
-        elif r < 0.3:
-            self._act(seat, "fold")
-        else:
-            self._act(seat, "call")
-
-
-class Tables:
-    """A worker process's tables on one scheduler thread: timers in a heap, commands from paho's threads."""
-
-    def __init__(self) -> None:
-        self.inbox: queue.Queue[tuple[LightTable, Message]] = queue.Queue()
-        self._timers: list[tuple[float, int, int, LightTable]] = []
-        self._n = 0
-
-    def sleep(self, table: LightTable, seconds: float) -> None:
-        table.token += 1
-        self._n += 1
-        heapq.heappush(self._timers, (time.monotonic() + seconds, self._n, table.token, table))
-
-    def resume(self, table: LightTable, value: bool | None) -> None:
-        """Run the table's script until it waits for time or for the hub."""
-        while True:
-            want = table.script.send(value)
-            if not callable(want):
-                table.waiting = None
-                self.sleep(table, want)
-                return
-            if want():
-                value = True
-                continue
-            table.waiting = want
-            self.sleep(table, WAIT_HUB)
-            return
-
-    def run(self, until: float) -> None:
-        while (now := time.monotonic()) < until:
-            wait = min(until, self._timers[0][0] if self._timers else until) - now
-            try:
-                table, message = self.inbox.get(timeout=max(0.0, wait))
-                table.received(message)
-                if table.waiting is not None and table.waiting():
-                    self.resume(table, True)
-            except queue.Empty:
-                pass
-            now = time.monotonic()
-            while self._timers and self._timers[0][0] <= now:
-                _due, _n, token, table = heapq.heappop(self._timers)
-                if token == table.token:
-                    self.resume(table, False if table.waiting is not None else None)
-
-
-def ready_then_start(args: argparse.Namespace) -> float:
-    """Say this process is connected (`<go>.ready-<pid>`), then wait for the run's start time, which the
-    parent writes to `<go>` once every process is ready: on a loaded machine starting Python and
-    importing takes seconds, and tables that connect after the start would skew every figure."""
-    Path(f"{args.go}.ready-{os.getpid()}").touch()
-    while not Path(args.go).exists():
-        time.sleep(0.05)
-    return float(Path(args.go).read_text())
-
-
-def worker(args: argparse.Namespace) -> None:
-    os.nice(args.nice)  # in a room, tables are separate Pis: here they must not take the hub's CPU
-    ids = args.ids.split(",")
-    registry = DeckRegistry.generate(ids)
-    tables = Tables()
-    unset = Pace([0.4], 0.0, 1.0)  # until the parent says when the run starts
-    room = [LightTable(t, registry=registry, host="127.0.0.1", port=args.port, rng=random.Random(f"{args.seed}:{t}"),
-                       pace=unset, boxed=args.boxed, inbox=tables.inbox) for t in ids]
-    for table in room:
-        table.link.start()
-    args.t0 = ready_then_start(args)
-    pace = Pace([float(p) for p in args.paces.split(",")], args.t0, args.step)
-    for table in room:
-        table.pace = pace
-    time.sleep(max(0.0, args.t0 - time.monotonic()))
-    for table in room:  # the first timer starts the script; tables do not all start on the same beat
-        tables.sleep(table, table.rng.uniform(0, 1.0))
-    tables.run(args.t0 + args.step * len(pace.paces))
-    for table in room:
-        table.link.stop()
-    cpu = os.times()
-    Path(args.out).write_text(json.dumps({
-        "cards": [[t.table, o, at] for t in room for o, at in t.cards],
-        "boxed": [[t.table, h, c, at] for t in room for h, c, at in t.boxed_at],
-        "emitted": [[s, n] for t in room for s, n in t.emitted_by_step.items()],
-        "pending": sum(len(t.outbox) for t in room), "hands": sum(t.hands for t in room),
-        "cpu": cpu.user + cpu.system}))
-
-
-# The hub's side ---------------------------------------------------------------------------------
-
-def configure_games(hub: HubService, ids: list[str], seed: int) -> None:
-    """A game on each table the hub serves, seated as `tapis demo` seats them."""
-    for table in ids:
-        if hub.serves(table):
-            seats, button = demo.seating(table, seed)
-            hub.configure_table(table, TableSetup(players=dict.fromkeys(seats, 20_000), button=button,
-                                                  level=Level(50, 100), seats=9, decks=(f"{table}/A", f"{table}/B")))
-
-
-# variant -> (state window s, per-table subscriptions, acks at QoS 0, the hub's MQTT client): each change
-# alone, the defaults (window and own; acks at QoS 0 did not pay), and the defaults on gmqtt (bench only)
-VARIANTS: dict[str, tuple[float, bool, bool, str]] = {
-    "today": (0.0, False, False, "paho"), "window": (STATE_WINDOW, False, False, "paho"),
-    "acks": (0.0, False, True, "paho"), "own": (0.0, True, False, "paho"), "new": (STATE_WINDOW, True, False, "paho"),
-    "gmqtt": (STATE_WINDOW, True, False, "gmqtt")}
-
-
-def network_thread(variant: str, shard: Shard | None) -> str:
-    """The name of the hub's network thread: paho's, or the gmqtt link's event loop."""
-    client = hub_client_id(shard)
-    return f"gmqtt-{client}" if VARIANTS[variant][3] == "gmqtt" else f"paho-mqtt-client-{client}"
-
-
-def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
-              variant: str = "new") -> tuple[HubService, MqttLink, list[int]]:
-    """The hub (or one worker of a sharded room) with its games; counts what it publishes:
-    [messages, bytes of topic and payload]."""
-    window, own, acks, client = VARIANTS[variant]
-    if client == "gmqtt":
-        from gmqtt_link import GmqttLink  # beside this script; optional: pip install gmqtt
-        link: Any = GmqttLink(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
-                              will=(hub_status_topic(shard), wire.OFFLINE))
-    else:
-        link = MqttLink(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
-                        will=(hub_status_topic(shard), wire.OFFLINE))
-    sent = [0, 0, 0, 0, 0, 0]  # messages, bytes; then states, hub events, acks, commands (messages)
-    publish = link.publish
-    kinds = {"state": 2, "event": 3, "ack": 4, "cmd": 5}
-
-    def counted(topic: str, payload: bytes, **kw: Any) -> Any:
-        sent[0] += 1
-        sent[1] += len(topic) + len(payload)
-        kind = kinds.get(topic.rsplit("/", 1)[-1]) or (4 if "/hub/ack/" in topic else 0)
-        if kind:
-            sent[kind] += 1
-        return publish(topic, payload, **kw)
-
-    link.publish = counted
-    hub = HubService(link=link, shard=shard, state_window=window, subscribe=ids if own else None,
-                     ack_qos=0 if acks else 1)
-    configure_games(hub, ids, seed)
-    return hub, link, sent
-
-
-class CountingLink:
-    """The hub's link without a broker: what the engine, the views and JSON cost, paho left out."""
-
-    def __init__(self) -> None:
-        self.handlers: dict[str, Callable[[Message], None]] = {}
-        self.published = 0
-
-    def subscribe(self, pattern: str, handler: Callable[[Message], None]) -> Callable[[], None]:
-        self.handlers[pattern] = handler
-        return lambda: None
-
-    def on_connect(self, hook: Callable[[], None]) -> None:
-        pass
-
-    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
-        self.published += 1
-
-
-def apply_cost(messages: list[Message], ids: list[str], seed: int) -> str:
-    """The run's table messages again, queued all at once, through a hub on a `CountingLink`."""
-    link = CountingLink()
-    hub = HubService(link=link)  # type: ignore[arg-type]
-    configure_games(hub, ids, seed)
-    for message in messages:
-        pattern = wire.ALL_TABLE_STATUS if message.topic.endswith("/status") else wire.ALL_TABLE_EVENTS
-        link.handlers[pattern](message)
-    hub.start()
-    tid = next(t.native_id for t in threading.enumerate() if t.name == "hub")
-    while not hub.idle():
-        time.sleep(0.05)
-    cpu = proc_cpu(os.getpid(), tid)
-    hub.stop()
-    return (f"hub consumer alone (rules engine, table views, JSON; no MQTT): {cpu / len(messages) * 1e6:.0f} us CPU "
-            f"per table message, {link.published / len(messages):.2f} publishes each, over {len(messages)} messages")
-
-
-def other_worker(args: argparse.Namespace) -> None:
-    """Another hub worker of the sharded room, in its own process, until the run ends."""
-    hub, link, _ = start_hub(args.port, Shard.parse(args.shard), demo.table_ids(args.tables), args.seed,
-                             args.variant)
-    hub.start()
-    link.start()
-    t0 = ready_then_start(args)
-    time.sleep(max(0.0, t0 + args.step * len(args.paces.split(",")) + 2 - time.monotonic()))
-    link.stop()
-    hub.stop()
 
 
 def main() -> None:
@@ -419,6 +95,11 @@ def main() -> None:
     ap.add_argument("--compare", default=None, metavar="V1,V2,...",
                     help="paired runs of these variants, same settings, and their per-event figures as ratios")
     ap.add_argument("--repeat", type=int, default=1, help="with --compare: rounds of the variants, interleaved")
+    ap.add_argument("--all-workers", action="store_true",
+                    help="every hub worker (all K of --shard N/K, or the one hub) in a child process, none in "
+                         "this one: each measured the same way; latency not measured (n/a)")
+    ap.add_argument("--figures-out", default=None, metavar="FILE",
+                    help="also write the per-event figures as JSON (with --compare: variant -> one per round)")
     ap.add_argument("--quick", action="store_true",
                     help="a small preset for a shared machine: 60 tables, 15 s, niceness 0, "
                          "--compare today,new (~1 min)")
@@ -435,12 +116,19 @@ def main() -> None:
     if args.hub_worker:
         other_worker(args)
         return
+    if args.shard:
+        try:
+            Shard.parse(args.shard)
+        except ValueError as e:
+            raise SystemExit(f"bench_load: --shard: {e}") from None
     if args.quick:
         # few tables, long enough for hands to end, and at the hub's niceness: on a loaded machine, tables
         # at niceness 10 are starved and the mix of events differs from one run to the next
         args.tables, args.seconds, args.nice, args.compare = 60, 15.0, 0, args.compare or "today,new"
     if args.compare is None:
-        run(args, args.variant)
+        figures = run(args, args.variant)
+        if args.figures_out:
+            Path(args.figures_out).write_text(json.dumps(figures))
         return
     variants = [v.strip() for v in args.compare.split(",")]
     if unknown := [v for v in variants if v not in VARIANTS]:
@@ -451,6 +139,8 @@ def main() -> None:
         for variant in variants:
             print(f"--- variant {variant}")
             results[variant].append(run(args, variant))
+    if args.figures_out:
+        Path(args.figures_out).write_text(json.dumps(results))
     print_compare(results)
 
 
@@ -459,23 +149,31 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     and returns the per-event ones."""
     paces = [float(p) for p in args.ramp.split(",")] if args.ramp else [args.pace]
     shard = Shard.parse(args.shard) if args.shard else None
+    local = not args.all_workers  # a hub (worker) in this process, where the latency is measured
+    link_class(variant)  # a variant's missing client said here in one line, not by each worker process
     ids = demo.table_ids(args.tables)
     served = [t for t in ids if shard is None or shard.owns(t)]
+    # the hub workers in child processes: the others of a sharded room, or with --all-workers every one
+    children_of: list[str | None] = ([f"{n}/{shard.count}" for n in range(1, shard.count + 1)
+                                      if not local or n != shard.number] if shard else [] if local else [None])
     hub_at: dict[tuple[str, int], float] = {}  # (table, card order) -> the hub's card event
     ruled_at: dict[tuple[str, int, str], float] = {}  # (table, hand, card) -> the boxed card's ruling
+    hands = 0
     with EmbeddedBroker() as broker:
-        hub, link, sent = start_hub(broker.port, shard, ids, args.seed, variant)
+        hub: Any = None
+        if local:
+            hub, link, sent = start_hub(broker.port, shard, ids, args.seed, variant)
 
-        def on_event(event: dict[str, Any]) -> None:
-            now = time.monotonic()
-            if event["type"] == "card" and event["action"] == "arrived" and event["card"]:
-                hub_at[(event["table"], event["order"])] = now
-            elif event["type"] == "fault" and event.get("cards"):
-                ruled_at.setdefault((event["table"], event["hand"], event["cards"][0]), now)
+            def on_event(event: dict[str, Any]) -> None:
+                now = time.monotonic()
+                if event["type"] == "card" and event["action"] == "arrived" and event["card"]:
+                    hub_at[(event["table"], event["order"])] = now
+                elif event["type"] == "fault" and event.get("cards"):
+                    ruled_at.setdefault((event["table"], event["hand"], event["cards"][0]), now)
 
-        hub.add_listener(on_event)
-        hub.start()
-        link.start()
+            hub.add_listener(on_event)
+            hub.start()
+            link.start()
         recorded: list[Message] = []
         spy = MqttLink(client_id="bench-spy", host=broker.host, port=broker.port)
         if args.apply_cost:
@@ -483,6 +181,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
             spy.subscribe(wire.ALL_TABLE_STATUS, recorded.append)
             spy.start()
         outs = [f"/tmp/tapis-load-{os.getpid()}-{i}.json" for i in range(args.procs)]
+        hub_outs = [f"/tmp/tapis-load-{os.getpid()}-hub-{i}.json" for i in range(len(children_of))]
         go = Path(f"/tmp/tapis-load-{os.getpid()}-go")
         common = ["--port", str(broker.port), "--go", str(go), "--step", str(args.seconds),
                   "--paces", ",".join(map(str, paces)), "--tables", str(args.tables), "--seed", str(args.seed),
@@ -490,44 +189,46 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
                                    "--boxed", str(args.boxed), "--nice", str(args.nice), "--out", outs[i], *common])
                  for i in range(args.procs)]
-        others = [subprocess.Popen([sys.executable, __file__, "--hub-worker", "--shard", f"{n}/{shard.count}", *common])
-                  for n in range(1, shard.count + 1) if n != shard.number] if shard else []
+        others = [subprocess.Popen([sys.executable, __file__, "--hub-worker", *(["--shard", n] if n else []),
+                                    "--out", out, *common]) for n, out in zip(children_of, hub_outs)]
         children = procs + others
         started = time.monotonic()
         while sum(1 for _ in go.parent.glob(f"{go.name}.ready-*")) < len(children):
-            if time.monotonic() - started > 300 or any(p.poll() is not None for p in children):
+            if time.monotonic() - started > 300 or any(c.poll() is not None for c in children):
+                for child in children:
+                    child.kill()
                 raise SystemExit("bench_load: a table or hub worker process did not start")
             time.sleep(0.05)
         t0 = time.monotonic() + 1.0 + args.tables / 1000  # every process connected: they start together
         go.with_name(go.name + ".tmp").write_text(repr(t0))
         go.with_name(go.name + ".tmp").rename(go)  # whole, never half-written
         mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
-        threads = {t.name: t.native_id for t in threading.enumerate()}  # the hub's and paho's
-        consumer, network = threads["hub"], threads[network_thread(variant, shard)]
-        samples = []
+        threads = hub_threads(variant, shard)  # the hub's and paho's, looked up by name
+        samples: list[dict[str, float]] = []
         for k in range(len(paces) + 1):
             time.sleep(max(0.0, t0 + k * args.seconds - time.monotonic()))
-            cpu = os.times()
-            samples.append({"received": hub.stats.received, "other": hub.stats.other_shards, "sent": sent[0],
-                            "bytes": sent[1], "states": sent[2], "events": sent[3], "acks": sent[4],
-                            "cmds": sent[5],
-                            "hub_cpu": cpu.user + cpu.system, "mq_cpu": proc_cpu(mosquitto),
-                            "consumer": proc_cpu(os.getpid(), consumer), "network": proc_cpu(os.getpid(), network),
+            samples.append({**(sample_hub(hub, sent, threads) if local else {}), "mq_cpu": proc_cpu(mosquitto),
                             "tables_cpu": sum(proc_cpu(p.pid) for p in procs),  # not reaped yet: /proc stays
-                            "hub_rss": proc_rss_mb(os.getpid()), "mq_rss": proc_rss_mb(mosquitto),
-                            "backlog": hub.backlog()})
+                            "mq_rss": proc_rss_mb(mosquitto)})
         for proc in procs + others:
             proc.wait()
         for done in [go, *go.parent.glob(f"{go.name}.ready-*")]:
             done.unlink(missing_ok=True)
-        drained = time.monotonic()
-        while not hub.idle() and time.monotonic() - drained < 30:
-            time.sleep(0.1)
-        hands = sum(g.hand_no for g in hub.games.values())
-        link.stop()
-        hub.stop()
+        if local:
+            drained = time.monotonic()
+            while not hub.idle() and time.monotonic() - drained < 30:
+                time.sleep(0.1)
+            hands = sum(g.hand_no for g in hub.games.values())
+            link.stop()
+            hub.stop()
         if args.apply_cost:
             spy.stop()
+    workers = read_workers(hub_outs)
+    if local:
+        workers.append((f"{shard.number}/{shard.count}" if shard else "1/1", samples))
+    else:
+        hands = sum_workers(samples, workers, hub_outs)
+    workers.sort(key=lambda w: int(w[0].split("/")[0]))
     cards: list[tuple[str, int, float]] = []
     boxed: list[tuple[str, int, str, float]] = []
     emitted = [0] * len(paces)
@@ -556,9 +257,13 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         got = ruled_at.get((table, hand, card))
         if got is not None:
             fault_lat[step_of(at)].append(got - at)
+    one = one_thread(variant)
     print(f"load: {args.tables} tables in {args.procs} processes, one hub"
           + (f" (worker {shard}: serves {len(served)} tables, drops the others' messages; the other workers "
-             "run in their own processes)" if shard else "")
+             "run in their own processes)" if shard and local else "")
+          + (f" in each of {len(workers)} worker process(es), this process none (hub figures: the workers' sums; "
+             "latency n/a)" if not local else "")
+          + (" (MQTT and rules engine on one thread)" if one else "")
           + f", {len(paces)} step(s) of {args.seconds:.0f} s; {hands} hands at the hub,"
           f" {tables_hands} dealt to the end")
     print(" pace | tables ev/s | hub in/s  out/s | card->hub event p50/p99 ms | boxed->ruling p50/p99 ms (n) "
@@ -566,33 +271,72 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     for k, p in enumerate(paces):
         a, b = samples[k], samples[k + 1]
         dt = args.seconds
+        cl, fl = card_lat[k], fault_lat[k]
+        latency = (f"{statistics.median(cl) * 1000 if cl else 0:12.1f} {pct(cl, 99):11.1f} | "
+                   f"{statistics.median(fl) * 1000 if fl else 0:10.1f} {pct(fl, 99):8.1f} ({len(fl):3d})") if local \
+            else f"{'n/a':>12} {'n/a':>11} | {'n/a':>10} {'n/a':>8} (n/a)"
+        split = "(one thread)" if one else \
+            f"({(b['consumer'] - a['consumer']) / dt * 100:3.0f}, {(b['network'] - a['network']) / dt * 100:3.0f})"
         print(f" {p:4.2f} | {emitted[k] / dt:11.0f} | {(b['received'] - a['received']) / dt:8.0f} "
-              f"{(b['sent'] - a['sent']) / dt:6.0f} | "
-              f"{statistics.median(card_lat[k]) * 1000 if card_lat[k] else 0:12.1f} "
-              f"{pct(card_lat[k], 99):11.1f} | {statistics.median(fault_lat[k]) * 1000 if fault_lat[k] else 0:10.1f} "
-              f"{pct(fault_lat[k], 99):8.1f} ({len(fault_lat[k]):3d}) | "
-              f"{(b['hub_cpu'] - a['hub_cpu']) / dt * 100:6.0f} % "
-              f"({(b['consumer'] - a['consumer']) / dt * 100:3.0f}, {(b['network'] - a['network']) / dt * 100:3.0f})"
+              f"{(b['sent'] - a['sent']) / dt:6.0f} | {latency} | "
+              f"{(b['hub_cpu'] - a['hub_cpu']) / dt * 100:6.0f} % {split}"
               f"{b['hub_rss']:10.0f} | {(b['mq_cpu'] - a['mq_cpu']) / dt * 100:11.0f} % {b['mq_rss']:5.0f} "
-              f"| {(b['tables_cpu'] - a['tables_cpu']) / dt * 100:8.0f} % | {b['backlog']:6d}"
+              f"| {(b['tables_cpu'] - a['tables_cpu']) / dt * 100:8.0f} % | {b['backlog']:6.0f}"
               + (f"  (dropped {(b['other'] - a['other']) / dt:.0f}/s)" if shard else ""))
-    print(f"hub max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; card events the hub "
-          f"never applied: {lost}; events still unacknowledged in the tables' outboxes at the end: {pending}")
+    worker_max = print_workers(workers, paces, args.seconds, show=shard is not None)
+    print(f"hub max RSS {max_rss(local, hub_outs):.0f} MB; card events the hub never applied: "
+          f"{lost if local else 'n/a'}; events still unacknowledged in the tables' outboxes at the end: {pending}")
+    for out in hub_outs:
+        Path(out).unlink(missing_ok=True)
     if args.apply_cost:
         print(apply_cost(recorded, ids, args.seed))
     a, b = samples[0], samples[-1]
     events = max(1, b["received"] - a["received"])
+    every = [x for step in card_lat for x in step]
     figures = {"in_s": events / (args.seconds * len(paces)), "msgs": (b["sent"] - a["sent"]) / events,
                "bytes": (b["bytes"] - a["bytes"]) / events, "cpu": (b["hub_cpu"] - a["hub_cpu"]) / events * 1000,
                "consumer": (b["consumer"] - a["consumer"]) / events * 1000,
                "paho": (b["network"] - a["network"]) / events * 1000,
                "heard": (events + b["other"] - a["other"]) / events, "dropped": (b["other"] - a["other"]) / events,
-               "p99": pct([x for step in card_lat for x in step], 99),
+               "p50": statistics.median(every) * 1000 if every else NAN, "p99": pct(every, 99),
+               "hub_pct": (b["hub_cpu"] - a["hub_cpu"]) / (args.seconds * len(paces)) * 100,
+               "worker_cpu_max": worker_max, "one_thread": float(one),
                **{k: (b[k] - a[k]) / events for k in ("states", "events", "acks", "cmds")}}
+    split = (f"one thread {figures['consumer']:.3f}: MQTT and rules engine together" if one else
+             f"consumer {figures['consumer']:.3f}, paho {figures['paho']:.3f}")
     print(f"per table event ({variant}): {figures['msgs']:.2f} messages and {figures['bytes']:.0f} bytes out, "
-          f"hub CPU {figures['cpu']:.3f} s per 1,000 (consumer {figures['consumer']:.3f}, paho {figures['paho']:.3f})"
+          f"hub CPU {figures['cpu']:.3f} s per 1,000 ({split})"
           + (f", {figures['heard']:.2f} received and {figures['dropped']:.2f} dropped per applied" if shard else ""))
     return figures
+
+
+def read_workers(outs: list[str]) -> list[tuple[str, list[dict[str, float]]]]:
+    """What each hub worker in a child process measured: (its N/K, its samples)."""
+    workers = []
+    for out in outs:
+        if not Path(out).exists():
+            raise SystemExit("bench_load: a hub worker process wrote no figures (its error is above)")
+        data = json.loads(Path(out).read_text())
+        workers.append((data["shard"], data["samples"]))
+    return workers
+
+
+def sum_workers(samples: list[dict[str, float]], workers: list[tuple[str, list[dict[str, float]]]],
+                outs: list[str]) -> int:
+    """--all-workers: the hub's figures of each sample are the workers' sums (RSS: the largest); returns
+    the hands they played."""
+    for k, row in enumerate(samples):
+        for key in workers[0][1][k]:
+            values = [w[1][k][key] for w in workers]
+            row[key] = max(values) if key == "hub_rss" else sum(values)
+    return sum(json.loads(Path(out).read_text())["hands"] for out in outs)
+
+
+def max_rss(local: bool, outs: list[str]) -> float:
+    """The hub's largest RSS in MB: this process's, or the largest worker's."""
+    if local:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return max(json.loads(Path(out).read_text())["max_rss"] for out in outs)
 
 
 if __name__ == "__main__":
