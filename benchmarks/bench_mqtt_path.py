@@ -13,6 +13,8 @@ do rise a little under contention: run the variants paired, `--rounds`, and comp
 - receive: a QoS 1 event from a table, through `MqttLink` (its handler wrapper), acknowledged
 - decode: a card event, `wire.decode_table_event` (pydantic) and the topic routing alone
 - encode: a table's state, `json.dumps` as the hub does and a compact encoder made once
+- HubLink (`hub.edge.link`, the hub's own link since issue 20): the same publish and receive, the
+  publishes made on its loop's thread as the hub makes them
 - gmqtt (another maintained MQTT 5 client, asyncio), the same publish and receive, if installed
   (`pip install gmqtt`: not a dependency of tapis; docs/scale-out.md keeps the comparison)
 """
@@ -180,6 +182,53 @@ def gmqtt_receive(port: int, n: int) -> float:
     return asyncio.run(main())
 
 
+def hub_link_publish(port: int, n: int, qos: int) -> float:
+    from hub.edge.link import HubLink
+
+    link = HubLink(client_id=f"bench-hpub-{qos}", host="127.0.0.1", port=port)
+    link.start()
+    done = threading.Event()
+
+    def run() -> None:  # on the link's thread, as the hub publishes; then wait for every PUBACK
+        for _ in range(n):
+            link.publish("bench/state", PAYLOAD, qos=qos)
+        link.publish("bench/end", b"", qos=1)
+
+        def drained() -> None:
+            if link._waiting or link._inflight:
+                link.loop.call_later(0.001, drained)
+            else:
+                done.set()
+        drained()
+
+    try:
+        return cpu_us(n, lambda: (link.loop.call_soon_threadsafe(run), done.wait(120)))
+    finally:
+        link.stop()
+
+
+def hub_link_receive(port: int, n: int) -> float:
+    from hub.edge.link import HubLink
+
+    link = HubLink(client_id="bench-hsub", host="127.0.0.1", port=port)
+    got = [0]
+    done = threading.Event()
+
+    def handler(_m: Message) -> None:
+        got[0] += 1
+        if got[0] == n:
+            done.set()
+
+    link.subscribe("bench/table/+/event", handler)
+    link.start()
+    proc = _publisher(port, n, "bench/table/t1/event")
+    try:
+        return cpu_us(n, lambda: done.wait(120))
+    finally:
+        proc.wait()
+        link.stop()
+
+
 def decode_costs(n: int) -> dict[str, float]:
     topic = wire.table_events("t12")
     card = wire.encode(wire.CardEvent(table="t12", boot="b0b0b0b0b0b0", seq=123, at=12.5, type="card_arrived",
@@ -213,15 +262,17 @@ def main() -> None:
     n = args.messages
     try:
         import gmqtt  # noqa: F401
-        clients = ["paho", "gmqtt"]
+        clients = ["paho", "HubLink", "gmqtt"]
     except ImportError:
-        clients = ["paho"]
-        print("gmqtt not installed: paho only (pip install gmqtt for the comparison)")
+        clients = ["paho", "HubLink"]
+        print("gmqtt not installed: paho and HubLink only (pip install gmqtt for the comparison)")
+    pairs = {"paho": (paho_publish, paho_receive), "HubLink": (hub_link_publish, hub_link_receive),
+             "gmqtt": (gmqtt_publish, gmqtt_receive)}
     figures: dict[str, list[float]] = {}
     with EmbeddedBroker() as broker:
         for _ in range(args.rounds):  # interleaved: each round runs every measure once
             for client in clients:
-                publish, receive = (paho_publish, paho_receive) if client == "paho" else (gmqtt_publish, gmqtt_receive)
+                publish, receive = pairs[client]
                 for qos in (0, 1):
                     figures.setdefault(f"{client}: publish QoS {qos}", []).append(publish(broker.port, n, qos))
                     if client == "paho":
