@@ -144,8 +144,11 @@ def test_messages_both_ways_at_qos_0_and_1(hub_link: HubLink, table: MqttLink) -
     for k in range(300):
         table.publish(f"room/table/t{k % 3}/event", f"e{k}".encode(), qos=k % 2)
     hub_link.publish("room/hub/own", b"not heard by its own link")
-    from_thread = threading.Thread(target=lambda: [hub_link.publish("room/hub/x", str(k).encode(), retain=k == 999)
-                                                   for k in range(1000)])
+    def from_a_thread() -> None:
+        for k in range(1000):
+            hub_link.publish("room/hub/x", str(k).encode(), retain=k == 999)
+
+    from_thread = threading.Thread(target=from_a_thread)
     from_thread.start()
     from_thread.join()
     assert wait_until(lambda: len(heard) >= 300 and len(at_table) >= 1001)
