@@ -88,8 +88,8 @@ class HubLink:
         if not self._thread.is_alive():
             self._thread.start()
         self.loop.call_soon_threadsafe(self._begin)
-        self._answered.wait(timeout)
-        if not self._connected.is_set():
+        # Said yes once is enough: a connection lost right after is the reconnect's to mend
+        if not self._answered.wait(timeout) or self.refused is not None:
             refused = self.refused
             self.stop()
             raise ConnectionError(f"{self.client_id}: no connection to mqtt://{self._host}:{self._port}"
@@ -416,8 +416,11 @@ class _Protocol(asyncio.Protocol):
         self._link._made(transport)
 
     def data_received(self, data: bytes) -> None:
+        packets, error = self._reader.feed(data)
         try:
-            self._link._packets(self._reader.feed(data))
+            self._link._packets(packets)
+            if error is not None:
+                raise error
         except mqtt5.ProtocolError as err:
             log.error("%s: the broker sent what this link cannot read (%s); connecting again",
                       self._link.client_id, err)

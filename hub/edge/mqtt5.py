@@ -266,23 +266,29 @@ class Reader:
         self._buffer = bytearray()
         self._max = max_packet
 
-    def feed(self, data: bytes) -> list[tuple[int, bytes]]:
-        """The whole packets now available: (first byte, body)."""
+    def feed(self, data: bytes) -> tuple[list[tuple[int, bytes]], ProtocolError | None]:
+        """The whole packets now available, (first byte, body) each, and the error that stopped the
+        stream after them, if any: the packets before a bad one are still the broker's to act on."""
         buffer = self._buffer
         buffer += data
         packets = []
         at = 0
         end = len(buffer)
-        while end - at >= 2:
-            got = read_varint(buffer, at + 1)
-            if got is None:
-                break
-            length, start = got
-            if length + start - at > self._max:
-                raise ProtocolError(f"a packet of {length} bytes, over the {self._max} this link accepts")
-            if start + length > end:
-                break
-            packets.append((buffer[at], bytes(buffer[start:start + length])))
-            at = start + length
+        error = None
+        try:
+            while end - at >= 2:
+                got = read_varint(buffer, at + 1)
+                if got is None:
+                    break
+                length, start = got
+                if length + start - at > self._max:
+                    raise ProtocolError(f"a packet of {length} bytes, over the {self._max} this link accepts")
+                if start + length > end:
+                    break
+                packets.append((buffer[at], bytes(buffer[start:start + length])))
+                at = start + length
+        except ProtocolError as err:
+            error = err
+            at = end  # nothing after it can be trusted
         del buffer[:at]
-        return packets
+        return packets, error

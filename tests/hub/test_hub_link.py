@@ -40,7 +40,9 @@ def test_a_publish_reads_back_as_written_even_a_byte_at_a_time(qos: int, size: i
     reader = mqtt5.Reader(1 << 20)
     got: list[tuple[int, bytes]] = []
     for k in range(len(packet)):
-        got += reader.feed(packet[k:k + 1])
+        packets, error = reader.feed(packet[k:k + 1])
+        assert error is None
+        got += packets
     assert len(got) == 1
     incoming = mqtt5.read_publish(*got[0])
     assert (incoming.topic, incoming.payload, incoming.qos, incoming.retain) == ("tapis/v1/table/t1/event",
@@ -50,8 +52,10 @@ def test_a_publish_reads_back_as_written_even_a_byte_at_a_time(qos: int, size: i
 
 def test_the_reader_refuses_an_oversized_packet_before_buffering_it() -> None:
     reader = mqtt5.Reader(1024)
-    with pytest.raises(mqtt5.ProtocolError, match="over the 1024"):
-        reader.feed(b"\x30" + mqtt5.varint(100_000_000))
+    ping = b"\xd0\x00"
+    packets, error = reader.feed(ping + b"\x30" + mqtt5.varint(100_000_000))
+    assert packets == [(0xD0, b"")]  # what came before the bad one is still read
+    assert error is not None and "over the 1024" in str(error)
 
 
 def test_connack_properties_and_reasons() -> None:
@@ -81,7 +85,8 @@ class _Transport:
         pass
 
     def packets(self) -> list[tuple[int, bytes]]:
-        got = mqtt5.Reader(1 << 20).feed(bytes(self.written))
+        got, error = mqtt5.Reader(1 << 20).feed(bytes(self.written))
+        assert error is None
         self.written.clear()
         return got
 
@@ -103,6 +108,22 @@ def test_the_brokers_receive_maximum_holds_qos1_publishes_back_in_order() -> Non
     link._flush()
     assert [mqtt5.read_publish(*p).topic for p in transport.packets()] == ["t/2"]
     assert link.publish_refused == {("t/0", "Not authorized"): 1}
+    link.loop.close()
+
+
+def test_a_refused_subscription_is_said_by_filter() -> None:
+    link = HubLink(client_id="hub-test", host="127.0.0.1", port=1)
+    transport = _Transport()
+    link._made(transport)  # type: ignore[arg-type]
+    link.subscribe("room/a", lambda m: None)
+    link.subscribe("room/secret/#", lambda m: None)
+    link._packets([(0x20, b"\x00\x00\x00")])  # CONNACK: the subscriptions go now, in one SUBSCRIBE
+    link._flush()
+    first, body = transport.packets()[-1]
+    assert first == 0x82
+    packet_id = int.from_bytes(body[:2], "big")
+    link._packets([(0x90, packet_id.to_bytes(2, "big") + b"\x00\x01\x87")])
+    assert link.subscribe_refused == {"room/secret/#": "Not authorized"}
     link.loop.close()
 
 
@@ -226,8 +247,8 @@ def test_a_broken_broker_is_dropped_and_connected_again() -> None:
             conn, _ = server.accept()
             connections.append(conn)
             conn.recv(1024)  # CONNECT
-            conn.sendall(b"\x20\x03\x00\x00\x00")  # CONNACK, success
-            conn.sendall(b"\x30\xff\xff\xff\xff\x7f")  # a length over four bytes
+            # CONNACK (success) and a length over four bytes in one segment: the CONNACK still counts
+            conn.sendall(b"\x20\x03\x00\x00\x00" + b"\x30\xff\xff\xff\xff\x7f")
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
