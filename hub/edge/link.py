@@ -50,6 +50,7 @@ class HubLink:
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
         self._exact: dict[str, list[Handler]] = {}  # most subscriptions name one topic: a dict lookup
         self._patterns: dict[str, tuple[list[str], Handler]] = {}
+        self._matching: tuple[tuple[list[str], Handler], ...] = ()  # read by the loop, swapped whole
         self._subscriptions: dict[str, bool] = {}  # filter -> no_local, replayed on each connect
         self._hooks: list[Callable[[], None]] = []
         self._transport: asyncio.Transport | None = None
@@ -124,6 +125,7 @@ class HubLink:
         """`handler` is called on the loop's thread. `no_local`: not this client's own publishes."""
         if "+" in pattern or "#" in pattern:
             self._patterns[pattern] = (pattern.split("/"), handler)
+            self._matching = tuple(self._patterns.values())
         else:
             self._exact.setdefault(pattern, []).append(handler)
         self._subscriptions[pattern] = no_local
@@ -132,6 +134,7 @@ class HubLink:
         def unsubscribe() -> None:
             self._subscriptions.pop(pattern, None)
             self._patterns.pop(pattern, None)
+            self._matching = tuple(self._patterns.values())
             self._exact.pop(pattern, None)
             self._on_loop(lambda: self._send(mqtt5.unsubscribe(self._new_id(), [pattern])) if self._up else None)
         return unsubscribe
@@ -302,7 +305,7 @@ class HubLink:
         handlers = self._exact.get(message.topic)
         if handlers is None:
             parts = message.topic.split("/")
-            handlers = [h for levels, h in self._patterns.values() if _matches(levels, parts)]
+            handlers = [h for levels, h in self._matching if _matches(levels, parts)]
         for handler in handlers:
             try:
                 handler(handed)
