@@ -76,6 +76,7 @@ class HubLink:
         self._heard_at = 0.0
         self._reconnect: asyncio.Task[None] | None = None
         self._up = False  # CONNACK said yes on this connection (the loop's own view of `connected`)
+        self._reading_paused = False
         self._retry = _BACKOFF[0]  # wait before the next attempt; doubles while the broker says no
 
     # What MqttLink offers -----------------------------------------------------------------------
@@ -152,6 +153,17 @@ class HubLink:
             self._woken = True
         self.loop.call_soon_threadsafe(self._take_from_threads)
 
+    def pause_reading(self, paused: bool) -> None:
+        """On the loop's thread: stop (True) or resume (False) reading the broker, when what was read
+        waits too long in the hub (`HubService`'s backlog bound). The broker keeps the messages (its
+        queue is bounded too: `max_queued_messages`), the tables keep theirs in their outboxes."""
+        self._reading_paused = paused
+        if self._transport is not None:
+            if paused:
+                self._transport.pause_reading()
+            else:
+                self._transport.resume_reading()
+
     # On the loop's thread -----------------------------------------------------------------------
 
     def _run(self) -> None:
@@ -207,6 +219,8 @@ class HubLink:
             except OSError:
                 pass
         self._heard_at = self.loop.time()
+        if self._reading_paused:
+            transport.pause_reading()
         transport.write(mqtt5.connect(self.client_id, keepalive=self._keepalive,
                                       clean_start=self._session_expiry == 0, session_expiry=self._session_expiry,
                                       username=self._username, password=self._password, will=self._will,

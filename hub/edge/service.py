@@ -50,6 +50,9 @@ _JSON = json.JSONEncoder(separators=(",", ":"))
 # Messages applied before the loop reads and writes again: a backlog does not hold the acknowledgements
 # and PUBACKs of the whole backlog back
 _BURST = 500
+# Past this many messages waiting, the link stops reading the broker until half are applied (a link
+# that can: HubLink): a flood waits at the broker and in the tables' outboxes, not in the hub's memory
+MAX_BACKLOG = 20_000
 
 
 @dataclass
@@ -113,7 +116,7 @@ class HubService:
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
                  shard: Shard | None = None, tables: Callable[[str], bool] | None = None,
                  state_window: float = STATE_WINDOW, subscribe: Collection[str] | None = None,
-                 ack_qos: int = 1) -> None:
+                 ack_qos: int = 1, max_backlog: int = MAX_BACKLOG) -> None:
         """`floor_tables`: a tournament runs the room; its tables' events are stored first (SQLite)
         and played under the floor, which is ticked on the wall clock (`wall`). `shard`: this
         worker serves only the tables that hash to it; the floor is room-wide, so not with a shard.
@@ -124,6 +127,7 @@ class HubService:
         the topics of those it serves, one by one, instead of every table's wildcard, so a worker
         receives nothing of the other workers' tables. A table missing from it is never heard.
         `ack_qos`: of the acknowledgements; 0 measured no better at a room's pace (docs/scale-out.md).
+        `max_backlog`: messages waiting before a link that can pause stops reading (`HubLink.pause_reading`).
         A room whose time is simulated and that waits for `idle` at each step passes `state_window=0`."""
         if shard is not None and floor_tables is not None:
             raise ValueError(f"hub shard {shard}: the tournament floor is room-wide (it seats and balances "
@@ -152,6 +156,10 @@ class HubService:
         self._ticker: asyncio.TimerHandle | None = None
         self._state_timer: asyncio.TimerHandle | None = None
         self._state_timer_at = 0.0
+        self._max_backlog = max_backlog
+        self._pause = getattr(link, "pause_reading", None) if self._own_loop is False else None
+        self._paused = False
+        self.max_backlog_seen = 0
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self.commands_sent: dict[str, int] = {}
@@ -311,6 +319,11 @@ class HubService:
             if not self._woken:  # one drain per burst of the link's messages, after the burst
                 self._woken = True
                 self._loop.call_soon(self._drain)
+            if len(self._inbox) > self._max_backlog and self._pause is not None and not self._paused:
+                self._paused = True
+                self._pause(True)
+                log.warning("hub: %d messages wait to be applied: reading the broker paused until half are",
+                            len(self._inbox))
             return
         with self._wake_lock:
             if self._woken:
@@ -342,6 +355,7 @@ class HubService:
         with self._wake_lock:
             self._woken = False
         self._busy = True
+        self.max_backlog_seen = max(self.max_backlog_seen, len(self._inbox))
         try:
             for _ in range(_BURST):
                 if not self._inbox:
@@ -361,6 +375,9 @@ class HubService:
                 self._publish_acks()
         finally:
             self._busy = False
+            if self._paused and len(self._inbox) <= self._max_backlog // 2 and self._pause is not None:
+                self._paused = False
+                self._pause(False)
             self._arm_states()
 
     def _finish(self) -> None:
