@@ -65,7 +65,17 @@ from pathlib import Path
 from typing import Any
 
 from load_figures import NAN, Pace, pct, print_compare, print_workers, proc_cpu, proc_rss_mb  # beside this script
-from load_hub import VARIANTS, apply_cost, hub_threads, link_class, one_thread, other_worker, sample_hub, start_hub
+from load_hub import (
+    VARIANTS,
+    apply_cost,
+    drain_and_stop,
+    hub_threads,
+    link_class,
+    one_thread,
+    other_worker,
+    sample_hub,
+    start_hub,
+)
 from load_tables import worker
 
 from hub.edge.broker import EmbeddedBroker
@@ -215,12 +225,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         for done in [go, *go.parent.glob(f"{go.name}.ready-*")]:
             done.unlink(missing_ok=True)
         if local:
-            drained = time.monotonic()
-            while not hub.idle() and time.monotonic() - drained < 30:
-                time.sleep(0.1)
-            hands = sum(g.hand_no for g in hub.games.values())
-            link.stop()
-            hub.stop()
+            hands = drain_and_stop(hub, link)
         if args.apply_cost:
             spy.stop()
     workers = read_workers(hub_outs)

@@ -110,8 +110,8 @@ def _publisher(port: int, n: int, topic: str) -> subprocess.Popen[bytes]:
     return proc
 
 
-def paho_receive(port: int, n: int) -> float:
-    link = MqttLink(client_id="bench-sub", host="127.0.0.1", port=port)
+def receive_with(link: Any, port: int, n: int) -> float:
+    """CPU per QoS 1 message `link` (MqttLink or HubLink) receives from a table process, acknowledged."""
     got = [0]
     done = threading.Event()
 
@@ -128,6 +128,10 @@ def paho_receive(port: int, n: int) -> float:
     finally:
         proc.wait()
         link.stop()
+
+
+def paho_receive(port: int, n: int) -> float:
+    return receive_with(MqttLink(client_id="bench-sub", host="127.0.0.1", port=port), port, n)
 
 
 def gmqtt_publish(port: int, n: int, qos: int) -> float:
@@ -210,23 +214,7 @@ def hub_link_publish(port: int, n: int, qos: int) -> float:
 def hub_link_receive(port: int, n: int) -> float:
     from hub.edge.link import HubLink
 
-    link = HubLink(client_id="bench-hsub", host="127.0.0.1", port=port)
-    got = [0]
-    done = threading.Event()
-
-    def handler(_m: Message) -> None:
-        got[0] += 1
-        if got[0] == n:
-            done.set()
-
-    link.subscribe("bench/table/+/event", handler)
-    link.start()
-    proc = _publisher(port, n, "bench/table/t1/event")
-    try:
-        return cpu_us(n, lambda: done.wait(120))
-    finally:
-        proc.wait()
-        link.stop()
+    return receive_with(HubLink(client_id="bench-hsub", host="127.0.0.1", port=port), port, n)
 
 
 def decode_costs(n: int) -> dict[str, float]:

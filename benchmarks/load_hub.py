@@ -162,6 +162,17 @@ def apply_cost(messages: list[Message], ids: list[str], seed: int) -> str:
             f"per table message, {link.published / len(messages):.2f} publishes each, over {len(messages)} messages")
 
 
+def drain_and_stop(hub: HubService, link: Any) -> int:
+    """Let the hub apply what it still holds (30 s at most), stop it; the hands its games played."""
+    drained = time.monotonic()
+    while not hub.idle() and time.monotonic() - drained < 30:
+        time.sleep(0.1)
+    hands = sum(g.hand_no for g in hub.games.values())
+    hub.stop()  # first: it publishes what is still in its window (HubParts.stop's order)
+    link.stop()
+    return hands
+
+
 def other_worker(args: argparse.Namespace) -> None:
     """A hub worker of the sharded room (or, with `--all-workers` and no shard, the one hub) in its own
     process until the run ends; writes to `--out` what it did at the run's start and at the end of each
@@ -178,12 +189,7 @@ def other_worker(args: argparse.Namespace) -> None:
         time.sleep(max(0.0, t0 + k * args.step - time.monotonic()))
         samples.append(sample_hub(hub, sent, threads))
     time.sleep(max(0.0, t0 + args.step * steps + 2 - time.monotonic()))
-    drained = time.monotonic()
-    while not hub.idle() and time.monotonic() - drained < 30:
-        time.sleep(0.1)
-    hands = sum(g.hand_no for g in hub.games.values())
-    link.stop()
-    hub.stop()
+    hands = drain_and_stop(hub, link)
     if args.out:
         Path(args.out).write_text(json.dumps({
             "shard": args.shard or "1/1", "samples": samples, "hands": hands,
