@@ -64,7 +64,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from load_figures import NAN, Pace, pct, print_compare, print_workers, proc_cpu, proc_rss_mb  # beside this script
+from load_figures import (  # beside this script
+    NAN,
+    GcPauses,
+    Pace,
+    gc_line,
+    pct,
+    print_compare,
+    print_workers,
+    proc_cpu,
+    proc_rss_mb,
+)
 from load_hub import (
     VARIANTS,
     apply_cost,
@@ -212,6 +222,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         t0 = time.monotonic() + 1.0 + args.tables / 1000  # every process connected: they start together
         go.with_name(go.name + ".tmp").write_text(repr(t0))
         go.with_name(go.name + ".tmp").rename(go)  # whole, never half-written
+        hub_gc = GcPauses()  # this process's (the hub's, when local) from the start on
         mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
         threads = hub_threads(variant, shard)  # the hub's and paho's, looked up by name
         samples: list[dict[str, float]] = []
@@ -238,8 +249,11 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     boxed: list[tuple[str, int, str, float]] = []
     emitted = [0] * len(paces)
     pending = tables_hands = 0
+    tables_gc = [0.0, 0.0, 0.0, 0.0]
     for out in outs:
         data = json.loads(Path(out).read_text())
+        g = data.get("gc", tables_gc)
+        tables_gc = [tables_gc[0] + g[0], tables_gc[1] + g[1], max(tables_gc[2], g[2]), tables_gc[3] + g[3]]
         Path(out).unlink()
         cards += [tuple(c) for c in data["cards"]]
         boxed += [tuple(b) for b in data["boxed"]]
@@ -291,6 +305,9 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     worker_max = print_workers(workers, paces, args.seconds, show=shard is not None)
     print(f"hub max RSS {max_rss(local, hub_outs):.0f} MB; card events the hub never applied: "
           f"{lost if local else 'n/a'}; events still unacknowledged in the tables' outboxes at the end: {pending}")
+    hub_gc.close()
+    print(gc_line("the tables' processes", tables_gc) + "; " + (gc_line("this hub", hub_gc.summary())
+                                                                 if local else "the hub workers: not measured"))
     for out in hub_outs:
         Path(out).unlink(missing_ok=True)
     if args.apply_cost:

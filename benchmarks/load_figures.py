@@ -4,6 +4,7 @@ process or thread from /proc, percentiles, and the paired comparison of variants
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import time
@@ -111,3 +112,31 @@ def print_compare(results: dict[str, list[dict[str, float]]]) -> None:
         print(f" {label:36}" + "".join(cells))
     if one := [v for v, rs in results.items() if any(r.get("one_thread") for r in rs)]:
         print(f" {', '.join(one)}: MQTT and rules engine on one thread, counted as the consumer's (network 0)")
+
+
+class GcPauses:
+    """The cyclic garbage collector's pauses in this process (`gc.callbacks`): a latency tail that no
+    CPU figure shows. `summary()`: [collections, of which over 10 ms, longest ms, total ms]."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._began = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._began)
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def summary(self) -> list[float]:
+        p = self.pauses
+        return [len(p), sum(1 for x in p if x > 0.01), max(p, default=0.0) * 1000, sum(p) * 1000]
+
+
+def gc_line(who: str, summary: list[float]) -> str:
+    n, slow, longest, total = summary
+    return f"{who}: {n:.0f} GC pauses, {slow:.0f} over 10 ms, longest {longest:.1f} ms, {total:.0f} ms in all"

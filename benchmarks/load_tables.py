@@ -21,7 +21,7 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
-from load_figures import Pace, ready_then_start  # beside this script
+from load_figures import GcPauses, Pace, ready_then_start  # beside this script
 
 from hw.decks import FULL_DECK, DeckRegistry
 from hw.profile import TableProfile
@@ -234,6 +234,7 @@ def worker(args: argparse.Namespace) -> None:
     time.sleep(max(0.0, args.t0 - time.monotonic()))
     for table in room:  # the first timer starts the script; tables do not all start on the same beat
         tables.sleep(table, table.rng.uniform(0, 1.0))
+    gc_pauses = GcPauses()
     tables.run(args.t0 + args.step * len(pace.paces))
     for table in room:
         table.link.stop()
@@ -243,5 +244,5 @@ def worker(args: argparse.Namespace) -> None:
         "boxed": [[t.table, h, c, at] for t in room for h, c, at in t.boxed_at],
         "emitted": [[s, n] for t in room for s, n in t.emitted_by_step.items()],
         "pending": sum(len(t.outbox) for t in room), "hands": sum(t.hands for t in room),
-        "cpu": cpu.user + cpu.system}))
+        "cpu": cpu.user + cpu.system, "gc": gc_pauses.summary()}))
 

@@ -85,6 +85,13 @@ class HubLink:
     def connected(self) -> bool:
         return self._connected.is_set()
 
+    @property
+    def pending_subscriptions(self) -> int:
+        """SUBSCRIBE packets the broker has not acknowledged yet. What others publish before it has is
+        not delivered; the hub's birth goes after its subscriptions, so a table hears it only once
+        they hold."""
+        return len(self._pending_ids)
+
     def start(self, timeout: float = 10.0) -> None:
         """Run the loop's thread and connect; returns once connected (raises on refusal or silence)."""
         if not self._thread.is_alive():
@@ -231,6 +238,7 @@ class HubLink:
         self._up = False
         self._transport = None
         self._out.clear()
+        self._pending_ids.clear()  # every subscription goes again on the next connection
         self._paused = False
         self._connected.clear()
         if self._ping is not None:

@@ -162,6 +162,7 @@ def test_messages_both_ways_at_qos_0_and_1(hub_link: HubLink, table: MqttLink) -
     table.subscribe("room/hub/#", at_table.append)
     table.start()
     hub_link.start()
+    assert wait_until(lambda: hub_link.pending_subscriptions == 0)  # before that, a publish finds no one
     for k in range(300):
         table.publish(f"room/table/t{k % 3}/event", f"e{k}".encode(), qos=k % 2)
     hub_link.publish("room/hub/own", b"not heard by its own link")

@@ -29,6 +29,7 @@ def test_over_tls_with_the_room_ca_and_what_the_acl_refuses_is_counted(secure_br
     link.subscribe(wire.table_events("t2"), lambda m: heard.append(m.payload))
     try:
         link.start(timeout=5)
+        assert wait_until(lambda: link.pending_subscriptions == 0)  # before that, a publish finds no one
         event = wire.encode(wire.DealerPressed(table="t2", boot="tls", seq=1, at=0.5, button="new_hand"))
         assert table.publish(wire.table_events("t2"), event).value == 0
         assert wait_until(lambda: heard == [event])
