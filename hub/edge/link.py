@@ -61,6 +61,7 @@ class HubLink:
         self._answered = threading.Event()
         self._stopping = False
         self.refused: str | None = None
+        self._last_error: str | None = None  # why the last attempt to connect failed, for start()'s error
         self.publish_refused: dict[tuple[str, str], int] = {}
         self.subscribe_refused: dict[str, str] = {}
         self.dropped = 0  # publishes dropped because `max_waiting` were already waiting
@@ -99,10 +100,10 @@ class HubLink:
         self.loop.call_soon_threadsafe(self._begin)
         # Said yes once is enough: a connection lost right after is the reconnect's to mend
         if not self._answered.wait(timeout) or self.refused is not None:
-            refused = self.refused
+            why = self.refused or self._last_error
             self.stop()
             raise ConnectionError(f"{self.client_id}: no connection to mqtt://{self._host}:{self._port}"
-                                  + (f" ({refused})" if refused else ""))
+                                  + (f" ({why})" if why else ""))
 
     def stop(self) -> None:
         """Disconnect cleanly (the broker drops the will) and end the loop's thread."""
@@ -210,6 +211,7 @@ class HubLink:
                                                   ssl=self._tls, server_hostname=self._host if self._tls else None)
                 return  # CONNACK decides the rest (`_connack`)
             except (OSError, ssl.SSLError) as err:
+                self._last_error = str(err) or type(err).__name__
                 if first:
                     log.warning("%s: no connection to mqtt://%s:%d yet: %s", self.client_id, self._host,
                                 self._port, err)

@@ -233,7 +233,7 @@ def test_a_broker_restart_loses_no_qos1_publish(tmp_path: Path) -> None:
 
 def test_refusals_are_said_not_raised(broker: EmbeddedBroker) -> None:
     link = HubLink(client_id="tapis-hub", host=broker.host, port=free_port())  # nobody listens there
-    with pytest.raises(ConnectionError, match="no connection to mqtt://127.0.0.1"):
+    with pytest.raises(ConnectionError, match=r"no connection to mqtt://127.0.0.1:\d+ \(\[Errno 111\]"):
         link.start(timeout=0.5)
 
 

@@ -3,6 +3,8 @@ ACL and TLS listener. A refusal is said, by reason, never raised past the link."
 
 from __future__ import annotations
 
+import ssl
+
 import pytest
 from secure_broker import SecureBroker, connect
 
@@ -18,6 +20,13 @@ def test_a_wrong_password_is_a_connection_error_naming_the_reason(secure_broker:
                    username="hub", password="wrong")
     with pytest.raises(ConnectionError, match="Not authorized|Bad user name or password"):
         link.start(timeout=5)
+
+
+def test_tls_without_the_room_ca_says_why(secure_broker: SecureBroker, room_creds: RoomCredentials) -> None:
+    link = HubLink(client_id="tapis-hub", host="127.0.0.1", port=secure_broker.tls_port, username="hub",
+                   password=room_creds.hub.password, tls=ssl.create_default_context())  # not the room's CA
+    with pytest.raises(ConnectionError, match="CERTIFICATE_VERIFY_FAILED|certificate verify failed"):
+        link.start(timeout=1)
 
 
 def test_over_tls_with_the_room_ca_and_what_the_acl_refuses_is_counted(secure_broker: SecureBroker,
