@@ -264,6 +264,14 @@ def test_a_broken_broker_is_dropped_and_connected_again() -> None:
         server.close()
 
 
+def test_a_stopped_link_takes_publishes_and_subscriptions_quietly(broker: EmbeddedBroker) -> None:
+    link = HubLink(client_id="tapis-hub", host=broker.host, port=broker.port)
+    link.start()
+    link.stop()
+    link.publish("room/late", b"from the dashboard's thread, after the hub stopped")  # no RuntimeError
+    link.subscribe("room/late", lambda m: None)()
+
+
 def test_stop_disconnects_cleanly_no_will(broker: EmbeddedBroker, table: MqttLink) -> None:
     statuses: list[bytes] = []
     table.subscribe("room/hub/status", lambda m: statuses.append(m.payload))
