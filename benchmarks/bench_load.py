@@ -54,6 +54,7 @@ CPU is not the hub's alone.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import resource
@@ -107,6 +108,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--apply-cost", action="store_true",
                     help="also record the table messages (a spy client here) and replay them without MQTT")
+    ap.add_argument("--hub-gc", default="default", choices=("default", "off", "young"),
+                    help="the collector in the hub's process: as Python sets it, off, or young collections "
+                         "50 times rarer and full ones 100 times (to see what the latency tail owes it)")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the table processes (0: compete with the hub)")
     ap.add_argument("--variant", default="new", choices=sorted(VARIANTS),
                     help="the hub's settings: today (a state pair per change, wildcard subscriptions, acks when "
@@ -222,6 +226,11 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         t0 = time.monotonic() + 1.0 + args.tables / 1000  # every process connected: they start together
         go.with_name(go.name + ".tmp").write_text(repr(t0))
         go.with_name(go.name + ".tmp").rename(go)  # whole, never half-written
+        gc_as_it_was = gc.get_threshold()
+        if args.hub_gc == "off":  # experiments on the latency tail (docs/scale-out.md)
+            gc.disable()
+        elif args.hub_gc == "young":
+            gc.set_threshold(50_000, 20, 1000)
         hub_gc = GcPauses()  # this process's (the hub's, when local) from the start on
         mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
         threads = hub_threads(variant, shard)  # the hub's and paho's, looked up by name
@@ -306,6 +315,8 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     print(f"hub max RSS {max_rss(local, hub_outs):.0f} MB; card events the hub never applied: "
           f"{lost if local else 'n/a'}; events still unacknowledged in the tables' outboxes at the end: {pending}")
     hub_gc.close()
+    gc.enable()
+    gc.set_threshold(*gc_as_it_was)
     print(gc_line("the tables' processes", tables_gc) + "; " + (gc_line("this hub", hub_gc.summary())
                                                                  if local else "the hub workers: not measured"))
     for out in hub_outs:
