@@ -216,8 +216,8 @@ def read_connack(body: bytes) -> Connack:
 
 def read_publish(first: int, body: bytes) -> Incoming:
     qos = (first >> 1) & 0x03
-    if qos == 3:
-        raise ProtocolError("PUBLISH at QoS 3")
+    if qos > 1:  # this client subscribes at QoS 1: a broker downgrades what it sends to that
+        raise ProtocolError(f"PUBLISH at QoS {qos}")
     try:
         size = _H.unpack_from(body, 0)[0]
         topic = body[2:2 + size].decode()

@@ -50,6 +50,12 @@ def test_a_publish_reads_back_as_written_even_a_byte_at_a_time(qos: int, size: i
     assert incoming.packet_id == (513 if qos else 0)
 
 
+@pytest.mark.parametrize("qos", [2, 3])
+def test_a_publish_above_qos_1_is_a_protocol_error(qos: int) -> None:
+    with pytest.raises(mqtt5.ProtocolError, match=f"QoS {qos}"):
+        mqtt5.read_publish(0x30 | qos << 1, b"\x00\x01t\x00\x01\x00payload")
+
+
 def test_the_reader_refuses_an_oversized_packet_before_buffering_it() -> None:
     reader = mqtt5.Reader(1024)
     ping = b"\xd0\x00"
