@@ -1,4 +1,5 @@
-"""The paho-mqtt adapter both sides use: MQTT 5, QoS 1, a will and a birth, resubscribe on reconnect.
+"""The paho-mqtt adapter the tables and the tools use: MQTT 5, QoS 1, a will and a birth, resubscribe on
+reconnect. (`tapis hub` runs on its own link, `hub.edge.link.HubLink`; both meet `Link` below.)
 
 `MqttLink` owns one paho client. Incoming messages are handed to the subscriber's callback on paho's
 thread; callers only enqueue there (one thread owns the state). On every (re)connect it republishes
