@@ -149,9 +149,9 @@ class HubService:
         self._busy = False  # the loop is applying what it took from the inbox
         self._stopped = threading.Event()
         link_loop = getattr(link, "loop", None)  # HubLink: the service runs on the link's thread
+        self._own_loop = not isinstance(link_loop, asyncio.AbstractEventLoop)
         self._loop: asyncio.AbstractEventLoop = link_loop if isinstance(link_loop, asyncio.AbstractEventLoop) \
             else asyncio.new_event_loop()
-        self._own_loop = link_loop is None
         self._loop_thread: threading.Thread | None = None
         self._ticker: asyncio.TimerHandle | None = None
         self._state_timer: asyncio.TimerHandle | None = None

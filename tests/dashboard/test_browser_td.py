@@ -68,3 +68,16 @@ def test_a_tournament_table_shows_names_and_the_td_cancels_its_hand(
     game = hub.floor_tables.game("t1")  # type: ignore[union-attr]
     assert game is not None and not game.in_hand
     assert td.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_store_down_badge_names_the_technical_cause_as_such(chromium: Browser,  # noqa: F811
+                                                                 room: ScriptedRoom, dashboard: Dashboard) -> None:
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    room.hub._retry_store = lambda: None  # type: ignore[method-assign]  # the store stays down
+    room.hub.store_down = "database or disk is full"  # what SQLite says (hub.floor.store)
+    td.wait_for_selector("#store-down:not(.hidden)")
+    assert td.inner_text("#store-down").startswith("STOCKAGE EN PANNE")
+    assert td.get_attribute("#store-down", "title") == \
+        "Cause technique (pour l'installateur)\u202f: database or disk is full"
+    assert td.errors == []  # type: ignore[attr-defined]

@@ -187,7 +187,7 @@ function showHealth(h) {
   if (!badge && live) { badge = el("span", { id: "store-down", class: "badge bad hidden", "data-t": "store_down" }); live.after(badge); }
   if (!badge) return;
   badge.textContent = t("store_down");
-  badge.title = h.store_error || "";
+  badge.title = h.store_error ? t("store_cause") + h.store_error : "";  // the store's own words, said as such
   badge.classList.toggle("hidden", h.store !== "down");
 }
 

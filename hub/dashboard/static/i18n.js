@@ -3,6 +3,7 @@
 "use strict";
 const TEXTS = {
   fr: { store_down: "STOCKAGE EN PANNE\u202f: plus rien n'est enregistré ni acquitté, les tables gardent leurs événements",
+        store_cause: "Cause technique (pour l'installateur)\u202f: ",
         room: "Salle", table: "Table", clock: "Horloge", login: "Connexion DT", logout: "Déconnexion",
         viewer: "spectateur", td: "directeur de tournoi", hand: "Donne", pot: "Pot", seat: "Siège",
         stack: "Tapis", bet: "Mise", cards: "Cartes", offline: "hors ligne", table_closed: "Table cassée",
@@ -41,6 +42,7 @@ const TEXTS = {
         exit_fullscreen: "Quitter le plein écran", late_reg_closed: "closes", min: "min", at_level: "fin du niveau",
         sound_on: "activé", sound_off: "coupé" },
   en: { store_down: "EVENT STORE DOWN: nothing is stored or acknowledged, the tables keep their events",
+        store_cause: "Technical cause (for the installer): ",
         room: "Room", table: "Table", clock: "Clock", login: "TD login", logout: "Log out",
         viewer: "viewer", td: "tournament director", hand: "Hand", pot: "Pot", seat: "Seat",
         stack: "Stack", bet: "Bet", cards: "Cards", offline: "offline", table_closed: "Table broken up",
