@@ -72,10 +72,10 @@ def test_a_tournament_table_shows_names_and_the_td_cancels_its_hand(
 
 def test_the_store_down_badge_names_the_technical_cause_as_such(chromium: Browser,  # noqa: F811
                                                                  room: ScriptedRoom, dashboard: Dashboard) -> None:
-    td = open_page(chromium, dashboard.url + "/login")
-    login(td, dashboard.url)
     room.hub._retry_store = lambda: None  # type: ignore[method-assign]  # the store stays down
     room.hub.store_down = "database or disk is full"  # what SQLite says (hub.floor.store)
+    td = open_page(chromium, dashboard.url + "/login")  # the page reads the hub's health as it loads
+    login(td, dashboard.url)
     td.wait_for_selector("#store-down:not(.hidden)")
     assert td.inner_text("#store-down").startswith("STOCKAGE EN PANNE")
     assert td.get_attribute("#store-down", "title") == \
