@@ -75,7 +75,9 @@ def test_without_the_bound_the_same_flood_waits_in_the_hub(broker: EmbeddedBroke
     try:
         assert wait_until(lambda: hub.tables.get("t1") is not None and hub.tables["t1"].last_seq == EVENTS, 60)
         print(f"unbounded: {hub.max_backlog_seen} waited")
-        assert hub.max_backlog_seen > 3 * PER_READ, hub.max_backlog_seen
+        # more than the bound lets wait (seen: 5,666-9,112; how much more depends on how fast the
+        # broker refills the socket, not on the hub)
+        assert hub.max_backlog_seen > 100 + PER_READ, hub.max_backlog_seen
     finally:
         hub.stop()
         link.stop()
