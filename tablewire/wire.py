@@ -202,6 +202,7 @@ class BettingCmd(_Command):
     max_to: Chips | None = None  # pot-limit: the most `to_act` may bet or raise to (the pot); None: no-limit
     time_seat: Seat | None = None
     time_left: Time | None = None  # seconds of Time left when sent (clocks differ between machines)
+    td_wait: bool = False  # play stops until the TD decides a fault the ruleset leaves to him
 
 
 class RulingCmd(_Command):

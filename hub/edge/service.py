@@ -435,14 +435,29 @@ class HubService:
             elif isinstance(item, _Cancel):
                 self._cancel(item)
             elif isinstance(item, _Decide):
-                game = self._games().get(item.table)
-                if game is not None:
-                    self._emit(self._view(item.table), game.decide(item.kind, item.option, item.by))
+                self._decide(item)
             else:
                 self._handle_message(item)
         except Exception as err:  # noqa: BLE001 - the loop serves every table: one failure stops none
             log.exception("hub: failed on %r", type(item).__name__)
             self._internal_error(f"internal error {err!r}")
+
+    def _decide(self, item: _Decide) -> None:
+        """A tournament table's decision goes through the floor (stored, a hand it ends counted); a cash
+        table's straight to its game."""
+        game = self.games.get(item.table)
+        if game is not None:
+            out = game.decide(item.kind, item.option, item.by)
+        elif self.floor_tables is not None:
+            with self.floor_lock:
+                out = self.floor_tables.decide(item.table, item.kind, item.option, item.by, self._wall())
+        else:
+            return
+        view = self._view(item.table)
+        game = self._games().get(item.table)
+        if game is not None:
+            view.hand, view.hand_open = game.hand_no, game.in_hand
+        self._emit(view, out)
 
     def _cancel(self, item: _Cancel) -> None:
         game = self.games.get(item.table)

@@ -26,6 +26,7 @@ from tablewire import wire
 _CONTEXT = "game/"  # config key prefix: the table's context at the start of its current hand
 _CLOCK = "table_clock/"  # config key prefix: the table's clock offset per boot (`TableClock`)
 _CANCEL = "td_cancel/"  # config key prefix: the table's last hand the TD cancelled, and when
+_DECIDED = "td_decided/"  # config key prefix: the TD's decisions in the table's last hand, in order
 
 
 @dataclass
@@ -34,7 +35,7 @@ class TableSeat:
 
     game: TableGame | None = None
     positions: Positions | None = None
-    misdealt: bool = False  # a misdeal is redealt with the same button and blinds
+    misdealt: bool = False  # a misdeal or a hand cancelled, bets returned: redealt, same button and blinds
     moves: list[MoveInstruction] = field(default_factory=list)
 
 
@@ -56,6 +57,7 @@ class FloorTables:
         self._context_rows: dict[str, int] = {}
         self._last_row = 0
         self._unplayed: dict[tuple[str, str, int], int] = {}  # stored, its play failed on the store: row
+        self._redecided: dict[tuple[str, int], int] = {}  # replaying: (table, hand) -> its decisions played again
 
     def hand_rows(self) -> dict[str, int]:
         """Table -> the store row of the "new hand" that started its current (or last) hand."""
@@ -155,6 +157,48 @@ class FloorTables:
                                                     "by": by})
             return self._after(table, state, game.cancel(by), now)
 
+    def decide(self, table: str, kind: str, option: str, by: str, now: float) -> Output:
+        """The TD decides a fault the ruleset left to him (`TableGame.decide`), carried out at the table and
+        by the floor (a hand it ends is counted, chips and all); stored with the row of the table facts it
+        follows, so a rebuilt hub decides it again at the same point. A choice the game would refuse
+        is answered and not stored."""
+        state = self.tables.get(table)
+        game = state.game if state is not None else None
+        if state is None or game is None or not game.can_decide(kind, option):
+            if game is not None:
+                return game.decide(kind, option, by)  # refused, in words
+            return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option,
+                                          reason="no hand in progress")])
+        with self.store.atomic():  # the mark and the floor's stacks after it, together
+            marks = self._decisions(table, game.hand_no)
+            marks.append({"hand": game.hand_no, "row": self.store.last_table_row(), "kind": kind, "option": option,
+                          "by": by})
+            self.store.put_config(_DECIDED + table, marks)
+            return self._after(table, state, game.decide(kind, option, by), now)
+
+    def _decisions(self, table: str, hand_no: int) -> list[JSON]:
+        """The TD's stored decisions in hand `hand_no` of the table (those of an earlier hand are moot)."""
+        stored = self.store.get_config(_DECIDED + table)
+        if not isinstance(stored, list):
+            return []
+        return [m for m in stored if isinstance(m, dict) and m.get("hand") == hand_no]
+
+    def _redecide(self, table: str, before_row: int, now: float) -> None:
+        """Replaying: the TD's decisions in the table's hand, each at its place among the table's facts."""
+        state = self.tables.get(table)
+        game = state.game if state is not None else None
+        if state is None or game is None or not game.in_hand:
+            return
+        marks = self._decisions(table, game.hand_no)
+        key = (table, game.hand_no)
+        for mark in marks[self._redecided.get(key, 0):]:
+            row = mark.get("row") if isinstance(mark, dict) else None
+            if not isinstance(mark, dict) or not isinstance(row, int) or row >= before_row:
+                break
+            self._redecided[key] = self._redecided.get(key, 0) + 1
+            self._after(table, state, game.decide(str(mark.get("kind")), str(mark.get("option")),
+                                                  str(mark.get("by", "TD"))), now)
+
     def _recancel(self, table: str, before_row: int, now: float) -> None:
         """Replaying: the TD's cancel of the table's hand, at its place among the table's facts."""
         state = self.tables.get(table)
@@ -191,7 +235,7 @@ class FloorTables:
             elif state.misdealt:
                 positions = state.positions
             else:
-                positions = next_positions(state.positions, players)
+                positions = next_positions(state.positions, players, self.seats)
             with self.store.atomic():
                 level = floor.hand_started(table, hand_no, now, button=positions.button,
                                            big_blind=positions.big_blind, as_of=pressed)
@@ -223,7 +267,7 @@ class FloorTables:
         for event in out.events:
             if event["type"] != "hand_end":
                 continue
-            state.misdealt = event.get("result") == "misdeal"
+            state.misdealt = game.replays_hand
             if self.floor.in_hand(table) != event["hand"]:
                 continue
             stacks = {int(s): int(v) for s, v in event["stacks"].items()}
@@ -258,9 +302,11 @@ class FloorTables:
         tables._replaying, tables._context_rows, tables._last_row = True, contexts, last
         try:
             for row, event in tables.facts_since(starts):
+                tables._redecide(row.table, row.row, row.at)
                 tables._recancel(row.table, row.row, row.at)
                 tables.play(row.table, event, row.at, row=row.row)
             for table in list(tables.tables):
+                tables._redecide(table, last + 1, 0.0)
                 tables._recancel(table, last + 1, 0.0)
         finally:
             tables._replaying = False

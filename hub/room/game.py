@@ -32,6 +32,7 @@ from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
 from hub.rules.game_file import get_game
 from hub.rules.positions import clockwise, default_positions, next_positions
+from hub.rules.records import FaultKind as EngineFaultKind
 from hub.rules.rulesets import TimeCaller, get_ruleset
 from hub.rules.timecall import TimeCall
 from tablewire import wire
@@ -100,7 +101,7 @@ class TableGame:
         self.hand_no = 0
         self.hand: Hand | None = None
         self.positions: Positions | None = None
-        self._keep_positions = False  # a misdeal is redealt by the same dealer: blinds stay
+        self._keep_positions = False  # a misdeal or a hand cancelled is dealt again: button and blinds stay
         self.hole: dict[int, list[str]] = {}  # seat -> faces on its antenna, in arrival order
         self.board: list[str] = []  # faces on the board antenna, in arrival order
         self._last_seat: dict[str, int] = {}  # face -> last seat it lay on
@@ -114,6 +115,12 @@ class TableGame:
     @property
     def in_hand(self) -> bool:
         return self.hand is not None and self.hand.result is None
+
+    @property
+    def waiting_td(self) -> bool:
+        """A fault of this hand is left to the TD and not yet decided: play at the table stops (no
+        action, no Time) until he does, from the dashboard or `tapis tournament`."""
+        return self.in_hand and any(e.get("hand") == self.hand_no for e in self.pending_td)
 
     # -- hand lifecycle -------------------------------------------------------------------------
 
@@ -135,10 +142,11 @@ class TableGame:
         elif self._keep_positions:
             positions = self.positions
         else:
-            positions = next_positions(self.positions, players)
+            positions = next_positions(self.positions, players, self.setup.seats)
         self._keep_positions = False
         self.positions = positions
         self.hand_no += 1
+        self.pending_td = []  # decisions of hands over are moot
         self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions,
                                game=game)
         self.hole, self.board, self._last_seat = {}, [], {}
@@ -168,6 +176,13 @@ class TableGame:
         self.hand_no = hand_no - 1
         self.positions, self._keep_positions = positions, True
         return self.new_hand(now)
+
+    @property
+    def replays_hand(self) -> bool:
+        """The last hand ended void and is dealt again with the same button and blinds: a misdeal
+        (cdc 7.1), or a hand cancelled with every bet returned (cdc 6.3 « un coup annulé doit être
+        intégralement rejoué »). A hand whose pot was shared counts as played."""
+        return self._keep_positions
 
     @property
     def decks(self) -> tuple[str, str]:
@@ -216,6 +231,9 @@ class TableGame:
         if not self.in_hand:
             return Output([self._event("action", seat=seat, action=action, to=to, status="rejected",
                                        reason="no hand in progress", message=refusals.message("no_hand"))])
+        if self.waiting_td:
+            return Output([self._event("action", seat=seat, action=action, to=to, status="rejected",
+                                       reason="waiting for the TD's decision", message=refusals.message("td_wait"))])
         return self._act(seat, action, to, via="panel")
 
     def dealer(self, button: str, seat: int | None, now: float) -> Output:
@@ -225,7 +243,7 @@ class TableGame:
             return Output([self._event("dealer_refused", button=button, reason="no seat given")])
         if button == "away":
             self.away.add(seat)
-            return Output([self._event("seat", seat=seat, state="away")])
+            return Output([self._event("seat", seat=seat, state="away")]).extend(self._left_the_table(seat))
         if button == "back":
             self.away.discard(seat)
             return Output([self._event("seat", seat=seat, state="back")])
@@ -241,19 +259,36 @@ class TableGame:
         detected = FaultDetected(kind=FaultKind(fault.kind), hand=fault.hand, seat=fault.seat,
                                  cards=tuple(fault.cards), at=fault.at, details=dict(fault.details))
         ruling = rulings.rule(detected, self.ruleset, self._situation(detected))
+        described = self._ruling_dict(ruling)
+        joins = ruling.decision is rulings.Decision.TD_DECISION and self._pending(fault.kind) is not None
+        if joins:
+            described["joins"] = True  # the same fault again while the TD decides: his one decision covers it
         out = Output([self._event("fault", kind=fault.kind, seat=fault.seat, cards=list(fault.cards),
-                                  ruling=self._ruling_dict(ruling))])
+                                  ruling=described)])
         out.commands.append(wire.RulingCmd(hand=self.hand_no, kind=fault.kind, decision=str(ruling.decision),
                                            seat=ruling.seat, cards=list(ruling.cards),
                                            dead_seats=list(ruling.dead_seats)))
         if ruling.decision is rulings.Decision.TD_DECISION:
-            self.pending_td.append(out.events[-1])
+            if not joins:
+                self.pending_td.append(out.events[-1])
+                out.extend(self._after_engine())  # the table stops and says so until the TD decides
+            return out
         return out.extend(self._apply_ruling(ruling))
+
+    def _pending(self, kind: str) -> Event | None:
+        """The TD's undecided decision on `kind` in this hand, if any."""
+        return next((e for e in reversed(self.pending_td) if e.get("kind") == kind and e.get("hand") == self.hand_no),
+                    None)
+
+    def can_decide(self, kind: str, option: str) -> bool:
+        """`decide(kind, option)` would be carried out (not refused)."""
+        pending = self._pending(kind) if self.in_hand else None
+        return pending is not None and option in pending["ruling"].get("options", [])
 
     def decide(self, kind: str, option: str, by: str) -> Output:
         """The TD settled a `td_decision` (on the dashboard): the chosen decision is applied as a ruling."""
-        pending = next((e for e in reversed(self.pending_td) if e.get("kind") == kind), None)
-        if pending is None or self.hand is None or pending.get("hand") != self.hand_no:
+        pending = self._pending(kind) if self.in_hand else None
+        if pending is None:
             return Output([self._event("decision_refused", kind=kind, option=option,
                                        reason="no decision pending for the TD in this hand")])
         offered = pending["ruling"].get("options", [])
@@ -269,7 +304,10 @@ class TableGame:
                                   by=by)])
         out.commands.append(wire.RulingCmd(hand=self.hand_no, kind=kind, decision=option, seat=ruling.seat,
                                            cards=list(ruling.cards), dead_seats=list(ruling.dead_seats)))
-        return out.extend(self._apply_ruling(ruling))
+        out.extend(self._apply_ruling(ruling))
+        if self.in_hand and not any(isinstance(c, wire.BettingCmd) for c in out.commands):
+            out.extend(self._after_engine())  # play resumes: the table is told at once
+        return out
 
     def tick(self, now: float) -> Output:
         self._now = now
@@ -295,6 +333,19 @@ class TableGame:
         if action != "fold" or via == "panel":
             self.actions.append(action)
         return out.extend(self._after_engine(via=via))
+
+    def _left_the_table(self, seat: int) -> Output:
+        """A player who leaves the table with a live hand sees it thrown, unless he is all-in
+        (cdc 5.1, cpt87 5.1 « verra sa main jetée automatiquement sauf s'il est à tapis »; the
+        others are silent and follow cdc). His blinds and bets stay in the pot."""
+        hand = self.hand
+        if hand is None or hand.result is not None or seat not in hand.live or hand.stack.get(seat, 0) == 0:
+            return Output()
+        article = f"{self.ruleset} 5.1" if self.ruleset in ("cdc-2013", "cpt87") else \
+            f"cdc-2013 5.1 ({self.ruleset} silent)"
+        out = self._feed_board()
+        hand.kill_hand(seat, EngineRuling(EngineDecision.HAND_DEAD, article, seat, EngineFaultKind.ABSENT_PLAYER))
+        return out.extend(self._after_engine())
 
     def _mucked(self, seat: int) -> Output:
         """Cards thrown in: a fold during a betting round (out of turn: binding); between rounds
@@ -343,6 +394,8 @@ class TableGame:
             elif isinstance(entry, RulingGiven) and entry.ruling.kind == "time_expired":
                 out.events.append(self._event("fault", kind="time_expired", seat=entry.ruling.seat, cards=[],
                                               ruling=entry.ruling.to_dict()))
+            elif isinstance(entry, RulingGiven) and entry.ruling.decision is EngineDecision.TD_DECISION:
+                out.events.append(self._engine_td_decision(entry.ruling))
             elif isinstance(entry, RulingGiven):  # a ruling that changed after its fault
                 out.events.append(self._event("ruling", seat=entry.ruling.seat, kind=entry.ruling.kind,
                                               decision=str(entry.ruling.decision), article=entry.ruling.article))
@@ -363,8 +416,21 @@ class TableGame:
             hand=self.hand_no, street=str(hand.street), open=hand.round_open, to_act=hand.to_act,
             closed=[str(s) for s in self.closed], to_call=to_call, opened=hand.max_bet > 0, max_to=max_to,
             time_seat=call.seat if call else None,
-            time_left=max(0.0, call.expires_at - self._now) if call else None))
+            time_left=max(0.0, call.expires_at - self._now) if call else None, td_wait=self.waiting_td))
         return out
+
+    def _engine_td_decision(self, ruling: EngineRuling) -> Event:
+        """A betting fault the ruleset leaves to the TD (pouques 70: a late wake-up): raised as a fault
+        he decides, like a dealing one; until then the table waits."""
+        kind = str(ruling.kind) if ruling.kind else "out_of_turn"
+        described: dict[str, Any] = {"decision": str(ruling.decision), "article": ruling.article, "seat": ruling.seat,
+                                     "cards": [], "options": list(ruling.options)}
+        event = self._event("fault", kind=kind, seat=ruling.seat, cards=[], ruling=described)
+        if self._pending(kind) is None:
+            self.pending_td.append(event)
+        else:
+            described["joins"] = True
+        return event
 
     def _street_closed(self, street: Street) -> bool:
         hand = self.hand
@@ -384,6 +450,7 @@ class TableGame:
             return Output()
         result = hand.result.to_dict()
         self.stacks.update(hand.result.stacks)
+        self.pending_td = []  # the hand is over: nothing left to decide
         out = Output([self._event("hand_end", result=result["result"], stacks=self._all_stacks(),
                                   pots=result["pots"], board=list(self.board[:5]))])
         out.commands.append(wire.HandOverCmd(hand=self.hand_no, result=str(result["result"])))
@@ -415,6 +482,9 @@ class TableGame:
             return Output([self._event("time_refused", seat=seat, reason="no hand in progress",
                                        message=refusals.message("no_hand"))])
         self._now = now
+        if self.waiting_td:
+            return Output([self._event("time_refused", seat=seat, reason="waiting for the TD's decision",
+                                       message=refusals.message("td_wait"))])
         out = self._feed_board()
         try:
             called = hand.call_time(seat, now, TimeCaller.PLAYER)
@@ -459,7 +529,7 @@ class TableGame:
         assert hand is not None
         void = _VOID.get(ruling.decision)
         if void is not None:
-            self._keep_positions = ruling.decision is rulings.Decision.MISDEAL
+            self._keep_positions = ruling.decision is not rulings.Decision.HAND_CANCELLED_POT_SPLIT
             split = ruling.decision is rulings.Decision.HAND_CANCELLED_POT_SPLIT
             return self._void(void, ruling.article, split=split)
         out = Output()
@@ -476,6 +546,7 @@ class TableGame:
         if not self.in_hand:
             return Output([self._event("cancel_refused", by=by, reason="no hand in progress")])
         ruling = cancel_ruling(self.ruleset)
+        self._keep_positions = not ruling.split  # cancelled with every bet returned: dealt again
         out = Output([self._event("ruling", seat=None, kind=CANCEL_KIND, by=by, **ruling.to_dict())])
         return out.extend(self._void("cancelled", f"cancelled by the TD ({by})", split=ruling.split))
 
@@ -486,8 +557,11 @@ class TableGame:
         stacks = dict(hand.starting_stacks)
         pots: list[dict[str, Any]] = []
         if split:
-            # The unfinished round goes back; the pot of finished rounds is shared by the live hands.
-            finished = {s: hand.contributed[s] - hand.bet[s] for s in hand.seats}
+            # The unfinished round goes back; the pot of finished rounds is shared by the live hands
+            # (brest III.11, cpt87 6.4). A round whose betting is over is finished, even before the
+            # next street's first card: its bets and the folded players' blinds stay in the pot.
+            unfinished = hand.bet if hand.round_open else dict.fromkeys(hand.seats, 0)
+            finished = {s: hand.contributed[s] - unfinished[s] for s in hand.seats}
             pot = sum(finished.values())
             for s in hand.seats:
                 stacks[s] -= finished[s]
@@ -499,6 +573,7 @@ class TableGame:
         hand.result = None
         self.stacks.update(stacks)
         self.hand = None
+        self.pending_td = [e for e in self.pending_td if e.get("hand") != self.hand_no]  # moot now
         out = Output([self._event("hand_end", result=result, stacks=self._all_stacks(), pots=pots, why=why)])
         out.commands.append(wire.HandOverCmd(hand=self.hand_no, result=result))
         return out

@@ -39,6 +39,7 @@ class FaultKind(StrEnum):
     INSUFFICIENT_BET = "insufficient_bet"
     OUT_OF_TURN = "out_of_turn"
     TIME_EXPIRED = "time_expired"
+    ABSENT_PLAYER = "absent_player"  # a player left the table with a live hand (cdc 5.1)
 
 
 class Decision(StrEnum):

@@ -33,6 +33,8 @@ REFUSALS: Mapping[str, tuple[str, str]] = MappingProxyType({
     "call_or_fold_only": ("Ce joueur ne peut plus que suivre ou passer (action hors de son tour).",
                           "This player may only call or fold (action out of turn)."),
     "no_hand": ("Aucun coup en cours.", "No hand in progress."),
+    "td_wait": ("Jeu arrêté : le directeur de tournoi doit décider.",
+                "Play stopped: the tournament director must decide."),
     "time_not_to_act": ("Le « Time » se demande sur le joueur qui doit parler.",
                         "Time is called on the player whose turn it is."),
     "time_not_allowed": ("Le règlement ne permet pas à cette personne de demander le « Time ».",

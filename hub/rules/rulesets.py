@@ -138,6 +138,7 @@ POUQUES_2020 = Ruleset(
     countdown_seconds=10,
     time_callers=frozenset({TimeCaller.PLAYER}),
     multiple_chips_rule=False,  # 67: several chips over 50 % are a raise
+    skipped_after=2,  # 70: « laisser enchérir plus d'un joueur après lui »
     no_ante_heads_up=True,
     articles=_arts(
         min_raise="52", short_allin_below_bb="52", short_allin_raise="52",

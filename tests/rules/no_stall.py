@@ -3,7 +3,8 @@
 A table of 2 to 9 random stacks (short ones too, so all-ins abound) plays hands through
 `hub.room.game.TableGame` exactly as the table feeds it: hole cards and board cards as card events, seat
 panel presses by any seat at any time (in turn or not, any button, any amount the dial can show),
-Time called and run out, boxed cards after the deal, presses between rounds (in the dark). After a random
+Time called and run out, boxed cards after the deal, presses between rounds (in the dark), and the TD
+deciding at random whatever the ruleset leaves to him (play waits for him: every press is refused). After a random
 number of such presses the player to act only checks or calls; from then on the hand must end. Checked at every step:
 
 - a hand in progress always has a legal way forward: a betting round waiting on a live seat with
@@ -49,6 +50,7 @@ class Stats:
     refused: int = 0
     reasons: dict[str, int] = field(default_factory=dict)  # refusals by reason id
     time_outs: int = 0
+    decisions: int = 0  # the TD's, while the table waited
 
 
 class Table:
@@ -142,6 +144,9 @@ class Table:
                 return True
             hand = g.hand
             assert hand is not None
+            if g.waiting_td:
+                self._td_decides(step)
+                continue
             if not hand.round_open:
                 if step < wild and rng.random() < 0.3:
                     self._random_press(rng.randint(1, 9))  # in the dark, or refused between rounds
@@ -196,6 +201,23 @@ class Table:
         mine = [e for e in out.events if e["type"] == "action" and e["seat"] == seat]
         if any(e["status"] == "rejected" for e in mine):
             raise self.fail(f"the player to act cannot {action}: {mine}")
+
+    def _td_decides(self, step: int) -> None:
+        """The table waits for the TD: a press is refused (in words), then he picks one of the options."""
+        rng, g = self.rng, self.game
+        if step % 2:
+            out = g.action(rng.randint(1, 9), "check", None)
+            self.check(out.events)
+            if any(e.get("status") != "rejected" for e in out.events if e["type"] == "action"):
+                raise self.fail(f"a press accepted while the table waits for the TD: {out.events}")
+        pending = [e for e in g.pending_td if e["hand"] == g.hand_no]
+        event = rng.choice(pending)
+        option = rng.choice(event["ruling"]["options"])
+        out = g.decide(event["kind"], option, by="td")
+        self.check(out.events)
+        if any(e["type"] == "decision_refused" for e in out.events):
+            raise self.fail(f"the TD's choice {option} refused: {out.events}")
+        self.stats.decisions += 1
 
     def _time_out(self, seat: int) -> None:
         out = self.game.dealer("time", seat, self.now)
@@ -269,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         ends = ", ".join(f"{k} {v}" for k, v in sorted(stats.ends.items()))
         print(f"{ruleset}: {stats.hands} hands, no stall ({ends}); {stats.presses} presses, "
-              f"{stats.refused} refused, {stats.time_outs} Time run out; {time.perf_counter() - start:.1f} s")
+              f"{stats.refused} refused, {stats.time_outs} Time run out, {stats.decisions} TD decisions; "
+              f"{time.perf_counter() - start:.1f} s")
     return 1 if failed else 0
 
 

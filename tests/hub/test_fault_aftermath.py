@@ -1,0 +1,226 @@
+"""What follows a fault at one table's game (issue #26): the pot shared as the rulebook says, a cancelled
+hand dealt again, a player who leaves with a live hand, the late wake-up left to the TD, the button on a
+seat the table has. Each reproduction of `../shared/repro/` as the game sees it (the same scenarios run
+through the whole pipeline in `tests/scenarios/test_repro.py`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hub.room.game import Output, TableGame, TableSetup
+from hub.rules import Level
+from tablewire import wire
+
+DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+
+class Felt:
+    """Facts as the table sends them: cards in zones, panel presses, faults."""
+
+    def __init__(self, ruleset: str, players: dict[int, int], button: int = 1, seats: int = 4) -> None:
+        self.game = TableGame("t1", TableSetup(players=players, button=button, level=Level(50, 100),
+                                               ruleset=ruleset, seats=seats))
+        self.seq = 0
+        self.events: list[dict[str, Any]] = []
+
+    def _keep(self, out: Output) -> Output:
+        self.events += out.events
+        return out
+
+    def new_hand(self) -> dict[str, Any]:
+        out = self._keep(self.game.new_hand(0.0))
+        return next(e for e in out.events if e["type"] == "hand_start")
+
+    def card(self, zone: str, face: str) -> Output:
+        self.seq += 1
+        return self._keep(self.game.card(wire.CardEvent(
+            table="t1", boot="b", seq=self.seq, at=float(self.seq), type="card_arrived", zone=zone,
+            uid=f"{DECK.index(face) + 1:08X}", card=face, deck="A", order=self.seq)))
+
+    def deal(self, *faces: str) -> None:
+        """Hole cards round the table from the first seat dealt."""
+        hand = self.game.hand
+        assert hand is not None
+        order = hand.seats
+        for i, face in enumerate(faces):
+            self.card(f"seat:{order[i % len(order)]}", face)
+
+    def act(self, seat: int, action: str, to: int | None = None) -> Output:
+        return self._keep(self.game.action(seat, action, to))
+
+    def away(self, seat: int) -> Output:
+        return self._keep(self.game.dealer("away", seat, 0.0))
+
+    def fault(self, kind: str, cards: list[str], seat: int | None = None, **details: Any) -> Output:
+        self.seq += 1
+        return self._keep(self.game.fault(wire.FaultSeen(
+            table="t1", boot="b", seq=self.seq, at=float(self.seq), hand=self.game.hand_no, kind=kind, seat=seat,
+            cards=cards, details=details)))
+
+    def end(self) -> dict[str, Any]:
+        return [e for e in self.events if e["type"] == "hand_end"][-1]
+
+
+def four_players(ruleset: str) -> Felt:
+    felt = Felt(ruleset, {1: 10_000, 2: 10_000, 3: 10_000, 4: 10_000})
+    felt.new_hand()
+    felt.deal("As", "Kd", "Qh", "Jc", "Ah", "Ks", "Qd", "Jd")
+    return felt
+
+
+def stacks(end: dict[str, Any]) -> dict[int, int]:
+    return {int(s): v for s, v in end["stacks"].items()}
+
+
+# -- the pot shared among the live hands (brest III.11, cpt87 6.4) ---------------------------------------
+
+
+def test_a_round_that_closed_before_the_irregular_card_stays_in_the_shared_pot() -> None:
+    """brest-2011 III.11: pre-flop over (4 raised to 300, 1 called, the blinds folded), then another
+    table's card on the flop: the 750 are shared by 4 and 1; the folded blinds do not get theirs back."""
+    felt = four_players("brest-2011")
+    for seat, action, to in ((4, "raise", 300), (1, "call", None), (2, "fold", None), (3, "fold", None)):
+        felt.act(seat, action, to)
+    felt.card("burn", "2c")
+    felt.fault("foreign_card", ["Qc"])
+    end = felt.end()
+    assert end["result"] == "cancelled" and end["pots"] == [{"amount": 750, "winners": [4, 1]}]
+    assert stacks(end) == {1: 10_075, 2: 9_950, 3: 9_900, 4: 10_075}
+
+
+def test_a_flop_round_that_closed_is_shared_not_handed_back() -> None:
+    """cpt87 6.4: the flop round is over (seat 3 folded his 200), the turn is another table's card."""
+    felt = four_players("cpt87")
+    for seat, action in ((4, "call"), (1, "call"), (2, "call"), (3, "check")):
+        felt.act(seat, action)
+    for zone, face in (("burn", "2c"), ("board", "5h"), ("board", "9s"), ("board", "Tc")):
+        felt.card(zone, face)
+    for seat, action, to in ((2, "bet", 200), (3, "call", None), (4, "raise", 600), (1, "fold", None),
+                             (2, "call", None), (3, "fold", None)):
+        felt.act(seat, action, to)
+    felt.card("burn", "3d")
+    felt.fault("foreign_card", ["4h"])
+    assert stacks(felt.end()) == {1: 9_900, 2: 10_200, 3: 9_700, 4: 10_200}
+
+
+def test_the_unfinished_round_goes_back_to_its_bettors() -> None:
+    """cpt87 6.4: a flop bet not yet called when the irregular card shows: it goes back; the pre-flop
+    pot is shared."""
+    felt = four_players("cpt87")
+    for seat, action in ((4, "call"), (1, "call"), (2, "call"), (3, "check")):
+        felt.act(seat, action)
+    for zone, face in (("burn", "2c"), ("board", "5h"), ("board", "9s"), ("board", "Tc")):
+        felt.card(zone, face)
+    felt.act(2, "bet", 300)
+    felt.fault("duplicate_card", ["5h"])
+    assert stacks(felt.end()) == {1: 10_000, 2: 10_000, 3: 10_000, 4: 10_000}
+    assert felt.end()["pots"] == [{"amount": 400, "winners": [2, 3, 4, 1]}]
+
+
+# -- a cancelled hand is dealt again (cdc 6.3, 6.4) ------------------------------------------------------
+
+
+def test_a_hand_cancelled_with_bets_returned_is_dealt_again_from_the_same_button() -> None:
+    felt = four_players("cdc-2013")
+    for seat, action in ((4, "call"), (1, "call"), (2, "call"), (3, "check")):
+        felt.act(seat, action)
+    felt.card("burn", "2c")
+    felt.fault("foreign_card", ["Qc"])
+    assert felt.end()["result"] == "cancelled" and felt.game.replays_hand
+    start = felt.new_hand()
+    assert (start["hand"], start["button"], start["small_blind"], start["big_blind"]) == (2, 1, 2, 3)
+
+
+@pytest.mark.parametrize(("ruleset", "button"), [("cdc-2013", 1), ("brest-2011", 2)])
+def test_the_tds_cancel_replays_the_hand_only_where_every_bet_goes_back(ruleset: str, button: int) -> None:
+    """cdc: all chips back, the hand is played again; brest: the pot was shared, the hand counts."""
+    felt = four_players(ruleset)
+    felt._keep(felt.game.cancel("alice"))
+    assert felt.new_hand()["button"] == button
+
+
+def test_a_shared_pot_moves_the_button_on() -> None:
+    felt = four_players("brest-2011")
+    felt.fault("foreign_card", ["Qc"])
+    assert not felt.game.replays_hand and felt.new_hand()["button"] == 2
+
+
+# -- a player who leaves the table with a live hand (cdc 5.1, cpt87 5.1) ---------------------------------
+
+
+def test_a_player_marked_away_mid_hand_has_his_hand_thrown() -> None:
+    felt = four_players("cdc-2013")
+    for seat, action, to in ((4, "raise", 300), (1, "call", None), (2, "fold", None), (3, "call", None)):
+        felt.act(seat, action, to)
+    for zone, face in (("burn", "2c"), ("board", "5h"), ("board", "9s"), ("board", "Tc")):
+        felt.card(zone, face)
+    out = felt.away(4)
+    ruling = next(e for e in out.events if e["type"] == "ruling")
+    assert (ruling["seat"], ruling["decision"], ruling["article"]) == (4, "hand_dead", "cdc-2013 5.1")
+    assert felt.act(3, "check").events[0]["status"] == "accepted"
+    assert felt.act(1, "bet", 500).events[0]["reason"] is None  # in turn now: seat 4 no longer speaks
+    felt.act(3, "fold")
+    end = felt.end()
+    assert end["result"] == "uncontested" and stacks(end) == {1: 10_650, 2: 9_950, 3: 9_700, 4: 9_700}
+
+
+def test_an_all_in_player_who_leaves_keeps_his_hand() -> None:
+    felt = four_players("cpt87")
+    felt.act(4, "allin")
+    out = felt.away(4)
+    assert [e["type"] for e in out.events] == ["seat"]
+    hand = felt.game.hand
+    assert hand is not None and 4 in hand.live
+
+
+@pytest.mark.parametrize(("ruleset", "article"), [("cpt87", "cpt87 5.1"), ("pcpm", "cdc-2013 5.1 (pcpm silent)")])
+def test_the_article_is_the_rulesets_own_or_cdcs(ruleset: str, article: str) -> None:
+    felt = four_players(ruleset)
+    ruling = next(e for e in felt.away(1).events if e["type"] == "ruling")
+    assert ruling["article"] == article
+
+
+# -- pouques 70: the late wake-up is the floor's once more than one player acted ---------------------------
+
+
+def test_a_late_wake_up_after_two_players_goes_to_the_td_and_the_table_waits() -> None:
+    felt = four_players("pouques-2020")
+    felt.act(1, "call")  # 4 (UTG) is to speak; the button and the small blind call before him
+    out = felt.act(2, "call")
+    fault = next(e for e in out.events if e["type"] == "fault" and e["ruling"]["decision"] == "td_decision")
+    assert (fault["kind"], fault["seat"], fault["ruling"]["article"]) == ("out_of_turn", 4, "pouques-2020 70")
+    assert set(fault["ruling"]["options"]) == {"hand_dead", "call_or_fold_only"}
+    waits = [c for c in out.commands if isinstance(c, wire.BettingCmd)][-1]
+    assert waits.td_wait and felt.game.waiting_td
+    assert felt.act(4, "call").events[0]["status"] == "rejected"
+    out = felt._keep(felt.game.decide("out_of_turn", "hand_dead", "alice"))
+    assert not felt.game.waiting_td
+    hand = felt.game.hand
+    assert hand is not None and 4 not in hand.live
+    resumed = [c for c in out.commands if isinstance(c, wire.BettingCmd)][-1]
+    assert not resumed.td_wait
+
+
+def test_one_player_out_of_turn_is_still_binding_at_pouques() -> None:
+    felt = four_players("pouques-2020")
+    out = felt.act(1, "call")
+    assert [e["ruling"]["decision"] for e in out.events if e["type"] == "fault"] == ["action_binding"]
+    assert not felt.game.waiting_td
+
+
+# -- the dead button stays on the table's own seats --------------------------------------------------------
+
+
+def test_the_dead_button_goes_round_a_nine_seat_table_not_to_seat_ten() -> None:
+    felt = Felt("cdc-2013", {s: 10_000 for s in range(2, 10)} | {1: 100}, button=8, seats=9)
+    felt.new_hand()
+    felt.game.stacks[1] = 0  # seat 1 busted in hand 1 (his 100 went to the winner)
+    felt.game.stacks[2] += 100
+    felt.game.hand = None
+    start = felt.new_hand()  # hand 2: button 9, no small blind, big blind 2
+    assert (start["button"], start["small_blind"], start["big_blind"]) == (9, None, 2)
+    felt.game.hand = None
+    start = felt.new_hand()
+    assert (start["button"], start["small_blind"], start["big_blind"]) == (1, 2, 3)  # not seat 10
