@@ -66,6 +66,9 @@ class MemoryDisplay:
         pass
 
 
+TD_WAIT_TEXT = "APPEL DT"  # « appel du directeur de tournoi »: play stopped until he decides
+
+
 def display_text(pad: PanelInput, now: float) -> str:
     """Eight characters: `AWAY   3` while picking a seat, `STEP 250` just after the step changed,
     else the keyed amount right-aligned (blank at 0)."""
@@ -267,6 +270,8 @@ class Panel:
 
     def _update_display(self) -> None:
         text = display_text(self.input, self._clock.now())
+        if self._lights.td_wait and self.input.picking is None:
+            text = TD_WAIT_TEXT
         if text != self._shown_text:
             self._shown_text = text
             self.display.show(text)

@@ -55,6 +55,7 @@ class TableLights:
     faults: frozenset[int] = frozenset()  # seats at fault, lit until the ruling is applied
     time_seat: int | None = None  # seat on which Time was called
     time_ends_at: float | None = None  # clock time when its countdown runs out
+    td_wait: bool = False  # play stopped until the TD decides (attente de la décision du directeur)
 
     def __post_init__(self) -> None:
         if (self.time_seat is None) != (self.time_ends_at is None):
@@ -75,7 +76,9 @@ class LedPolicy:
 
     A seat at fault has its fault LED steady on. When the countdown has run out the to-act LED goes
     steady again until the hub rules (cdc 4.5: hand dead). The dealer LED blinks while a seat is being
-    picked for away/back/time and is steady while a Time countdown runs.
+    picked for away/back/time and is steady while a Time countdown runs. While the table waits for
+    the TD's decision nobody speaks: no to-act LED, and the dealer LED blinks fast (`td_period`) until
+    he decides.
     """
 
     def __init__(
@@ -86,6 +89,7 @@ class LedPolicy:
         fast_period: float = 0.25,
         fast_below: float = 10.0,
         pick_period: float = 0.5,
+        td_period: float = 0.2,
     ) -> None:
         if not 1 <= seats <= 10:
             raise ValueError(f"a table has 1..10 seats, got {seats}")
@@ -96,6 +100,7 @@ class LedPolicy:
         self.fast_period = fast_period
         self.fast_below = fast_below
         self.pick_period = pick_period
+        self.td_period = td_period
 
     def countdown(self, lights: TableLights, now: float) -> LedState:
         """The blinking of the seat under Time, `now` seconds into the clock."""
@@ -110,7 +115,9 @@ class LedPolicy:
         to_act: dict[int, LedState] = {}
         fault: dict[int, LedState] = {}
         for seat in range(1, self.seats + 1):
-            if lights.time_seat == seat:
+            if lights.td_wait:
+                to_act[seat] = OFF
+            elif lights.time_seat == seat:
                 to_act[seat] = self.countdown(lights, now)
             elif lights.to_act == seat:
                 to_act[seat] = ON
@@ -119,6 +126,8 @@ class LedPolicy:
             fault[seat] = ON if seat in lights.faults else OFF
         if picking:
             dealer = LedState(LedMode.BLINK, self.pick_period, origin=0.0)
+        elif lights.td_wait:
+            dealer = LedState(LedMode.BLINK, self.td_period, origin=0.0)
         elif lights.time_ends_at is not None and lights.time_ends_at > now:
             dealer = ON
         else:

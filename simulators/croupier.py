@@ -59,11 +59,29 @@ class Croupier:
         self._opening: int | None = None  # the first amount to call this hand (about the big blind)
         self._act_on_panel = act
         self._new_hand = new_hand or agent.new_hand
+        self.td_waits = 0  # times this table stopped for the TD's decision
 
     def _wait(self, condition: Callable[[], bool]) -> bool:
         deadline = time.monotonic() + self.stuck_after
         while not condition():
             if self.stop.wait(0.01) or time.monotonic() > deadline:
+                return False
+        return True
+
+    def _wait_for_td(self, ctx: HandContextCmd) -> bool:
+        """The table waits for the TD (a fault the ruleset leaves to him): no card, no action, however long
+        he takes (a croupier does not give the hand up while the floor decides). False when stopped."""
+        watch = self.watch
+
+        def waiting() -> bool:
+            betting = watch.betting
+            return betting is not None and betting.td_wait and watch.result is None and watch.hand == ctx.hand
+
+        if waiting():
+            self.td_waits += 1
+            log.info("table %s: hand %s waits for the TD's decision", self.agent.table, ctx.hand)
+        while waiting():
+            if self.stop.wait(0.02):
                 return False
         return True
 
@@ -115,10 +133,15 @@ class Croupier:
                 card = deck.pop()
                 if self._injected:
                     self._injected(self.felt.uid(card))
+                boxed = len([r for r in watch.rulings if r.kind == FaultKind.BOXED_CARD and r.hand == ctx.hand])
                 if not self._place(Tray(card)):
                     return self._gave_up()
                 if i == boxed_at:
                     self._made(FaultKind.BOXED_CARD)
+                # the ruling before the next card: a ruleset may stop the deal for the TD (cpt87 6.3)
+                self._ruling(FaultKind.BOXED_CARD, ctx, after=boxed)
+                if watch.result is not None or watch.hand != ctx.hand:
+                    return True  # the TD (or the ruling) ended the hand
             if not self._pause():
                 return None
             card = deck.pop()
@@ -143,6 +166,10 @@ class Croupier:
             betting = watch.betting
             if betting is None:
                 pass
+            elif betting.td_wait:
+                if not self._wait_for_td(ctx):
+                    return None
+                continue
             elif betting.open and betting.to_act is not None:
                 if not self._pause():
                     return None
@@ -184,15 +211,30 @@ class Croupier:
         if self.faults is not None:
             self.faults.made_it(kind)
 
-    def _ruling(self, kind: FaultKind, ctx: HandContextCmd) -> RulingCmd | None:
-        """The hub's ruling on the fault this croupier just made (None: the hand ended or none came)."""
+    def _ruling(self, kind: FaultKind, ctx: HandContextCmd, after: int = 0) -> RulingCmd | None:
+        """The hub's ruling on the fault this croupier just made (None: the hand ended or none came); the
+        `after` earlier rulings on that kind in this hand are not it. A ruling left to the TD is waited
+        for: his decision is the one carried out."""
         watch = self.watch
 
         def ruled() -> RulingCmd | None:
-            return next((r for r in watch.rulings if r.kind == kind and r.hand == ctx.hand), None)
+            return next(iter([r for r in watch.rulings if r.kind == kind and r.hand == ctx.hand][after:]), None)
 
         self._wait(lambda: ruled() is not None or watch.result is not None or watch.hand != ctx.hand)
-        return ruled() if watch.result is None else None
+        ruling = ruled() if watch.result is None else None
+        if ruling is None or ruling.decision != "td_decision":
+            return ruling
+        at = watch.rulings.index(ruling)
+
+        def decided() -> RulingCmd | None:
+            return next((r for r in watch.rulings[at + 1:] if r.kind == kind and r.decision != "td_decision"), None)
+
+        self.td_waits += 1
+        log.info("table %s: hand %s waits for the TD's decision on %s", self.agent.table, ctx.hand, kind)
+        while decided() is None and watch.result is None and watch.hand == ctx.hand:  # however long he takes
+            if self.stop.wait(0.02):
+                return None
+        return decided() if watch.result is None else None
 
     def _wrong_flop(self, kind: FaultKind, deck: list[str], ctx: HandContextCmd) -> bool | None:
         """The flop dealt without its burn, or after two burns; then the ruling carried out (cdc 8.3:

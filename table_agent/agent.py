@@ -310,7 +310,7 @@ class TableAgent:
         ends = None if lights.time_left is None else self._clock.now() + lights.time_left
         self._panel.show(TableLights(to_act=lights.to_act, faults=frozenset(lights.at_fault),
                                      time_seat=lights.time_seat if ends is not None else None,
-                                     time_ends_at=ends))
+                                     time_ends_at=ends, td_wait=lights.td_wait))
 
     def _publish(self, items: list[Item]) -> None:
         """The watch's faults and card events, in the order it judged them (a fault before its card)."""

@@ -46,6 +46,7 @@ class SeatLights:
     time_seat: int | None = None
     time_left: float | None = None  # seconds left when the hub sent it
     at_fault: set[int] = field(default_factory=set)
+    td_wait: bool = False  # play stopped until the TD decides (nobody speaks, the dealer deals nothing)
 
 
 class HandWatch:
@@ -158,6 +159,7 @@ class HandWatch:
         out += self.judge.call("set_to_act", cmd.to_act)
         self.lights.to_act, self.lights.to_call, self.lights.opened = cmd.to_act, cmd.to_call, cmd.opened
         self.lights.time_seat, self.lights.time_left = cmd.time_seat, cmd.time_left
+        self.lights.td_wait = cmd.td_wait
         return out
 
 

@@ -177,7 +177,9 @@ class Fault:
 
     @property
     def needs_decision(self) -> bool:
-        return self.ruling.get("decision") == TD_DECISION and self.decision is None and self.refused is None
+        # a fault that joins one already left to the TD (the same fault again in the hand) is covered by it
+        return (self.ruling.get("decision") == TD_DECISION and not self.ruling.get("joins") and self.decision is None
+                and self.refused is None)
 
     @property
     def open(self) -> bool:

@@ -138,6 +138,7 @@ class HubService:
         self.floor_tables = floor_tables
         if floor_tables is not None:  # `tapis tournament cancel-hand` and the page's button reach the hub
             floor_tables.floor.on_cancel_hand = self.cancel_hand
+            floor_tables.floor.on_decide = self.decide
         self._wall = wall
         self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
         self._clock = clock or MonotonicClock()

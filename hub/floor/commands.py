@@ -107,6 +107,18 @@ class CancelHand(_Cmd):
     by: str = Field("TD", min_length=1, max_length=64)
 
 
+class Decide(_Cmd):
+    """The TD decides a fault the ruleset left to him (the table waits): `option` is one the ruling
+    offered (`set_aside`, `hand_cancelled_pot_split`, `misdeal`...); `kind` the fault's, or empty for the
+    table's only decision pending. Needs the running hub (the hand lives there)."""
+
+    cmd: Literal["decide"] = "decide"
+    table: str = Field(pattern=TABLE_ID)
+    option: str = Field(min_length=1, max_length=40, pattern=r"^[a-z_]+$")
+    kind: str = Field("", max_length=40, pattern=r"^[a-z_]*$")
+    by: str = Field("TD", min_length=1, max_length=64)
+
+
 class Reenter(_Cmd):
     """Re-entry of an eliminated player (pouques 7, 22), refused under a freezeout ruleset."""
 
@@ -173,9 +185,9 @@ class Results(_Cmd):
     cmd: Literal["results"] = "results"
 
 
-AnyCommand = (NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | CancelHand | Reenter | Arrive
-              | WaitList | Penalty | Redraw | HandForHand | ChipRace | Undo | Status | Results)
-COMMAND_TYPES = (NewTournament, Register, Seat, Start, ClockCmd, Eliminate, Move, CancelHand, Reenter, Arrive,
+AnyCommand = (NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | CancelHand | Decide | Reenter
+              | Arrive | WaitList | Penalty | Redraw | HandForHand | ChipRace | Undo | Status | Results)
+COMMAND_TYPES = (NewTournament, Register, Seat, Start, ClockCmd, Eliminate, Move, CancelHand, Decide, Reenter, Arrive,
                  WaitList, Penalty, Redraw, HandForHand, ChipRace, Undo, Status, Results)
 _command: TypeAdapter[AnyCommand] = TypeAdapter(Annotated[AnyCommand, Field(discriminator="cmd")])
 

@@ -31,6 +31,7 @@ from hub.floor.commands import (
     ClockCmd,
     CommandError,
     CommandResult,
+    Decide,
     Eliminate,
     HandForHand,
     Move,
@@ -123,6 +124,7 @@ class FloorService:
         self._published_at: float | None = None
         self.listeners: list[Callable[[list[Event]], None]] = []  # called with every batch stored
         self.on_cancel_hand: Callable[[str, str], None] | None = None  # the hub's, where the hands live
+        self.on_decide: Callable[[str, str, str, str], None] | None = None  # the hub's: table, kind, option, by
         self._undo: int | None = None  # the TD action the last command took, for its result
         self._in_command = False  # only a TD's command may be undone, not what the floor did on its own
         if link is not None:
@@ -303,7 +305,8 @@ class FloorService:
                 self._refresh()
                 if self.tournament is not None:
                     now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
-                    if not reads_only and not isinstance(cmd, CancelHand) and self.tournament.state.clock.started:
+                    hub_only = isinstance(cmd, CancelHand | Decide)  # played by the hub, not the floor's clock
+                    if not reads_only and not hub_only and self.tournament.state.clock.started:
                         # what the clock did by now is the floor's, stored apart: an undo takes back the TD's alone
                         self._in_command = False
                         self._run(lambda t: t.tick(now))
@@ -336,6 +339,8 @@ class FloorService:
             return self._move(cmd, now)
         if isinstance(cmd, CancelHand):
             return [], self._cancel_hand(cmd)
+        if isinstance(cmd, Decide):
+            return [], self._decide(cmd)
         if isinstance(cmd, Status):
             return [], self.snapshot(now)
         if isinstance(cmd, Results):
@@ -384,6 +389,18 @@ class FloorService:
         self.on_cancel_hand(cmd.table, cmd.by)
         ruling = cancel_ruling(self.require().state.policy.ruleset.value)
         return {"table": cmd.table, "hand": hand, **ruling.to_dict()}
+
+    def _decide(self, cmd: Decide) -> dict[str, JSON]:
+        """Handed to the hub, which plays the table's hand and carries the decision out (or refuses it, in
+        the hub's events, when nothing of the kind is pending)."""
+        hand = self.in_hand(cmd.table)
+        if hand is None:
+            raise FloorError(f"pas de donne en cours à la table {cmd.table} / no hand in progress at table {cmd.table}")
+        if self.on_decide is None:
+            raise FloorError("la donne vit dans le hub : envoyez la commande au hub en marche (--broker) / the hand "
+                             "lives in the hub: send the command to the running hub (--broker)")
+        self.on_decide(cmd.table, cmd.kind, cmd.option, cmd.by)
+        return {"table": cmd.table, "hand": hand, "kind": cmd.kind, "option": cmd.option}
 
     def _register(self, cmd: Register, now: float) -> tuple[list[Event], dict[str, JSON]]:
         def register(t: Tournament) -> None:

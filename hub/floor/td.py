@@ -83,6 +83,12 @@ def parser() -> argparse.ArgumentParser:
                             help="annuler la donne: end a blocked table's hand in progress (needs --broker)")
     cancel.add_argument("table", help="t1, t2, ... (or 1, 2, ...)")
     cancel.add_argument("--by", default="TD", help="the TD's name, in the ruling")
+    decide = sub.add_parser("decide", parents=[common],
+                            help="décision du DT: carry out a decision a table waits for (needs --broker)")
+    decide.add_argument("table", help="t1, t2, ... (or 1, 2, ...)")
+    decide.add_argument("option", help="one the ruling offered: set_aside, hand_cancelled_pot_split, misdeal...")
+    decide.add_argument("--kind", default="", help="the fault's kind (default: the table's only decision pending)")
+    decide.add_argument("--by", default="TD", help="the TD's name, in the ruling")
     sub.add_parser("status", parents=[common], help="clock, players left, average stack, tables, payouts")
     sub.add_parser("results", parents=[common], help="the ranking and the prizes")
     serve = sub.add_parser("serve", parents=[common], help="run the floor alone on MQTT (no tables)")
@@ -129,6 +135,9 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
     if c == "cancel-hand":
         table = args.table if args.table.startswith("t") else f"t{args.table}"
         return {"cmd": "cancel_hand", "table": table, "by": args.by}
+    if c == "decide":
+        table = args.table if args.table.startswith("t") else f"t{args.table}"
+        return {"cmd": "decide", "table": table, "option": args.option, "kind": args.kind, "by": args.by}
     return {"cmd": c}
 
 
@@ -259,6 +268,10 @@ def render(result: CommandResult) -> str:
     if result.cmd == "cancel_hand":
         d = result.data
         return f"cancel_hand: table {d['table']} hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
+    if result.cmd == "decide":
+        d = result.data
+        return (f"decide: table {d['table']} hand {d['hand']}: {d['option']} envoyé au hub / sent to the hub "
+                f"(il le refuse s'il n'y a rien à décider / refused there if nothing is pending)")
     lines = [f"{result.cmd}: ok ({len(result.events)} records)"]
     for move in result.data.get("moves", []):
         lines.append(f"  move {move['player']}: {move['from_table']} seat {move['from_seat']} -> "

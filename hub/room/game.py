@@ -275,19 +275,23 @@ class TableGame:
             return out
         return out.extend(self._apply_ruling(ruling))
 
-    def _pending(self, kind: str) -> Event | None:
-        """The TD's undecided decision on `kind` in this hand, if any."""
+    def _pending(self, kind: str, option: str | None = None) -> Event | None:
+        """The TD's undecided decision on `kind` in this hand, if any; `kind` empty: the oldest one that
+        offers `option` (the TD named only what he decided)."""
+        if not kind:
+            return next((e for e in self.pending_td if e.get("hand") == self.hand_no
+                         and option in e["ruling"].get("options", [])), None)
         return next((e for e in reversed(self.pending_td) if e.get("kind") == kind and e.get("hand") == self.hand_no),
                     None)
 
     def can_decide(self, kind: str, option: str) -> bool:
         """`decide(kind, option)` would be carried out (not refused)."""
-        pending = self._pending(kind) if self.in_hand else None
+        pending = self._pending(kind, option) if self.in_hand else None
         return pending is not None and option in pending["ruling"].get("options", [])
 
     def decide(self, kind: str, option: str, by: str) -> Output:
         """The TD settled a `td_decision` (on the dashboard): the chosen decision is applied as a ruling."""
-        pending = self._pending(kind) if self.in_hand else None
+        pending = self._pending(kind, option) if self.in_hand else None
         if pending is None:
             return Output([self._event("decision_refused", kind=kind, option=option,
                                        reason="no decision pending for the TD in this hand")])
@@ -296,6 +300,7 @@ class TableGame:
             return Output([self._event("decision_refused", kind=kind, option=option,
                                        reason=f"the ruling offered {', '.join(offered)}")])
         self.pending_td.remove(pending)
+        kind = str(pending["kind"])
         ruling = rulings.Ruling(
             decision=rulings.Decision(option), article=f"{pending['ruling']['article']} (TD)", ruleset=self.ruleset,
             kind=FaultKind(kind), hand=self.hand_no, seat=pending.get("seat"), cards=tuple(pending.get("cards", ())),

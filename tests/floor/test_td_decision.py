@@ -114,3 +114,26 @@ def test_a_decision_without_a_pending_fault_is_refused(tmp_path: Path) -> None:
         out = tables.decide("t1", "boxed_card", "set_aside", "alice", 2.0)
         assert out.events[0]["type"] == "decision_refused"
         assert store.get_config("td_decided/t1") is None
+
+
+def test_the_td_decides_from_the_command_line_through_the_floor(tmp_path: Path) -> None:
+    """`tapis tournament decide t1 set_aside` reaches the hub (its hook) like the dashboard's button; the
+    kind may be left out when one decision is pending."""
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 12, ruleset="cpt87", tables=2)
+        tables = FloorTables(floor, store)
+        refused = floor.execute({"cmd": "decide", "table": "t1", "option": "set_aside"}, 1.0)
+        assert not refused.ok and "no hand in progress" in str(refused.error)
+        t, hand, _ = two_boxed_cards(tables)
+        alone = floor.execute({"cmd": "decide", "table": "t1", "option": "set_aside"}, 2.0)
+        assert not alone.ok and "--broker" in str(alone.error)
+        asked: list[Output] = []
+        floor.on_decide = lambda table, kind, option, by: asked.append(
+            tables.decide(table, kind, option, by, float(t.seq)))
+        result = floor.execute({"cmd": "decide", "table": "t1", "option": "set_aside", "by": "alice"}, 3.0)
+        assert result.ok and (result.data["hand"], result.data["option"]) == (hand, "set_aside")
+        ruling = asked[0].events[0]
+        assert (ruling["type"], ruling["kind"], ruling["decision"], ruling["by"]) == (
+            "ruling", "boxed_card", "set_aside", "alice")
+        bad = floor.execute({"cmd": "decide", "table": "t1", "option": "set aside!"}, 4.0)
+        assert not bad.ok

@@ -115,3 +115,10 @@ def test_a_short_push_shows_the_new_step_for_a_moment() -> None:
             assert screen(panel).text == "    2550"
     finally:
         factory.reset()
+
+
+def test_the_td_wait_reads_on_the_real_chip(rig: tuple[MockFactory, SimulatedMAX7219, MAX7219Display]) -> None:
+    """What the dealer reads while the table waits for the TD (issue #26), on the segments."""
+    _, chip, display = rig
+    display.show("APPEL DT")
+    assert chip.text == "APPEL DT"

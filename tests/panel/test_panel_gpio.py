@@ -349,3 +349,23 @@ def test_any_sequence_of_bouncing_presses_gives_one_event_per_press(
             assert [(e.seat, e.action) for e in acted(events)] == expected
     finally:
         factory.reset()
+
+
+def test_while_the_table_waits_for_the_td_nobody_speaks_and_the_panel_says_so(panel: Panel, clock: ManualClock) -> None:
+    """Issue #26: a fault left to the TD stops play: no to-act LED, the dealer LED blinks fast, and the
+    dealer's display reads "APPEL DT" until he decides."""
+    panel.show(TableLights(to_act=4, faults=frozenset({4}), td_wait=True))
+    assert not any(led.pin.state for led in panel.to_act_leds.values())
+    assert panel.fault_leds[4].pin.state  # the seat at fault stays lit
+    assert panel.display.text == "APPEL DT"  # type: ignore[attr-defined]
+    assert panel.dealer_led is not None
+    seen = set()
+    for _ in range(8):
+        clock.advance(0.05)
+        panel.refresh()
+        seen.add(panel.dealer_led.pin.state)
+    assert seen == {True, False}  # blinking
+    panel.show(TableLights(to_act=4))  # decided: play resumes
+    assert panel.to_act_leds[4].pin.state and panel.display.text.strip() == ""  # type: ignore[attr-defined]
+    panel.refresh()
+    assert not panel.dealer_led.pin.state
