@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from hub import rulings
 from hub.floor.service import FloorService, MoveInstruction, table_number
 from hub.floor.store import JSON, EventStore, StoreError, TableRow
 from hub.floor.table_clock import TableClock
@@ -21,7 +22,9 @@ from hub.room.game import Output, TableGame, TableSetup
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
 from hub.tournament.errors import TournamentError
+from hub.tournament.penalties import PenaltyKind
 from tablewire import wire
+from tablewire.faults import FaultKind
 
 _CONTEXT = "game/"  # config key prefix: the table's context at the start of its current hand
 _CLOCK = "table_clock/"  # config key prefix: the table's clock offset per boot (`TableClock`)
@@ -239,13 +242,14 @@ class FloorTables:
             with self.store.atomic():
                 level = floor.hand_started(table, hand_no, now, button=positions.button,
                                            big_blind=positions.big_blind, as_of=pressed)
-                self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row))
+                dead = self._dealt_dead(table)
+                self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row, dead))
         except (TournamentError, ValueError) as err:
             return Output([wire.hub_event(table, "hand_refused", hand=hand_no, reason=str(err))])
-        return self._deal(table, state, hand_no, players, positions, level, now)
+        return self._deal(table, state, hand_no, players, positions, level, now, dead)
 
     def _deal(self, table: str, state: TableSeat, hand_no: int, players: dict[int, int],
-              positions: Positions, level: HandLevel, now: float) -> Output:
+              positions: Positions, level: HandLevel, now: float, dead: dict[int, str]) -> Output:
         setup = TableSetup(players=players, button=positions.button, level=level,
                            ruleset=self.floor.require().state.policy.ruleset.value, seats=self.seats,
                            decks=self.decks or wire.table_deck_ids(table))
@@ -253,12 +257,34 @@ class FloorTables:
         if game is None:
             game = state.game = TableGame(table, setup)
         state.positions, state.misdealt = positions, False
-        return self._after(table, state, game.deal_hand(hand_no, setup, positions, now), now)
+        return self._after(table, state, game.deal_hand(hand_no, setup, positions, now, dead=dead), now)
+
+    def _dealt_dead(self, table: str) -> dict[int, str]:
+        """Seat -> article of the seats the floor dealt dead in the table's hand: a player registered and
+        not arrived yet (the ruleset's absent player: cdc 5.1, brest III.13...), or under a penalty."""
+        tournament = self.floor.require()
+        number = table_number(table)
+        s = tournament.state
+        ruleset = s.policy.ruleset.value
+        absent = rulings.clauses_for(FaultKind.ABSENT_PLAYER, ruleset)[0][1]
+        penalty = {step.kind: step.article for step in s.policy.penalties}
+        seats = s.tables[number].seats if number in s.tables else {}
+        out: dict[int, str] = {}
+        for seat in tournament.dead_seats(number):
+            player = s.players.get(seats.get(seat, ""))
+            if player is None or not player.present:
+                out[seat] = absent
+            elif player.suspended_until > 0:
+                out[seat] = penalty.get(PenaltyKind.SUSPENSION, absent)
+            else:
+                out[seat] = penalty.get(PenaltyKind.MISSED_HANDS) or penalty.get(PenaltyKind.MISSED_ROUNDS) or \
+                    penalty.get(PenaltyKind.WARNING, absent)
+        return out
 
     def _resume(self, table: str, state: TableSeat, now: float) -> Output:
         ctx = self.store.get_config(_CONTEXT + table)
-        hand_no, players, positions, level = _from_context(ctx)
-        return self._deal(table, state, hand_no, players, positions, level, now)
+        hand_no, players, positions, level, dead = _from_context(ctx)
+        return self._deal(table, state, hand_no, players, positions, level, now, dead)
 
     def _after(self, table: str, state: TableSeat, out: Output, now: float) -> Output:
         """A hand that ended goes to the floor (once: a replay finds it already counted)."""
@@ -322,13 +348,14 @@ def _offsets(key: str, raw: JSON | None, store: EventStore) -> dict[str, float]:
 
 
 def _context(hand_no: int, players: dict[int, int], positions: Positions, level: HandLevel,
-             row: int) -> dict[str, JSON]:
+             row: int, dead: dict[int, str]) -> dict[str, JSON]:
     return {"hand_no": hand_no, "players": {str(s): v for s, v in sorted(players.items())},
             "positions": [positions.button, positions.small_blind, positions.big_blind],
-            "level": [level.sb, level.bb, level.ante, level.bb_ante, level.game], "row": row}
+            "level": [level.sb, level.bb, level.ante, level.bb_ante, level.game], "row": row,
+            "dead": {str(s): a for s, a in sorted(dead.items())}}
 
 
-def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, HandLevel]:
+def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, HandLevel, dict[int, str]]:
     if not isinstance(ctx, dict):
         raise TournamentError("no stored context for the hand in progress")
     raw = json.loads(json.dumps(ctx))  # plain types for the checks below
@@ -336,5 +363,6 @@ def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, Han
     lv = raw["level"]
     players = {int(s): int(v) for s, v in raw["players"].items()}
     game = str(lv[4]) if len(lv) > 4 else "nlhe"  # stored before games had levels: hold'em
-    return int(raw["hand_no"]), players, Positions(b, sb, bb), HandLevel(lv[0], lv[1], lv[2], bool(lv[3]), game)
+    dead = {int(s): str(a) for s, a in raw.get("dead", {}).items()}  # stored before dead seats were: none
+    return int(raw["hand_no"]), players, Positions(b, sb, bb), HandLevel(lv[0], lv[1], lv[2], bool(lv[3]), game), dead
 

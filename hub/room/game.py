@@ -102,6 +102,7 @@ class TableGame:
         self.hand: Hand | None = None
         self.positions: Positions | None = None
         self._keep_positions = False  # a misdeal or a hand cancelled is dealt again: button and blinds stay
+        self._dealt_dead: dict[int, str] = {}  # seat -> article: the floor deals this hand dead (absent, penalty)
         self.hole: dict[int, list[str]] = {}  # seat -> faces on its antenna, in arrival order
         self.board: list[str] = []  # faces on the board antenna, in arrival order
         self._last_seat: dict[str, int] = {}  # face -> last seat it lay on
@@ -149,6 +150,7 @@ class TableGame:
         self.pending_td = []  # decisions of hands over are moot
         self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions,
                                game=game)
+        dealt_dead = {s: a for s, a in self._dealt_dead.items() if s in players}
         self.hole, self.board, self._last_seat = {}, [], {}
         self.actions, self.closed, self._logged = [], [], len(self.hand.log)
         self._faulty_board = False
@@ -164,14 +166,23 @@ class TableGame:
             hole_cards=game.hole_cards, discards=game.discards,
             excluded_ranks=sorted(game.excluded_ranks),  # the four short-deck ranks (validated by the wire)
             small_blind=positions.small_blind, deck=self.decks[0], table_decks=list(self.decks),
-            away=sorted(self.away & set(players)), table_seats=self.setup.seats,
+            away=sorted((self.away | set(dealt_dead)) & set(players)), table_seats=self.setup.seats,
             deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions)))
+        for seat, article in sorted(dealt_dead.items()):
+            # never to act: his blinds and antes are in, his cards are dealt and dead (cdc 5.1, 12.2)
+            if seat in self.hand.live and self.hand.result is None:
+                self.hand.kill_hand(seat, EngineRuling(EngineDecision.HAND_DEAD, article, seat,
+                                                       EngineFaultKind.ABSENT_PLAYER))
         return out.extend(self._after_engine())
 
-    def deal_hand(self, hand_no: int, setup: TableSetup, positions: Positions, now: float) -> Output:
+    def deal_hand(self, hand_no: int, setup: TableSetup, positions: Positions, now: float,
+                  dead: Mapping[int, str] | None = None) -> Output:
         """Start hand `hand_no` exactly as the floor says: who sits here now (after moves and
-        eliminations), the level, and the button and blinds it recorded (dead button, redeal)."""
+        eliminations), the level, the button and blinds it recorded (dead button, redeal), and the seats
+        it deals dead (`dead`: seat -> article; a player not arrived yet, a penalty), whose hands are
+        dead from the start: blinds and antes taken, never asked to act."""
         self.setup, self.ruleset, self.level = setup, setup.ruleset, setup.level
+        self._dealt_dead = dict(dead or {})
         self.stacks = {s: v for s, v in setup.players.items() if v > 0}
         self.hand_no = hand_no - 1
         self.positions, self._keep_positions = positions, True

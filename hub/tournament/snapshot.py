@@ -9,7 +9,7 @@ from __future__ import annotations
 from hub.tournament import balancing
 from hub.tournament.clock import ClockState
 from hub.tournament.events import JSON, MoveOrdered
-from hub.tournament.state import FloorState
+from hub.tournament.state import FloorState, PlayerState, PlayerStatus
 from hub.tournament.structure import Break, Level
 
 SNAPSHOT_SCHEMA = 1
@@ -47,6 +47,12 @@ def _registration(s: FloorState) -> dict[str, JSON]:
             "reentries": sum(max(0, player.entries - 1) for player in s.players.values())}
 
 
+def _seat_status(p: PlayerState) -> str:
+    """A seated player who is not at the table (not arrived yet, gone away) shows as absent: his hands are
+    dealt dead and his blinds taken (cdc 2.8, 5.1)."""
+    return "absent" if p.status is PlayerStatus.SEATED and not p.present else p.status.value
+
+
 def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[MoveOrdered]) -> dict[str, JSON]:
     level = clock.level()
     no_ante = s.heads_up and not s.structure.heads_up_antes  # pouques §G
@@ -58,8 +64,7 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
     tables: dict[str, JSON] = {}
     for number, t in sorted(s.tables.items()):
         seats: dict[str, JSON] = {
-            str(seat): {"player": name, "chips": s.players[name].chips,
-                        "status": s.players[name].status.value}
+            str(seat): {"player": name, "chips": s.players[name].chips, "status": _seat_status(s.players[name])}
             for seat, name in sorted(t.seats.items())}
         tables[str(number)] = {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level,
                                "stopped": number in stopped, "seats": seats}
