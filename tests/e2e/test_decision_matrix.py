@@ -1,29 +1,35 @@
 """The decision matrix (issue #26): for every ruleset and every decision a ruling leaves to the TD (and
 his cancel), in real processes as installed: the closed Mosquitto of `deploy/`, a tournament made with
-`tapis tournament`, `tapis hub --db`, the TD deciding with `tapis tournament decide` (or `cancel-hand`)
-over the broker. The table is the wire contract played by the test (its own user and TLS): it deals,
-makes the fault, stops when told to wait, and the hub's commands say what it carries out. After each
-decision the hand ends or goes on as decided, the next hand starts from the right button (the same one
-after a misdeal or a hand cancelled with every bet returned, the next one otherwise), chips conserved
-to the unit, and the table is never left waiting."""
+`tapis tournament`, `tapis hub --db` with its dashboard, the TD deciding on the room page in Chromium
+(the option's button, or "Annuler la donne" and its confirmation) where this machine has Chromium, else
+with `tapis tournament decide` (or `cancel-hand`) over the broker (the test then says it skipped the
+page). The table is the wire contract played by the test (its own user and TLS): it deals, makes the
+fault, stops when told to wait, and the hub's commands say what it carries out. After each decision the
+hand ends or goes on as decided, the next hand starts from the right button (the same one after a
+misdeal or a hand cancelled with every bet returned, the next one otherwise), chips conserved to the
+unit, and the table is never left waiting."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from hub.dashboard.auth import hash_password
 from hub.edge.broker import find_mosquitto
 from tablewire import wire
 from tablewire.credentials import client_tls_context
 from tablewire.mqtt import Message, MqttLink
+from tests.dashboard import browser
 from tests.e2e.test_room_as_installed import Room, Watcher, _listening, run
 from tests.support import wait_until
 
@@ -40,6 +46,7 @@ ante = 0
 minutes = 60
 """
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+TD, PASSWORD = "ines", "matrice-td-2026"
 
 
 @dataclass(frozen=True)
@@ -134,8 +141,9 @@ def room(tmp_path: Path) -> Iterator[Room]:
 class Play:
     """The hands of one tournament table, each checked against what the hub published."""
 
-    def __init__(self, room: Room, table: ScriptedTable, watcher: Watcher, hub: subprocess.Popen[str]) -> None:
-        self.room, self.table, self.watcher, self.hub = room, table, watcher, hub
+    def __init__(self, room: Room, table: ScriptedTable, watcher: Watcher, hub: subprocess.Popen[str],
+                 page: Any) -> None:
+        self.room, self.table, self.watcher, self.hub, self.page = room, table, watcher, hub, page
         self.hand = 0
         self.rng_cards: list[str] = []
 
@@ -193,8 +201,14 @@ class Play:
             self.wait("the table moved on", lambda: self.betting() is not before or self.events("hand_end", hand))  # noqa: B023
 
     def decide(self, case: Case) -> None:
+        by = TD if self.page is not None else "Inès"
         if case.kind == "td_cancel":
-            self.room.td("cancel-hand", "t1", "--by", "Inès")
+            if self.page is not None:  # "Annuler la donne" on the table's card, then its confirmation
+                self.page.locator("#table-t1 button.cancel-hand").click()
+                self.page.wait_for_selector("#confirm:not(.hidden)")
+                self.page.click("#confirm-yes")
+            else:
+                self.room.td("cancel-hand", "t1", "--by", by)
             self.wait("the TD's cancel", lambda: self.events("hand_end", self.hand))
             return
         hand = self.hand
@@ -203,13 +217,23 @@ class Play:
             betting = self.betting()
             return betting is not None and betting.td_wait
 
-        self.wait("the table told to wait for the TD", waiting)
-        faults = [e for e in self.events("fault", hand) if e["ruling"]["decision"] == "td_decision"]
+        def raised() -> list[dict[str, Any]]:
+            return [e for e in self.events("fault", hand) if e["ruling"]["decision"] == "td_decision"]
+
+        self.wait("the table told to wait for the TD", lambda: waiting() and raised())
+        faults = raised()
         assert len([f for f in faults if not f["ruling"].get("joins")]) == 1, faults  # one decision per fault
         assert case.option in faults[0]["ruling"]["options"]
-        self.room.td("decide", "t1", case.option, "--kind", case.kind, "--by", "Inès")
+        if self.page is not None:  # the option's button on the room page, in words
+            button = self.page.locator(f".fault.decide button[data-option='{case.option}']")
+            button.wait_for(timeout=15_000)
+            words = button.inner_text()
+            assert words.strip() != case.option and not re.search(r"[a-z]+_[a-z]+", words), words  # in words
+            button.click()
+        else:
+            self.room.td("decide", "t1", case.option, "--kind", case.kind, "--by", by)
         self.wait("the TD's decision carried out", lambda: any(
-            e["decision"] == case.option and e.get("by") == "Inès" for e in self.events("ruling", hand)))
+            e["decision"] == case.option and e.get("by") == by for e in self.events("ruling", hand)))
         rulings = self.table.sent(wire.RulingCmd, hand)
         assert any(r.decision == case.option for r in rulings), rulings  # what the table carries out
         if not case.ends:
@@ -252,15 +276,19 @@ def test_every_decision_is_carried_out_and_the_next_hand_deals(room: Room, rules
         "--tables", "1", "--seats", "9", "--buy-in", "20", "--payouts", "100", "--seed", "5")
     run("tournament", "register", "--db", db, *PLAYERS)
     run("tournament", "seat", "--db", db)
-    hub = room.start("hub", room.hub_command())
+    users = room.tmp / "td-users"
+    users.write_text(f"{TD}:{hash_password(PASSWORD)}\n", encoding="utf-8")
+    hub = room.start("hub", [*room.hub_command(), "--td-users", str(users)])
     watcher, table = Watcher(room), ScriptedTable(room)
     watcher.link.start(timeout=30)
     table.link.start(timeout=30)
+    cleanup = ExitStack()
     try:
-        assert wait_until(lambda: "listening" in room.log("hub"), 30), room.log("hub")
+        assert wait_until(lambda: "listening" in room.log("hub") and "TD dashboard on" in room.log("hub"), 30), \
+            room.log("hub")
         room.td("start")
         assert wait_until(lambda: watcher.clock.get("running"), 15), watcher.clock
-        play = Play(room, table, watcher, hub)
+        play = Play(room, table, watcher, hub, td_page(room, cleanup))
         total = STACK * len(PLAYERS)
         for case in MATRIX[ruleset]:
             start, ctx = play.start()
@@ -283,5 +311,29 @@ def test_every_decision_is_carried_out_and_the_next_hand_deals(room: Room, rules
         status = json.loads(room.td("status", "--json"))
         assert status["ok"] and status["data"]["chips_in_play"] == total, status
     finally:
+        cleanup.close()
         watcher.link.stop()
         table.link.stop()
+    if play.page is None:
+        pytest.skip(f"every decision carried out, taken with tapis tournament: the page was not used: "
+                    f"{browser.missing()}")
+
+
+def td_page(room: Room, cleanup: ExitStack) -> Any:
+    """The TD logged in on the room page in Chromium; None where this machine has none."""
+    if browser.missing() is not None:
+        return None
+    from playwright.sync_api import sync_playwright
+
+    playwright = cleanup.enter_context(sync_playwright())
+    chromium = browser.launch(playwright)
+    cleanup.callback(chromium.close)
+    page = chromium.new_context(viewport={"width": 1400, "height": 900}).new_page()
+    url = f"http://127.0.0.1:{room.dashboard}"
+    page.goto(url + "/login")
+    page.fill("#user", TD)
+    page.fill("#password", PASSWORD)
+    page.click("#submit")
+    page.wait_for_url(url + "/")
+    page.wait_for_selector("#controls:not(.hidden)")
+    return page
