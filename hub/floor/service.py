@@ -446,7 +446,8 @@ class FloorService:
         return snap
 
     def payout_rule(self) -> PayoutRule | None:
-        return self.require().state.policy.payouts or self._payouts
+        """The TD's payouts when he gave his own (`--payouts 50,30,20`), else the ruleset's table (pouques 81)."""
+        return self._payouts or self.require().state.policy.payouts
 
     def prizes(self) -> dict[str, int]:
         """Cents won per player for the standings now (the ruleset's table, else the TD's)."""

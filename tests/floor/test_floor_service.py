@@ -115,6 +115,16 @@ def test_td_payout_table_and_pouques_table(tmp_path: Path) -> None:
         assert snap["prize_pool_cents"] == 288_000
         assert snap["payouts_cents"] == [70_132, 50_256, 36_000, 28_080, 23_040, 18_144, 15_120, 12_556,
                                          10_396, 8_092, 8_092, 8_092]
+    with EventStore(db(tmp_path, "d.db")) as store:
+        # issue #30, point 3: a pouques-2020 tournament whose TD gave his own payouts pays his, not
+        # pouques 81's table (12 places at 96 %): 90 % of 19 x 20 EUR on three places
+        floor = FloorService(store)
+        assert floor.execute({"cmd": "new", "name": "x", "ruleset": "pouques-2020", "buy_in_cents": 2_000,
+                              "structure_toml": to_toml(pouques_2020()), "payouts": "50,30,20",
+                              "pool_percent": 90}, 0.0).ok
+        assert floor.execute({"cmd": "register", "players": [f"p{i:02d}" for i in range(19)]}, 0.0).ok
+        snap = floor.snapshot(0.0)
+        assert snap["prize_pool_cents"] == 34_200 and snap["payouts_cents"] == [17_100, 10_260, 6_840]
     with EventStore(db(tmp_path, "c.db")) as store:
         floor = FloorService(store)
         result = floor.execute({"cmd": "new", "name": "x", "ruleset": "cdc-2013",
