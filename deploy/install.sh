@@ -196,6 +196,16 @@ if [ "$role" = hub ]; then
     say "closed broker: tables ${tables[*]}; give each table's Pi $room/credentials/table-<id>.json and"
     say "  $room/broker/tls/ca.crt (see docs/security.md); the TD's and screens' users are in $room/credentials"
   fi
+  # the TD's login for the dashboard: made once (its password printed here, once), kept on later runs
+  if [ -e "$conf/td-users" ]; then
+    say "keeping $conf/td-users (another TD: $prefix/.venv/bin/tapis td-login NAME --users $conf/td-users)"
+  else
+    say "the TD's dashboard login (write the password down: it is shown once):"
+    run "$prefix/.venv/bin/python" -m tapis td-login td --users "$conf/td-users"
+  fi
+  run chgrp tapis "$conf/td-users"
+  run chmod 0640 "$conf/td-users"
+  hub_room="${hub_room:+$hub_room }--td-users $conf/td-users"
   printf '# written by install.sh on every run: the hub'"'"'s broker user and the room'"'"'s tables\nTAPIS_HUB_ROOM=%s\n' \
     "$hub_room" | put "$conf/hub-room.env" 0644
   run systemctl enable mosquitto >/dev/null

@@ -4,6 +4,7 @@
     tapis hub --broker URL --shard N/K              hub worker N of K: the tables whose id hashes to it
     tapis tournament new|seat|clock|status ...      the TD's command line (see docs/td-guide.md)
     tapis phh FILE... [--json]                      replay Poker Hand History files through the engine
+    tapis td-login NAME --users FILE                a TD login for the dashboard (password printed once)
 """
 
 from __future__ import annotations
@@ -56,6 +57,14 @@ def parser() -> argparse.ArgumentParser:
 
     phh = sub.add_parser("phh", help="replay PHH hand histories strictly", add_help=False)
     phh.add_argument("args", nargs=argparse.REMAINDER)
+
+    login = sub.add_parser("td-login", help="make or change a TD login for the dashboard",
+                           description="Adds NAME to the hub's --td-users file (or changes its password): the "
+                                       "password is read from standard input with --password-stdin, else made "
+                                       "up and printed once. The file keeps only scrypt hashes.")
+    login.add_argument("name", help="the TD's login (letters, digits, . _ -)")
+    login.add_argument("--users", required=True, metavar="FILE", help="the file `tapis hub --td-users` reads")
+    login.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
     return p
 
 
@@ -73,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
+        if args.command == "td-login":
+            return td_login(args.name, args.users, sys.stdin.readline().rstrip("\n") if args.password_stdin
+                            else None)
         if args.command == "hub":
             return run_hub(args.broker, args.db, dashboard=args.dashboard, dashboard_host=args.dashboard_host,
                            td_users=args.td_users, link_options=credentials.link_options(args), shard=args.shard,
@@ -88,6 +100,42 @@ def _wait_for_signal() -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     stop.wait()
+
+
+def td_login(name: str, path: str, password: str | None) -> int:
+    """Add or change `name` in the TD logins file; a password made up here is printed once."""
+    import os
+    import re
+    import secrets
+
+    from hub.dashboard.auth import hash_password
+
+    if re.fullmatch(r"[A-Za-z0-9._-]{1,32}", name) is None:
+        raise ValueError(f"login {name[:40]!r}: letters, digits, '.', '_' or '-', at most 32")
+    made_up = password is None
+    if password is None:
+        password = secrets.token_urlsafe(12)
+    if len(password) < 8:
+        raise ValueError("a TD password has at least 8 characters")
+    lines: list[str] = []
+    if os.path.exists(path):
+        read_td_users(path)  # a wrong file is refused before it is rewritten
+        with open(path, encoding="utf-8") as old:
+            lines = [line.rstrip("\n") for line in old if line.partition(":")[0].strip() != name]
+    lines.append(f"{name}:{hash_password(password)}")
+    tmp = f"{path}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)  # hashes only, still not for everyone
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write("\n".join(lines) + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
+    if made_up:
+        print(f"identifiant DT / TD login: {name}    mot de passe / password: {password}")
+        print("noté une seule fois : gardez-le / shown once: keep it", file=sys.stderr)
+    else:
+        print(f"tapis td-login: {name} enregistré dans {path} / saved in {path}", file=sys.stderr)
+    return 0
 
 
 def read_td_users(path: str | None) -> dict[str, str]:
@@ -198,8 +246,13 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
         raise
     if parts.dashboard is not None:
         print(f"tapis hub: TD dashboard on {parts.dashboard.url}", file=sys.stderr)
+        if not users:
+            print("tapis hub: aucun compte DT, le tableau de bord est en lecture seule : `tapis td-login NOM "
+                  "--users FICHIER` puis --td-users FICHIER / no TD login, the dashboard is read-only: "
+                  "`tapis td-login NAME --users FILE`, then --td-users FILE", file=sys.stderr)
     parts.start()
-    print("tapis hub: listening to " + (f"the tables of shard {worker}" if worker else "every table")
+    print("tapis hub: listening to " + (f"the tables of shard {worker}" if worker else
+                                        f"tables {', '.join(sorted(listed))}" if listed else "every table")
           + f" on mqtt://{host}:{port}" + (f", tournament {db}" if db else ""), file=sys.stderr)
     try:
         _wait_for_signal()

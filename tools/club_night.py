@@ -71,7 +71,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the room's folder (logs, store)")
     args = parser.parse_args(argv)
 
-    from hub.dashboard.auth import hash_password
     from hub.edge.broker import find_mosquitto
     from tests.dashboard import browser
     from tests.e2e import test_room_as_installed as installed
@@ -100,8 +99,6 @@ def main(argv: list[str] | None = None) -> int:
                   "--payouts", "50,30,20", "--seed", str(args.seed))
     installed.run("tournament", "register", "--db", db, *names)
     installed.run("tournament", "seat", "--db", db)
-    users = tmp / "td-users"
-    users.write_text(f"td:{hash_password('soiree')}\n", encoding="utf-8")
     broker = subprocess.Popen([find_mosquitto(), "-c", str(tmp / "mosquitto.conf")], cwd=tmp,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     failures: list[str] = []
@@ -109,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         stack.callback(lambda: (broker.terminate(), broker.wait(10)))
         stack.callback(room.stop)
         assert wait_until(lambda: installed._listening(room.tls_port), 20), "Mosquitto did not start"
-        hub = room.start("hub", [*room.hub_command(), "--td-users", str(users)])
+        hub = room.start("hub", room.hub_command())  # with the TD login install.sh makes
         watcher = installed.Watcher(room)
         watcher.link.start(timeout=30)
         stack.callback(watcher.link.stop)
@@ -122,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         url = f"http://127.0.0.1:{room.dashboard}"
         page.goto(url + "/login")
         page.fill("#user", "td")
-        page.fill("#password", "soiree")
+        page.fill("#password", room.td_password)
         page.click("#submit")
         page.wait_for_url(url + "/")
         for table in installed.TABLES:

@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 
-from hub.dashboard.auth import hash_password
 from hub.edge.broker import find_mosquitto
 from tablewire import wire
 from tablewire.credentials import client_tls_context
@@ -46,7 +45,7 @@ ante = 0
 minutes = 60
 """
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
-TD, PASSWORD = "ines", "matrice-td-2026"
+TD = "td"  # the login install.sh makes (`Room.install`)
 
 
 @dataclass(frozen=True)
@@ -276,9 +275,7 @@ def test_every_decision_is_carried_out_and_the_next_hand_deals(room: Room, rules
         "--tables", "1", "--seats", "9", "--buy-in", "20", "--payouts", "100", "--seed", "5")
     run("tournament", "register", "--db", db, *PLAYERS)
     run("tournament", "seat", "--db", db)
-    users = room.tmp / "td-users"
-    users.write_text(f"{TD}:{hash_password(PASSWORD)}\n", encoding="utf-8")
-    hub = room.start("hub", [*room.hub_command(), "--td-users", str(users)])
+    hub = room.start("hub", room.hub_command())
     watcher, table = Watcher(room), ScriptedTable(room)
     watcher.link.start(timeout=30)
     table.link.start(timeout=30)
@@ -332,7 +329,7 @@ def td_page(room: Room, cleanup: ExitStack) -> Any:
     url = f"http://127.0.0.1:{room.dashboard}"
     page.goto(url + "/login")
     page.fill("#user", TD)
-    page.fill("#password", PASSWORD)
+    page.fill("#password", room.td_password)
     page.click("#submit")
     page.wait_for_url(url + "/")
     page.wait_for_selector("#controls:not(.hidden)")

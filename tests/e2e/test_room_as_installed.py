@@ -80,6 +80,7 @@ class Room:
         self.etc = tmp / "etc"  # /etc/tapis
         self.db = tmp / "tournament.db"
         self.procs: list[subprocess.Popen[str]] = []
+        self.td_password = ""  # the TD's dashboard login `td`, as install.sh makes it
         self.logs: dict[str, Path] = {}
 
     # -- the files -----------------------------------------------------------------------------------
@@ -104,6 +105,8 @@ class Room:
         decks = run("sim", "decks", *TABLES)  # the simulated tags (a real room enrols its own: `agent scan`)
         (self.etc / "decks.toml").write_text(decks, encoding="utf-8")
         (self.etc / "structure.toml").write_text(STRUCTURE, encoding="utf-8")
+        said = run("td-login", "td", "--users", str(self.etc / "td-users"))  # install.sh: the TD's login
+        self.td_password = said.split("mot de passe / password: ")[1].strip()
         for table in TABLES:
             shipped = (DEPLOY / "etc-tapis" / "table.toml").read_text(encoding="utf-8")
             profile = re.sub(r'^table = "t1"', f'table = "{table}"', shipped, count=1, flags=re.M)
@@ -129,7 +132,8 @@ class Room:
     def hub_command(self) -> list[str]:
         """tapis-hub.service's ExecStart from the shipped hub.env and the hub-room.env install.sh writes."""
         broker = read_env(DEPLOY / "etc-tapis" / "hub.env")["TAPIS_BROKER"].replace(":1883", f":{self.port}")
-        hub_room = ["--password-file", str(self.room / "credentials" / "hub.json"), "--tables", ",".join(TABLES)]
+        hub_room = ["--password-file", str(self.room / "credentials" / "hub.json"), "--tables", ",".join(TABLES),
+                    "--td-users", str(self.etc / "td-users")]
         return tapis("hub", "--broker", broker, *hub_room, "--db", str(self.db), "--dashboard", str(self.dashboard))
 
     def td(self, *args: str) -> str:
@@ -364,10 +368,11 @@ def test_the_readme_room_commands_parse_and_are_the_ones_this_test_runs(tmp_path
 
     commands = readme_commands()
     verbs = {argv[1] for argv in commands}
-    assert verbs == {"tournament", "hub", "agent", "sim"}, verbs
+    assert verbs == {"tournament", "hub", "agent", "sim", "td-login"}, verbs
     for argv in commands:
         parsers: dict[str, Callable[[list[str]], object]] = {
             "hub": hub_parser().parse_args, "agent": agent_parser().parse_args, "sim": sim_parser().parse_args,
+            "td-login": hub_parser().parse_args,
             "tournament": lambda a: td_parser().parse_args(a[1:])}
         try:
             parsers[argv[1]](argv[1:])

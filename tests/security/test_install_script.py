@@ -78,6 +78,7 @@ chmod +x WORK/stubs/* /opt/tapis/.venv/bin/python
 PATH="WORK/stubs:$PATH" bash SRC/deploy/install.sh hub --table t1 --table t2 --no-start
 echo "ENV $(grep ^TAPIS_HUB_ROOM= /etc/tapis/hub-room.env || true)"
 echo "HUBCRED $(runuser -u tapis -- cat /etc/tapis/room/credentials/hub.json >/dev/null && echo readable || echo unreadable)"
+echo "TDUSERS $(runuser -u tapis -- grep -c '^td:scrypt\$' /etc/tapis/td-users || echo unreadable)"
 echo "T1CRED $(runuser -u tapis -- cat /etc/tapis/room/credentials/table-t1.json >/dev/null 2>&1 && echo readable || echo unreadable)"
 mosquitto -c /etc/mosquitto/mosquitto.conf &
 broker=$!
@@ -107,4 +108,7 @@ def test_install_sh_hub_gives_a_closed_room(tmp_path: Path) -> None:
     assert result["table-t1"] == {"connected": True, "read_hole_cards": False, "td_command_heard": False}
     assert result["td"] == {"connected": True, "read_hole_cards": True, "td_command_heard": True}  # the control
     assert "--password-file /etc/tapis/room/credentials/hub.json --tables t1,t2" in lines["ENV"]
+    # issue #30: a TD login as installed, its password printed once, the hub's service reads it
+    assert "--td-users /etc/tapis/td-users" in lines["ENV"] and lines["TDUSERS"] == "1"
+    assert "mot de passe / password: " in done.stdout
     assert lines["HUBCRED"] == "readable" and lines["T1CRED"] == "unreadable"  # the hub's own user only
