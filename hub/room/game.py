@@ -32,6 +32,7 @@ from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
 from hub.rules.game_file import get_game
 from hub.rules.positions import clockwise, default_positions, next_positions
+from hub.rules.pots import build_pots, split_pot
 from hub.rules.records import FaultKind as EngineFaultKind
 from hub.rules.rulesets import TimeCaller, get_ruleset
 from hub.rules.timecall import TimeCall
@@ -578,14 +579,17 @@ class TableGame:
             # next street's first card: its bets and the folded players' blinds stay in the pot.
             unfinished = hand.bet if hand.round_open else dict.fromkeys(hand.seats, 0)
             finished = {s: hand.contributed[s] - unfinished[s] for s in hand.seats}
-            pot = sum(finished.values())
             for s in hand.seats:
                 stacks[s] -= finished[s]
+            # Each pot to the live hands that may win it: an all-in player shares the main pot only.
             live = clockwise(hand.live, hand.positions.button)
-            share, odd = divmod(pot, len(live))
-            for i, s in enumerate(live):
-                stacks[s] += share + (1 if i < odd else 0)
-            pots = [{"amount": pot, "winners": live}]
+            for amount, eligible in build_pots(finished, live, hand.dead, hand.ante_capped):
+                sharing = [s for s in live if s in eligible]
+                for seat, share in split_pot(amount, sharing):
+                    stacks[seat] += share
+                pots.append({"amount": amount, "winners": sharing})
+            if not pots:
+                pots = [{"amount": 0, "winners": live}]
         hand.result = None
         self.stacks.update(stacks)
         self.hand = None

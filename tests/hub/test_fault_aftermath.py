@@ -224,3 +224,21 @@ def test_the_dead_button_goes_round_a_nine_seat_table_not_to_seat_ten() -> None:
     felt.game.hand = None
     start = felt.new_hand()
     assert (start["button"], start["small_blind"], start["big_blind"]) == (1, 2, 3)  # not seat 10
+
+
+def test_an_all_in_player_shares_only_the_pot_he_can_win() -> None:
+    """cpt87 6.4 with an all-in: seat 4 is all-in for 300, seats 1 and 2 called 1,000 (the pre-flop
+    round is over), seat 3 folded his big blind; then another table's card. The main pot (3 x 300 and
+    the folded 100) is shared three ways, the side pot (2 x 700) by the two who covered it."""
+    felt = Felt("cpt87", {1: 10_000, 2: 10_000, 3: 10_000, 4: 300})
+    felt.new_hand()
+    felt.deal("As", "Kd", "Qh", "Jc", "Ah", "Ks", "Qd", "Jd")
+    for seat, action, to in ((4, "allin", None), (1, "raise", 1_000), (2, "call", None), (3, "fold", None)):
+        assert felt.act(seat, action, to).events[0]["status"] != "rejected"
+    felt.card("burn", "2c")
+    felt.fault("foreign_card", ["Qc"])
+    end = felt.end()
+    assert end["pots"] == [{"amount": 1_000, "winners": [2, 4, 1]}, {"amount": 1_400, "winners": [2, 1]}]
+    # 1,000 shared by 2, 4, 1 (the odd chip to the first left of the button); 1,400 by 2 and 1
+    assert stacks(end) == {1: 10_000 - 1_000 + 333 + 700, 2: 10_000 - 1_000 + 334 + 700, 3: 9_900, 4: 333}
+    assert sum(stacks(end).values()) == 30_300
