@@ -79,3 +79,19 @@ def test_the_time_fits_the_screen(chromium: Browser, dashboard: Dashboard, size:
     left, right, scroll, client, inner, page_width = box
     assert left >= 0 and right <= inner and scroll <= client, box
     assert page_width <= inner, box
+
+
+def test_the_room_page_carries_the_clock(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
+    """Issue #30, point 4: the TD's main page shows the level, the blinds, the time left (counting down),
+    the next break and the players left; a pause reads on it."""
+    room = open_page(chromium, dashboard.url + "/")
+    room.wait_for_function("() => /\\d\\d:\\d\\d/.test(document.getElementById('rc-time').textContent)")
+    snap = dashboard.clock_snapshot()
+    assert room.inner_text("#rc-level") == f"Niveau {snap['level']}"
+    assert plain(room.inner_text("#rc-blinds")).startswith(f"{snap['small_blind']} / {snap['big_blind']}")
+    assert room.inner_text("#rc-players") == f"Joueurs restants {snap['players_left']} / {snap['entries']}"
+    first = room.inner_text("#rc-time")
+    room.wait_for_function(f"() => document.getElementById('rc-time').textContent !== {first!r}", timeout=5000)
+    assert dashboard.floor_command({"cmd": "clock", "action": "pause"})["ok"]
+    room.wait_for_function("() => document.getElementById('rc-status').textContent === 'HORLOGE ARRÊTÉE'")
+    assert room.errors == []  # type: ignore[attr-defined]

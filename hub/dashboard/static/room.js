@@ -37,6 +37,27 @@ function later(table) {
   if (document.hidden) setTimeout(flush, 250); else requestAnimationFrame(flush);
 }
 
+// The tournament clock above the tables (the clock screen's figures, counted down here between snapshots).
+let clock = null, clockAt = 0;
+function roomClock(c) { clock = c || null; clockAt = performance.now(); drawClock(); }
+function drawClock() {
+  const box = document.getElementById("room-clock"), c = clock;
+  box.classList.toggle("hidden", !c || !c.started);
+  if (!c || !c.started) return;
+  const gone = c.running ? (performance.now() - clockAt) / 1000 : 0;
+  const mmss = s => { s = Math.max(0, Math.ceil(s)); const m = Math.floor(s / 60), x = s % 60;
+    return (m >= 60 ? Math.floor(m / 60) + ":" + String(m % 60).padStart(2, "0") : String(m).padStart(2, "0")) + ":" + String(x).padStart(2, "0"); };
+  const q = id => document.getElementById(id);
+  q("rc-level").textContent = c.on_break ? (c.break && c.break !== "pause" ? c.break : t("break")) : `${t("level")} ${c.level}`;
+  q("rc-blinds").textContent = c.on_break ? "" : `${chips(c.small_blind)} / ${chips(c.big_blind)}` + (c.ante ? ` · ${t("ante")} ${chips(c.ante)}` : "");
+  q("rc-time").textContent = mmss(c.time_left - gone);
+  q("rc-status").textContent = c.on_break ? t("on_break") : !c.running ? t("paused") :
+    c.final_table ? t("final_table") : c.hand_for_hand ? t("hand_for_hand") : "";
+  q("rc-break").textContent = c.next_break_in === null || c.next_break_in === undefined ? "" : `${t("next_break")} ${mmss(c.next_break_in - gone)}`;
+  q("rc-players").textContent = `${t("players_left")} ${c.players_left} / ${c.entries}`;
+}
+setInterval(() => { if (clock && clock.running) drawClock(); }, 1000);
+
 // The TD's controls: what changes chips or places is asked first and can be undone (common.js's floorAct).
 const said = sayer((text, ok) => {
   const out = document.getElementById("result");
@@ -76,7 +97,8 @@ function form(id, build) {
     if (await undoLast(said) !== null) document.getElementById("undo").classList.toggle("hidden", UNDO.action === null);
   });
   connect({
-    room: drawAll,
+    room: d => { drawAll(); roomClock(d.clock); },
+    clock: roomClock,
     update: d => { if (d.table) later(d.table.table); },
     fault: () => { drawFaults(); Object.values(ROOM.tables).forEach(s => { if (document.getElementById("table-" + s.table)) drawTable(s); }); },
   });
