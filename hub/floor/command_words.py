@@ -129,6 +129,7 @@ _FRENCH: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), f) for 
     (r"^(.+) is not playing$", r"\1 ne joue pas"),
     (r"^(.+) has no seat$", r"\1 n'a pas de siège"),
     (r"^table (\d+) is in a hand: remove (.+) when it ends$", r"la table \1 joue une donne : retirer \2 à la fin"),
+    (r"^(.+) is already out at the end of this hand$", r"\1 sort déjà à la fin de cette donne"),
     (r"^table (\d+) is in a hand: correct its stacks when it ends$",
      r"la table \1 joue une donne : corriger les tapis à la fin"),
     (r"^table (\d+) is in a hand$", r"la table \1 joue une donne"),

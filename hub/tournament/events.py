@@ -237,6 +237,17 @@ class HandEnded(Event):
 
 @event
 @dataclass(frozen=True, slots=True)
+class EliminationAsked(Event):
+    """The TD rules a player out while his table is in a hand: done when that hand ends (his chips then
+    leave play), so the hand in progress is played as it was dealt."""
+
+    player: str
+    table: int
+    at: float
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class StacksCorrected(Event):
     """The TD's count correction between hands: chips in play change."""
 

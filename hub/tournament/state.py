@@ -18,6 +18,7 @@ from hub.tournament.events import (
     ClockPaused,
     ClockResumed,
     ClockStarted,
+    EliminationAsked,
     Event,
     FinalTableDrawn,
     HandEnded,
@@ -125,6 +126,7 @@ class FloorState:
     chips_total: int = 0  # chips that should be on the tables
     next_group: int = 0
     pending_moves: dict[str, MoveOrdered] = field(default_factory=dict)
+    eliminations_asked: set[str] = field(default_factory=set)  # out when their table's hand ends
     now: float = 0.0
 
     @classmethod
@@ -263,7 +265,12 @@ def _corrected(s: FloorState, e: StacksCorrected) -> None:
         p.chips = chips
 
 
+def _elimination_asked(s: FloorState, e: EliminationAsked) -> None:
+    s.eliminations_asked.add(e.player)
+
+
 def _eliminated(s: FloorState, e: PlayerEliminated) -> None:
+    s.eliminations_asked.discard(e.player)
     p = s.players[e.player]
     s._unseat(p)
     p.status, p.chips = PlayerStatus.OUT, 0
@@ -348,6 +355,7 @@ _HANDLERS: dict[type[Event], Callable[..., None]] = {
     ButtonDrawn: _button, ClockStarted: _clock, LevelStarted: _clock, ClockPaused: _clock,
     ClockResumed: _clock, TimeAdjusted: _clock, HeadsUpStarted: _heads_up,
     HandStarted: _hand_started, HandEnded: _hand_ended, StacksCorrected: _corrected, PlayerEliminated: _eliminated,
+    EliminationAsked: _elimination_asked,
     PlayerRemoved: _removed, PlayerWentAway: _went_away, MoveOrdered: _move_ordered,
     MoveConfirmed: _move_confirmed, TableBroken: _table_broken, HandForHandStarted: _h4h_started,
     HandForHandEnded: _h4h_ended, FinalTableDrawn: _final_drawn, PenaltyGiven: _penalty,

@@ -23,6 +23,7 @@ from hub.tournament.events import (
     ClockPaused,
     ClockResumed,
     ClockStarted,
+    EliminationAsked,
     Event,
     HandEnded,
     HandForHandEnded,
@@ -400,6 +401,11 @@ class Tournament:
         start = {seat: t.start_stacks.get(seat, 0) for seat in busted}
         self._emit(out, HandEnded(table, hand_no, tuple(sorted(stacks.items())), now))
         self._eliminate_busted(table, start, now, out)
+        asked = {seat: self.state.players[name].chips for seat, name in sorted(t.seats.items())
+                 if name in self.state.eliminations_asked and self.state.players[name].alive}
+        if asked:  # the TD's eliminations asked during the hand, now that it is over
+            self._emit(out, StacksCorrected(table, tuple((seat, 0) for seat in sorted(asked)), "TD", now))
+            self._eliminate_busted(table, asked, now, out)
         self._reorganise(now, out)
         return out
 
@@ -435,10 +441,18 @@ class Tournament:
         return out
 
     def eliminate(self, player: str, now: float) -> list[Event]:
-        """TD rules a player out between hands (his table could not report); his chips leave play."""
+        """TD rules a player out (his table could not report, he left); his chips leave play. Asked while
+        his table is in a hand he is dealt in, it is done when that hand ends (`EliminationAsked`)."""
         p = self._alive(player)
         if p.table is None or p.seat is None:
             raise FloorError(f"{player} has no seat")
+        t = self._table(p.table)
+        if t.in_hand and p.seat in t.start_stacks:
+            if player in self.state.eliminations_asked:
+                raise FloorError(f"{player} is already out at the end of this hand")
+            out = self._advance(now)
+            self._emit(out, EliminationAsked(player, p.table, now))
+            return out
         return self.correct_stacks(p.table, {p.seat: 0}, now)
 
     def move_player(self, player: str, table: int, seat: int, now: float) -> list[Event]:

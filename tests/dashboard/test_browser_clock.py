@@ -87,6 +87,7 @@ def test_the_room_page_carries_the_clock(chromium: Browser, dashboard: Dashboard
     room = open_page(chromium, dashboard.url + "/")
     room.wait_for_function("() => /\\d\\d:\\d\\d/.test(document.getElementById('rc-time').textContent)")
     snap = dashboard.clock_snapshot()
+    assert snap is not None
     assert room.inner_text("#rc-level") == f"Niveau {snap['level']}"
     assert plain(room.inner_text("#rc-blinds")).startswith(f"{snap['small_blind']} / {snap['big_blind']}")
     assert room.inner_text("#rc-players") == f"Joueurs restants {snap['players_left']} / {snap['entries']}"

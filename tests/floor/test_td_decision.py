@@ -137,3 +137,22 @@ def test_the_td_decides_from_the_command_line_through_the_floor(tmp_path: Path) 
             "ruling", "boxed_card", "set_aside", "alice")
         bad = floor.execute({"cmd": "decide", "table": "t1", "option": "set aside!"}, 4.0)
         assert not bad.ok
+
+
+def test_an_elimination_asked_during_a_hand_waits_for_its_end(tmp_path: Path) -> None:
+    """Issue #30, point 7: the TD's "Éliminer" while the table plays is accepted and done at the hand's end
+    (before, refused every time: hands come every few seconds)."""
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 12, ruleset="cdc-2013", tables=2)
+        tables = FloorTables(floor, store)
+        t = Table(tables)
+        t.press()
+        game = tables.game("t1")
+        assert game is not None and game.hand is not None
+        seat = game.hand.seats[0]
+        name = floor.require().state.tables[1].seats[seat]
+        result = floor.execute({"cmd": "eliminate", "player": name}, float(t.seq))
+        assert result.ok and result.events == ["EliminationAsked"] and floor.require().state.players[name].alive
+        tables.cancel_hand("t1", "TD", float(t.seq))  # the hand ends (any way it ends)
+        assert not floor.require().state.players[name].alive
+        assert name not in floor.players_for_hand("t1").values() and seat not in floor.players_for_hand("t1")

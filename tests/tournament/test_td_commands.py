@@ -17,14 +17,29 @@ from hub.tournament.tournament import Tournament
 def test_td_eliminates_between_hands_and_the_books_follow() -> None:
     t = started("cdc-2013", 18, 2)
     name = t.state.tables[1].seats[min(t.state.tables[1].seats)]
-    start(t, 1, 10.0)
-    with pytest.raises(FloorError, match="in a hand"):
-        t.eliminate(name, 11.0)
-    end(t, 1, 12.0)
     events = t.eliminate(name, 13.0)
     out = [e for e in events if isinstance(e, PlayerEliminated)]
     assert [(e.player, e.place) for e in out] == [(name, 18)]
     assert t.chips_in_play() == t.state.chips_total == 170_000
+
+
+def test_an_elimination_asked_during_a_hand_is_done_when_it_ends() -> None:
+    """Issue #30, point 7: hands come every few seconds; the TD's elimination waits for the hand's end
+    (the hand in progress is played as dealt), is stored at once, and can be undone until then."""
+    t = started("cdc-2013", 18, 2)
+    name = t.state.tables[1].seats[min(t.state.tables[1].seats)]
+    start(t, 1, 10.0)
+    asked = t.eliminate(name, 11.0)
+    assert [type(e).__name__ for e in asked] == ["EliminationAsked"] and t.state.players[name].alive
+    with pytest.raises(FloorError, match="already out at the end of this hand"):
+        t.eliminate(name, 11.5)
+    events = end(t, 1, 12.0)
+    out = [e for e in events if isinstance(e, PlayerEliminated)]
+    assert [(e.player, e.place) for e in out] == [(name, 18)] and not t.state.players[name].alive
+    assert t.chips_in_play() == t.state.chips_total == 170_000
+    assert t.state.eliminations_asked == set()
+    replayed = Tournament.replay(t.events, rng=random.Random(7))
+    assert replayed.state.players[name].alive is False and replayed.state.eliminations_asked == set()
 
 
 def test_count_correction_changes_the_chips_in_play() -> None:
