@@ -54,7 +54,7 @@ def test_a_30_player_tournament_to_its_winner_through_the_page(chromium: Browser
     first = eliminate_first()
     page.fill("#f-register [name=player]", first)
     page.click("#b-reenter")
-    confirm(page, f"Réentrée de {first}")
+    confirm(page, f"Réentrée : {first}")
     notice(page, "réentrée enregistrée")
     page.wait_for_function("() => document.getElementById('s-entries').textContent === '31'")
     # the dinner break after level 6: the TD jumps to level 6 and runs its last second out

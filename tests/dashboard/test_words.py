@@ -171,7 +171,7 @@ def test_the_desk_and_the_results_have_no_raw_identifier(chromium: Browser, unde
     # a refusal from the core (its French from command_words), then a question left open on the page
     page.fill("#f-register [name=player]", "Ada")
     page.click("#b-reenter")
-    confirm(page, "Réentrée de Ada")
+    confirm(page, "Réentrée : Ada")
     notice(page, "Refusé")
     found = scan(page, labels)
     page.click("#playing tr[data-player='Brune'] button.eliminate")

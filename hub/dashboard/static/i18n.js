@@ -15,7 +15,7 @@ const TEXTS = {
         redraw: "Tirage table finale", player: "joueur", amount: "nombre", apply: "Valider",
         level: "Niveau", break: "Pause", blinds: "Blindes", ante: "ante", time_left: "Temps restant",
         next_break: "Prochaine pause", players_left: "Joueurs restants", average: "Tapis moyen",
-        prize_pool: "Prize pool", payouts: "Prix", paused: "HORLOGE ARRÊTÉE", on_break: "PAUSE",
+        prize_pool: "Dotation", payouts: "Prix", paused: "HORLOGE ARRÊTÉE", on_break: "PAUSE",
         no_tournament: "Pas de tournoi en cours", waiting: "en attente de la table", street: "Tour",
         user: "Utilisateur", password: "Mot de passe", bad_login: "Utilisateur ou mot de passe incorrect",
         to_act: "à parler", sound: "Son", back_to_room: "Retour à la salle", live: "en direct",
