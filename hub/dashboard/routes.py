@@ -254,6 +254,9 @@ def handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
             try:
                 if path == "/api/td/ack":
                     self._json(200, dash.acknowledge(str(body.get("fault", "")), session.user))
+                elif path == "/api/td/ack_all":
+                    table = body.get("table")
+                    self._json(200, dash.acknowledge_all(session.user, str(table) if table else None))
                 elif path == "/api/td/decide":
                     self._json(200, dash.decide(str(body.get("fault", "")), str(body.get("option", "")),
                                                 session.user))

@@ -375,6 +375,18 @@ class Dashboard:
             self._fan_out(_sse("fault", fault.to_dict(Role.TD)), _sse("fault", fault.to_dict(Role.VIEWER)))
             return fault.to_dict(Role.TD)
 
+    def acknowledge_all(self, by: str, table: str | None = None) -> JSONDict:
+        """"Tout marquer vu": every open fault (of `table`, or of the room) that asks nothing more of the TD
+        than a look; the decisions stay open until decided."""
+        with self._lock:
+            now = self.clock.now()
+            seen = [f for f in self.model.faults.values() if f.acked_by is None and not f.needs_decision
+                    and (table is None or f.table == table)]
+            for fault in seen:
+                self.model.acknowledge(fault.id, by, now)
+                self._fan_out(_sse("fault", fault.to_dict(Role.TD)), _sse("fault", fault.to_dict(Role.VIEWER)))
+            return {"ok": True, "acknowledged": len(seen)}
+
     def decide(self, fault_id: str, option: str, by: str) -> JSONDict:
         with self._lock:
             decision = self.model.decide(fault_id, option, by, self.clock.now())

@@ -81,3 +81,26 @@ def test_the_store_down_badge_names_the_technical_cause_as_such(chromium: Browse
     assert td.get_attribute("#store-down", "title") == \
         "Cause technique (pour l'installateur)\u202f: database or disk is full"
     assert td.errors == []  # type: ignore[attr-defined]
+
+
+def test_incidents_are_grouped_by_table_and_all_marked_seen_at_once(chromium: Browser,  # noqa: F811
+                                                                     room: ScriptedRoom,
+                                                                     dashboard: Dashboard) -> None:
+    """Issue #30, point 8: after a busy half hour the open incidents read table by table, and "Tout marquer
+    vu" clears every one that asks only a look; a decision stays open until decided."""
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    deal_hole_cards(room)
+    room.fault("t1", 1, "boxed_card", seat=None, cards=["5h"], boxed_in_deal=1, during_deal=True)
+    room.fault("t1", 1, "boxed_card", seat=None, cards=["6h"], boxed_in_deal=2, during_deal=True)  # cpt87 6.3
+    room.settle()
+    td.wait_for_selector(".fault-group[data-table='t1'] .fault.decide")
+    assert td.locator(".fault-group[data-table='t1'] h4").inner_text() == "Table t1"
+    assert td.locator(".fault-group .fault").count() == 2
+    td.click("#ack-all")
+    td.wait_for_function("() => document.querySelectorAll('.fault-group .fault').length === 1")
+    assert td.locator(".fault-group .fault.decide").count() == 1  # the decision is still there
+    still = [f for f in dashboard.model.faults.values() if f.open]
+    assert [f.needs_decision for f in still] == [True] and all(f.acked_by == "alice" for f in
+                                                            dashboard.model.faults.values() if not f.open)
+    assert td.errors == []  # type: ignore[attr-defined]

@@ -15,10 +15,14 @@ function insertSorted(box, id) {
   all.append(box);
 }
 function drawFaults() {
+  // The open ones first, by table (a TD walks to a table, not to an incident); then the latest seen.
   const list = Object.values(ROOM.faults);
-  list.sort((x, y) => (y.open - x.open) || (y.at - x.at));
+  const open = list.filter(f => f.open), seen = list.filter(f => !f.open).sort((x, y) => y.at - x.at).slice(0, 20);
+  const tables = [...new Set(open.map(f => f.table))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   const box = document.getElementById("faults");
-  box.replaceChildren(...(list.length ? list.slice(0, 60).map(renderFault) : [el("div", { class: "text" }, t("no_faults"))]));
+  const groups = tables.map(table => el("div", { class: "fault-group", "data-table": table },
+    el("h4", {}, `${t("table")} ${table}`), open.filter(f => f.table === table).sort((x, y) => y.at - x.at).map(renderFault)));
+  box.replaceChildren(...(list.length ? [...groups, ...seen.map(renderFault)] : [el("div", { class: "text" }, t("no_faults"))]));
 }
 function drawAll() {
   document.getElementById("tables").replaceChildren();
@@ -79,6 +83,7 @@ function form(id, build) {
   applyTexts(); langSwitch();
   await whoAmI();
   document.getElementById("logout").addEventListener("click", logout);
+  document.getElementById("ack-all").addEventListener("click", () => tdPost("/api/td/ack_all", {}));
   document.getElementById("c-pause").addEventListener("click", () => floor({ cmd: "clock", action: "pause" }, "done_clock"));
   document.getElementById("c-resume").addEventListener("click", () => floor({ cmd: "clock", action: "resume" }, "done_clock"));
   document.getElementById("c-add").addEventListener("click", () =>
