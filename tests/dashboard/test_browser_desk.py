@@ -326,3 +326,26 @@ def test_absent_arrival_wait_list_and_chip_race_at_the_desk(chromium: Browser,  
     assert any(type(e).__name__ == "ChipsColouredUp" for e in floor.require().events)
     assert raw_words(page) == [], raw_words(page)
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_lookalike_name_is_asked_before_a_second_entry(chromium: Browser, desk_dash: Dashboard) -> None:  # noqa: F811
+    """Issue #30, point 6: "agnes" typed beside "Agnès" is asked first ("Retour" enters nobody); entered
+    anyway, the misclick is undone from the desk."""
+    page = desk(chromium, desk_dash.url)
+    register(page, "Agnès")
+    page.wait_for_selector("#playing tr[data-player='Agnès']")
+    page.fill("#f-register [name=player]", "agnes")
+    page.click("#f-register button[type=submit], #f-register button:not([type])")
+    page.wait_for_selector("#confirm:not(.hidden)")
+    assert "« agnes » ressemble à « Agnès »" in spaced(page.inner_text("#confirm-text"))
+    page.click("#confirm-no")
+    assert "agnes" not in desk_dash.floor.require().state.players  # type: ignore[union-attr]
+    page.click("#f-register button[type=submit], #f-register button:not([type])")
+    confirm(page, "ressemble à")
+    notice(page, "agnes")
+    assert "agnes" in desk_dash.floor.require().state.players  # type: ignore[union-attr]
+    page.click("#undo")
+    confirm(page, "Annuler")
+    notice(page, "Action annulée")
+    page.wait_for_function("() => !document.querySelector(\"#playing tr[data-player='agnes']\")")
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -124,11 +124,21 @@ function penaltyKinds() {
   if (was) select.value = was;
 }
 
+// "agnes" beside "Agnès": the same person typed twice? Asked before a second entry is made.
+function lookalike(name) {
+  const plain = s => String(s || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]/g, "");
+  const key = plain(name);
+  const rows = (DESK.results && DESK.results.ranking) || [];
+  return (rows.find(r => r.player !== name && plain(r.player) === key) || {}).player || null;
+}
 function wire() {
   $("f-register").addEventListener("submit", ev => {
     ev.preventDefault();
     const p = nameIn(ev.target);
-    if (p) act({ cmd: "register", players: [p], present: !$("r-absent").checked }, "done_register", { p });
+    if (!p) return;
+    const q = lookalike(p);
+    act({ cmd: "register", players: [p], present: !$("r-absent").checked }, "done_register", { p },
+      q ? () => tf("ask_lookalike", { p, q }) : undefined);
   });
   $("b-arrive").addEventListener("click", () => { const p = nameIn($("f-register")); if (p) act({ cmd: "arrive", player: p }, "done_arrive", { p }); });
   $("b-reenter").addEventListener("click", () => {
