@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fault-rate", type=float, default=0.3, help="each table's croupier (tapis sim table)")
     parser.add_argument("--boxed-rate", type=float, default=0.0, help="cards boxed in the deck, per card")
     parser.add_argument("--players", type=int, default=24)
+    parser.add_argument("--allin-rate", type=float, default=0.003, help="the simulated players' shoves")
     parser.add_argument("--blocked-after", type=float, default=120.0, help="seconds without a hand ending")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the room's folder (logs, store)")
@@ -86,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="tapis-night-"))
     room = installed.Room(tmp)
-    sim = ["--pace", "0.05", "--scan-ms", "40", "--allin-rate", "0.04", "--boxed-rate", str(args.boxed_rate)]
+    # a night's pace: a shove now and then (the simulator's default empties a table in a few hands)
+    sim = ["--pace", "0.05", "--scan-ms", "40", "--allin-rate", str(args.allin_rate), "--boxed-rate",
+           str(args.boxed_rate)]
     if args.fault_rate:
         sim += ["--fault-rate", str(args.fault_rate)]
     installed.SIM_OPTIONS = tuple(sim)
@@ -164,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{int((now - start) / 60):3d} min: {seen_ends} hands ended, "
                       f"{sum(clicked.values())} decisions clicked, players left {status['players_left']}, "
                       f"chips {chips}, longest wait {max(longest.values()):.0f} s", flush=True)
-            if len(alive) < 2 and watcher.clock.get("players_left", 99) <= 1:
+            if watcher.clock.get("players_left", 99) <= 1:
+                print("the tournament is over", flush=True)
                 break
         events = watcher.seen(lambda e: True)
     faults = Counter(e.get("kind") for e in events if e["type"] == "fault")
