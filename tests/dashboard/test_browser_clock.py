@@ -96,3 +96,40 @@ def test_the_room_page_carries_the_clock(chromium: Browser, dashboard: Dashboard
     assert dashboard.floor_command({"cmd": "clock", "action": "pause"})["ok"]
     room.wait_for_function("() => document.getElementById('rc-status').textContent === 'HORLOGE ARRÊTÉE'")
     assert room.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1080p", "720p"])
+def test_the_clock_screen_fits_a_tv_with_no_scroll_and_no_word_cut(chromium: Browser, dashboard: Dashboard,  # noqa: F811
+                                                                    size: tuple[int, int]) -> None:
+    """Issue #30, point 5: the clock screen on a TV: everything in view, no scroll bar, no tile's word cut
+    in two ("Ré-/entrées")."""
+    clock = open_page(chromium, dashboard.url + "/clock")
+    clock.set_viewport_size({"width": size[0], "height": size[1]})
+    clock.wait_for_function(TIME_SHOWN)
+    clock.wait_for_timeout(300)
+    height = clock.evaluate("() => document.documentElement.scrollHeight")
+    width = clock.evaluate("() => document.documentElement.scrollWidth")
+    assert height <= size[1] and width <= size[0], (height, width)
+    cut = clock.evaluate("""() => [...document.querySelectorAll('.grid span, .grid b')].filter(e => {
+        const words = e.textContent.trim().split(/\\s+/).length;
+        const lines = Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight));
+        return lines > words;  // more lines than words: a word was broken
+    }).map(e => e.textContent)""")
+    assert cut == []
+
+
+def test_the_clock_names_the_winner_and_stops(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
+    """Issue #30, point 5: once one player is left, the clock screen names him and no longer counts."""
+    clock = open_page(chromium, dashboard.url + "/clock")
+    clock.wait_for_function(TIME_SHOWN)
+    floor = dashboard.floor
+    assert floor is not None
+    alive = sorted(p.name for p in floor.require().state.players.values() if p.alive)
+    for name in alive[1:]:
+        assert dashboard.floor_command({"cmd": "eliminate", "player": name})["ok"]
+    winner = alive[0]
+    clock.wait_for_function(f"() => document.getElementById('clk-time').textContent === {winner!r}", timeout=10_000)
+    assert clock.inner_text("#clk-level") == "Vainqueur"
+    clock.wait_for_timeout(1200)
+    assert clock.inner_text("#clk-time") == winner  # not counting down any more
+    assert clock.errors == []  # type: ignore[attr-defined]

@@ -38,6 +38,18 @@ function draw() {
   const q = id => document.getElementById(id);
   if (!c) { q("clk-status").textContent = t("no_tournament"); q("clk-time").textContent = "--:--"; return; }
   q("clk-name").textContent = c.name;
+  // The tournament is over: its winner, and the clock no longer counts.
+  const winner = c.started && c.players_left === 1 ? (Object.values(c.tables || {}).flatMap(x => Object.values(x.seats || {}))
+    .find(p => p.chips > 0) || {}).player : null;
+  document.body.classList.toggle("won", !!winner);
+  if (winner) {
+    q("clk-status").textContent = ""; q("clk-level").textContent = t("winner");
+    q("clk-time").textContent = winner; q("clk-time").classList.remove("paused");
+    q("clk-blinds").textContent = ""; q("clk-ante").textContent = ""; q("clk-next").textContent = "";
+    q("clk-schedule").replaceChildren();
+    q("clk-players").textContent = `1 / ${c.entries}`;
+    return;
+  }
   q("clk-status").textContent = c.on_break ? t("on_break") : !c.running ? t("paused") :
     c.final_table ? t("final_table") : c.hand_for_hand ? t("hand_for_hand") : "";
   q("clk-level").textContent = c.on_break ? (c.break && c.break !== "pause" ? c.break : t("break")) : `${t("level")} ${c.level}`;
@@ -64,7 +76,7 @@ function draw() {
     ? el("tr", { class: "brk" }, el("td", {}, t("break")), el("td", {}, x.break === "pause" ? "" : x.break), el("td", { class: "num" }, `${x.minutes} ${t("min")}`))
     : el("tr", {}, el("td", {}, `${t("level")} ${x.level}`), el("td", {}, blinds(x)), el("td", { class: "num" }, `${x.minutes} ${t("min")}`))));
   q("clk-payouts").textContent = (c.payouts_cents || []).length
-    ? t("payouts") + colon() + c.payouts_cents.slice(0, 12).map((p, i) => `${i + 1}. ${euros(p)}`).join("  ·  ") : "";
+    ? t("payouts") + colon() + c.payouts_cents.slice(0, 12).map((p, i) => `${i + 1}.\u00a0${euros(p)}`).join("  ·  ") : "";
 }
 window.rerender = draw;
 // Sound: the choice is kept (localStorage); a browser starts audio only after a gesture, so a kept "on"
