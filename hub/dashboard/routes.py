@@ -170,6 +170,11 @@ def handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 self._json(200, {"table": table, "events": events})
             elif path == "/api/clock":
                 self._json(200, {"clock": dash.clock_snapshot()})
+            elif path == "/api/structures":  # the templates the desk offers for a new tournament
+                from hub.tournament.structure import templates, to_toml
+
+                self._json(200, {"structures": [{"id": key, "name": s.name, "toml": to_toml(s)}
+                                                for key, s in templates().items()]})
             elif path in ("/api/results", "/api/results.csv"):
                 results = dash.results()
                 if results is None:

@@ -131,6 +131,25 @@ def pouques_2020() -> Structure:
                      heads_up_antes=False)
 
 
+def club_evening() -> Structure:
+    """A club night's structure: 20,000 chips, 20-minute levels from 50/100, antes from level 4, a
+    break after levels 4 and 8; the template a TD starts from when his rulebook has none."""
+    blinds = [(50, 100, 0), (75, 150, 0), (100, 200, 0), (150, 300, 25), (200, 400, 50), (300, 600, 75),
+              (400, 800, 100), (500, 1000, 100), (600, 1200, 200), (800, 1600, 200), (1000, 2000, 300),
+              (1500, 3000, 400), (2000, 4000, 500), (3000, 6000, 1000), (4000, 8000, 1000), (5000, 10000, 1000)]
+    items: list[Item] = []
+    for number, (sb, bb, ante) in enumerate(blinds, start=1):
+        items.append(Level(number, sb, bb, 20, ante, AnteKind.PER_PLAYER if ante else AnteKind.NONE))
+        if number in (4, 8, 12):
+            items.append(Break("pause", 10))
+    return Structure("Soirée club", 20_000, tuple(items))
+
+
+def templates() -> dict[str, Structure]:
+    """The structures a TD picks from on the desk (then edits): a club night, and the rulebooks' own."""
+    return {"club": club_evening(), "pouques-2020": pouques_2020()}
+
+
 def to_toml(structure: Structure) -> str:
     """Serialise as TOML (the TD edits this file); `from_toml(to_toml(s)) == s`."""
     out = [f"name = {json.dumps(structure.name, ensure_ascii=False)}",

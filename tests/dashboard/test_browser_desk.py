@@ -349,3 +349,51 @@ def test_a_lookalike_name_is_asked_before_a_second_entry(chromium: Browser, desk
     notice(page, "Action annulée")
     page.wait_for_function("() => !document.querySelector(\"#playing tr[data-player='agnes']\")")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def empty_dash(room: ScriptedRoom, tmp_path: Path) -> Iterator[Dashboard]:
+    """A hub whose store holds no tournament yet (a club's first night as installed)."""
+    with EventStore(str(tmp_path / "empty.db")) as store:
+        dash = Dashboard(room.hub, floor=FloorService(store), users={"alice": hash_password(PASSWORD)},
+                         clock=RunningClock(), clock_period=0.3).start()
+        yield dash
+        dash.stop()
+
+
+def test_a_tournament_is_created_from_the_desk_with_a_template(chromium: Browser, empty_dash: Dashboard) -> None:  # noqa: F811
+    """Issue #30, point 2: on an empty store the desk offers the new tournament (not a refusal naming the
+    hub's file): a name, the rulebook, the buy-in, the TD's payouts, a structure from a template, edited."""
+    url = empty_dash.url
+    page = open_page(chromium, url + "/login")
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.fill("#user", "alice")
+    page.fill("#password", PASSWORD)
+    page.click("#submit")
+    page.wait_for_url(url + "/")
+    page.goto(url + "/desk")
+    page.wait_for_selector("#desk-new #n-template option", state="attached")
+    assert page.locator("#desk-registration").is_hidden()
+    page.fill("#f-new [name=name]", "Jeudi du club")
+    page.select_option("#f-new [name=ruleset]", "pouques-2020")
+    page.fill("#f-new [name=buy_in]", "20")
+    page.fill("#f-new [name=payouts]", "60,40")
+    page.fill("#f-new [name=pool]", "90")
+    assert "Soirée club" in page.input_value("#n-structure")
+    page.select_option("#n-template", "pouques-2020")
+    text = page.input_value("#n-structure")
+    assert "starting_stack = 50000" in text
+    page.fill("#n-structure", text.replace("starting_stack = 50000", "starting_stack = 30000"))  # edited
+    page.click("#f-new button")
+    notice(page, "Tournoi « Jeudi du club » créé")
+    page.wait_for_selector("#desk-registration", state="visible")
+    assert page.locator("#desk-new").is_hidden()
+    floor = empty_dash.floor
+    assert floor is not None
+    t = floor.require()
+    assert (t.state.name, t.state.policy.ruleset.value, t.state.structure.starting_stack) == (
+        "Jeudi du club", "pouques-2020", 30_000)
+    register(page, "Agnès")
+    register(page, "Bruno")
+    assert floor.snapshot(0.0)["payouts_cents"] == [2_160, 1_440]  # the TD's 60/40 of 90 % of 2 x 20 EUR
+    assert page.errors == []  # type: ignore[attr-defined]

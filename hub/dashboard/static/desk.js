@@ -37,6 +37,41 @@ async function loadResults() {
     DESK.results = r.ok ? await r.json() : null;
   } catch (e) { /* the stream's badge says the hub is gone */ } finally { DESK.loading = false; }
   drawLists();
+  drawNew();
+}
+
+// --- a new tournament, from the desk (an empty store): the form, and the structure from a template ---
+const NEW = { structures: [] };
+function drawNew() {
+  const none = DESK.results === null && ME.role === "td";
+  $("desk-new").style.display = none ? "" : "none";
+  document.querySelector(".columns").style.display = none ? "none" : "";
+}
+async function loadTemplates() {
+  try {
+    const r = await fetch("/api/structures", { credentials: "same-origin" });
+    NEW.structures = r.ok ? (await r.json()).structures : [];
+  } catch (e) { NEW.structures = []; }
+  const select = $("n-template");
+  select.replaceChildren(...NEW.structures.map(s => el("option", { value: s.id }, s.name)));
+  pickTemplate();
+}
+function pickTemplate() {
+  const s = NEW.structures.find(x => x.id === $("n-template").value);
+  if (s) $("n-structure").value = s.toml;
+}
+function newTournament(form) {
+  const get = name => form.querySelector(`[name=${name}]`).value.trim();
+  const euros = Number(get("buy_in").replace(",", "."));
+  const tables = get("tables") ? wholeNumber(get("tables"), 1, 100) : null;
+  if (!get("name") || !Number.isFinite(euros) || euros < 0 || (get("tables") && tables === null)) {
+    say(() => t("bad_new"), false);
+    return null;
+  }
+  return { cmd: "new", name: get("name"), ruleset: get("ruleset"), structure_toml: $("n-structure").value,
+    seats_per_table: Number(get("seats")), tables, buy_in_cents: Math.round(euros * 100),
+    payouts: get("payouts").replace(/\s+/g, "") || "ruleset", pool_percent: wholeNumber(get("pool"), 1, 100) || 100,
+    seed: Math.floor(Math.random() * 2 ** 31) };
 }
 function drawLists() {
   const res = DESK.results;
@@ -132,6 +167,12 @@ function lookalike(name) {
   return (rows.find(r => r.player !== name && plain(r.player) === key) || {}).player || null;
 }
 function wire() {
+  $("n-template").addEventListener("change", pickTemplate);
+  $("f-new").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const cmd = newTournament(ev.target);
+    if (cmd) await act(cmd, "done_new", { n: cmd.name });
+  });
   $("f-register").addEventListener("submit", ev => {
     ev.preventDefault();
     const p = nameIn(ev.target);
@@ -202,6 +243,7 @@ window.rerender = () => { penaltyKinds(); drawLists(); drawSummary(ROOM.clock); 
   await whoAmI();
   penaltyKinds();
   wire();
+  loadTemplates();
   let last = 0;
   connect({
     room: d => { drawSummary(d.clock); loadResults(); },
