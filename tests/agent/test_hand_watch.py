@@ -4,6 +4,8 @@ it arrives, and a command about another hand (late, or repeated by QoS 1) change
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from table_agent.dealing import FaultDetected
 from table_agent.dealing import FaultKind as K
 from table_agent.dealing_script import card_tag
@@ -36,7 +38,7 @@ class Felt:
         return out
 
 
-def faults(items: list[object]) -> list[tuple[K, tuple[str, ...]]]:
+def faults(items: Sequence[object]) -> list[tuple[K, tuple[str, ...]]]:
     return [(i.kind, i.cards) for i in items if isinstance(i, FaultDetected)]
 
 
@@ -79,7 +81,7 @@ def test_a_late_command_of_the_last_hand_changes_neither_the_lights_nor_the_ruli
     assert watch.command(wire.BettingCmd(hand=1, street="flop", open=True, to_act=3, to_call=200)) == []
     watch.command(context(2))
     watch.command(wire.BettingCmd(hand=2, street="preflop", open=True, to_act=1, to_call=100))
-    late = [wire.BettingCmd(hand=1, street="river", open=True, to_act=3, to_call=900),
+    late: list[wire.AnyCommand] = [wire.BettingCmd(hand=1, street="river", open=True, to_act=3, to_call=900),
             wire.RulingCmd(hand=1, kind="exposed_card", decision="card_replaced", seat=2)]
     for cmd in late:
         assert watch.command(cmd) == []
