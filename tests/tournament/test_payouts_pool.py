@@ -84,6 +84,19 @@ def test_a_buy_in_with_cents_loses_no_cent_of_the_pool() -> None:
     assert sum(prizes(POUQUES_PAYOUTS, 3, 3_333, table).values()) == 9_599
 
 
+def test_places_are_paid_only_as_far_as_there_are_players() -> None:
+    """Ten entries, 12 places in the table: with three players left to rank, three places share
+    the whole pool; none left, nothing; a pool of nothing (a free tournament) pays no place."""
+    pool = pool_of(POUQUES_PAYOUTS, 10, 10_000)
+    three = POUQUES_PAYOUTS.payouts(10, 10_000, players=3)
+    assert len(three) == 3 and sum(three) == pool
+    assert POUQUES_PAYOUTS.payouts(10, 10_000, players=0) == ()
+    assert POUQUES_PAYOUTS.payouts(10, 0) == ()
+    table = [Standing(1, "a"), Standing(2, "b"), Standing(3, "c")]
+    won = prizes(POUQUES_PAYOUTS, 10, 10_000, table)
+    assert set(won) == {"a", "b", "c"} and sum(won.values()) == pool
+
+
 def _new(ruleset: str, payouts: str = "ruleset", buy_in_cents: int = 5_000) -> NewTournament:
     return NewTournament(name="t", ruleset=ruleset, structure_toml=to_toml(pouques_2020()),
                          buy_in_cents=buy_in_cents, payouts=payouts, seed=1)
