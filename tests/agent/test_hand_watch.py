@@ -4,13 +4,16 @@ it arrives, and a command about another hand (late, or repeated by QoS 1) change
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
-from table_agent.dealing import FaultDetected
+import pytest
+
+from table_agent.dealing import Deadline, DealingError, FaultDetected, Street
 from table_agent.dealing import FaultKind as K
 from table_agent.dealing_script import card_tag
-from table_agent.events import BURN, CardArrived, Zone
-from table_agent.hand_watch import HandWatch
+from table_agent.events import BURN, CardArrived, CardLeft, Zone
+from table_agent.hand_watch import HELD_MAX, HandWatch, SeatLights, fault_details, wire_event
 from tablewire import wire
 
 SEATS = [1, 2, 3]
@@ -87,3 +90,136 @@ def test_a_late_command_of_the_last_hand_changes_neither_the_lights_nor_the_ruli
         assert watch.command(cmd) == []
     assert (watch.lights.to_act, watch.lights.to_call, watch.lights.at_fault) == (1, 100, set())
     assert watch.rulings == [] and watch.betting is not None and watch.betting.hand == 2
+
+
+class Calls:
+    """What the watch asks of the monitor (through `ReadOrder.call`), recorded and passed on."""
+
+    def __init__(self, watch: HandWatch) -> None:
+        self.seen: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
+        real = watch.judge.call
+
+        def call(name: str, *args: object, **kwargs: object) -> list[object]:
+            self.seen.append((name, args, kwargs))
+            return list(real(name, *args, **kwargs))
+
+        watch.judge.call = call  # type: ignore[method-assign,assignment]
+
+
+def test_the_betting_opens_and_closes_each_street_once_and_lights_follow_the_hub() -> None:
+    watch = HandWatch(table="t1")
+    watch.command(context(4))
+    calls = Calls(watch)
+    first = wire.BettingCmd(hand=4, street="preflop", open=True, to_act=1, to_call=100, opened=True,
+                            time_seat=1, time_left=12.5)
+    for cmd in (first, first, wire.BettingCmd(hand=4, street="flop", open=True, to_act=2, closed=["preflop"]),
+                wire.BettingCmd(hand=4, street="flop", open=False, closed=["preflop", "flop", "nonsense"])):
+        watch.command(cmd)
+    assert [(n, a) for n, a, _ in calls.seen if n != "set_to_act"] == [
+        ("betting_opened", (Street.PREFLOP,)), ("betting_closed", (Street.PREFLOP,)),
+        ("betting_opened", (Street.FLOP,)), ("betting_closed", (Street.FLOP,))]
+    assert [a for n, a, _ in calls.seen if n == "set_to_act"] == [(1,), (1,), (2,), (None,)]
+    assert watch.betting is not None and watch.betting.street == "flop"
+    lights = watch.lights
+    assert (lights.to_act, lights.to_call, lights.opened, lights.time_seat, lights.time_left) == (
+        None, 0, False, None, None)
+    watch.command(first)
+    assert (lights.to_act, lights.to_call, lights.opened, lights.time_seat, lights.time_left) == (
+        1, 100, True, 1, 12.5)
+
+
+def test_rulings_are_kept_in_order_light_their_seats_and_pass_their_remedy_on() -> None:
+    watch = HandWatch(table="t1")
+    watch.command(context(4))
+    calls = Calls(watch)
+    remedy = wire.RulingCmd(hand=4, kind="exposed_card", decision="card_kept", seat=2, cards=["As"])
+    betting = wire.RulingCmd(hand=4, kind="insufficient_bet", decision="treated_as_call", seat=3,
+                             dead_seats=[1])
+    before = watch.rulings
+    watch.command(remedy)
+    watch.command(betting)
+    assert watch.rulings == [remedy, betting] and before == []  # a new list each time
+    assert watch.lights.at_fault == {1, 2, 3}
+    assert [(n, a, k) for n, a, k in calls.seen] == [
+        ("expect_remedy", ("card_kept",), {"cards": ["As"], "seat": 2, "dead_seats": []}),
+        ("expect_remedy", ("treated_as_call",), {"cards": [], "seat": 3, "dead_seats": [1]})]
+
+
+def test_a_remedy_the_monitor_cannot_follow_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    watch = HandWatch(table="t1")
+    watch.command(context(4))
+
+    def refuse(name: str, *args: object, **kwargs: object) -> list[object]:
+        raise DealingError("no card to designate")
+
+    watch.judge.call = refuse  # type: ignore[method-assign,assignment]
+    with caplog.at_level(logging.WARNING, logger="table_agent.hand_watch"):
+        assert watch.command(wire.RulingCmd(hand=4, kind="flop_without_burn", decision="designate_burn")) == []
+    assert "hand 4: ruling designate_burn not understood: no card to designate" in caplog.text
+    assert len(watch.rulings) == 1
+
+
+def test_a_hand_over_keeps_the_result_and_darkens_the_seats() -> None:
+    watch = HandWatch(table="t1")
+    watch.command(context(4))
+    watch.command(wire.BettingCmd(hand=4, street="preflop", open=True, to_act=1, to_call=100))
+    watch.command(wire.RulingCmd(hand=4, kind="exposed_card", decision="td_decision", seat=2))
+    watch.command(wire.HandOverCmd(hand=4, result="uncontested"))
+    assert watch.result == "uncontested" and watch.lights == SeatLights()
+    watch.new_hand_pressed()
+    assert (watch.hand, watch.context, watch.betting, watch.result, watch.rulings) == (None, None, None, None, [])
+
+
+def test_panel_presses_reach_the_monitor_with_their_time() -> None:
+    watch = HandWatch(table="t1")
+    watch.command(context(4))
+    calls = Calls(watch)
+    watch.action(2, "call", 12.5)
+    watch.away(3)
+    watch.back(3)
+    assert calls.seen == [("action_seen", (2, None), {"action": "call", "at": 12.5}),
+                          ("seat_away", (3,), {}), ("seat_back", (3,), {})]
+
+
+def test_a_context_carries_everything_the_monitor_judges_by() -> None:
+    watch = HandWatch(table="t1")
+    cmd = wire.HandContextCmd(hand=9, seats=[1, 3, 5], button=5, first_to_deal=1, small_blind=1, hole_cards=4,
+                              discards=1, excluded_ranks=["2", "3"], deck="A", table_decks=["A", "B"], away=[3],
+                              table_seats=6, deadline="last_card", dealer=5)
+    watch.command(cmd)
+    ctx = watch.judge._ctx  # noqa: SLF001 - what the monitor was started with
+    assert ctx is not None
+    assert (ctx.hand, ctx.seats, ctx.button, ctx.first_to_deal, ctx.small_blind, ctx.hole_cards, ctx.discards,
+            ctx.excluded_ranks, ctx.deck, ctx.table_decks, ctx.away, ctx.table_seats, ctx.deadline, ctx.dealer) == (
+        9, (1, 3, 5), 5, 1, 1, 4, 1, frozenset({"2", "3"}), "A", frozenset({"A", "B"}), frozenset({3}), 6,
+        Deadline("last_card"), 5)
+    assert watch.context == cmd and watch.hand == 9
+
+
+def test_at_most_held_max_cards_wait_for_a_context_the_oldest_dropped() -> None:
+    watch = HandWatch(table="t1")
+    felt = Felt(watch)
+    watch.new_hand_pressed()
+    for i in range(HELD_MAX + 1):
+        felt.put(Zone.seat_zone(1), "As@Z" if i == 0 else "2s")  # the foreign card first, then dropped
+    assert not [f for f in faults(watch.command(context(1))) if f[0] is K.FOREIGN_CARD]
+
+
+def test_wire_events_carry_the_fault_or_the_card() -> None:
+    head = {"table": "t1", "boot": "b1", "seq": 7, "at": 3.5}
+    fault = FaultDetected(K.EXPOSED_CARD, 4, 2, ("As",), 3.0, {"count": 2, "during_deal": True, "left": 0.5,
+                                                                 "note": None, "seats": (1, 2), "cards": ["As", "Kd"],
+                                                                 "mixed": (1, "x"), "street": Street.FLOP})
+    seen = wire_event(fault, head)
+    assert seen == wire.FaultSeen(table="t1", boot="b1", seq=7, at=3.5, hand=4, kind=K.EXPOSED_CARD, seat=2,
+                                  cards=["As"], details={"count": 2, "during_deal": True, "left": 0.5, "note": None,
+                                                         "seats": [1, 2], "cards": ["As", "Kd"],
+                                                         "mixed": ["1", "x"], "street": "flop"})
+    tag = card_tag("Kd")
+    arrived = wire_event(CardArrived(Zone.seat_zone(3), tag, 1.0, 5), head)
+    assert arrived == wire.CardEvent(table="t1", boot="b1", seq=7, at=3.5, type="card_arrived", zone="seat:3",
+                                     uid=tag.uid, card="Kd", deck="A", order=5)
+    left = wire_event(CardLeft(BURN, tag, 1.0, 6), head)
+    assert isinstance(left, wire.CardEvent) and (left.type, left.zone, left.order) == ("card_left", "burn", 6)
+    assert fault_details({"flag": False, "n": 0}) == {"flag": False, "n": 0}
+    assert fault_details({"bools": (True, 1)}) == {"bools": ["True", "1"]}  # a bool is no seat number
