@@ -96,6 +96,11 @@ def test_chip_rules_single_chip_and_identical_chips_cdc_10_10_10_11() -> None:
                                                                "cdc-2013 10.9")
     # 400 + 400 - 400 = 400 is not under the 300 to call: both chips are needed to raise
     assert judge(K.RAISE, None, chips=(400, 400)) == Judgement(S.ACCEPTED, K.RAISE, 800)
+    # two chips of 300 facing 300: one calls, the other is needed for the raise (not one too many)
+    assert judge(K.RAISE, None, chips=(300, 300)) == Judgement(S.ACCEPTED, K.RAISE, 600)
+    # not facing a bet (an opening bet, the big blind's option): a single chip is a bet of its value
+    assert judge(K.RAISE, None, max_bet=0, min_to=100, chips=(500,)) == Judgement(S.ACCEPTED, K.BET, 500)
+    assert judge(K.RAISE, None, own=100, max_bet=100, chips=(500,)) == Judgement(S.ACCEPTED, K.RAISE, 600)
     # different chips: the identical-chips rule does not apply
     assert judge(K.RAISE, None, chips=(100, 500)) == Judgement(S.ACCEPTED, K.RAISE, 600)
     # pouques 67: several chips over 50 % are a raise (no identical-chips rule)
