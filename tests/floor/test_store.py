@@ -148,17 +148,24 @@ def test_another_programs_file_is_refused_and_an_older_tapis_store_is_not(tmp_pa
 
     foreign = tmp_path / "photos.db"
     con = sqlite3.connect(foreign)
-    con.execute("CREATE TABLE album (id INTEGER)")
-    con.execute("CREATE TABLE photo (id INTEGER)")
+    for name in ("album", "photo", "face", "place", "tag", "zone"):
+        con.execute(f"CREATE TABLE {name} (id INTEGER)")
     con.close()
-    with pytest.raises(StoreError, match=r"photos\.db is a SQLite file of another program \(tables album, photo\)"):
-        EventStore(foreign)
+    with pytest.raises(StoreError, match=r"photos\.db is a SQLite file of another program \(tables album, face, "
+                                         r"photo, place, tag\): not a tapis store, left untouched"):
+        EventStore(foreign)  # five tables named at most
     older = tmp_path / "older.db"  # a tapis store from before the application id: our three tables
     EventStore(older).close()
     con = sqlite3.connect(older)
     con.execute("PRAGMA application_id=0")
     con.close()
     EventStore(older).close()
+    exact = tmp_path / "exact.db"  # id 0 and exactly our three tables (no AUTOINCREMENT's sqlite_sequence)
+    con = sqlite3.connect(exact)
+    for name in ("table_event", "tournament_event", "config"):
+        con.execute(f"CREATE TABLE {name} (id INTEGER)")
+    con.close()
+    EventStore(exact).close()
     tables_only = tmp_path / "half.db"  # id 0 and only some of our tables: not ours
     con = sqlite3.connect(tables_only)
     con.execute("CREATE TABLE config (key TEXT)")
