@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.floor.store import EventStore, StaleTournament, StoreError
+from hub.floor.store import _SCHEMA, EventStore, StaleTournament, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -162,8 +162,7 @@ def test_another_programs_file_is_refused_and_an_older_tapis_store_is_not(tmp_pa
     EventStore(older).close()
     exact = tmp_path / "exact.db"  # id 0 and exactly our three tables (no AUTOINCREMENT's sqlite_sequence)
     con = sqlite3.connect(exact)
-    for name in ("table_event", "tournament_event", "config"):
-        con.execute(f"CREATE TABLE {name} (id INTEGER)")
+    con.executescript(_SCHEMA.replace(" AUTOINCREMENT", ""))
     con.close()
     EventStore(exact).close()
     tables_only = tmp_path / "half.db"  # id 0 and only some of our tables: not ours
