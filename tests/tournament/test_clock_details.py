@@ -101,3 +101,26 @@ def test_past_the_last_level_the_clock_stays_on_it_at_zero() -> None:
     assert apply(clock, clock.due(1_000 * MIN)) == []
     assert clock.index == 4 and clock.remaining(1_000 * MIN) == 0.0
     assert clock.next_break_in(1_000 * MIN) is None
+
+
+def test_before_the_start_the_first_item_is_the_one_announced_even_a_break() -> None:
+    assert ClockState(SHORT).remaining(0.0) == 10 * MIN
+
+
+def test_every_break_played_is_counted() -> None:
+    clock = started()
+    apply(clock, clock.due((10 + 20 + 30 + 5) * MIN))
+    assert (clock.levels_done, clock.breaks_done, clock.level().number) == ([1, 2], 2, 3)
+
+
+def test_after_a_night_break_the_next_level_starts_and_after_the_last_one_nothing() -> None:
+    night = Structure("two days", 1_000, (Level(1, 50, 100, 20), Break("nuit", 0, day_end=True),
+                                          Level(2, 100, 200, 20)))
+    clock = started(night)
+    apply(clock, clock.due(20 * MIN))
+    assert not clock.running and clock.on_break
+    assert clock.resume(30 * MIN) == [ClockResumed(30 * MIN), LevelStarted(2, "resumed", 30 * MIN)]
+    final = Structure("one day", 1_000, (Level(1, 50, 100, 20), Break("fin", 0, day_end=True)))
+    clock = started(final)
+    apply(clock, clock.due(20 * MIN))
+    assert clock.resume(30 * MIN) == [ClockResumed(30 * MIN)]
