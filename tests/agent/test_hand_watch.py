@@ -164,9 +164,9 @@ def test_a_hand_over_keeps_the_result_and_darkens_the_seats() -> None:
     watch.command(context(4))
     watch.command(wire.BettingCmd(hand=4, street="preflop", open=True, to_act=1, to_call=100))
     watch.command(wire.RulingCmd(hand=4, kind="exposed_card", decision="td_decision", seat=2))
-    watch.command(wire.HandOverCmd(hand=4, result="uncontested"))
+    assert watch.command(wire.HandOverCmd(hand=4, result="uncontested")) == []
     assert watch.result == "uncontested" and watch.lights == SeatLights()
-    watch.new_hand_pressed()
+    assert watch.new_hand_pressed() == []
     assert (watch.hand, watch.context, watch.betting, watch.result, watch.rulings) == (None, None, None, None, [])
 
 
@@ -184,14 +184,14 @@ def test_panel_presses_reach_the_monitor_with_their_time() -> None:
 def test_a_context_carries_everything_the_monitor_judges_by() -> None:
     watch = HandWatch(table="t1")
     cmd = wire.HandContextCmd(hand=9, seats=[1, 3, 5], button=5, first_to_deal=1, small_blind=1, hole_cards=4,
-                              discards=1, excluded_ranks=["2", "3"], deck="A", table_decks=["A", "B"], away=[3],
+                              discards=1, excluded_ranks=["2", "3"], deck="B", table_decks=["B", "C"], away=[3],
                               table_seats=6, deadline="last_card", dealer=5)
     watch.command(cmd)
     ctx = watch.judge._ctx  # noqa: SLF001 - what the monitor was started with
     assert ctx is not None
     assert (ctx.hand, ctx.seats, ctx.button, ctx.first_to_deal, ctx.small_blind, ctx.hole_cards, ctx.discards,
             ctx.excluded_ranks, ctx.deck, ctx.table_decks, ctx.away, ctx.table_seats, ctx.deadline, ctx.dealer) == (
-        9, (1, 3, 5), 5, 1, 1, 4, 1, frozenset({"2", "3"}), "A", frozenset({"A", "B"}), frozenset({3}), 6,
+        9, (1, 3, 5), 5, 1, 1, 4, 1, frozenset({"2", "3"}), "B", frozenset({"B", "C"}), frozenset({3}), 6,
         Deadline("last_card"), 5)
     assert watch.context == cmd and watch.hand == 9
 
@@ -209,12 +209,12 @@ def test_wire_events_carry_the_fault_or_the_card() -> None:
     head = {"table": "t1", "boot": "b1", "seq": 7, "at": 3.5}
     fault = FaultDetected(K.EXPOSED_CARD, 4, 2, ("As",), 3.0, {"count": 2, "during_deal": True, "left": 0.5,
                                                                  "note": None, "seats": (1, 2), "cards": ["As", "Kd"],
-                                                                 "mixed": (1, "x"), "street": Street.FLOP})
+                                                                 "mixed": (1, "x"), "zone": Zone.seat_zone(3)})
     seen = wire_event(fault, head)
     assert seen == wire.FaultSeen(table="t1", boot="b1", seq=7, at=3.5, hand=4, kind=K.EXPOSED_CARD, seat=2,
                                   cards=["As"], details={"count": 2, "during_deal": True, "left": 0.5, "note": None,
                                                          "seats": [1, 2], "cards": ["As", "Kd"],
-                                                         "mixed": ["1", "x"], "street": "flop"})
+                                                         "mixed": ["1", "x"], "zone": "seat:3"})
     tag = card_tag("Kd")
     arrived = wire_event(CardArrived(Zone.seat_zone(3), tag, 1.0, 5), head)
     assert arrived == wire.CardEvent(table="t1", boot="b1", seq=7, at=3.5, type="card_arrived", zone="seat:3",
@@ -223,3 +223,12 @@ def test_wire_events_carry_the_fault_or_the_card() -> None:
     assert isinstance(left, wire.CardEvent) and (left.type, left.zone, left.order) == ("card_left", "burn", 6)
     assert fault_details({"flag": False, "n": 0}) == {"flag": False, "n": 0}
     assert fault_details({"bools": (True, 1)}) == {"bools": ["True", "1"]}  # a bool is no seat number
+
+
+def test_a_fresh_watch_knows_no_hand_and_does_not_judge_cards_read_before_the_first_new_hand() -> None:
+    watch = HandWatch(table="t1")
+    assert (watch.hand, watch.context, watch.betting, watch.result, watch.rulings, watch.lights) == (
+        None, None, None, None, [], SeatLights())
+    felt = Felt(watch)
+    assert len(felt.put(Zone.seat_zone(1), "As@Z")) == 1  # the agent just started: published, not held
+    assert faults(watch.command(context(1))) == []  # the hub's first context does not judge it
