@@ -2,7 +2,8 @@
 
 Builds a TD command (`hub.floor.commands`) from the arguments and runs it on the SQLite store
 directly when the hub is not running (`--db`), or sends it over MQTT to the running hub (`--broker`)
-and prints its answer. Emits readable text (or `--json`); refusals in plain words, exit status 2.
+and prints its answer. Emits readable text (or `--json`); refusals in plain words, exit status 2;
+no answer from the hub over MQTT, exit status 3 (the command may or may not have been kept).
 """
 
 from __future__ import annotations
@@ -220,7 +221,8 @@ def serve(db: str, broker: str, *, period: float, link_options: dict[str, object
 
 
 def td_main(argv: list[str], out: TextIO | None = None) -> int:
-    """`tapis tournament ...`; 0 on success, 2 with a plain-words error otherwise."""
+    """`tapis tournament ...`; 0 on success, 3 when the hub gave no answer, 2 with a plain-words error
+    otherwise (a refusal, a bad argument, a store or broker that cannot be used)."""
     out = out or sys.stdout
     try:
         args = parser().parse_args(argv)
@@ -241,6 +243,9 @@ def td_main(argv: list[str], out: TextIO | None = None) -> int:
             return serve(db, broker, period=args.period, link_options=link_options)
         command = build_command(args)
         result = run_remote(broker, command, link_options=link_options) if broker else run_local(db, command)
+    except TimeoutError as err:  # sent, never answered: unlike a refusal, it may have been kept
+        print(f"tapis tournament {args.command}: {err}", file=sys.stderr)
+        return 3
     except (CommandError, OSError, ValueError) as err:  # StoreError, TimeoutError, ConnectionError
         print(f"tapis tournament {args.command}: {err}", file=sys.stderr)
         return 2

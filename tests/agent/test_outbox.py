@@ -29,7 +29,8 @@ def test_an_unusable_file_is_a_plain_error(tmp_path: Path) -> None:
 
 
 def test_durable_by_default_and_fast_when_asked(tmp_path: Path) -> None:
-    """An agent's outbox survives a power cut (synchronous=FULL, WAL); a simulated room's need not."""
+    """An agent's outbox is set to survive a power cut (synchronous=FULL, WAL; the cut itself:
+    test_outbox_power_cut.py); a simulated room's need not."""
     box = Outbox(tmp_path / "a.db")
     assert box._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert box._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -129,6 +129,25 @@ def test_an_ack_that_frees_something_restarts_the_wait_and_an_empty_outbox_is_qu
     assert published == []
 
 
+def test_an_ack_that_frees_nothing_does_not_postpone_the_resend() -> None:
+    """The hub's retained ack comes again (a reconnect, QoS 1) naming what was already forgotten:
+    it is no sign that the hub stores what waits, so the resend stays due 10 s after the last
+    progress."""
+    box, clock = Outbox(), ManualClock()
+    published: list[tuple[str, bytes]] = []
+    sender = _sender(box, "run1", clock, published)
+    sender.send(_status("run1", sender.next_seq()))
+    sender.acknowledged(wire.Ack(boot="run1", seq=1))  # progress at 0 s
+    sender.send(_status("run1", sender.next_seq()))
+    published.clear()
+    for _ in range(2):
+        clock.advance(5.0)
+        sender.acknowledged(wire.Ack(boot="run1", seq=1))  # the same ack: frees nothing
+    clock.advance(0.5)
+    sender.check(clock.now())
+    assert _sent(published) == [("run1", 2)]  # 10.5 s since the ack that freed seq 1
+
+
 def test_the_wait_counts_from_the_last_resend_even_one_cut_short_by_a_dead_run() -> None:
     box, clock = Outbox(), ManualClock()
     published: list[tuple[str, bytes]] = []

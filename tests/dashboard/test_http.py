@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -145,6 +146,49 @@ def test_a_session_the_hub_no_longer_knows_is_told_apart_from_no_login(dashboard
     cookie, _ = login(dashboard)
     status, body, _ = request(dashboard, "POST", "/api/td/floor", pause, cookie=cookie, csrf="forged")
     assert (status, body["code"]) == (403, "csrf")
+
+
+class _LaterWall:
+    """The routes' `time` module, read `ahead` seconds later than the wall (the hub runs on)."""
+
+    def __init__(self, ahead: float) -> None:
+        self.ahead = ahead
+
+    def time(self) -> float:
+        return time.time() + self.ahead
+
+    @staticmethod
+    def monotonic() -> float:
+        return time.monotonic()
+
+
+def test_a_td_login_expires_after_a_tournament_day_while_the_hub_runs(
+        dashboard: Dashboard, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sessions last SESSION_SECONDS (12 h); the hub that issued one refuses it afterwards,
+    without a restart: `/api/me` says viewer and a TD post is refused as `session_expired`."""
+    from hub.dashboard import routes
+    from hub.dashboard.auth import SESSION_SECONDS
+
+    cookie, csrf = login(dashboard)
+    pause = {"cmd": "clock", "action": "pause"}
+    wall = _LaterWall(SESSION_SECONDS - 60)
+    monkeypatch.setattr(routes, "time", wall)
+    assert request(dashboard, "GET", "/api/me", cookie=cookie)[1]["role"] == "td"  # a minute left
+    wall.ahead = SESSION_SECONDS + 1
+    assert request(dashboard, "GET", "/api/me", cookie=cookie)[1]["role"] == "viewer"
+    status, body, _ = request(dashboard, "POST", "/api/td/floor", pause, cookie=cookie, csrf=csrf)
+    assert (status, body["code"]) == (403, "session_expired")
+    wall.ahead = 0.0  # the clock going back does not revive it: it was forgotten
+    assert request(dashboard, "GET", "/api/me", cookie=cookie)[1]["role"] == "viewer"
+
+
+def test_a_session_is_forgotten_at_its_expiry_not_before() -> None:
+    sessions = Sessions({"alice": hash_password(PASSWORD)})
+    session = sessions.login("alice", PASSWORD, 1_000.0)
+    assert session is not None
+    assert sessions.get(session.token, session.expires - 0.001) == session
+    assert sessions.get(session.token, session.expires) is None
+    assert sessions.get(session.token, 1_000.0) is None  # forgotten, not only refused once
 
 
 def test_fault_acknowledged_and_td_decision_taken_reach_every_stream(room: ScriptedRoom,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.floor.store import EventStore, StoreError
+from hub.floor.store import _SCHEMA, EventStore, StaleTournament, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,7 +65,8 @@ def test_corrupt_file_is_a_plain_words_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as err:
         EventStore(bad)
     assert isinstance(err.value, OSError)
-    assert str(bad) in str(err.value) and "corrupt" in str(err.value)
+    # the wording itself: pytest's directory for this test has "corrupt" in its name, so the path would
+    assert str(err.value) == f"the event store {bad} is corrupt or not a tapis store (file is not a database)"
 
 
 def test_unwritable_path_is_a_store_error(tmp_path: Path) -> None:
@@ -105,6 +106,131 @@ def test_a_store_sqlite_may_only_read_is_a_store_error_naming_it(tmp_path: Path,
     with pytest.raises(StoreError, match=r"ro\.db cannot be written \(attempt to write a readonly database\)"):
         store = EventStore(path)
         store.append_table_event("t1", "b", 1, b"x", 0.0)
+
+
+def test_a_new_store_is_durable_tapis_and_commits_each_write_at_once(tmp_path: Path) -> None:
+    """FULL unless asked (a simulated room's OFF), WAL, marked as tapis's at schema 1; an append is
+    committed when it returns (autocommit: another connection reads it at once)."""
+    import sqlite3
+
+    from hub.floor.store import APPLICATION_ID, STORE_SCHEMA
+
+    path = tmp_path / "s.db"
+    with EventStore(path) as store, EventStore(tmp_path / "fast.db", durable=False) as fast:
+        db = store._db  # noqa: SLF001
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 2
+        assert fast._db.execute("PRAGMA synchronous").fetchone()[0] == 0  # noqa: SLF001
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA user_version").fetchone()[0] == STORE_SCHEMA
+        assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        store.append_table_event("t1", "b", 1, b"x", 0.0)
+        assert not db.in_transaction
+        other = sqlite3.connect(path)
+        try:
+            assert other.execute("SELECT COUNT(*) FROM table_event").fetchone()[0] == 1
+        finally:
+            other.close()
+
+
+def test_a_store_of_another_schema_is_refused_naming_both(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "s.db"
+    EventStore(path).close()
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA user_version=7")
+    con.close()
+    with pytest.raises(StoreError, match=r"s\.db is a tapis store of schema 7, this hub reads schema 1"):
+        EventStore(path)
+
+
+def test_another_programs_file_is_refused_and_an_older_tapis_store_is_not(tmp_path: Path) -> None:
+    import sqlite3
+
+    foreign = tmp_path / "photos.db"
+    con = sqlite3.connect(foreign)
+    for name in ("album", "photo", "face", "place", "tag", "zone"):
+        con.execute(f"CREATE TABLE {name} (id INTEGER)")
+    con.close()
+    with pytest.raises(StoreError, match=r"photos\.db is a SQLite file of another program \(tables album, face, "
+                                         r"photo, place, tag\): not a tapis store, left untouched"):
+        EventStore(foreign)  # five tables named at most
+    older = tmp_path / "older.db"  # a tapis store from before the application id: our three tables
+    EventStore(older).close()
+    con = sqlite3.connect(older)
+    con.execute("PRAGMA application_id=0")
+    con.close()
+    EventStore(older).close()
+    exact = tmp_path / "exact.db"  # id 0 and exactly our three tables (no AUTOINCREMENT's sqlite_sequence)
+    con = sqlite3.connect(exact)
+    con.executescript(_SCHEMA.replace(" AUTOINCREMENT", ""))
+    con.close()
+    EventStore(exact).close()
+    tables_only = tmp_path / "half.db"  # id 0 and only some of our tables: not ours
+    con = sqlite3.connect(tables_only)
+    con.execute("CREATE TABLE config (key TEXT)")
+    con.close()
+    with pytest.raises(StoreError, match="another program"):
+        EventStore(tables_only)
+    marked = tmp_path / "marked.db"  # another program's file carrying another id is refused too
+    con = sqlite3.connect(marked)
+    con.execute("PRAGMA application_id=1")
+    con.execute("CREATE TABLE table_event (id INTEGER)")
+    con.execute("CREATE TABLE tournament_event (id INTEGER)")
+    con.execute("CREATE TABLE config (key TEXT)")
+    con.close()
+    with pytest.raises(StoreError, match="another program"):
+        EventStore(marked)
+
+
+def test_sqlite_errors_are_explained_by_kind() -> None:
+    import sqlite3
+
+    store = EventStore(":memory:")
+    try:
+        explain = store._explain  # noqa: SLF001
+        assert "is corrupt or not a tapis store (database disk image is malformed)" in explain(
+            sqlite3.DatabaseError("database disk image is malformed"))
+        assert "is corrupt" in explain(sqlite3.DatabaseError("file is not a database"))
+        for text in ("attempt to write a readonly database", "unable to open database file", "disk I/O error"):
+            assert f"cannot be written ({text}): check the path" in explain(sqlite3.OperationalError(text))
+        assert explain(sqlite3.OperationalError("database is locked")) == (
+            "the event store :memory: failed: database is locked")
+    finally:
+        store.close()
+
+
+def test_counts_rows_and_keys_by_table_and_prefix(tmp_path: Path) -> None:
+    with EventStore(tmp_path / "s.db") as store:
+        store.append_table_event("t1", "b", 1, b"x", 0.0)
+        store.append_table_event("t2", "b", 1, b"y", 0.0)
+        store.append_table_event("t1", "b", 2, b"z", 0.0)
+        assert store.count_table_events() == 3 and store.count_table_events("t2") == 1
+        assert (store.table_event_row("t1", "b", 2), store.table_event_row("t1", "b", 3)) == (3, 0)
+        assert store.table_event_row("t2", "b", 1) == 2
+        assert store.last_seqs() == [("t2", "b", 1), ("t1", "b", 2)]
+        assert [r.seq for r in store.table_rows(table="t1", after=1)] == [2]
+        store.put_config("b", 1)
+        store.put_config("a", 2)
+        assert store.config_keys() == ["a", "b"]
+        assert store.append_tournament_events([]) == 0
+
+
+def test_tournament_events_are_stored_as_compact_json_objects(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "s.db"
+    with EventStore(path) as store:
+        store.append_tournament_event({"type": "A", "n": [1, 2]})
+        with pytest.raises(StaleTournament, match=r"s\.db holds 1 tournament events, the command saw 0"):
+            store.append_tournament_events([{"type": "B"}], expected=0)
+    con = sqlite3.connect(path)
+    assert con.execute("SELECT body FROM tournament_event").fetchall() == [('{"type":"A","n":[1,2]}',)]
+    con.execute("INSERT INTO tournament_event (body) VALUES ('[1]')")
+    con.commit()
+    con.close()
+    with EventStore(path) as store, pytest.raises(StoreError, match="holds a tournament event that is not an object"):
+        list(store.tournament_events())
 
 
 _APPENDER = """

@@ -146,13 +146,13 @@ def test_td_commands_over_mqtt(broker: EmbeddedBroker, running_floor: tuple[Floo
         assert [e["type"] for e in again.tournament_events()] == [type(e).__name__ for e in floor.require().events]
 
 
-def test_no_hub_on_the_broker_is_a_plain_words_timeout(broker: EmbeddedBroker, monkeypatch: pytest.MonkeyPatch,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_hub_on_the_broker_is_a_plain_words_timeout_exit_3_not_a_refusal(
+        broker: EmbeddedBroker, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import hub.floor.td as td
 
     real = td.run_remote
     monkeypatch.setattr(td, "run_remote", lambda b, c, **kw: real(b, c, timeout=0.5, **kw))
-    assert run(["status", "--broker", broker.url])[0] == 2
+    assert run(["status", "--broker", broker.url])[0] == 3  # 2 is a refusal: the hub answered
     assert "no answer from the hub" in capsys.readouterr().err
 
 

@@ -8,9 +8,10 @@ import json
 import os
 import queue
 import random
-import time
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,6 +92,20 @@ def test_a_capture_is_json_lines_with_a_header_and_both_directions(recorded: Pat
     assert {(f.antenna, f.uid) for f in seen} == {(0, ACE), (2, KING)}
 
 
+class _EndedCapture(CaptureLink):
+    """A capture link that says when its last chunk has been read (the reader asked once more)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ended = threading.Event()
+
+    def read(self, size: int = 4096) -> bytes:
+        data = super().read(size)
+        if self.finished:
+            self.ended.set()
+        return data
+
+
 def test_replaying_a_capture_through_the_reader_worker_gives_the_same_frames_at_their_times(recorded: Path) -> None:
     clock = ManualClock(100.0)
     items: queue.Queue[object] = queue.Queue()
@@ -102,12 +117,16 @@ def test_replaying_a_capture_through_the_reader_worker_gives_the_same_frames_at_
 
     worker = ReaderWorker(open_link=open_link, out=items, clock=clock, scan_period_ms=20)
     worker.start()
-    deadline = time.monotonic() + 10
-    while not (links and links[0].finished) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    worker.stop()
-    got = [i for i in list(items.queue) if isinstance(i, FramesRead)]
-    assert [f for i in got for f in i.frames] == decode_capture(recorded)
+    expected = decode_capture(recorded)
+    got: list[FramesRead] = []
+    try:
+        while sum(len(i.frames) for i in got) < len(expected):  # each item as the worker puts it
+            item = items.get(timeout=10)
+            if isinstance(item, FramesRead):
+                got.append(item)
+    finally:
+        worker.stop()
+    assert [f for i in got for f in i.frames] == expected
     stamps = {round(100.0 + t, 6) for t, _ in replay_capture(recorded)}
     assert all(round(i.at, 6) in stamps for i in got)  # stamped with the capture's time, not now
     assert b"".join(links[0].written) == encode(HostHello(1)) + encode(SetScanPeriod(20)) + encode(StartScan())
@@ -121,16 +140,20 @@ def test_a_capture_replayed_through_the_agent_puts_the_cards_in_their_zones(reco
     clock = ManualClock(0.0)
     agent: TableAgent | None = None
     # one chunk at a time: the agent's queue must be empty before the clock moves on
-    link = CaptureLink(recorded, clock=clock, paced_by=lambda: agent is not None and agent._inbox.empty())
+    link = _EndedCapture(recorded, clock=clock, paced_by=lambda: agent is not None and agent._inbox.empty())
     agent = TableAgent(profile=profile, registry=REGISTRY, publisher=publisher, clock=clock,
                        open_link=lambda: link)
     agent.start()
-    deadline = time.monotonic() + 10
-    while not (link.finished and agent._inbox.empty()) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(0.1)  # the agent's thread finishes the last item
-    agent.stop()
-    events = publisher.all()
+    try:
+        # the capture's last chunk was read, so the reader put its frames in the agent's queue before
+        # asking again; a press queued behind them comes out once the agent has handled them all
+        assert link.ended.wait(10)
+        agent.player_action(2, "fold")
+        events = []
+        while (event := publisher.events.get(timeout=10))["type"] != "action":
+            events.append(event)
+    finally:
+        agent.stop()
     arrived = sorted((e["zone"], e["card"]) for e in events if e["type"] == "card_arrived")
     assert arrived == [("board", "Kd"), ("seat:1", "As")]
     assert not [e for e in events if e["type"] == "card_left"]

@@ -34,6 +34,20 @@ def test_short_raise_below_half_is_a_call_cdc_10_9() -> None:
     assert rec.ruling is not None and rec.ruling.decision is Decision.TREATED_AS_CALL
 
 
+def test_a_short_raise_completed_to_the_minimum_stops_at_the_stack_cdc_10_9() -> None:
+    """450 in front after the raise to 300 (next minimum 500): a raise to 400 is over half the
+    increment, so it is completed, but only to 450, all he has: he is all-in, the bet to call is
+    450, not 500."""
+    h = hand(s1=450)
+    h.act(4, ActionKind.RAISE, 300)
+    rec = h.act(1, ActionKind.RAISE, 400)
+    assert rec.status is ActionStatus.CORRECTED and rec.applied is ActionKind.ALLIN
+    assert (rec.to, rec.added, h.stack[1], h.bet[1]) == (450, 450, 0, 450)
+    assert rec.ruling is not None and rec.ruling.decision is Decision.COMPLETED_TO_MIN_RAISE
+    legal = h.legal()
+    assert (legal.seat, legal.call_to, legal.min_raise_to) == (2, 450, 650)
+
+
 def test_announced_short_raise_is_completed_cdc_10_3() -> None:
     h = hand()
     h.act(4, ActionKind.RAISE, 300)
@@ -80,6 +94,25 @@ def test_short_allin_does_not_reopen_cdc() -> None:
     assert legal.seat == 4 and legal.call_to == 250 and not legal.can_raise
     rec = h.act(4, ActionKind.RAISE, 600)
     assert rec.status is ActionStatus.REJECTED and rec.reason == "raise_not_allowed"
+
+
+def test_a_player_who_checked_may_raise_over_a_short_allin_bet_cdc_10_8() -> None:
+    """On the flop seats 2 and 3 check, seat 4 bets all-in 30 (less than the big blind): it is
+    the street's first bet, so those who checked may raise it (cdc 10.8), the 30 being no raise
+    that could have closed their betting."""
+    h = hand(s4=130)
+    for seat in (4, 1, 2):
+        h.act(seat, ActionKind.CALL)
+    h.act(3, ActionKind.CHECK)
+    h.deal_board("As", "Kd", "7c")
+    h.act(2, ActionKind.CHECK)
+    h.act(3, ActionKind.CHECK)
+    rec = h.act(4, ActionKind.ALLIN)
+    assert (rec.applied, rec.to) == (ActionKind.ALLIN, 30)
+    h.act(1, ActionKind.CALL)
+    legal = h.legal()
+    assert (legal.seat, legal.can_raise, legal.call_to, legal.min_raise_to) == (2, True, 30, 130)
+    assert h.act(2, ActionKind.RAISE, 130).status is ActionStatus.ACCEPTED
 
 
 def test_full_allin_reopens() -> None:

@@ -9,7 +9,9 @@ tested on their own below and in test_worked_examples.py; docs/rules-engine.md l
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
+from enum import StrEnum
 
 import pytest
 
@@ -37,9 +39,15 @@ def random_setup(rng: random.Random) -> Setup:
     sb = bb // 2
     ante_kind = rng.choice(("none", "each", "bb"))
     ante = bb // rng.choice((4, 8, 10))
-    # Stacks cover blind and ante (a short big blind is one of the known differences).
-    stacks = tuple(rng.choice((rng.randint(bb * 2, bb * 15), rng.randint(bb * 15, bb * 120)))
-                   + ante * n for _ in range(n))
+    # Stacks cover blind and ante (a short big blind is one of the known differences); one in four
+    # is short, so all-ins of every size meet the minimum raise: below it, at it, just above it.
+    def stack() -> int:
+        r = rng.random()
+        if r < 0.25:
+            return rng.randint(bb + 1, bb * 4)
+        return rng.randint(bb * 2, bb * 15) if r < 0.6 else rng.randint(bb * 15, bb * 120)
+
+    stacks = tuple(stack() + ante * n for _ in range(n))
     if ante_kind == "each":
         antes = (ante,) * n
     elif ante_kind == "bb":
@@ -64,15 +72,39 @@ def our_hand(s: Setup) -> Hand:
     return build_hand(PhhHand("random", 1, s.stacks, s.antes, s.blinds, s.bb, (), None))
 
 
-def cumulative_short_allins(h: Hand, seat: int) -> bool:
-    """Short all-ins since the seat acted add up to a full raise: PokerKit (like pcpm) reopens
-    the betting, cdc 10.7 / brest VII.19 / cpt87 8.5 do not."""
-    acted = h._acted.get(seat)
-    return acted is not None and h.full_seq == acted[0] and h.max_bet >= acted[1]
+class Skip(StrEnum):
+    """Why a hand is not compared to the end: the known differences (docs/rules-engine.md)."""
+
+    SHORT_ALLINS_ADD_UP = "short all-ins add up to a full raise"  # cdc 10.7 against PokerKit
+    # PokerKit measures a raise against the street's largest raise so far, which is 0 before the
+    # first: an all-in raise over the big blind by less than the big blind reopens the betting for
+    # those who limped (state.complete_bet_or_raise_to). cdc 10.7 / 10.5: it is not a full raise.
+    SHORT_FIRST_RAISE = "short all-in is the street's first raise"
+    SEVERAL_ODD_CHIPS = "several odd chips"  # brest VIII.13
+    ODD_CHIP_MERGED_POTS = "odd chip of pots won by the same players"  # cdc 11.7
 
 
-def play(rng: random.Random) -> tuple[list[int], list[int]] | None:
-    """Play one random hand in both engines; None when it reached a known difference."""
+# The most hands of HANDS each reason may skip: a filter that matches more is a bug (a reason that
+# matches everything hides every disagreement). Measured with seeds 1 to 5 (2,000 hands each):
+# add up 0 to 3, first raise 5 to 14, several odd chips 4 to 8, merged pots 41 to 55.
+SKIP_BOUND = {Skip.SHORT_ALLINS_ADD_UP: 0.01, Skip.SHORT_FIRST_RAISE: 0.02,
+              Skip.SEVERAL_ODD_CHIPS: 0.015, Skip.ODD_CHIP_MERGED_POTS: 0.05}
+
+
+def expected_short_raise(to: int, max_bet: int, min_to: int, all_in_to: int, bb: int) -> int:
+    """The rulebook's answer to a bet or raise below the minimum, written from cdc 10.9 and not
+    from the engine: an opening bet is aligned on the big blind; a raise of at least half the
+    minimum increment is completed to the minimum, else it is a call; never past the stack."""
+    if max_bet == 0:
+        return min(bb, all_in_to)
+    if (to - max_bet) * 2 >= min_to - max_bet:
+        return min(min_to, all_in_to)
+    return min(max_bet, all_in_to)
+
+
+def play(rng: random.Random, stats: Counter[str] | None = None) -> tuple[list[int], list[int]] | Skip:
+    """Play one random hand in both engines; the known difference it reached, if any."""
+    stats = Counter() if stats is None else stats
     s = random_setup(rng)
     st = pokerkit_state(s)
     h = our_hand(s)
@@ -83,34 +115,80 @@ def play(rng: random.Random) -> tuple[list[int], list[int]] | None:
     for i in range(n):
         st.deal_hole(holes[i + 1])  # type: ignore[attr-defined]
     board_sizes = [3, 1, 1]
+    # Tracked here from PokerKit's bets, not from the engine: the street's largest raise so far
+    # and, per seat, the full minimum (largest raise, at least the big blind) when it last acted.
+    min_when_acted: dict[int, int] = {}
+    largest_raise = 0
+    street_cards = -1
     while h.result is None:
         if h.betting_open:
+            if len(h.board) != street_cards:
+                street_cards, min_when_acted, largest_raise = len(h.board), {}, 0
             seat = h.to_act
             assert seat is not None
             assert st.actor_index == seat - 1  # type: ignore[attr-defined]
             legal = h.legal()
             assert legal.call_amount == st.checking_or_calling_amount  # type: ignore[attr-defined]
             pk_can_raise = st.can_complete_bet_or_raise_to()  # type: ignore[attr-defined]
-            if pk_can_raise and not legal.can_raise and cumulative_short_allins(h, seat):
-                return None  # PokerKit reopens on short all-ins adding up to a full raise
-            assert legal.can_raise == pk_can_raise
+            top_bet = max(st.bets)  # type: ignore[attr-defined]
+            if pk_can_raise and not legal.can_raise and seat in min_when_acted:
+                if top_bet >= min_when_acted[seat]:
+                    return Skip.SHORT_ALLINS_ADD_UP  # PokerKit reopens, cdc 10.7 does not
+                if largest_raise < s.bb:
+                    return Skip.SHORT_FIRST_RAISE  # PokerKit reopens, cdc 10.7 does not
+            assert legal.can_raise == pk_can_raise, (seat, legal, s, h.log)
+            min_when_acted[seat] = top_bet + max(largest_raise, s.bb)
             top = legal.max_raise_to
             if legal.can_raise:
                 assert top == st.max_completion_betting_or_raising_to_amount  # type: ignore[attr-defined]  # noqa: E501
                 assert legal.min_raise_to == st.min_completion_betting_or_raising_to_amount  # type: ignore[attr-defined]  # noqa: E501
+            all_in_to = h.bet[seat] + h.stack[seat]
             r = rng.random()
             if r < 0.12 and legal.call_amount > 0:
                 rec = h.act(seat, ActionKind.FOLD)
                 st.fold()  # type: ignore[attr-defined]
-            elif r < 0.72 or not legal.can_raise:
+                stats["fold"] += 1
+            elif r < 0.62 or not legal.can_raise:
                 rec = h.act(seat, ActionKind.CALL)
                 st.check_or_call()  # type: ignore[attr-defined]
+                stats["call"] += 1
+            elif r < 0.72:
+                rec = h.act(seat, ActionKind.ALLIN)
+                st.complete_bet_or_raise_to(all_in_to)  # type: ignore[attr-defined]
+                stats["all-in"] += 1
+            elif r < 0.84 and h.min_raise_to() - h.max_bet > 1 and all_in_to > h.max_bet + 1:
+                # below the minimum: the engine corrects it, PokerKit is told what stood
+                max_bet, min_to = h.max_bet, h.min_raise_to()
+                to = rng.randint(max_bet + 1, min(min_to, all_in_to) - 1) if min(
+                    min_to, all_in_to) - 1 > max_bet else max_bet + 1
+                if to >= all_in_to:
+                    to = all_in_to - 1
+                if to <= max_bet:
+                    rec = h.act(seat, ActionKind.CALL)
+                    st.check_or_call()  # type: ignore[attr-defined]
+                    stats["call"] += 1
+                else:
+                    rec = h.act(seat, ActionKind.RAISE, to)
+                    stood = h.bet[seat]
+                    want = expected_short_raise(to, max_bet, min_to, all_in_to, s.bb)
+                    assert stood == want, (to, max_bet, min_to, all_in_to, stood)
+                    assert rec.status is ActionStatus.CORRECTED, rec
+                    if stood > max_bet:
+                        st.complete_bet_or_raise_to(stood)  # type: ignore[attr-defined]
+                        stats["short raise completed"] += 1
+                    else:
+                        st.check_or_call()  # type: ignore[attr-defined]
+                        stats["short raise called"] += 1
+                    largest_raise = max(largest_raise, max(st.bets) - top_bet)  # type: ignore[attr-defined]
+                    continue
             else:
                 lo, hi = legal.min_raise_to, top
                 to = hi if rng.random() < 0.2 else rng.randint(lo, min(hi, lo * 3))
                 rec = h.act(seat, ActionKind.RAISE, to)
                 st.complete_bet_or_raise_to(to)  # type: ignore[attr-defined]
+                stats["raise"] += 1
             assert rec.status is ActionStatus.ACCEPTED, rec
+            largest_raise = max(largest_raise, max(st.bets) - top_bet)  # type: ignore[attr-defined]
         elif len(h.board) < 5:
             cards = "".join(deck.pop() for _ in range(board_sizes[0 if not h.board else
                                                                   len(h.board) - 2]))
@@ -122,29 +200,38 @@ def play(rng: random.Random) -> tuple[list[int], list[int]] | None:
     assert h.result is not None
     pots = h.result.pots
     if any(p.amount % len(p.winners) >= 2 for p in pots):
-        return None  # several odd chips: one each from the button's left (brest VIII.13)
+        return Skip.SEVERAL_ODD_CHIPS  # one each from the button's left (brest VIII.13)
     split_with_odd = [p.winners for p in pots if p.amount % len(p.winners)]
     if split_with_odd and any(sum(q.winners == w for q in pots) > 1 for w in split_with_odd):
         # PokerKit kills the losing hands first, so pots won by the same players merge before
         # the split; each pot is split on its own here (cdc 11.7), odd chips may differ.
-        return None
+        return Skip.ODD_CHIP_MERGED_POTS
     ours = [h.result.stacks[i + 1] for i in range(n)]
     return ours, list(st.stacks)  # type: ignore[attr-defined]
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # PokerKit: cards not from its own deck
-def test_random_tournament_hands_agree_with_pokerkit(seed: int) -> None:
+def test_random_tournament_hands_agree_with_pokerkit(seed: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every hand is compared to the end except the known differences, counted by reason; a
+    reason past its bound fails the test (a skip filter that matches too much hides bugs)."""
     rng = random.Random(seed)  # new hands every run; the seed is printed with a failure
-    compared = skipped = 0
+    compared = 0
+    skipped: Counter[Skip] = Counter()
+    actions: Counter[str] = Counter()
     for _ in range(HANDS):
-        out = play(rng)
-        if out is None:
-            skipped += 1
+        out = play(rng, actions)
+        if isinstance(out, Skip):
+            skipped[out] += 1
             continue
         ours, theirs = out
         assert ours == theirs
         compared += 1
-    assert compared > HANDS * 0.8, (compared, skipped)
+    with capsys.disabled():
+        print(f"\nPokerKit differential: {compared} of {HANDS} hands compared; skipped "
+              f"{ {str(k): v for k, v in skipped.items()} }; actions {dict(actions)}")
+    for reason, bound in SKIP_BOUND.items():
+        assert skipped[reason] <= HANDS * bound, (reason, skipped[reason], bound)
+    assert actions["short raise completed"] > 0 and actions["short raise called"] > 0, actions
 
 
 def test_short_allin_does_not_reopen_in_both() -> None:
@@ -165,6 +252,25 @@ def test_short_allin_does_not_reopen_in_both() -> None:
     assert h.to_act == 3 and st.actor_index == 2  # type: ignore[attr-defined]
     assert h.legal().can_raise is False
     assert st.can_complete_bet_or_raise_to() is False  # type: ignore[attr-defined]
+
+
+def test_known_difference_first_short_allin_raise_reopens_in_pokerkit() -> None:
+    """Seat 3 limps for 200; the big blind goes all-in for 377, a raise of 177, less than the big
+    blind: no full raise (cdc 10.5), so seat 3, who acted, may only call (cdc 10.7). PokerKit
+    compares the 177 with the street's largest raise so far, 0, and lets him raise."""
+    s = Setup((21_559, 457, 2_336, 2_177), (0, 80, 0, 0), (100, 200, 0, 0), 200)
+    h = our_hand(s)
+    st = pokerkit_state(s)
+    for _ in range(4):
+        st.deal_hole("????")  # type: ignore[attr-defined]
+    for seat in (3, 4, 1):
+        h.act(seat, ActionKind.CALL)
+        st.check_or_call()  # type: ignore[attr-defined]
+    assert h.act(2, ActionKind.ALLIN).to == 377
+    st.complete_bet_or_raise_to(377)  # type: ignore[attr-defined]
+    assert h.to_act == 3 and st.actor_index == 2  # type: ignore[attr-defined]
+    assert h.legal().can_raise is False
+    assert st.can_complete_bet_or_raise_to() is True  # type: ignore[attr-defined]
 
 
 def test_known_difference_short_big_blind_is_still_the_bet_cdc_10_6() -> None:

@@ -1,6 +1,7 @@
 """Random hands under all five rulesets, with wrong, early and simultaneous actions mixed in:
 chips are never created or lost, stacks never go negative, every action gets a status, and
-every hand ends."""
+every hand ends. Who wins what is not checked here (a wrong winner keeps every chip too): the
+PokerKit differential and the worked examples compare the amounts with a reference."""
 
 from __future__ import annotations
 

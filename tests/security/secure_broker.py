@@ -89,6 +89,7 @@ class Probe:
     connack: queue.Queue[ReasonCode] = field(default_factory=queue.Queue)
     messages: queue.Queue[mqtt.MQTTMessage] = field(default_factory=queue.Queue)
     received: list[tuple[str, bytes]] = field(default_factory=list)
+    disconnected: threading.Event = field(default_factory=threading.Event)  # by the broker or by close()
     _acks: dict[int, queue.Queue[list[ReasonCode]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -150,7 +151,11 @@ def probe(host: str, port: int, username: str | None, password: str | None, *,
         p.received.append((msg.topic, bytes(msg.payload)))
         p.messages.put(msg)
 
+    def on_disconnect(_c: mqtt.Client, _u: object, _f: object, _reason: ReasonCode, _p: object = None) -> None:
+        p.disconnected.set()
+
     client.on_connect, client.on_subscribe = on_connect, on_subscribe
+    client.on_disconnect = on_disconnect
     client.on_publish, client.on_message = on_publish, on_message
     client.connect_async(host, port, keepalive=15)
     client.loop_start()

@@ -126,11 +126,17 @@ def _hub(room: Room) -> Probe:
 
 
 def _intrude(intruder: Probe, hub: Probe) -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes]]]:
-    """What a connected intruder reads of the TD's topics and what of its TD command reaches the hub."""
+    """What a connected intruder reads of the TD's topics and what of its TD command reaches the hub.
+
+    Both ends wait on a marker, not a time: the intruder's on the hub status topic, which every
+    user may read (so it does arrive), published after its SUBACKs (the retained TD state, if it
+    could read it, was queued to it before); the hub's after the command's PUBACK."""
     intruder.subscribe("tapis/v1/hub/td/#")
     intruder.subscribe("#")
-    intruder.publish(TOURNAMENT_CMD, ELIMINATE)
-    time.sleep(0.5)  # retained messages come at subscribe; a command, at once
+    intruder.publish(TOURNAMENT_CMD, ELIMINATE)  # returns at the broker's PUBACK: it has been routed
+    marker = b"end of the intrusion"
+    assert not hub.publish(wire.HUB_STATUS, marker).is_failure
+    intruder.until(wire.HUB_STATUS, marker)
     hub.publish("tapis/v1/hub/sentinel", b"end")
     got = hub.until("tapis/v1/hub/sentinel", b"end")
     return ([(t, p) for t, p in intruder.received if "/hub/td/" in t or b"As" in p],
@@ -176,39 +182,56 @@ def test_the_td_itself_gets_its_command_through(room: Room) -> None:
 class Counted:
     """An `MqttLink` that counts its connections: a takeover shows as a second one."""
 
-    def __init__(self, room: Room, client_id: str, username: str, *, lan: bool = False, session: bool = False) -> None:
+    def __init__(self, room: Room, client_id: str, username: str, *, lan: bool = False, session: bool = False,
+                 listen: str | None = None) -> None:
         self.connects = 0
         self.inbox: queue.Queue[Message] = queue.Queue()
+        self.listen = listen or f"tapis/v1/hub/probe/{client_id}"
         tls = client_tls_context(room.ca) if lan and room.ca else None
         host, port = ("localhost", room.tls_port) if lan and room.tls_port else (room.host, room.port)
         self.link = MqttLink(client_id=client_id, host=host, port=port, username=username,
                              password=room.creds.user(username).password, tls=tls,
                              session_expiry=3600 if session else 0)
         self.link.on_connect(self._connected)
+        self.link.subscribe(self.listen, self.inbox.put)
         self.link.start()
 
     def _connected(self) -> None:
         self.connects += 1
 
 
+def _round_trip(sender: Counted, legit: list[Counted], payload: bytes, *, retain: bool = False) -> None:
+    """Each client gets a message on its own topic, over the connection it has (`retain`: also if
+    its subscription is not in place yet: it comes at subscribe)."""
+    for c in legit:
+        sender.link.publish(c.listen, payload, retain=retain)
+    for c in legit:
+        try:
+            while (msg := c.inbox.get(timeout=10)).payload != payload:
+                continue
+        except queue.Empty:
+            raise AssertionError(f"{c.link.client_id} lost its connection: {payload!r} never came") from None
+        assert msg.topic == c.listen
+
+
 def test_a_tables_credentials_cannot_take_over_another_clients_id(room: Room) -> None:
+    """Each intruder's connection is answered (its CONNACK, accepted or not) before the next; then a
+    message to every legitimate client arrives on its first connection. A takeover would have closed
+    it: the message would be lost (no session) or come after a second connection, counted."""
     hub = Counted(room, hub_client_id(None), "hub", session=True)
     workers = [Counted(room, hub_client_id(Shard(n, 2)), f"hub-{Shard(n, 2).name}", session=True) for n in (1, 2)]
     td = Counted(room, "tapis-td-1", "td", lan=True)
-    t2 = Counted(room, "tapis-table-t2", "table-t2", lan=True)
-    t2.link.subscribe(wire.table_commands("t2"), t2.inbox.put)
+    t2 = Counted(room, "tapis-table-t2", "table-t2", lan=True, listen=wire.table_commands("t2"))
     legit = [hub, *workers, td, t2]
     intruders = []
     try:
+        _round_trip(hub, legit, b"before", retain=True)  # then every subscription is in place
         for stolen in ("tapis-hub", "tapis-table-t2", hub_client_id(Shard(1, 2)), "tapis-td-1", "hub"):
             intruders.append(room.client("table-t1", room.creds.table("t1").password, client_id=stolen))
-            time.sleep(0.3)
-        time.sleep(1.0)
+            intruders[-1].connack.get(timeout=5)  # the broker has decided on this one
+        _round_trip(hub, legit, b"after")
         taken = {c.link.client_id: c.connects for c in legit if c.connects != 1}
         assert taken == {}, f"taken over (connections counted): {taken}"
-        # and they still work: the hub's command reaches t2
-        hub.link.publish(wire.table_commands("t2"), b"{}")
-        assert t2.inbox.get(timeout=5).topic == wire.table_commands("t2")
     finally:
         for p in intruders:
             p.close()
@@ -244,7 +267,7 @@ def test_a_flood_of_big_packets_stops_at_the_broker(room: Room) -> None:
     try:
         assert not t1.connack.get(timeout=5).is_failure
         t1.client.publish(wire.table_events("t1"), b"x" * (MAX_PACKET + 1), qos=1)
-        time.sleep(0.5)
+        assert t1.disconnected.wait(10)  # the broker read the packet's length and closed the connection
         hub.publish("tapis/v1/hub/sentinel", b"end")
         got = hub.until("tapis/v1/hub/sentinel", b"end")
         assert [t for t, p in got if len(p) > MAX_PACKET] == []
@@ -272,22 +295,25 @@ def test_sharded_hub_processes_keep_their_own_sessions(room: Room, tmp_path: Pat
     intruders: list[Probe] = []
     try:
         td.subscribe(f"{wire.HUB_STATUS}/+")
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and sum(p == wire.ONLINE for _t, p in td.received) < 2:
-            time.sleep(0.05)
-        assert sum(p == wire.ONLINE for _t, p in td.received) == 2, td.received
+        td.subscribe(wire.table_events("t1"))
+        online: set[str] = set()
+        while len(online) < 2:  # each worker's retained birth, as it comes
+            msg = td.messages.get(timeout=30)
+            if msg.payload == wire.ONLINE:
+                online.add(msg.topic)
         for n in (1, 2):
             intruders.append(probe(room.host, room.port, "table-t1", room.creds.table("t1").password,
                                    client_id=hub_client_id(Shard(n, 2))))
-        time.sleep(1.5)
-        assert [p for _t, p in td.received if p == wire.OFFLINE] == []  # no worker lost its connection
+            intruders[-1].connack.get(timeout=5)  # the broker has decided on this one
         for p in intruders:  # (they took over one another: each is table-t1)
             p.close()
         t1 = connect(room.host, room.port, "table-t1", room.creds.table("t1").password)
         intruders.append(t1)
         t1.subscribe(wire.hub_ack("t1"))
-        t1.publish(wire.table_events("t1"), wire.encode(wire.ReaderStatus(table="t1", boot="b1", seq=1, at=0.0,
-                                                                          state="connected")))
+        event = wire.encode(wire.ReaderStatus(table="t1", boot="b1", seq=1, at=0.0, state="connected"))
+        t1.publish(wire.table_events("t1"), event)
+        td.until(wire.table_events("t1"), event, timeout=10)  # a worker's will would have come before it
+        assert [p for _t, p in td.received if p == wire.OFFLINE] == []  # no worker lost its connection
         assert t1.messages.get(timeout=10).topic == wire.hub_ack("t1")
     finally:
         for p in intruders + [td]:

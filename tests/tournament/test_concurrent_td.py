@@ -16,9 +16,10 @@ from collections import Counter
 from pathlib import Path
 
 from hub.edge.broker import EmbeddedBroker
-from hub.floor.commands import Register, Seat
+from hub.floor.commands import Register, Seat, Start
 from hub.floor.service import FloorService
 from hub.floor.store import EventStore
+from hub.floor.td import run_remote
 
 TD = [sys.executable, "-m", "hub.floor.td"]
 
@@ -75,6 +76,25 @@ def test_a_floor_in_memory_sees_what_another_writer_stored(tmp_path: Path) -> No
         assert set(hub.require().state.players) == {"ana", "bob"}
 
 
+def test_the_floors_own_step_rereads_what_the_command_line_stored(tmp_path: Path) -> None:
+    """The hub's floor appends on its own (the clock's level change in `pump`) right after the TD's
+    command line wrote to the file: it re-reads the store inside its write lock, so the step is
+    stored on top of the TD's command, never refused as a store that cannot write."""
+    db = tmp_path / "t.db"
+    _new(db)
+    with EventStore(db) as a, EventStore(db) as b:
+        hub, cli = FloorService.open(a), FloorService.open(b)
+        t0 = hub.require().state.now  # `new` stored the wall time
+        for cmd in (Register(players=["ana", "bob"]), Seat(), Start()):
+            assert hub.execute(cmd, t0).ok, cmd
+        assert cli.execute(Register(players=["cid"]), t0 + 10).ok  # late registration, beside the hub
+        hub.pump(t0 + 41 * 60)  # level 1 (40 minutes) is over: the floor stores level 2
+        assert hub.require().state.clock.level().number == 2
+        assert "cid" in hub.require().state.players
+        kinds = [e["type"] for e in _events(db)]
+        assert kinds.index("PlayerRegistered", kinds.index("ClockStarted")) < kinds.index("LevelStarted")
+
+
 def test_threads_on_their_own_connections(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     _new(db)
@@ -92,25 +112,50 @@ def test_threads_on_their_own_connections(tmp_path: Path) -> None:
     assert oks.count(True) == 1, oks
 
 
+def _floor_answers(broker: EmbeddedBroker, serve: subprocess.Popen[bytes]) -> None:
+    """Wait for the served floor's first answer (its subscription is in place), not for a time."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert serve.poll() is None, serve.stderr.read() if serve.stderr else serve.returncode
+        try:
+            if run_remote(broker.url, {"cmd": "status"}, timeout=2.0).ok:
+                return
+        except TimeoutError:
+            continue  # not subscribed yet: the command went nowhere; ask again
+    raise AssertionError("the floor never answered")
+
+
+def _outcome(proc: subprocess.Popen[bytes]) -> str:
+    """How a `tapis tournament` process ended: 0 done, 2 refused (the floor answered no), 3 no
+    answer; a refusal's words are checked, so a 2 from anything else is not taken for one."""
+    code = proc.wait(timeout=60)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if code == 2:
+        assert "refused:" in err, err
+    return {0: "done", 2: "refused", 3: "no answer"}.get(code, f"exit {code}: {err}")
+
+
 def test_the_command_line_beside_a_running_floor(tmp_path: Path, broker: EmbeddedBroker) -> None:
     """A running floor (`tapis tournament serve`, as the hub has it) and the TD's command line on its
-    file: what one stores, the other sees before it decides; no player twice, one seat draw."""
+    file: what one stores, the other sees before it decides; no player twice, one seat draw. Each
+    losing process was refused by a floor that decided (exit 2 with its words), none went
+    unanswered (exit 3): the local and the remote commands did race."""
     db = tmp_path / "t.db"
     _new(db)
     serve = subprocess.Popen([*TD, "serve", "--db", str(db), "--broker", broker.url, "--period", "0.05"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        time.sleep(1.0)
+        _floor_answers(broker, serve)
         url = ["--broker", broker.url]
         local = [_td(db, "register", "ana") for _ in range(2)]
         remote = [subprocess.Popen([*TD, "register", "ana", *url], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                   for _ in range(2)]
-        codes = [p.wait(timeout=60) for p in local + remote]
-        assert codes.count(0) == 1, codes
-        assert _td(db, "register", "bob").wait(timeout=60) == 0
+        outcomes = [_outcome(p) for p in local + remote]
+        assert sorted(outcomes) == ["done", "refused", "refused", "refused"], outcomes
+        assert _outcome(_td(db, "register", "bob")) == "done"
         seats = [_td(db, "seat"), subprocess.Popen([*TD, "seat", *url], stdout=subprocess.PIPE,
                                                    stderr=subprocess.PIPE)]
-        assert sorted(p.wait(timeout=60) for p in seats) == [0, 2]
+        assert sorted(_outcome(p) for p in seats) == ["done", "refused"]
         remote_status = subprocess.run([*TD, "status", "--json", *url], capture_output=True, timeout=60)
         assert remote_status.returncode == 0
         assert json.loads(remote_status.stdout)["data"]["players_left"] == 2

@@ -128,6 +128,21 @@ def test_pause_resume_add_remove_jump() -> None:
         clock.jump(99, 502 * MIN)
 
 
+def test_a_second_pause_in_one_level_keeps_the_time_played_before_the_first() -> None:
+    """Level 1 of 40 minutes: 10 played, a pause, 5 more, a second pause: 25 minutes are left,
+    through the second pause and after it; the level ends 15 minutes after the second resume."""
+    clock = started_clock()
+    for when, command in ((10 * MIN, "pause"), (20 * MIN, "resume"), (25 * MIN, "pause"),
+                          (90 * MIN, "resume")):
+        events = clock.pause(when, "TD") if command == "pause" else clock.resume(when)
+        for e in events:
+            clock.apply(e)
+        assert clock.remaining(when) == (30 if when < 25 * MIN else 25) * MIN, (command, when)
+    assert clock.elapsed_at(100 * MIN) == 25 * MIN
+    assert run(clock, 114 * MIN) == [] and clock.remaining(114 * MIN) == 1 * MIN
+    assert [(e.index, e.at) for e in run(clock, 116 * MIN)] == [(1, 115 * MIN)]  # type: ignore[attr-defined]
+
+
 def test_day_one_ends_paused_and_day_two_resumes_at_level_15() -> None:
     clock = started_clock()
     run(clock, 10_000 * MIN)
