@@ -88,9 +88,10 @@ class Mfrc522Model:
     # --- the cards ------------------------------------------------------------------------------
 
     def place(self, card: Card) -> None:
+        """A card in this chip's field; the same `Card` may lie in two chips' fields (between antennas)."""
         card.state = OFF
         if self.field_on:
-            card.state, card.powered_at_us = "idle", self.clock.now_us
+            card.power(True, self.clock.now_us)
         self.cards.append(card)
 
     def remove(self, card: Card) -> None:
@@ -99,10 +100,10 @@ class Mfrc522Model:
     def _field(self, on: bool) -> None:
         if on and not self.field_on:
             for card in self.cards:
-                card.state, card.powered_at_us = "idle", self.clock.now_us
-        if not on:
+                card.power(True, self.clock.now_us)
+        if not on and self.field_on:
             for card in self.cards:
-                card.state = OFF
+                card.power(False, self.clock.now_us)
         self.field_on = on
 
     # --- SPI ------------------------------------------------------------------------------------

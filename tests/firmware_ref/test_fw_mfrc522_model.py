@@ -148,3 +148,35 @@ def test_a_module_that_dies_after_boot_is_reported_and_its_card_not_taken_for_go
 
 def test_known_versions_include_the_chips_sold_as_mfrc522() -> None:
     assert {0x91, 0x92, 0x88, 0x12} <= set(KNOWN_VERSIONS) and not {0x00, 0xFF} & set(KNOWN_VERSIONS)
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_a_card_between_two_antennas_halted_by_the_first_is_read_by_the_second(reading: str) -> None:
+    """Issue #33, point 6: the protocol says a card lying in two antennas' fields is reported on both.
+    Halted by the first antenna's inventory, it keeps HALT through the moment between the two fields
+    (modelled: 2 ms); a REQA leaves it silent, the WUPA each antenna starts with wakes it."""
+    bench = rig(3, reading=reading, settle_ms=5)
+    between = Card(bytes.fromhex("04112233445566"), halt_kept_us=2000)
+    alone = Card(bytes.fromhex("04AABBCCDDEEFF"), halt_kept_us=2000)
+    for chip in bench.chips[:2]:
+        assert chip is not None
+        chip.place(between)
+    assert bench.chips[2] is not None
+    bench.chips[2].place(alone)
+    board = Board(bench.bank)
+    for _ in range(3):  # scan after scan, not only the first
+        assert board.scan() == [proto.tag_seen(0, between.uid), proto.tag_seen(1, between.uid),
+                                proto.tag_seen(2, alone.uid)]
+
+
+def test_the_halted_cards_of_one_inventory_stay_quiet_until_it_ends() -> None:
+    """WUPA opens the inventory only: the cards it halts are asked again with REQA, so a stack is
+    read once each, not woken again and again."""
+    bench = rig(1, settle_ms=5)
+    chip = bench.chips[0]
+    assert chip is not None
+    cards = [Card(bytes((0x04, i, 0x22, 0x33, 0x44, 0x55, 0x66)), halt_kept_us=2000) for i in range(4)]
+    for card in cards:
+        chip.place(card)
+    uids, complete = bench.bank.inventory(0)
+    assert complete and sorted(uids) == sorted(c.uid for c in cards)
