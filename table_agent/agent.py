@@ -246,6 +246,8 @@ class TableAgent:
             for frame in item.frames:
                 self._frame(frame, item.at)
             self._zone_events(self.presence.settle())
+            if unread != self.presence.unread_antennas:
+                self._unread_zones()
             if unread - self.presence.unread_antennas:
                 self._antennas_back(unread - self.presence.unread_antennas)
         elif isinstance(item, FrameRejected):
@@ -352,6 +354,13 @@ class TableAgent:
                 self.presence.unread(frame.antenna)  # its cards are unknown, not gone
                 detail += " (cartes non lues, pas parties / cards unread, not gone)"
             self._reader_status("fault", detail)
+
+    def _unread_zones(self) -> None:
+        """The dealing monitor learns which zones are unknown (a zone is unread while any of its
+        antennas is): it raises no fault from them."""
+        now = {self.zones_by_antenna[a] for a in self.presence.unread_antennas if a in self.zones_by_antenna}
+        for zone in sorted(now ^ self.watch.unread, key=str):
+            self._publish(self.watch.zone_unread(zone, zone in now))
 
     def _antenna_name(self, antenna: int) -> str:
         zone = self.zones_by_antenna.get(antenna)
