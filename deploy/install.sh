@@ -113,7 +113,8 @@ if [ "$panel" = 1 ]; then
   packages+=(python3-lgpio)
 fi
 [ "$role" = hub ] && packages+=(mosquitto)
-[ "$pcsc" = 1 ] && packages+=(pcscd libpcsclite-dev swig)
+# pyscard has no Linux wheel on PyPI: pip builds it, with a C compiler, swig and PC/SC's headers
+[ "$pcsc" = 1 ] && packages+=(pcscd libpcsclite-dev swig build-essential)
 say "apt packages: ${packages[*]}"
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}"
 
@@ -122,10 +123,15 @@ if ! id tapis >/dev/null 2>&1; then
   run useradd --system --home-dir /var/lib/tapis --shell /usr/sbin/nologin tapis
 fi
 if [ "$role" = agent ]; then
+  # every group the unit names must exist, panels or not: systemd refuses to start a unit whose
+  # SupplementaryGroups= names a missing group (status=216/GROUP, restarted every 2 s for ever)
+  read -r -a unit_groups <<< "$(sed -n 's/^SupplementaryGroups=//p' "$src/deploy/tapis-agent.service")"
+  for group in "${unit_groups[@]}"; do
+    getent group "$group" >/dev/null || run groupadd --system -f "$group"
+  done
   groups=(dialout)
   [ "$panel" = 1 ] && groups+=(gpio i2c)
   for group in "${groups[@]}"; do
-    getent group "$group" >/dev/null || run groupadd --system "$group"
     run usermod -aG "$group" tapis
   done
 fi

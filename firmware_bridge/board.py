@@ -82,6 +82,7 @@ class ReaderBoardLogic:
         self._present: list[dict[bytes, None]] = [{} for _ in range(antennas)]
         self._misses: dict[tuple[int, bytes], int] = {}  # present tags: scans unread in a row
         self._unread: dict[tuple[int, bytes], int] = {}  # reported tags: scans unread since last read
+        self._silent: dict[int, bool] = {}  # antenna whose reader chip does not answer -> fault reported
         self._boot_ms = 0
         self._next_scan_ms = 0
         self._next_heartbeat_ms = 0
@@ -95,9 +96,12 @@ class ReaderBoardLogic:
 
     # --- the table ---------------------------------------------------------------------------
 
-    def _check_tag(self, antenna: int, uid: bytes) -> None:
+    def _check_antenna(self, antenna: int) -> None:
         if not 0 <= antenna < self.antennas:
             raise BoardStateError(f"antenna {antenna} does not exist (0..{self.antennas - 1})")
+
+    def _check_tag(self, antenna: int, uid: bytes) -> None:
+        self._check_antenna(antenna)
         if not isinstance(uid, bytes) or len(uid) not in UID_LENGTHS:
             raise BoardStateError(f"uid must be 4, 7 or 10 bytes, got {uid!r}")
 
@@ -113,6 +117,17 @@ class ReaderBoardLogic:
             raise BoardStateError(f"tag {uid.hex()} is not on antenna {antenna}")
         del self._present[antenna][uid]
         self._misses.pop((antenna, uid), None)
+
+    def silence(self, antenna: int) -> None:
+        """The antenna's reader chip stops answering (a kicked cable): `ReaderFault(READER_TIMEOUT)`
+        once at the next scan, then nothing from it; its tags are unread, never reported gone."""
+        self._check_antenna(antenna)
+        self._silent.setdefault(antenna, False)
+
+    def restore(self, antenna: int) -> None:
+        """The chip answers again: its tags are read (or counted unread towards `TagGone`) as before."""
+        self._check_antenna(antenna)
+        self._silent.pop(antenna, None)
 
     def present(self, antenna: int) -> tuple[bytes, ...]:
         return tuple(self._present[antenna])
@@ -141,6 +156,7 @@ class ReaderBoardLogic:
         self.scans = 0
         self._misses.clear()
         self._unread.clear()
+        self._silent = dict.fromkeys(self._silent, False)  # a chip still silent is reported again
         return self.boot(now_ms) + [ReaderFault(None, FaultCode.REBOOTED, "watchdog reset")]
 
     def handle(self, frame: Frame, now_ms: int) -> list[BoardFrame]:
@@ -194,6 +210,11 @@ class ReaderBoardLogic:
         self.scans += 1
         out: list[BoardFrame] = []
         for antenna in range(self.antennas):
+            if antenna in self._silent:  # unread, not gone: its tags' unread counts stand still
+                if not self._silent[antenna]:
+                    self._silent[antenna] = True
+                    out.append(ReaderFault(antenna, FaultCode.READER_TIMEOUT, "reader chip silent"))
+                continue
             antenna_missed = self._rng.random() < self.miss_rate
             read: set[bytes] = set()
             for uid in self._present[antenna]:

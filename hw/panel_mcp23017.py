@@ -3,7 +3,9 @@
 `ExpanderFactory` serves `MCP20:A0`-style pins from the chips over an `I2CBus` (smbus2's `SMBus` on a
 Pi, a simulated chip in tests) and every other pin from the Pi's own factory (the dealer panel). Input
 changes arrive on one shared interrupt GPIO (INTA/INTB mirrored, open drain) or by `poll()`; they reach
-the gpiozero devices as `when_changed` calls, exactly like Pi pins.
+the gpiozero devices as `when_changed` calls, exactly like Pi pins. A press is taken from INTCAP (the
+port as it was when the interrupt fired), then the present level from GPIO: a tap released before the
+Pi reads the chip is still a press then a release.
 """
 
 from __future__ import annotations
@@ -199,20 +201,35 @@ class ExpanderFactory(Factory):
             for chip in self._chips.values():
                 if not any(chip.gpinten):
                     continue
-                both = self._read_ports(chip)  # one transaction; reading GPIO also releases INT
+                intf, intcap, gpio = self._read_ports(chip)  # one transaction; it releases INT
                 for port in (0, 1):
-                    levels = both[port]
-                    changed = (levels ^ chip.levels[port]) & chip.gpinten[port]
-                    chip.levels[port] = levels
-                    for bit in range(8):
-                        if changed & (1 << bit):
-                            pin = self._pins.get(f"MCP:{chip.address * 16 + port * 8 + bit}")
-                            if pin is not None:
-                                fired.append((pin, bool(levels & (1 << bit))))
+                    for pin, level in self._port_changes(chip, port, intf[port], intcap[port], gpio[port]):
+                        fired.append((pin, level))
         ticks = self.ticks()
         for pin, level in fired:  # outside the bus lock: handlers may light LEDs
             pin._changed(ticks, level)
         return len(fired)
+
+    def _port_changes(self, chip: _Chip, port: int, intf: int, intcap: int,
+                      gpio: int) -> list[tuple[ExpanderPin, bool]]:
+        """A pin that raised the interrupt (INTF) changes first to its level at that moment (INTCAP),
+        then, if it differs, to its level now (GPIO): a quick tap is a press and a release, not nothing."""
+        out: list[tuple[ExpanderPin, bool]] = []
+        enabled = chip.gpinten[port]
+        for bit in range(8):
+            mask = 1 << bit
+            if not enabled & mask:
+                continue
+            pin = self._pins.get(f"MCP:{chip.address * 16 + port * 8 + bit}")
+            level = chip.levels[port] & mask
+            steps = ([intcap & mask] if intf & mask else []) + [gpio & mask]
+            for step in steps:
+                if step != level:
+                    level = step
+                    if pin is not None:
+                        out.append((pin, bool(step)))
+        chip.levels[port] = gpio
+        return out
 
     def service(self, now: float) -> list[int]:
         """Every `CHECK_EVERY` s of `now` (the panel's clock; `Panel.refresh()` calls this): restore
@@ -274,16 +291,17 @@ class ExpanderFactory(Factory):
         except OSError as err:
             raise LinkError(f"I2C read of MCP23017 {chip.address:#04x} register {register:#04x}: {err}") from err
 
-    def _read_ports(self, chip: _Chip) -> tuple[int, int]:
-        """GPIOA then GPIOB in one sequential read (IOCON.SEQOP left at 0: the address increments)."""
+    def _read_ports(self, chip: _Chip) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+        """INTF, INTCAP and GPIO of both ports in one sequential read from INTFA (0x0E..0x13, IOCON.SEQOP
+        left at 0: the address increments). Reading INTCAP releases INT; GPIO, read after, is now."""
         try:
             with self._bus_lock:
-                data = self._bus.read_i2c_block_data(chip.address, GPIO, 2)
+                data = self._bus.read_i2c_block_data(chip.address, INTF, 6)
         except OSError as err:
-            raise LinkError(f"I2C read of MCP23017 {chip.address:#04x} GPIO: {err}") from err
-        if len(data) != 2:
-            raise LinkError(f"I2C read of MCP23017 {chip.address:#04x} GPIO: {len(data)} bytes, wanted 2")
-        return int(data[0]), int(data[1])
+            raise LinkError(f"I2C read of MCP23017 {chip.address:#04x} INTF..GPIO: {err}") from err
+        if len(data) != 6:
+            raise LinkError(f"I2C read of MCP23017 {chip.address:#04x} INTF..GPIO: {len(data)} bytes, wanted 6")
+        return (int(data[0]), int(data[1])), (int(data[2]), int(data[3])), (int(data[4]), int(data[5]))
 
     def _write(self, chip: _Chip, register: int, port: int, value: int,
                cache: list[int] | None = None) -> None:

@@ -170,6 +170,7 @@ class FakePcsc:
         self._cards: dict[str, bytes | None] = {name: None for name in readers}
         self._events: dict[str, int] = {name: 0 for name in readers}
         self._refusals: dict[str, int] = {}
+        self._unplugged: set[str] = set()
         self.running = True
         self.generation = 0
         self.reads = 0  # GET UID commands answered, to check a card is read once, not every poll
@@ -181,15 +182,21 @@ class FakePcsc:
             return FakePcscPort(self, self.generation)
 
     def plug(self, reader: str) -> None:
+        """A reader plugged (in again): a card left lying on it while it was out is there."""
         with self._lock:
-            self._cards[reader] = None
-            self._events.setdefault(reader, 0)
+            self._cards.setdefault(reader, None)
+            self._unplugged.discard(reader)
+            self._events[reader] = self._events.get(reader, -1) + 1  # a reader arriving is an event
 
     def unplug(self, reader: str) -> None:
+        """The reader's USB cable is out: PC/SC no longer lists it; its card still lies on it."""
         with self._lock:
-            del self._cards[reader]
+            if reader not in self._cards:
+                raise KeyError(f"no reader {reader!r}")
+            self._unplugged.add(reader)
 
     def place(self, reader: str, uid: bytes) -> None:
+        """A card on the reader (plugged or not: a card can be put where an unplugged reader lies)."""
         with self._lock:
             if reader not in self._cards:
                 raise KeyError(f"no reader {reader!r}")
@@ -226,17 +233,18 @@ class FakePcsc:
     def _readers(self, generation: int) -> list[str]:
         with self._lock:
             self._check(generation)
-            return list(self._cards)
+            return [name for name in self._cards if name not in self._unplugged]
 
     def _states(self, generation: int, readers: Sequence[str]) -> dict[str, CardState]:
         with self._lock:
             self._check(generation)
-            return {r: CardState(self._cards[r] is not None, self._events[r]) for r in readers if r in self._cards}
+            return {r: CardState(self._cards[r] is not None, self._events[r]) for r in readers
+                    if r in self._cards and r not in self._unplugged}
 
     def _read_uid(self, generation: int, reader: str) -> bytes:
         with self._lock:
             self._check(generation)
-            uid = self._cards.get(reader)
+            uid = None if reader in self._unplugged else self._cards.get(reader)
             if uid is None:
                 raise CardReadError(f"{reader}: cannot connect to the card: no card (0x8010000C)")
             status = self._refusals.pop(reader, None)

@@ -117,10 +117,12 @@ class PcscScanner:
         return out
 
     def _unplugged(self, name: str, antenna: int) -> list[BoardFrame]:
+        """An unplugged reader's card is unread, not gone: kept, and read again (its UID compared)
+        when the reader is back, which then says `TagSeen`, or `TagGone` if it was taken meanwhile."""
         out: list[BoardFrame] = []
-        card = self._cards.pop(name, None)
-        if card is not None and card.uid is not None:
-            out.append(TagGone(antenna, card.uid))
+        card = self._cards.get(name)
+        if card is not None:
+            card.events = -1  # a replugged reader counts from anew: always read it again
         if name not in self._absent:
             self._absent.add(name)
             out.append(ReaderFault(antenna, FaultCode.ANTENNA_OPEN, _tail("unplugged: ", name)))

@@ -19,7 +19,7 @@ from hw.panel_display import DIGIT0, FONT, SHUTDOWN
 from hw.panel_events import SEAT_BOUND, DealerButton, SeatAction, SeatButton
 from hw.panel_expander import PORTS
 from hw.panel_input import STEP_MULTIPLIERS
-from hw.panel_mcp23017 import GPINTEN, GPIO, GPPU, INTF, IODIR, OLAT
+from hw.panel_mcp23017 import GPINTEN, GPIO, GPPU, INTCAP, INTF, IODIR, OLAT
 from hw.ports import ManualClock
 
 BUTTON_OF = {
@@ -167,8 +167,11 @@ class SimulatedExpanderBus:
     """An I2C bus carrying MCP23017 chips, for `hw.panel_mcp23017.ExpanderFactory` in tests.
 
     Models what the driver relies on: IODIR, GPPU, GPINTEN (compare with previous value), IOCON
-    MIRROR/ODR, GPIO reads releasing the interrupt, OLAT. All chips pull one shared INT line, a mock
-    pin of the Pi's factory. Buttons are pressed with `press("MCP20:A0")` (the contact to ground).
+    MIRROR/ODR, OLAT; INTF and INTCAP as the datasheet has them (3.6.4-3.6.6): the first change on a
+    port with no interrupt pending sets its INTF bit and copies the port into INTCAP; later changes
+    leave both alone until INTCAP or GPIO is read, which releases the interrupt. All chips pull one
+    shared INT line, a mock pin of the Pi's factory. Buttons are pressed with `press("MCP20:A0")`
+    (the contact to ground).
     """
 
     def __init__(self, addresses: Iterable[int], *, interrupt: MockPin | None = None) -> None:
@@ -192,6 +195,11 @@ class SimulatedExpanderBus:
             return value
         if register in (INTF, INTF + 1):
             return self.pending[i2c_addr][register - INTF]
+        if register in (INTCAP, INTCAP + 1):
+            port = register - INTCAP
+            self.pending[i2c_addr][port] = 0  # reading INTCAP clears the interrupt condition too
+            self._drive_interrupt()
+            return regs[register]
         return regs[register]
 
     def read_i2c_block_data(self, i2c_addr: int, register: int, length: int) -> list[int]:
@@ -214,7 +222,10 @@ class SimulatedExpanderBus:
         grounded = self.grounded[address]
         grounded[port] = grounded[port] | (1 << bit) if pressed else grounded[port] & ~(1 << bit)
         changed = (before ^ self._levels(address, port)) & self.regs[address][GPINTEN + port]
-        self.pending[address][port] |= changed & self.regs[address][IODIR + port]
+        changed &= self.regs[address][IODIR + port]
+        if changed and not self.pending[address][port]:  # INTCAP holds the first change until cleared
+            self.pending[address][port] = changed
+            self.regs[address][INTCAP + port] = self._levels(address, port)
         self._drive_interrupt()
 
     def release(self, pin: str) -> None:

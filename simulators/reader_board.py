@@ -185,6 +185,17 @@ class ReaderBoardSimulator:
             self._outbox.append((encode(self._logic.fault(antenna, code, detail)), True))
         self._wake()
 
+    def silence(self, antenna: int) -> None:
+        """That antenna's reader module goes silent (a kicked cable): `READER_TIMEOUT` once, then
+        nothing from it, and its tags never reported gone (`ReaderBoardLogic.silence`)."""
+        with self._lock:
+            self._logic.silence(antenna)
+
+    def restore(self, antenna: int) -> None:
+        """The module's cable is back: its antenna is read again."""
+        with self._lock:
+            self._logic.restore(antenna)
+
     # --- the thread ----------------------------------------------------------------------------
 
     def reboot(self) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from firmware_bridge import PROTOCOL_VERSION, Frame, Hello, ReaderFault, TagGone, TagSeen
+from firmware_bridge import PROTOCOL_VERSION, FaultCode, Frame, Hello, ReaderFault, TagGone, TagSeen
 from hw.decks import DeckRegistry
 from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
@@ -35,6 +35,9 @@ from tablewire import wire
 from tablewire.mqtt import Message
 
 log = logging.getLogger(__name__)
+
+# An antenna reporting these is down (a silent module, an unplugged PC/SC reader): its cards are unread.
+UNREAD_FAULTS = frozenset({FaultCode.READER_TIMEOUT, FaultCode.ANTENNA_OPEN})
 
 
 class ReaderPort(Protocol):
@@ -135,7 +138,8 @@ class TableAgent:
         period = profile.reader.scan_period_ms / 1000
         self.presence = Presence(scan_period=period, gone_after=max(0.5, 10 * period),
                                  unknown=lambda uid: registry.lookup(uid).card is None)
-        self.zones = ZoneTracker(antennas=profile.antenna_map(), lookup=registry.lookup)
+        self.zones_by_antenna = profile.antenna_map()
+        self.zones = ZoneTracker(antennas=self.zones_by_antenna, lookup=registry.lookup)
         if reader_factory is None:
             if open_link is None:
                 raise ValueError("a table agent needs open_link (serial board) or reader_factory")
@@ -238,9 +242,14 @@ class TableAgent:
         if isinstance(item, FramesRead):
             self._last_frame_at = item.at
             self.presence.heard(item.at)
+            unread = self.presence.unread_antennas
             for frame in item.frames:
                 self._frame(frame, item.at)
             self._zone_events(self.presence.settle())
+            if unread != self.presence.unread_antennas:
+                self._unread_zones()
+            if unread - self.presence.unread_antennas:
+                self._antennas_back(unread - self.presence.unread_antennas)
         elif isinstance(item, FrameRejected):
             self.presence.heard(item.at)  # damaged, but the board spoke: its time goes on
             self.stats.rejected += 1
@@ -333,12 +342,38 @@ class TableAgent:
                 self._reader_status("fault", f"board speaks protocol v{frame.version}, "
                                     f"this agent v{PROTOCOL_VERSION}")
             else:
+                for antenna in self.presence.unread_antennas:  # a (re)booted board reports them again
+                    self.presence.reads_again(antenna, at)
                 self.stats.reader = describe_hello(frame)
                 self._reader_status("connected", describe_hello(frame), firmware=frame.firmware,
                                     antennas=frame.antennas)
         elif isinstance(frame, ReaderFault):
-            where = "board" if frame.antenna is None else f"antenna {frame.antenna}"
-            self._reader_status("fault", f"{where}: {frame.code.name.lower()} {frame.detail}".strip())
+            where = "board" if frame.antenna is None else self._antenna_name(frame.antenna)
+            detail = f"{where}: {frame.code.name.lower()} {frame.detail}".strip()
+            if frame.antenna is not None and frame.code in UNREAD_FAULTS:
+                self.presence.unread(frame.antenna)  # its cards are unknown, not gone
+                detail += " (cartes non lues, pas parties / cards unread, not gone)"
+            self._reader_status("fault", detail)
+
+    def _unread_zones(self) -> None:
+        """The dealing monitor learns which zones are unknown (a zone is unread while any of its
+        antennas is): it raises no fault from them."""
+        now = {self.zones_by_antenna[a] for a in self.presence.unread_antennas if a in self.zones_by_antenna}
+        for zone in sorted(now ^ self.watch.unread, key=str):
+            self._publish(self.watch.zone_unread(zone, zone in now))
+
+    def _antenna_name(self, antenna: int) -> str:
+        zone = self.zones_by_antenna.get(antenna)
+        return f"antenna {antenna}" if zone is None else f"antenna {antenna} ({zone})"
+
+    def _antennas_back(self, antennas: frozenset[int]) -> None:
+        names = ", ".join(self._antenna_name(a) for a in sorted(antennas))
+        still = self.presence.unread_antennas
+        if still:
+            down = ", ".join(self._antenna_name(a) for a in sorted(still))
+            self._reader_status("fault", f"{names} reads again; {down} still unread")
+        else:
+            self._reader_status("connected", f"{names} reads again")
 
     def _zone_events(self, presence_events: list) -> None:
         for pe in presence_events:

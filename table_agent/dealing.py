@@ -177,6 +177,20 @@ class DealingMonitor:
 
     remedy_expected = expect_remedy  # the name used in the task brief
 
+    def zone_unread(self, zone: Zone, unread: bool) -> list[FaultDetected]:
+        """That zone's reader is down (`unread`) or reads again. An unread zone is unknown, not empty:
+        no fault is raised from it. While a seat is unread in a hand the deal order is not judged
+        (its cards are not seen arriving), and a seat still unread at the end of the deal is not short."""
+        h = self._h
+        if h is None:
+            return []
+        if unread:
+            h.unread.add(zone)
+            h.unread_seen.add(zone)
+        else:
+            h.unread.discard(zone)
+        return []
+
     # --- observations ----------------------------------------------------------------------
 
     def observe(self, event: CardArrived | CardLeft) -> list[FaultDetected]:
@@ -306,8 +320,8 @@ class DealingMonitor:
             if self._full(h, seat):
                 return [self._extra(h, seat, uid)]
             return []  # a short seat made whole after the rounds
-        if h.order_faulted:
-            return []
+        if h.order_faulted or any(z.kind is ZoneKind.SEAT for z in h.unread_seen):
+            return []  # (a seat unread during the deal: its cards were not seen, the order is unknown)
         faults: list[FaultDetected] = []
         idx = h.order.index(seat)
         if h.round == 0 and h.pointer == 0 and idx != 0:
@@ -474,7 +488,7 @@ class DealingMonitor:
             return []
         faults = []
         for seat in h.order:
-            short = len(h.held[seat]) < h.ctx.hole_cards
+            short = len(h.held[seat]) < h.ctx.hole_cards and Zone.seat_zone(seat) not in h.unread
             if short and h.live(seat) and h.owed.get(seat, 0) == 0 and seat not in h.missing_reported:
                 h.missing_reported.add(seat)
                 faults.append(self._fault(h, FaultKind.MISSING_HOLE_CARD, seat,

@@ -62,6 +62,8 @@ class HandState:
     premature_to_come: int = 0  # premature cards of a reshuffled street not yet dealt
     free_board_cards: int = 0  # board cards a remedy deals outside the betting gate
     dead_ok: set[str] = field(default_factory=set)  # dead cards a remedy gives back to a seat
+    unread: set[Zone] = field(default_factory=set)  # zones whose reader is down now: unknown, not empty
+    unread_seen: set[Zone] = field(default_factory=set)  # zones unread at some time in this hand
     void: bool = False  # misdeal or cancelled: nothing more to judge
     now: float = 0.0
 

@@ -25,7 +25,7 @@ from table_agent.dealing import (
     HandContext,
     Street,
 )
-from table_agent.events import CardArrived, ZoneEvent
+from table_agent.events import CardArrived, Zone, ZoneEvent
 from table_agent.read_order import Item, ReadOrder
 from tablewire import wire
 
@@ -63,6 +63,7 @@ class HandWatch:
         self._held: deque[ZoneEvent] = deque(maxlen=HELD_MAX)
         self._opened: set[Street] = set()
         self._closed: set[Street] = set()
+        self.unread: set[Zone] = set()  # zones whose reader is down: told to every hand's monitor
 
     @property
     def monitor(self) -> DealingMonitor:
@@ -91,6 +92,16 @@ class HandWatch:
             self._held.append(event)
             return [event]
         return self.judge.observe(event)
+
+    def zone_unread(self, zone: Zone, unread: bool) -> list[Item]:
+        """A zone's reader went down (its cards are unknown, not gone) or reads again."""
+        if unread:
+            self.unread.add(zone)
+        else:
+            self.unread.discard(zone)
+        if self._waiting:
+            return []  # told to the hand's monitor when its context comes (`_start`)
+        return self.judge.call("zone_unread", zone, unread)
 
     def action(self, seat: int, action: str, at: float) -> list[Item]:
         # Out of turn is the engine's to rule (it knows pending actions): the monitor only learns
@@ -138,6 +149,8 @@ class HandWatch:
         self._opened, self._closed = set(), set()
         self.lights = SeatLights()
         out = self.judge.start_hand(ctx)
+        for zone in sorted(self.unread, key=str):
+            out += self.judge.call("zone_unread", zone, True)
         self._waiting = False
         held, self._held = list(self._held), deque(maxlen=HELD_MAX)
         for event in held:

@@ -14,6 +14,10 @@ Tags time out on the reader's time, not the clock: the time between two frames c
 lying there (it is read again at the next scan), and a ghost whose `TagGone` was lost is lifted within
 `ghost_bound()`: `gone_after` after its last read on a busy felt, two heartbeats and two scans on an
 empty one, where the board only says its heartbeat once a second.
+
+An antenna whose reader is down (`unread`: a silent module, an unplugged PC/SC reader) holds its tags
+as they were: unread, never timed out, and moved away only on `confirm_reads` reads elsewhere. The
+first frame from that antenna again (`TagSeen` or `TagGone`) says it reads again.
 """
 
 from __future__ import annotations
@@ -89,6 +93,7 @@ class Presence:
         self._in_place: set[str] = set()  # read where it lies, in this batch
         self._elsewhere: dict[str, None] = {}  # read on its candidate antenna, in this batch (in order)
         self._suspended = False
+        self._unread: set[int] = set()  # antennas whose reader is down: their tags are unknown, not gone
         self._heard_at: float | None = None  # the reader's last frame (None: judge by the clock alone)
         # Reader time = clock time - `_skipped`: what gaps between frames had beyond `_gap_counts`.
         # One gap never counts for a whole `gone_after` (a card read just before it survives one missed
@@ -121,6 +126,7 @@ class Presence:
         return at - self._skipped
 
     def seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
+        self._reads_again(antenna, at)
         track = self._tracks.get(uid)
         if track is None:
             if self._unknown is not None and self._unknown(uid):
@@ -147,7 +153,8 @@ class Presence:
             track = self._tracks.get(uid)
             if track is None or track.candidate is None:
                 continue
-            if uid not in self._in_place or track.candidate_reads >= self.confirm_reads:
+            picked_up = uid not in self._in_place and track.antenna not in self._unread
+            if picked_up or track.candidate_reads >= self.confirm_reads:
                 moves.append(self._move(uid, track, track.candidate, track.candidate_at))
         for uid in self._in_place - self._elsewhere.keys():  # read in place only: the candidate was a passer-by
             track = self._tracks.get(uid)
@@ -182,6 +189,7 @@ class Presence:
         return placed
 
     def gone(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
+        self._reads_again(antenna, at)
         self._unconfirmed.pop(uid, None)
         track = self._tracks.get(uid)
         if track is None:
@@ -201,7 +209,8 @@ class Presence:
         if self._suspended:
             return []
         spoke = self._reader_time(now if self._heard_at is None else min(now, self._heard_at))
-        stale = [uid for uid, t in self._tracks.items() if spoke - t.last_read > self.gone_after]
+        stale = [uid for uid, t in self._tracks.items()
+                 if spoke - t.last_read > self.gone_after and t.antenna not in self._unread]
         return [TagLifted(self._tracks.pop(uid).antenna, uid, now) for uid in stale]
 
     def suspend(self) -> None:
@@ -217,6 +226,29 @@ class Presence:
             self.heard(now)
         for track in self._tracks.values():
             track.last_read = self._reader_time(now)
+
+    def unread(self, antenna: int) -> None:
+        """That antenna's reader is down: its tags are unknown, not gone (kept, never timed out)."""
+        self._unread.add(antenna)
+
+    @property
+    def unread_antennas(self) -> frozenset[int]:
+        return frozenset(self._unread)
+
+    def _reads_again(self, antenna: int, at: float) -> None:
+        if antenna in self._unread:
+            self.reads_again(antenna, at)
+
+    def reads_again(self, antenna: int, at: float) -> bool:
+        """The antenna's reader answers again: its tags get a fresh window to be read (the board says
+        `TagGone` for those taken meanwhile). False if it was not unread."""
+        if antenna not in self._unread:
+            return False
+        self._unread.discard(antenna)
+        for track in self._tracks.values():
+            if track.antenna == antenna:
+                track.last_read = max(track.last_read, self._reader_time(at))
+        return True
 
     def where(self, uid: str) -> int | None:
         track = self._tracks.get(uid)

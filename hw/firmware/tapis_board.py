@@ -1,4 +1,5 @@
 """The reference board's behaviour in MicroPython: scans, TagGone after 3 unread scans, heartbeats.
+A silent reader chip (READER_TIMEOUT) leaves its tags unread, never gone, until it answers again.
 
 Ports `firmware_bridge.board.ReaderBoardLogic` minus its simulated misses. Consumes host bytes, time in
 ms and an antenna bank (`count`, `inventory(antenna)`); emits wire bytes. No `machine`: tested on the host.
@@ -108,9 +109,10 @@ class Board:
             try:
                 uids, complete = self.bank.inventory(antenna)
             except OSError:
-                # the reader chip did not answer: its tags are unread this scan, not read as absent
+                # the reader chip did not answer: its tags are unread, not gone. Their unread count
+                # stands still until the chip answers again (a kicked cable must not lift a hand).
                 out += self._fault_once(antenna, proto.READER_TIMEOUT, "reader chip silent")
-                uids, complete = [], True
+                continue
             else:
                 if not complete:
                     out += self._fault_once(antenna, proto.COLLISION, "more tags than one scan reads")

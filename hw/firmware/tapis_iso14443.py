@@ -4,10 +4,11 @@ Between the reader chip driver (`transceive`, `anticollision`) and the board log
 each card, halts it (HLTA) and asks again, so stacked cards are read one by one. Pure: host-tested.
 """
 
-REQA = 0x26  # 7-bit short frame: cards in IDLE answer; halted cards stay quiet (WUPA 0x52 would wake them)
+REQA = 0x26  # 7-bit short frame: cards in IDLE answer; halted cards stay quiet
+WUPA = 0x52  # the same, and halted cards answer too: a card halted by a neighbouring antenna
 SEL = (0x93, 0x95, 0x97)  # cascade levels 1..3: 4-, 7-, 10-byte UIDs
 CASCADE_TAG = 0x88  # first byte of a UID CLn that continues at the next level
-HLTA = b"\x50\x00"  # then CRC_A; a card halted stays silent until WUPA or the field goes off
+HLTA = b"\x50\x00"  # then CRC_A; a card halted stays silent until WUPA or it loses power
 SAK_INCOMPLETE = 0x04
 
 
@@ -35,10 +36,10 @@ class Iso14443a:
         self.t = transceiver
         self.max_tags = max_tags
 
-    def request(self) -> bool:
-        """REQA: did anything answer? Any bits count, a garbled or collided ATQA too (an NTAG's
-        0044 and a MIFARE Classic's 0004 collide): only silence means nobody is awake."""
-        return self.t.transceive(bytes((REQA,)), 7) is not None
+    def request(self, wake: bool = False) -> bool:
+        """REQA (WUPA with `wake`): did anything answer? Any bits count, a garbled or collided ATQA
+        too (an NTAG's 0044 and a MIFARE Classic's 0004 collide): only silence means nobody is awake."""
+        return self.t.transceive(bytes((WUPA if wake else REQA,)), 7) is not None
 
     def halt(self) -> None:
         frame = HLTA + crc_a(HLTA)
@@ -52,7 +53,10 @@ class Iso14443a:
         or when a card answered but could not be resolved (a stack too deep for this antenna)."""
         uids = []
         retries = 1  # a read that fails (a card lifted mid-read) is tried once more
-        awake = self.request()
+        # WUPA first: a card lying between two antennas, halted by the neighbour just read, may keep
+        # its HALT state through the few hundred microseconds between the two fields and would not
+        # answer a REQA. Then REQA only, so the cards this inventory halts stay quiet.
+        awake = self.request(wake=True)
         while len(uids) < self.max_tags:
             if not awake:
                 return uids, True  # nobody left awake in the field

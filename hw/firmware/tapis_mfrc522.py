@@ -165,12 +165,14 @@ class Mfrc522:
         if coll & 0x20:  # CollPosNotValid: beyond the frame, treat as garbled
             return None
         position = (coll & 0x1F) or 32
-        # CollPos is read two ways: from the start of the received frame, RxAlign included (NXP's
-        # HAL), or from the start of the UID CLn (the Arduino library). Both are offered, the
-        # smaller first: a wrong one there only costs a round with no answer (hw/README.md).
-        in_frame = whole * 8 + position - 1
+        # CollPos is read three ways: from the start of the received frame, RxAlign included (NXP's
+        # HAL), from the start of the UID CLn (the Arduino library), or from the first bit received
+        # (the datasheet read literally). All are offered, the smallest first: a wrong one there only
+        # costs a round with no answer (hw/README.md).
         in_uid = position - 1
-        return bytes(buffer), (in_uid, in_frame) if in_uid != in_frame else (in_frame,), True
+        in_frame = whole * 8 + position - 1
+        in_received = known_bits + position - 1
+        return bytes(buffer), tuple(sorted({in_uid, in_frame, in_received})), True
 
 
 class AntennaBank:

@@ -122,3 +122,57 @@ def test_unknown_uids_read_once_are_counted_and_a_tag_gone_forgets_a_pending_one
     assert p.settle() == []
     p.seen(1, "FF03", 0.2)
     assert p.settle() == [TagPlaced(1, "FF03", 0.15)]
+
+
+def test_an_unread_antenna_keeps_its_tags_until_it_reads_again() -> None:
+    """Issue #33: a silent module or an unplugged reader: its tags are unknown, not gone. The first
+    frame from it again gives them a fresh window; one still unread then times out as usual."""
+    p = Presence(scan_period=0.05, gone_after=0.5)
+    p.heard(0.0)
+    p.seen(1, "AA", 0.0)
+    p.seen(1, "BB", 0.0)
+    p.seen(2, "CC", 0.0)
+    p.settle()
+    p.unread(1)
+    for step in range(1, 61):  # 3 s of the board reading antenna 2 only
+        t = step * 0.05
+        p.heard(t)
+        p.seen(2, "CC", t)
+        p.settle()
+        assert p.tick(t) == []
+    assert p.unread_antennas == {1} and len(p) == 3
+    p.heard(3.05)
+    p.seen(1, "AA", 3.05)  # it reads again: AA is there, BB was taken meanwhile
+    assert p.settle() == [] and p.unread_antennas == frozenset()
+    lifted = []
+    for step in range(1, 13):  # the board reads AA and CC; BB, taken, is not read
+        t = 3.05 + step * 0.05
+        p.heard(t)
+        p.seen(1, "AA", t)
+        p.seen(2, "CC", t)
+        p.settle()
+        lifted += p.tick(t)
+    assert [(e.antenna, e.uid) for e in lifted] == [(1, "BB")]
+    assert lifted[0].at > 3.05 + 0.5
+
+
+def test_a_tag_on_an_unread_antenna_moves_only_when_confirmed_elsewhere() -> None:
+    """Not read where it lay (the reader is down) is not "picked up": a neighbour's cross-talk must be
+    read `confirm_reads` batches in a row before the card moves."""
+    p = Presence(scan_period=0.05, gone_after=0.5)
+    p.seen(1, "AA", 0.0)
+    p.settle()
+    p.unread(1)
+    p.seen(2, "AA", 0.05)
+    assert p.settle() == []
+    p.seen(2, "AA", 0.10)
+    assert p.settle() == [TagMoved(1, 2, "AA", 0.10)]
+
+
+def test_a_tag_gone_on_an_unread_antenna_says_it_reads_again() -> None:
+    p = Presence(scan_period=0.05, gone_after=0.5)
+    p.seen(1, "AA", 0.0)
+    p.unread(1)
+    assert p.gone(1, "AA", 1.0) == [TagLifted(1, "AA", 1.0)]
+    assert p.unread_antennas == frozenset()
+    assert p.reads_again(1, 1.0) is False

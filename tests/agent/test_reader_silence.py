@@ -7,13 +7,16 @@ import queue
 import time
 from typing import Any
 
-from firmware_bridge import Heartbeat, TagSeen
+from firmware_bridge import FaultCode, Heartbeat, ReaderFault, TagSeen
 from hw.decks import DeckRegistry
 from hw.ports import ManualClock
 from hw.profile import TableProfile
 from table_agent.agent import TableAgent
+from table_agent.events import Zone
 from table_agent.presence import Presence
 from table_agent.reader import FrameRejected, FramesRead, LinkChanged
+from tablewire import wire
+from tablewire.mqtt import Message
 from tests.pcsc.agent_fakes import RecordingPublisher
 from tests.support import wait_until
 
@@ -112,3 +115,70 @@ def test_a_lost_tag_gone_on_an_empty_felt_lifts_its_card_within_two_heartbeats()
         assert clock.now() - taken_at <= bound
     finally:
         agent.stop()
+
+
+class _Hub(RecordingPublisher):
+    """The agent's MQTT link: keeps the table's events and hands the hub's commands to the agent."""
+
+    def __init__(self, table: str) -> None:
+        super().__init__(table)
+        self.handlers: dict[str, Any] = {}
+
+    def subscribe(self, pattern: str, handler: Any) -> Any:
+        self.handlers[pattern] = handler
+        return lambda: None
+
+    def command(self, cmd: Any) -> None:
+        topic = wire.table_commands("t1")
+        self.handlers[topic](Message(topic, wire.encode(cmd), False))
+
+
+def _deal_with_seat_2_unseen(*, reader_down: bool) -> list[dict[str, object]]:
+    registry = DeckRegistry.generate(["t1"])
+    profile = TableProfile.default("t1", seats=4)
+    clock = ManualClock(100.0)
+    hub = _Hub("t1")
+    readers: list[ScriptedReader] = []
+
+    def reader(**kw: Any) -> ScriptedReader:
+        readers.append(ScriptedReader(**kw))
+        return readers[-1]
+
+    agent = TableAgent(profile=profile, registry=registry, open_link=None, publisher=hub, clock=clock,
+                       reader_factory=reader)
+    out = readers[0].out
+
+    def drain() -> None:
+        while not out.empty():
+            agent._handle(out.get())
+        agent._publish(agent.watch.tick(clock.now()))
+
+    out.put(LinkChanged(True, "scripted", clock.now()))
+    hub.command(wire.HandContextCmd(hand=1, seats=[1, 2, 3, 4], button=4, first_to_deal=1, deck="t1/A",
+                                    table_decks=["t1/A", "t1/B"]))
+    seat2 = profile.antenna_of(Zone.seat_zone(2))
+    if reader_down:
+        out.put(FramesRead([ReaderFault(seat2, FaultCode.READER_TIMEOUT, "reader chip silent")], clock.now()))
+    drain()
+    lying: list[TagSeen] = []
+    for seat, card in zip((1, 2, 3, 4) * 2, ("As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c")):
+        clock.advance(0.3)  # a card every 0.3 s: the read order is not in doubt
+        if seat != 2:  # seat 2's cards land where nothing reads them (or, the control, are not dealt)
+            lying.append(TagSeen(profile.antenna_of(Zone.seat_zone(seat)),
+                                 bytes.fromhex(registry.uid_of("t1/A", card))))
+        out.put(FramesRead(list(lying), clock.now()))
+        drain()
+    agent.player_action(3, "call")  # the first action: the deal is over
+    drain()
+    return hub.all()
+
+
+def test_a_seat_whose_reader_is_down_during_the_deal_raises_no_fault() -> None:
+    """Issue #33: an unread zone is unknown, not empty: the dealing monitor judges nothing from it,
+    and the TD sees the reader at fault, the zone named."""
+    events = _deal_with_seat_2_unseen(reader_down=True)
+    assert [e for e in events if e["type"] == "fault"] == []
+    status = [e for e in events if e["type"] == "reader_status"][-1]
+    assert status["state"] == "fault" and "(seat:2)" in str(status["detail"])
+    control = _deal_with_seat_2_unseen(reader_down=False)  # a seat read empty is judged
+    assert [e["kind"] for e in control if e["type"] == "fault"] == ["seat_skipped"]

@@ -16,6 +16,7 @@ from hw.serial_link import SerialLink
 from simulators.dealer import Board, Felt, Hole
 from simulators.reader_board import ReaderBoardSimulator
 from table_agent.agent import TableAgent
+from table_agent.events import Zone
 from tablewire.mqtt import MqttLink
 from tests.support import wait_until
 
@@ -84,6 +85,71 @@ def test_unplug_and_replug_mid_hand(broker: EmbeddedBroker) -> None:
                 seen.append(events.get())
             assert [e["state"] for e in seen if e["type"] == "reader"].count("lost") >= 1
             assert not [e for e in seen if e["type"] == "card" and e["action"] == "left"]  # nothing lifted
+        finally:
+            agent.stop()
+            link.stop()
+            hub_link.stop()
+            hub.stop()
+
+
+def _drain(events: queue.Queue[dict]) -> list[dict]:
+    seen = []
+    while not events.empty():
+        seen.append(events.get())
+    return seen
+
+
+def test_a_reader_module_silent_mid_hand_keeps_its_cards_and_gives_them_back(broker: EmbeddedBroker) -> None:
+    """Issue #33: a seat's MFRC522 module goes silent (a kicked cable) mid-hand. Its cards are unread,
+    not gone: no card leaves, no fault, the TD sees the reader at fault; back, the cards still there
+    are as they were and the one taken meanwhile leaves then."""
+    registry = DeckRegistry.generate(["t1"])
+    events: queue.Queue[dict] = queue.Queue()
+    with ReaderBoardSimulator(antennas=13, scan_period=0.02, rng=random.Random(2)) as board:
+        profile = TableProfile.default("t1", seats=9, url=board.port)
+        seat1 = profile.antenna_of(Zone.seat_zone(1))
+        hub_link = MqttLink(client_id="hub", host=broker.host, port=broker.port)
+        hub = HubService(link=hub_link)
+        hub.add_listener(events.put)
+        hub.start()
+        hub_link.start()
+        link = MqttLink(client_id="t1", host=broker.host, port=broker.port)
+        agent = TableAgent(profile=profile, registry=registry, publisher=link, clock=MonotonicClock(),
+                           open_link=lambda: SerialLink(board.port))
+        link.start()
+        agent.start()
+        felt = Felt(profile=profile, registry=registry, board=board)
+        view = hub.tables
+        try:
+            assert wait(lambda: agent.stats.reader_up)
+            agent.new_hand()
+            for step in (Hole(1, "As"), Hole(2, "Kd"), Hole(1, "Ah"), Hole(2, "Kc")):
+                felt.perform(step)
+            assert wait(lambda: "t1" in view and view["t1"].state(hole_cards=True)["zones"].get("seat:1")
+                        == ["As", "Ah"] and view["t1"].state(hole_cards=True)["zones"].get("seat:2") == ["Kd", "Kc"])
+            _drain(events)
+            board.silence(seat1)
+            assert wait(lambda: view["t1"].reader == "fault")
+            assert f"antenna {seat1} (seat:1)" in view["t1"].reader_detail
+            scans = board.scans
+            # the board goes on scanning the other antennas: 1.5 s of scans, three times the agent's
+            # gone window and ten times the board's own (3 scans)
+            assert wait(lambda: board.scans >= scans + 30)
+            assert wait(agent.idle)
+            felt.lift(felt.uid("Ah"))  # taken while the module is silent: a real movement
+            assert wait(lambda: board.scans >= scans + 40)
+            assert wait(agent.idle)
+            assert len(agent.zones) == 4
+            assert view["t1"].state(hole_cards=True)["zones"]["seat:1"] == ["As", "Ah"]
+            board.restore(seat1)
+            assert wait(lambda: view["t1"].reader == "connected")
+            assert "reads again" in view["t1"].reader_detail
+            assert wait(lambda: view["t1"].state(hole_cards=True)["zones"]["seat:1"] == ["As"])
+            seen = _drain(events)
+            cards = [(e["action"], e["zone"], e["card"]) for e in seen if e["type"] == "card"]
+            assert cards == [("left", "seat:1", "Ah")]  # As stayed as it was; only the real movement
+            assert not [e for e in seen if e["type"] == "fault"]
+            assert agent.stats.faults == 0
         finally:
             agent.stop()
             link.stop()

@@ -207,3 +207,31 @@ def test_reboot_forgets_settings_and_reports_and_waits_for_the_host() -> None:
     assert run(b, 100, 1101) == [(1100, Heartbeat(1000, 0))]  # idle: no TagGone for forgotten tags
     b.handle(StartScan(), 1101)
     assert [f for _, f in run(b, 1101, 1152)] == [TagSeen(0, ACE), TagSeen(1, KING)] * 2
+
+
+def test_a_silent_antenna_says_so_once_and_its_tags_are_unread_never_gone() -> None:
+    """Issue #33: as the firmware (`hw/firmware/tapis_board.py`): a reader chip that stops answering
+    is `READER_TIMEOUT` once; its tags' unread count stands still; back, a tag still there is read,
+    one taken meanwhile goes three scans later. A reboot reports a still silent chip again."""
+    b = board()
+    b.boot(0)
+    b.handle(StartScan(), 0)
+    b.place(1, ACE)
+    b.place(1, KING)
+    b.scan()
+    b.silence(1)
+    assert b.scan() == [ReaderFault(1, FaultCode.READER_TIMEOUT, "reader chip silent")]
+    b.remove(1, ACE)
+    for _ in range(GONE_AFTER_SCANS * 3):
+        assert b.scan() == []
+    b.restore(1)
+    assert b.scan() == [TagSeen(1, KING)]
+    assert b.scan() == [TagSeen(1, KING)]
+    assert b.scan() == [TagSeen(1, KING), TagGone(1, ACE)]
+    b.silence(2)
+    assert b.scan() == [TagSeen(1, KING), ReaderFault(2, FaultCode.READER_TIMEOUT, "reader chip silent")]
+    b.reboot(1000)
+    b.handle(StartScan(), 1000)
+    assert b.scan() == [TagSeen(1, KING), ReaderFault(2, FaultCode.READER_TIMEOUT, "reader chip silent")]
+    with pytest.raises(BoardStateError):
+        b.silence(4)

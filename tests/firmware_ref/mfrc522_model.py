@@ -8,11 +8,13 @@ modelled: CommandReg (Idle, Transmit, Transceive, CalcCRC, SoftReset), ComIrqReg
 ErrorReg, Status2Reg, FIFODataReg/FIFOLevelReg (64 bytes), ControlReg (RxLastBits), BitFramingReg
 (StartSend, RxAlign, TxLastBits), CollReg, TxControlReg (the field), the timer, VersionReg, CRC result.
 
-CollReg.CollPos is ambiguous between sources, so both readings are selectable:
+CollReg.CollPos is ambiguous between sources, so three readings are selectable:
 - "frame": the position of the first collision in the received frame, the RxAlign offset included
   (how NXP's HAL reads it, adding the bytes it already knows);
 - "uid": counted from the start of the UID CLn, the bits the reader sent included (how the Arduino
-  MFRC522 library reads it).
+  MFRC522 library reads it);
+- "received": counted from the first bit received, RxAlign not included (the datasheet's words read
+  literally: "the bit position of the first detected collision in a received frame").
 `parity_with_coll` raises ParityErr with CollErr (the parity bit of a collided byte collides too).
 
 Time: each SPI call costs `call_us` (MicroPython's per-call overhead, an assumption) plus its bytes
@@ -24,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from picc_model import OFF, Card, Reception, answer, crc_a, frame_air_us
+
+COLL_READINGS = ("frame", "uid", "received")
 
 COMMAND, COM_IRQ, DIV_IRQ, ERROR, STATUS2, FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = (
     0x01, 0x04, 0x05, 0x06, 0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x0E)
@@ -81,16 +85,17 @@ class Mfrc522Model:
     field_on: bool = False
 
     def __post_init__(self) -> None:
-        if self.coll_reading not in ("frame", "uid"):
-            raise ValueError("coll_reading is 'frame' or 'uid'")
+        if self.coll_reading not in COLL_READINGS:
+            raise ValueError(f"coll_reading is one of {', '.join(COLL_READINGS)}")
         self.regs = dict(RESET_VALUES)
 
     # --- the cards ------------------------------------------------------------------------------
 
     def place(self, card: Card) -> None:
+        """A card in this chip's field; the same `Card` may lie in two chips' fields (between antennas)."""
         card.state = OFF
         if self.field_on:
-            card.state, card.powered_at_us = "idle", self.clock.now_us
+            card.power(True, self.clock.now_us)
         self.cards.append(card)
 
     def remove(self, card: Card) -> None:
@@ -99,10 +104,10 @@ class Mfrc522Model:
     def _field(self, on: bool) -> None:
         if on and not self.field_on:
             for card in self.cards:
-                card.state, card.powered_at_us = "idle", self.clock.now_us
-        if not on:
+                card.power(True, self.clock.now_us)
+        if not on and self.field_on:
             for card in self.cards:
-                card.state = OFF
+                card.power(False, self.clock.now_us)
         self.field_on = on
 
     # --- SPI ------------------------------------------------------------------------------------
@@ -246,6 +251,8 @@ class Mfrc522Model:
             if self.coll_reading == "uid" and flight.command[:1] in (b"\x93", b"\x95", b"\x97"):
                 nvb = flight.command[1]
                 position = ((nvb >> 4) - 2) * 8 + (nvb & 7) + first + 1
+            elif self.coll_reading == "received":
+                position = first + 1
             coll |= (position & 0x1F) if position <= 32 else 0x20
         else:
             coll |= 0x20  # CollPosNotValid: no collision

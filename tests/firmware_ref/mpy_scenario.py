@@ -15,7 +15,7 @@ def rand(n):
 
 
 class Field:
-    """Cards on one antenna answering REQA, ANTICOLLISION, SELECT and HLTA (ISO 14443-3A)."""
+    """Cards on one antenna answering REQA, WUPA, ANTICOLLISION, SELECT and HLTA (ISO 14443-3A)."""
 
     def __init__(self):
         self.cards = []
@@ -35,8 +35,8 @@ class Field:
             card["state"] = 0
 
     def transceive(self, data, last_bits=0):
-        if data == b"\x26":
-            awake = [c for c in self.cards if c["state"] == 0]
+        if data in (b"\x26", b"\x52"):  # REQA wakes idle cards, WUPA halted ones too
+            awake = [c for c in self.cards if c["state"] == 0 or data == b"\x52" and c["state"] == 3]
             for c in awake:
                 c["state"], c["level"] = 1, 0
             return b"\x44\x00" if awake else None

@@ -58,6 +58,12 @@ class Card:
     level: int = 0
     powered_at_us: float = 0.0
     levels: list[bytes] = field(default_factory=list)
+    # A halted card that loses its field for less than this keeps HALT when a field comes back (its
+    # chip's supply holds up a little): a card between two antennas, halted by the first, is still
+    # halted when the next one's field comes up. 0: any loss of field is a power-on reset.
+    halt_kept_us: float = 0.0
+    unpowered_at_us: float | None = None
+    halted_when_unpowered: bool = False
 
     def __post_init__(self) -> None:
         self.levels = levels(self.uid)
@@ -65,6 +71,17 @@ class Card:
             self.atqa = {4: b"\x04\x00", 7: b"\x44\x00", 10: b"\x84\x00"}[len(self.uid)]
         if self.sak < 0:
             self.sak = 0x08 if len(self.uid) == 4 else 0x00
+
+    def power(self, on: bool, now_us: float) -> None:
+        """A field comes up or goes away around this card."""
+        if not on:
+            if self.state != OFF:
+                self.halted_when_unpowered = self.state == HALT
+                self.state, self.unpowered_at_us = OFF, now_us
+            return
+        kept = (self.halted_when_unpowered and self.unpowered_at_us is not None
+                and now_us - self.unpowered_at_us < self.halt_kept_us)
+        self.state, self.powered_at_us = (HALT if kept else IDLE), now_us
 
     def hear(self, data: bytes, tx_bits: int, now_us: float) -> list[int] | None:
         """This card's answer to a PCD frame as bits (parity not included), or None for silence."""

@@ -108,7 +108,9 @@ def test_a_watchdog_reboot_says_so_after_hello() -> None:
         Hello(1, 13, "tapis-rp2040 1"), ReaderFault(None, FaultCode.REBOOTED, "watchdog reset")]
 
 
-def test_a_silent_chip_is_reported_once_and_its_tags_go_after_three_scans() -> None:
+def test_a_silent_chip_is_reported_once_and_its_tags_stay_unread_never_gone() -> None:
+    """A kicked cable: the chip's tags are unread, not gone (issue #33). Once it answers again, a tag
+    still there is read as before and one taken meanwhile goes after three scans read without it."""
     bank = FakeBank(2)
     board = Board(bank)
     ace = bytes.fromhex("04A1B2C3")
@@ -116,12 +118,19 @@ def test_a_silent_chip_is_reported_once_and_its_tags_go_after_three_scans() -> N
     assert decode(board.scan()) == [TagSeen(1, ace)]
     bank.silent.add(1)
     assert decode(board.scan()) == [ReaderFault(1, FaultCode.READER_TIMEOUT, "reader chip silent")]
-    assert decode(board.scan()) == []
-    assert decode(board.scan()) == [TagGone(1, ace)]
+    for _ in range(6):
+        assert decode(board.scan()) == []
     bank.silent.clear()
     assert decode(board.scan()) == [TagSeen(1, ace)]
     bank.silent.add(1)
     assert decode(board.scan()) == [ReaderFault(1, FaultCode.READER_TIMEOUT, "reader chip silent")]
+    del bank.tags[1][ace]  # taken while the chip was silent
+    for _ in range(4):
+        assert decode(board.scan()) == []
+    bank.silent.clear()
+    assert decode(board.scan()) == []
+    assert decode(board.scan()) == []
+    assert decode(board.scan()) == [TagGone(1, ace)]
 
 
 def test_a_stack_too_deep_is_a_collision_fault_once() -> None:

@@ -32,8 +32,9 @@ class Field:
 
     def transceive(self, data: bytes, last_bits: int = 0) -> bytes | None:
         self.commands.append(data)
-        if data == b"\x26" and last_bits == 7:  # REQA
-            awake = [c for c in self.cards if c["state"] == IDLE]
+        if data in (b"\x26", b"\x52") and last_bits == 7:  # REQA, WUPA (which wakes halted cards too)
+            woken = (IDLE, HALT) if data == b"\x52" else (IDLE,)
+            awake = [c for c in self.cards if c["state"] in woken]
             for card in awake:
                 card["state"], card["level"] = READY, 0
             return b"\x44\x00" if awake else None

@@ -14,7 +14,7 @@ SCENARIO = Path(__file__).resolve().parent / "mpy_driver_scenario.py"
 def test_the_driver_scenario_says_what_the_driver_does() -> None:
     lines = cpython_output(SCENARIO).splitlines()
     assert lines[0] == "[146, 146] ([], True) [50, 50, 5]"  # soft resets, then 5 ms of field
-    assert lines[2] == "8804af1122 (4, 20) True"  # the bits sent kept; CollPos 5 read both ways
+    assert lines[2] == "8804af1122 (4, 20, 24) True"  # the bits sent kept; CollPos 5 read three ways
     assert lines[3].split()[3] == "12954488040f"  # one FIFO burst: SEL, NVB, the known bytes
     assert lines[4] == "silent MFRC522 version register reads 00"
 

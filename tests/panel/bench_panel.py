@@ -84,7 +84,7 @@ def bench_expander() -> None:
     base.reset()
     print(f"MCP23017 factory on the simulated bus: {setup} I2C transactions to set up 5 chips")
     print(f"  press + release: {per_press:.0f} I2C transactions, {pressed / PRESSES * 1e6:.1f} us per press "
-          f"(Python only; on the wire at 400 kHz a 2-byte GPIO read is ~0.12 ms)")
+          f"(Python only; on the wire at 400 kHz a 6-byte INTF..GPIO read is ~0.22 ms)")
     print(f"  moving the to-act LED to the next seat: {move:.0f} I2C writes")
 
 

@@ -105,6 +105,32 @@ def test_without_an_interrupt_line_inputs_are_polled() -> None:
         rig.close()
 
 
+def test_a_quick_tap_released_before_the_chip_is_read_is_still_a_press() -> None:
+    """Issue #33, point 7: the Pi reads the chip after the player let go (polled, or its interrupt
+    served late): GPIO shows the button up again, INTCAP shows it down when the interrupt fired."""
+    rig = Rig(interrupt=False)
+    try:
+        rig.bus.press(CONFIG.seats[4].fold)
+        rig.bus.release(CONFIG.seats[4].fold)
+        assert rig.factory.poll() == 2  # down (INTCAP) then up (GPIO)
+        assert rig.events == [SeatActed(4, SeatAction.FOLD, None, 50.0)]
+        assert rig.factory.poll() == 0
+    finally:
+        rig.close()
+
+
+def test_a_quick_tap_is_delivered_when_the_interrupt_is_served_late(rig: Rig) -> None:
+    line = rig.bus.interrupt
+    rig.bus.interrupt = None  # the Pi is busy: the falling edge waits
+    rig.bus.press(CONFIG.seats[2].check_call)
+    rig.bus.release(CONFIG.seats[2].check_call)
+    rig.bus.interrupt = line
+    assert line is not None
+    line.drive_low()
+    assert [(e.seat, e.action) for e in rig.events if isinstance(e, SeatActed)] == [(2, SeatAction.CHECK)]
+    assert line.state  # released
+
+
 def test_expander_pins_have_pull_ups_only(rig: Rig) -> None:
     rig.panel.close()
     with pytest.raises(PinInvalidPull, match="pull-ups only"):

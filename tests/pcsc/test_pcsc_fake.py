@@ -66,18 +66,34 @@ def test_a_card_swapped_between_two_polls_is_gone_then_the_new_one_seen() -> Non
     assert s.scan() == [TagGone(0, AS), TagSeen(0, KD)]
 
 
-def test_an_unplugged_reader_is_reported_once_and_its_card_gone() -> None:
+def test_an_unplugged_reader_is_reported_once_and_its_card_unread_never_gone() -> None:
+    """Issue #33: a reader's USB cable out says nothing about its card; back, the card is read again
+    and compared: the same card is only seen, one taken meanwhile is gone, one swapped is both."""
     fake = FakePcsc([SEAT1, BOARD])
     s = scanner(fake)
     fake.place(BOARD, KD)
     s.scan()
     fake.unplug(BOARD)
     fault = ReaderFault(9, FaultCode.ANTENNA_OPEN, "unplugged: ..ICC Interface 01 00")
-    assert s.scan() == [TagGone(9, KD), fault]
+    assert s.scan() == [fault]
     assert s.scan() == []
     fake.plug(BOARD)
-    fake.place(BOARD, KD)
     assert s.scan() == [TagSeen(9, KD)]
+    assert fake.reads == 2  # read again and compared, not assumed
+    fake.unplug(BOARD)
+    assert s.scan() == [fault]
+    fake.remove(BOARD)  # taken while the reader was out
+    assert s.scan() == []
+    fake.plug(BOARD)
+    assert s.scan() == [TagGone(9, KD)]
+    fake.place(BOARD, KD)
+    s.scan()
+    fake.unplug(BOARD)
+    s.scan()
+    fake.remove(BOARD)
+    fake.place(BOARD, AS)  # swapped while the reader was out
+    fake.plug(BOARD)
+    assert s.scan() == [TagGone(9, KD), TagSeen(9, AS)]
 
 
 def test_a_reader_absent_at_start_is_a_fault_and_unmapped_readers_are_listed() -> None:
@@ -198,17 +214,15 @@ class FakeTable(RuleBasedStateMachine):
 
     @rule(reader=st.integers(0, 2), uid=st.sampled_from([AS, KD, bytes.fromhex("04000001")]))
     def place(self, reader: int, uid: bytes) -> None:
-        name = self.names[reader]
-        if name in self.plugged:
-            self.fake.place(name, uid)
-            self.cards[name] = uid
+        name = self.names[reader]  # plugged or not: cards move on the felt whatever the cables do
+        self.fake.place(name, uid)
+        self.cards[name] = uid
 
     @rule(reader=st.integers(0, 2))
     def lift(self, reader: int) -> None:
         name = self.names[reader]
-        if name in self.plugged:
-            self.fake.remove(name)
-            self.cards[name] = None
+        self.fake.remove(name)
+        self.cards[name] = None
 
     @rule(reader=st.integers(0, 2))
     def unplug_or_replug(self, reader: int) -> None:
@@ -216,7 +230,6 @@ class FakeTable(RuleBasedStateMachine):
         if name in self.plugged:
             self.fake.unplug(name)
             self.plugged.discard(name)
-            self.cards[name] = None
         else:
             self.fake.plug(name)
             self.plugged.add(name)
@@ -228,10 +241,12 @@ class FakeTable(RuleBasedStateMachine):
         gone = {(f.antenna, f.uid) for f in frames if isinstance(f, TagGone)}
         expected = {i: self.cards[n] for i, n in enumerate(self.names) if n in self.plugged and self.cards[n]}
         assert seen == expected
-        for antenna, uid in self.reported.items():
-            assert ((antenna, uid) in gone) == (expected.get(antenna) != uid)
+        unread = {i for i, n in enumerate(self.names) if n not in self.plugged}
+        for antenna, uid in self.reported.items():  # an unplugged reader's card is unread, never gone
+            assert ((antenna, uid) in gone) == (antenna not in unread and expected.get(antenna) != uid)
         assert all((a, u) in self.reported.items() for a, u in gone)  # never gone without being seen
-        self.reported = dict(expected)  # type: ignore[arg-type]
+        self.reported = {a: u for a, u in self.reported.items() if a in unread}
+        self.reported.update(expected)  # type: ignore[arg-type]
 
 
 TestFakeTable = FakeTable.TestCase

@@ -4,12 +4,13 @@ socket answering FF CA 00 00 00, cards placed and lifted, readers renamed away, 
 from __future__ import annotations
 
 import queue
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from firmware_bridge import FaultCode, Hello, ReaderFault, TagGone, TagSeen
 from hw.decks import DeckRegistry
-from hw.pcsc import CardState, PyscardPort
+from hw.pcsc import CardReadError, CardState, PcscPort, PyscardPort
 from hw.pcsc_worker import PcscReaderWorker
 from hw.ports import MonotonicClock
 from hw.profile import TableProfile
@@ -153,3 +154,110 @@ def test_a_card_on_a_pcsc_reader_reaches_the_agent_as_card_arrived(pcscd: Privat
     finally:
         agent.stop()
         card.remove()
+
+
+class UsbCables:
+    """The USB cables between the Pi and its readers, over the real pcscd: a reader unplugged is no
+    longer listed by PC/SC, as pcscd does when its USB device goes (vpcd's readers cannot leave)."""
+
+    def __init__(self) -> None:
+        self.unplugged: set[str] = set()
+        self._lock = threading.Lock()
+
+    def open(self) -> PcscPort:
+        return _CabledPort(PyscardPort(), self)
+
+    def unplug(self, name: str) -> None:
+        with self._lock:
+            self.unplugged.add(name)
+
+    def plug(self, name: str) -> None:
+        with self._lock:
+            self.unplugged.discard(name)
+
+    def out(self, name: str) -> bool:
+        with self._lock:
+            return name in self.unplugged
+
+
+class _CabledPort:
+    def __init__(self, port: PyscardPort, cables: UsbCables) -> None:
+        self._port = port
+        self._cables = cables
+
+    def readers(self) -> list[str]:
+        return [name for name in self._port.readers() if not self._cables.out(name)]
+
+    def states(self, readers: Sequence[str]) -> dict[str, CardState]:
+        states = self._port.states([name for name in readers if not self._cables.out(name)])
+        return {name: state for name, state in states.items() if not self._cables.out(name)}
+
+    def read_uid(self, reader: str) -> bytes:
+        if self._cables.out(reader):
+            raise CardReadError(f"{reader}: reader unplugged")
+        return self._port.read_uid(reader)
+
+    def close(self) -> None:
+        self._port.close()
+
+
+def test_a_pcsc_reader_unplugged_mid_hand_keeps_its_card_and_gives_it_back(pcscd: PrivatePcscd) -> None:
+    """Issue #33: a seat's reader unplugged with a card on it: no card leaves, no fault, the reader
+    is reported at fault; plugged back, the card is as it was; one taken while it was out leaves then."""
+    registry = DeckRegistry.generate(["t1"])
+    ace = bytes.fromhex(registry.uid_of("t1/A", "As"))
+    profile = TableProfile.default("t1", seats=2)  # antennas 0, 1 seats; 2 board
+    publisher = RecordingPublisher("t1")
+    seat = pcscd.names[0]
+    cables = UsbCables()
+    clock = MonotonicClock()
+    agent = TableAgent(profile=profile, registry=registry, publisher=publisher, clock=clock,
+                       open_link=lambda: (_ for _ in ()).throw(OSError("unused")))
+    worker = PcscReaderWorker(open_pcsc=cables.open, readers={seat: 0, pcscd.names[1]: 2},
+                              out=agent._inbox, clock=clock, scan_period_ms=50)
+    agent.reader = worker
+    card = VirtualCard(ace, port=pcscd.ports[0])
+    watcher = PyscardPort()
+    agent.start()
+
+    def of(kind: str) -> list[dict[str, object]]:
+        return [e for e in publisher.all() if e["type"] == kind]
+
+    def scans_pass(count: int) -> None:
+        assert worker.scanner is not None
+        start = worker.scanner.scans
+        eventually(lambda: worker.scanner is not None and worker.scanner.scans >= start + count,
+                   timeout=10, what=f"{count} scans")
+        eventually(agent.idle, what="agent idle")
+
+    try:
+        card.place()
+        eventually(lambda: len(of("card_arrived")) == 1, timeout=8, what="card arrived")
+        assert (of("card_arrived")[0]["zone"], of("card_arrived")[0]["card"]) == ("seat:1", "As")
+
+        cables.unplug(seat)
+        eventually(lambda: of("reader_status")[-1]["state"] == "fault", what="reader at fault")
+        assert "antenna 0 (seat:1)" in str(of("reader_status")[-1]["detail"])
+        scans_pass(30)  # 1.5 s: three times the agent's gone window
+        assert of("card_left") == [] and agent.zones.zone_of(ace.hex().upper()) is not None
+
+        cables.plug(seat)
+        eventually(lambda: of("reader_status")[-1]["state"] == "connected", what="reader back")
+        assert "reads again" in str(of("reader_status")[-1]["detail"])
+        scans_pass(10)
+        assert of("card_left") == [] and len(of("card_arrived")) == 1  # as it was: no movement
+
+        cables.unplug(seat)
+        eventually(lambda: of("reader_status")[-1]["state"] == "fault", what="reader at fault again")
+        card.remove()  # taken while the reader is out: a real movement
+        eventually(lambda: not watcher.states([seat])[seat].present, what="pcscd saw the card go")
+        scans_pass(10)
+        assert of("card_left") == []
+        cables.plug(seat)
+        eventually(lambda: len(of("card_left")) == 1, what="card left")
+        assert (of("card_left")[0]["zone"], of("card_left")[0]["card"]) == ("seat:1", "As")
+        assert of("fault") == [] and agent.stats.faults == 0
+    finally:
+        agent.stop()
+        card.remove()
+        watcher.close()
