@@ -170,6 +170,14 @@ def handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 self._json(200, {"table": table, "events": events})
             elif path == "/api/clock":
                 self._json(200, {"clock": dash.clock_snapshot()})
+            elif path == "/api/td/history":
+                history = dash.history() if session else None
+                if not session:
+                    self._json(403, {"error": "connexion DT nécessaire / TD login needed"})
+                elif history is None:
+                    self._json(404, {"error": "pas de tournoi / no tournament"})
+                else:
+                    self._json(200, history)
             elif path == "/api/structures":  # the templates the desk offers for a new tournament
                 from hub.tournament.structure import templates, to_toml
 

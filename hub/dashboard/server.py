@@ -397,6 +397,16 @@ class Dashboard:
             self.on_decision(decision)
         return decision.to_dict()
 
+    def history(self) -> JSONDict | None:
+        """The TD's latest actions and which can still be undone; None: no tournament."""
+        if self.floor is None:
+            return None
+        with self.floor_lock:
+            try:
+                return {"actions": self.floor.history()}
+            except TournamentError:
+                return None
+
     def results(self) -> JSONDict | None:
         """The ranking as `tapis tournament results` gives it (players still in unranked); None: no tournament."""
         if self.floor is None:

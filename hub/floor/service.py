@@ -59,7 +59,7 @@ from hub.tournament.results import POUQUES_PAYOUTS, PayoutRule, PayoutTier, Stan
 from hub.tournament.state import PlayerStatus
 from hub.tournament.structure import AnteKind, Level, from_toml
 from hub.tournament.tournament import Tournament
-from hub.tournament.undo import opens_action
+from hub.tournament.undo import opens_action, undone, verify_undo
 from hw.ports import Clock
 from tablewire.mqtt import Link, Message
 
@@ -459,6 +459,30 @@ class FloorService:
 
     def standings(self) -> list[Standing]:
         return self.require().standings()
+
+    def history(self, limit: int = 40) -> list[dict[str, JSON]]:
+        """The TD's latest actions, newest first: each one's first record, when, and whether it can still be
+        undone (`undo` gives its position; `why_not` the floor's words when it cannot)."""
+        t = self.require()
+        events = t.events
+        gone = undone(events)
+        out: list[dict[str, JSON]] = []
+        firsts = sorted((int(k[len(_UNDO_KEY):]) for k in self.store.config_keys(_UNDO_KEY)), reverse=True)
+        for first in firsts[:limit]:
+            last = self.store.get_config(f"{_UNDO_KEY}{first}")
+            if not isinstance(last, int) or not 0 < first < len(events):
+                continue
+            why_not: str | None = None
+            if first in gone:
+                why_not = "déjà annulée / already undone"
+            else:
+                try:
+                    verify_undo(events, first, last)
+                except TournamentError as err:
+                    why_not = str(err)
+            out.append({"position": first, "event": events[first].to_dict(), "undoable": why_not is None,
+                        "why_not": why_not})
+        return out
 
     def results(self) -> dict[str, JSON]:
         """Places and prizes of the players out; the players still in, unranked (`results_view`)."""

@@ -397,3 +397,29 @@ def test_a_tournament_is_created_from_the_desk_with_a_template(chromium: Browser
     register(page, "Bruno")
     assert floor.snapshot(0.0)["payouts_cents"] == [2_160, 1_440]  # the TD's 60/40 of 90 % of 2 x 20 EUR
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_tds_actions_are_listed_and_undone_from_the_history(chromium: Browser,  # noqa: F811
+                                                               desk_dash: Dashboard) -> None:
+    """Issue #30, point 6: an action taken earlier (another page, an hour ago) is undone from the desk's
+    history while nothing has played since; one that can no longer be undone says so by having no button."""
+    page = desk(chromium, desk_dash.url)
+    for name in ("Agnès", "agnes", "Bruno"):
+        page.fill("#f-register [name=player]", name)
+        page.click("#f-register button[type=submit], #f-register button:not([type])")
+        if name == "agnes":
+            confirm(page, "ressemble à")
+        notice(page, re.escape(name))
+    page.goto(desk_dash.url + "/desk")  # the page left and come back: the history is the floor's
+    page.wait_for_selector("#history li[data-position]")
+    items = page.locator("#history li[data-position]")
+    assert [spaced(items.nth(i).inner_text()).split(" · ", 1)[1] for i in range(3)] == [
+        "Inscription : Bruno Annuler", "Inscription : agnes Annuler", "Inscription : Agnès Annuler"]
+    items.nth(1).locator("button.undo-action").click()
+    confirm(page, "Annuler : Inscription : agnes")
+    notice(page, "Action annulée")
+    floor = desk_dash.floor
+    assert floor is not None
+    assert "agnes" not in floor.require().state.players and "Bruno" in floor.require().state.players
+    page.wait_for_function("() => document.querySelectorAll('#history button.undo-action').length === 2")
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -38,6 +38,39 @@ async function loadResults() {
   } catch (e) { /* the stream's badge says the hub is gone */ } finally { DESK.loading = false; }
   drawLists();
   drawNew();
+  loadHistory();
+}
+
+// --- the TD's own actions, newest first, each undone from here while nothing has played since --------
+function actionWords(e) {
+  const who = e.player || "", table = e.table ? `${t("table")} ${e.table}` : "";
+  switch (e.type) {
+    case "PlayerRegistered": return tf("h_registered", { p: who });
+    case "PlayerReentered": return tf("h_reentered", { p: who });
+    case "WaitListJoined": case "WaitListEntered": return tf("h_wait_list", { p: who });
+    case "EliminationAsked": return tf("h_eliminate_later", { p: who });
+    case "PenaltyGiven": return tf("h_penalty", { p: who, k: label("penalty", e.kind) });
+    case "MoveOrdered": return tf("h_move", { p: who, t: e.to_table, s: e.to_seat });
+    case "ChipsColouredUp": return tf("h_chip_race", { t: table });
+    case "StacksCorrected": return (e.stacks || []).every(x => x[1] === 0) ? tf("h_eliminated", { t: table })
+      : tf("h_stacks", { t: table });
+    default: return t("h_other");
+  }
+}
+async function loadHistory() {
+  if (ME.role !== "td") return;
+  let actions = [];
+  try {
+    const r = await fetch("/api/td/history", { credentials: "same-origin" });
+    actions = r.ok ? (await r.json()).actions : [];
+  } catch (e) { return; }
+  $("history").replaceChildren(...(actions.length ? actions.map(a => {
+    const at = new Date(a.event.at * 1000).toLocaleTimeString(LANG === "fr" ? "fr-FR" : "en-GB", { hour: "2-digit", minute: "2-digit" });
+    const words = actionWords(a.event);
+    return el("li", { "data-position": a.position, class: a.undoable ? "" : "dim" }, `${at} · ${words} `,
+      a.undoable ? el("button", { class: "undo-action", onclick: () => act({ cmd: "undo", action: a.position, by: ME.user || "TD" },
+        "done_undo", {}, () => tf("ask_undo", { a: words })) }, t("undo_short")) : null);
+  }) : [el("li", { class: "dim" }, t("h_none"))]));
 }
 
 // --- a new tournament, from the desk (an empty store): the form, and the structure from a template ---
