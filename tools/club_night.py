@@ -18,10 +18,12 @@ import json
 import random
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -59,6 +61,38 @@ minutes = 15
 """
 
 
+def random_td(room: Any, rng: random.Random, clicked: Counter[str], stop: threading.Event) -> None:
+    """The TD in Chromium, on its own thread: logged in as install.sh made him, he clicks one of the options
+    of any decision a table waits for, after a few seconds (he walks to the table, thinks)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.dashboard import browser
+
+    with sync_playwright() as playwright:
+        chromium = browser.launch(playwright)
+        page = chromium.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        url = f"http://127.0.0.1:{room.dashboard}"
+        page.goto(url + "/login")
+        page.fill("#user", "td")
+        page.fill("#password", room.td_password)
+        page.click("#submit")
+        page.wait_for_url(url + "/")
+        while not stop.is_set():
+            buttons = page.locator(".fault.decide button[data-option]")
+            count = buttons.count()
+            if count:
+                button = buttons.nth(rng.randrange(count))
+                page.wait_for_timeout(rng.uniform(500, 4000))
+                try:
+                    option = button.get_attribute("data-option", timeout=2000) or "?"
+                    button.click(timeout=2000)
+                    clicked[option] += 1
+                except Exception:  # noqa: BLE001 - made moot meanwhile (the page redrew): look again
+                    pass
+            page.wait_for_timeout(300)
+        chromium.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=30.0)
@@ -81,8 +115,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"club_night: {browser.missing()}", file=sys.stderr)
         return 2
     import subprocess
-
-    from playwright.sync_api import sync_playwright
 
     rng = random.Random(args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="tapis-night-"))
@@ -115,20 +147,14 @@ def main(argv: list[str] | None = None) -> int:
         stack.callback(watcher.link.stop)
         assert wait_until(lambda: "TD dashboard on" in room.log("hub"), 30), room.log("hub")
         room.td("start")
-        playwright = stack.enter_context(sync_playwright())
-        chromium = browser.launch(playwright)
-        stack.callback(chromium.close)
-        page = chromium.new_context(viewport={"width": 1400, "height": 900}).new_page()
-        url = f"http://127.0.0.1:{room.dashboard}"
-        page.goto(url + "/login")
-        page.fill("#user", "td")
-        page.fill("#password", room.td_password)
-        page.click("#submit")
-        page.wait_for_url(url + "/")
+        clicked: Counter[str] = Counter()
+        stop = threading.Event()
+        td = threading.Thread(target=random_td, args=(room, rng, clicked, stop), name="td", daemon=True)
+        td.start()
+        stack.callback(lambda: (stop.set(), td.join(30)))
         for table in installed.TABLES:
             room.start(table, room.agent_command(table))
         total = None
-        clicked: Counter[str] = Counter()
         start = time.monotonic()
         last_end = {t: start for t in installed.TABLES}
         longest = dict.fromkeys(installed.TABLES, 0.0)
@@ -138,17 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             if hub.poll() is not None:
                 failures.append(f"the hub stopped ({hub.returncode})")
                 break
-            buttons = page.locator(".fault.decide button[data-option]")
-            if buttons.count():
-                button = buttons.nth(rng.randrange(buttons.count()))
-                option = button.get_attribute("data-option") or "?"
-                page.wait_for_timeout(rng.uniform(500, 4000))  # the TD walks to the table, thinks
-                try:
-                    button.click(timeout=2000)
-                    clicked[option] += 1
-                except Exception:  # noqa: BLE001 - made moot meanwhile (the page redrew): look again
-                    pass
-            page.wait_for_timeout(300)
+            time.sleep(0.3)
             now = time.monotonic()
             ends = watcher.seen(lambda e: e["type"] == "hand_end")
             for e in ends[seen_ends:]:
