@@ -44,6 +44,7 @@ class NewTournament(_Cmd):
     # pouques-2020 81 table), or percents of the pool per place, 1st first: "50,30,20".
     payouts: str = Field("ruleset", pattern=r"^(ruleset|pouques|[0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*)$")
     pool_percent: int = Field(100, ge=1, le=100)  # share of the buy-ins paid out (percents payouts)
+    guarantee_cents: int = Field(0, ge=0, le=100_000_000)  # a guaranteed prize pool (0: none)
     seed: int = 0
 
 

@@ -8,6 +8,7 @@ second and on every change; accepts TD commands from MQTT, executed on the owner
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import queue
@@ -118,6 +119,7 @@ class FloorService:
         self._rng = random.Random(0)
         self._seed = 0
         self._payouts: PayoutRule | None = None
+        self._guarantee = 0  # cents: a guaranteed prize pool
         self._link = link
         self._inbox: queue.Queue[bytes] = queue.Queue()
         self._changed = True
@@ -144,6 +146,7 @@ class FloorService:
         seed = self.store.get_config(_SEED_KEY)
         self._seed = seed if isinstance(seed, int) else 0
         self._payouts = parse_payouts(self.store.get_config(_PAYOUT_KEY))
+        self._guarantee = guarantee(self.store.get_config(_PAYOUT_KEY))
         try:
             events = [event_from_dict(d) for d in self.store.tournament_events()]
         except TournamentError as err:
@@ -164,7 +167,8 @@ class FloorService:
         t = Tournament(name=command.name, ruleset=command.ruleset, structure=structure, now=now,
                        rng=self._rng, seats_per_table=command.seats_per_table,
                        buy_in_cents=command.buy_in_cents, paid_places=command.paid_places)
-        rule: dict[str, JSON] = {"payouts": command.payouts, "pool_percent": command.pool_percent}
+        rule: dict[str, JSON] = {"payouts": command.payouts, "pool_percent": command.pool_percent,
+                                 "guarantee_cents": command.guarantee_cents}
         # a bad payout table is refused before anything is stored; so is a pool nobody would be paid
         if parse_payouts(rule) is None and t.state.policy.payouts is None and command.buy_in_cents > 0:
             raise FloorError(f"{command.ruleset} has no payout table of its own: give the TD's "
@@ -176,7 +180,7 @@ class FloorService:
             self.store.put_config(_PAYOUT_KEY, rule)
             self.store.put_config(_TABLES_KEY, command.tables)
             self.store.append_tournament_events([e.to_dict() for e in t.events])
-        self.tournament, self._payouts = t, parse_payouts(rule)
+        self.tournament, self._payouts, self._guarantee = t, parse_payouts(rule), command.guarantee_cents
         self._changed = True
         return list(t.events)
 
@@ -446,8 +450,12 @@ class FloorService:
         return snap
 
     def payout_rule(self) -> PayoutRule | None:
-        """The TD's payouts when he gave his own (`--payouts 50,30,20`), else the ruleset's table (pouques 81)."""
-        return self._payouts or self.require().state.policy.payouts
+        """The TD's payouts when he gave his own (`--payouts 50,30,20`), else the ruleset's table (pouques 81);
+        with the guaranteed prize pool, if any."""
+        rule = self._payouts or self.require().state.policy.payouts
+        if rule is not None and self._guarantee:
+            rule = dataclasses.replace(rule, guarantee_cents=self._guarantee)
+        return rule
 
     def prizes(self) -> dict[str, int]:
         """Cents won per player for the standings now (the ruleset's table, else the TD's)."""
@@ -564,6 +572,12 @@ def seat_changes(before: Mapping[str, tuple[int, int]], after: Mapping[str, tupl
             out.append(MoveInstruction(name, table_id(old[0]) if old[0] else "", old[1], table_id(table), seat,
                                        "td", False, "TD"))
     return out
+
+
+def guarantee(raw: JSON | None) -> int:
+    """The guaranteed prize pool in cents from the stored payout form (0: none, or stored before it was)."""
+    value = raw.get("guarantee_cents") if isinstance(raw, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def parse_payouts(raw: JSON | None) -> PayoutRule | None:

@@ -60,6 +60,8 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--payouts", default="ruleset",
                      help="`ruleset` (its table, if any), `pouques` (pouques-2020 81) or percents: 50,30,20")
     new.add_argument("--pool-percent", type=int, default=100, help="share of the buy-ins paid out")
+    new.add_argument("--guarantee", type=float, default=0.0, metavar="EUR",
+                     help="a guaranteed prize pool: the club pays what the entries do not reach")
     new.add_argument("--seed", type=int, default=None, help="draws' seed (default: random)")
     reg = sub.add_parser("register", parents=[common], help="enter players (before the draw or late)")
     reg.add_argument("players", nargs="+", metavar="NAME")
@@ -114,7 +116,8 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"cmd": "new", "name": args.name or f"Tournoi {args.ruleset}", "ruleset": args.ruleset,
                 "structure_toml": text, "seats_per_table": args.seats, "tables": args.tables,
                 "buy_in_cents": round(args.buy_in * 100), "payouts": args.payouts,
-                "pool_percent": args.pool_percent, "seed": seed}
+                "pool_percent": args.pool_percent, "seed": seed,
+                "guarantee_cents": _guarantee_cents(args.guarantee)}
     if c == "register":
         return {"cmd": "register", "players": args.players, "present": not args.absent}
     if c == "clock":
@@ -140,6 +143,12 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         table = args.table if args.table.startswith("t") else f"t{args.table}"
         return {"cmd": "decide", "table": table, "option": args.option, "kind": args.kind, "by": args.by}
     return {"cmd": c}
+
+
+def _guarantee_cents(euros: float) -> int:
+    if not (math.isfinite(euros) and 0 <= euros <= MAX_BUY_IN * 1000):
+        raise CommandError(f"--guarantee {euros:g}: euros from 0 to {MAX_BUY_IN * 1000:,}")
+    return round(euros * 100)
 
 
 def run_local(db: str, command: dict[str, Any]) -> CommandResult:

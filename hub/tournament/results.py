@@ -73,6 +73,7 @@ class PayoutRule:
     pool_percent: int  # share of the entry fees that goes to the prize pool
     tiers: tuple[PayoutTier, ...]  # highest min_entries first
     article: str
+    guarantee_cents: int = 0  # a guaranteed prize pool: the club pays what the entries do not reach
 
     def tier(self, entries: int) -> PayoutTier:
         for tier in self.tiers:
@@ -81,7 +82,7 @@ class PayoutRule:
         return self.tiers[-1]
 
     def prize_pool(self, entries: int, buy_in_cents: int) -> int:
-        return entries * buy_in_cents * self.pool_percent // 100
+        return max(entries * buy_in_cents * self.pool_percent // 100, self.guarantee_cents)
 
     def payouts(self, entries: int, buy_in_cents: int, *, players: int | None = None) -> tuple[int, ...]:
         """Cents per place (1st first), adding up to the prize pool exactly, to the cent.

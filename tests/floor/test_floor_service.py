@@ -222,3 +222,19 @@ def test_tables_refuse_hands_the_floor_does_not_allow(tmp_path: Path) -> None:
         assert out is not None and out.events[0]["type"] == "hand_refused"
         assert "not a tournament table" in out.events[0]["reason"]
         assert floor.in_hand("t1") == 1
+
+
+def test_a_guaranteed_prize_pool_is_paid_when_the_entries_do_not_reach_it(tmp_path: Path) -> None:
+    """Issue #30: a guaranteed pool (1,000 EUR): 19 entries at 20 EUR pay 1,000 EUR on the TD's 50/30/20;
+    once the entries pass it, they pay their own pool."""
+    with EventStore(db(tmp_path)) as store:
+        floor = FloorService(store)
+        assert floor.execute({"cmd": "new", "name": "x", "ruleset": "cdc-2013", "buy_in_cents": 2_000,
+                              "structure_toml": to_toml(pouques_2020()), "payouts": "50,30,20",
+                              "guarantee_cents": 100_000}, 0.0).ok
+        assert floor.execute({"cmd": "register", "players": [f"p{i:02d}" for i in range(19)]}, 0.0).ok
+        snap = floor.snapshot(0.0)
+        assert snap["prize_pool_cents"] == 100_000 and snap["payouts_cents"] == [50_000, 30_000, 20_000]
+        assert FloorService.open(store).snapshot(0.0)["prize_pool_cents"] == 100_000  # kept in the store
+        assert floor.execute({"cmd": "register", "players": [f"q{i:02d}" for i in range(40)]}, 0.0).ok
+        assert floor.snapshot(0.0)["prize_pool_cents"] == 59 * 2_000

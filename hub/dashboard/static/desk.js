@@ -104,6 +104,7 @@ function newTournament(form) {
   return { cmd: "new", name: get("name"), ruleset: get("ruleset"), structure_toml: $("n-structure").value,
     seats_per_table: Number(get("seats")), tables, buy_in_cents: Math.round(euros * 100),
     payouts: get("payouts").replace(/\s+/g, "") || "ruleset", pool_percent: wholeNumber(get("pool"), 1, 100) || 100,
+    guarantee_cents: Math.round(100 * (Number(get("guarantee").replace(",", ".")) || 0)),
     seed: Math.floor(Math.random() * 2 ** 31) };
 }
 function drawLists() {
