@@ -170,6 +170,14 @@ def handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 self._json(200, {"table": table, "events": events})
             elif path == "/api/clock":
                 self._json(200, {"clock": dash.clock_snapshot()})
+            elif path == "/api/td/deal":
+                offer = dash.deal_offer() if session else None
+                if not session:
+                    self._json(403, {"error": "connexion DT nécessaire / TD login needed"})
+                elif offer is None:
+                    self._json(404, {"error": "pas d'accord possible / no deal possible"})
+                else:
+                    self._json(200, offer)
             elif path == "/api/td/history":
                 history = dash.history() if session else None
                 if not session:

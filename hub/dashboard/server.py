@@ -397,6 +397,16 @@ class Dashboard:
             self.on_decision(decision)
         return decision.to_dict()
 
+    def deal_offer(self) -> JSONDict | None:
+        """Chip chop and ICM for the players left (the desk's deal); None: no tournament or no deal possible."""
+        if self.floor is None:
+            return None
+        with self.floor_lock:
+            try:
+                return self.floor.deal_offer()
+            except (TournamentError, ValueError):
+                return None
+
     def history(self) -> JSONDict | None:
         """The TD's latest actions and which can still be undone; None: no tournament."""
         if self.floor is None:

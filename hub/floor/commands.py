@@ -120,6 +120,15 @@ class Decide(_Cmd):
     by: str = Field("TD", min_length=1, max_length=64)
 
 
+class Deal(_Cmd):
+    """A deal at the final table (accord): each player left's prize in cents, adding up to what the places
+    still to play pay; `method` says which computation the TD confirmed (`icm`, `chip_chop`, `td`)."""
+
+    cmd: Literal["deal"] = "deal"
+    prizes: dict[PlayerName, int] = Field(min_length=2, max_length=10)
+    method: Literal["icm", "chip_chop", "td"] = "td"
+
+
 class Reenter(_Cmd):
     """Re-entry of an eliminated player (pouques 7, 22), refused under a freezeout ruleset."""
 
@@ -186,10 +195,10 @@ class Results(_Cmd):
     cmd: Literal["results"] = "results"
 
 
-AnyCommand = (NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | CancelHand | Decide | Reenter
-              | Arrive | WaitList | Penalty | Redraw | HandForHand | ChipRace | Undo | Status | Results)
-COMMAND_TYPES = (NewTournament, Register, Seat, Start, ClockCmd, Eliminate, Move, CancelHand, Decide, Reenter, Arrive,
-                 WaitList, Penalty, Redraw, HandForHand, ChipRace, Undo, Status, Results)
+AnyCommand = (NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | CancelHand | Decide | Deal
+              | Reenter | Arrive | WaitList | Penalty | Redraw | HandForHand | ChipRace | Undo | Status | Results)
+COMMAND_TYPES = (NewTournament, Register, Seat, Start, ClockCmd, Eliminate, Move, CancelHand, Decide, Deal, Reenter,
+                 Arrive, WaitList, Penalty, Redraw, HandForHand, ChipRace, Undo, Status, Results)
 _command: TypeAdapter[AnyCommand] = TypeAdapter(Annotated[AnyCommand, Field(discriminator="cmd")])
 
 

@@ -32,6 +32,7 @@ from hub.floor.commands import (
     ClockCmd,
     CommandError,
     CommandResult,
+    Deal,
     Decide,
     Eliminate,
     HandForHand,
@@ -371,6 +372,11 @@ class FloorService:
         elif isinstance(cmd, ChipRace):
             number = table_number(cmd.table)
             action = lambda t: t.chip_race(number, cmd.small_value, cmd.big_value, cmd.leftovers, now)  # noqa: E731
+        elif isinstance(cmd, Deal):
+            still = sum(self.prizes_to_play())
+            if sum(cmd.prizes.values()) != still:
+                raise FloorError(f"a deal shares the {still} cents still to be paid, not {sum(cmd.prizes.values())}")
+            action = lambda t: t.make_deal(cmd.prizes, cmd.method, now)  # noqa: E731
         elif isinstance(cmd, Undo):
             last = self.store.get_config(f"{_UNDO_KEY}{cmd.action}")
             if not isinstance(last, int):
@@ -458,12 +464,35 @@ class FloorService:
         return rule
 
     def prizes(self) -> dict[str, int]:
-        """Cents won per player for the standings now (the ruleset's table, else the TD's)."""
+        """Cents won per player for the standings now (the ruleset's table, else the TD's); the players of
+        a deal at the final table win what it gave them, whatever place they finish."""
         t = self.require()
         rule = self.payout_rule()
         if rule is None:
             return {}
-        return prizes(rule, t.state.entries, t.state.buy_in_cents, t.standings())
+        won = prizes(rule, t.state.entries, t.state.buy_in_cents, t.standings())
+        won.update(t.state.deal)
+        return {player: cents for player, cents in won.items() if cents}
+
+    def prizes_to_play(self) -> list[int]:
+        """The prizes of the places the players left still play for, 1st first (0 for a place not paid)."""
+        t = self.require()
+        rule = self.payout_rule()
+        left = len(t.state.alive())
+        paid = list(rule.payouts(t.state.entries, t.state.buy_in_cents, players=t.state.entries)) if rule else []
+        return (paid + [0] * left)[:left]
+
+    def deal_offer(self) -> dict[str, JSON]:
+        """What the desk shows before a deal: each player left's chips, his chip-chop and his ICM prize."""
+        from hub.tournament.deal import chip_chop, icm
+
+        t = self.require()
+        chips = {p.name: p.chips for p in t.state.alive()}
+        still = self.prizes_to_play()
+        chop, expected = chip_chop(chips, still), icm(chips, still)
+        return {"total_cents": sum(still), "players": [
+            {"player": name, "chips": chips[name], "chip_chop": chop[name], "icm": expected[name]}
+            for name in sorted(chips, key=lambda n: (-chips[n], n))]}
 
     def standings(self) -> list[Standing]:
         return self.require().standings()

@@ -369,6 +369,16 @@ class ChipsColouredUp(Event):
 
 @event
 @dataclass(frozen=True, slots=True)
+class DealAgreed(Event):
+    """The players left agreed a deal (accord): each one's prize, the places still to play paid so."""
+
+    prizes: tuple[tuple[str, int], ...]  # (player, cents)
+    method: str  # "icm", "chip_chop" or "td": what the TD confirmed
+    at: float
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class ActionReverted(Event):
     """The TD undid the records `first`..`last` (positions in the log): they stay stored and no longer count."""
 

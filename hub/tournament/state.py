@@ -18,6 +18,7 @@ from hub.tournament.events import (
     ClockPaused,
     ClockResumed,
     ClockStarted,
+    DealAgreed,
     EliminationAsked,
     Event,
     FinalTableDrawn,
@@ -127,6 +128,7 @@ class FloorState:
     next_group: int = 0
     pending_moves: dict[str, MoveOrdered] = field(default_factory=dict)
     eliminations_asked: set[str] = field(default_factory=set)  # out when their table's hand ends
+    deal: dict[str, int] = field(default_factory=dict)  # the final table's deal: player -> prize (cents)
     now: float = 0.0
 
     @classmethod
@@ -265,6 +267,10 @@ def _corrected(s: FloorState, e: StacksCorrected) -> None:
         p.chips = chips
 
 
+def _deal_agreed(s: FloorState, e: DealAgreed) -> None:
+    s.deal = dict(e.prizes)
+
+
 def _elimination_asked(s: FloorState, e: EliminationAsked) -> None:
     s.eliminations_asked.add(e.player)
 
@@ -355,7 +361,7 @@ _HANDLERS: dict[type[Event], Callable[..., None]] = {
     ButtonDrawn: _button, ClockStarted: _clock, LevelStarted: _clock, ClockPaused: _clock,
     ClockResumed: _clock, TimeAdjusted: _clock, HeadsUpStarted: _heads_up,
     HandStarted: _hand_started, HandEnded: _hand_ended, StacksCorrected: _corrected, PlayerEliminated: _eliminated,
-    EliminationAsked: _elimination_asked,
+    EliminationAsked: _elimination_asked, DealAgreed: _deal_agreed,
     PlayerRemoved: _removed, PlayerWentAway: _went_away, MoveOrdered: _move_ordered,
     MoveConfirmed: _move_confirmed, TableBroken: _table_broken, HandForHandStarted: _h4h_started,
     HandForHandEnded: _h4h_ended, FinalTableDrawn: _final_drawn, PenaltyGiven: _penalty,

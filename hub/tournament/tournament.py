@@ -23,6 +23,7 @@ from hub.tournament.events import (
     ClockPaused,
     ClockResumed,
     ClockStarted,
+    DealAgreed,
     EliminationAsked,
     Event,
     HandEnded,
@@ -438,6 +439,20 @@ class Tournament:
         self._eliminate_busted(table, {seat: before[seat] for seat, chips in stacks.items() if chips == 0},
                                now, out)
         self._reorganise(now, out)
+        return out
+
+    def make_deal(self, prizes: Mapping[str, int], method: str, now: float) -> list[Event]:
+        """The players left agree a deal: `prizes` names every one of them (and no one else), in cents."""
+        s = self.state
+        out = self._advance(now)
+        alive = {p.name for p in s.alive()}
+        if len(alive) < 2:
+            raise FloorError("a deal needs at least two players left")
+        if set(prizes) != alive:
+            raise FloorError(f"a deal names every player left: {', '.join(sorted(alive))}")
+        if any(cents < 0 for cents in prizes.values()):
+            raise FloorError("a prize of a deal cannot be negative")
+        self._emit(out, DealAgreed(tuple(sorted(prizes.items())), method, now))
         return out
 
     def eliminate(self, player: str, now: float) -> list[Event]:

@@ -15,6 +15,7 @@ from hub.tournament.events import (
     ChipsColouredUp,
     ClockPaused,
     ClockResumed,
+    DealAgreed,
     EliminationAsked,
     Event,
     LevelStarted,
@@ -30,8 +31,8 @@ from hub.tournament.events import (
 )
 
 # Records that open a TD action a TD may undo (what follows in the same batch are its consequences).
-UNDOABLE = (StacksCorrected, EliminationAsked, PenaltyGiven, ChipsColouredUp, PlayerRegistered, PlayerReentered,
-            WaitListJoined, WaitListEntered)
+UNDOABLE = (StacksCorrected, EliminationAsked, DealAgreed, PenaltyGiven, ChipsColouredUp, PlayerRegistered,
+            PlayerReentered, WaitListJoined, WaitListEntered)
 # Records that touch no table and no player: the clock running on does not block an undo.
 _NEUTRAL = (LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, ActionReverted)
 

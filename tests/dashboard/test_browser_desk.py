@@ -423,3 +423,29 @@ def test_the_tds_actions_are_listed_and_undone_from_the_history(chromium: Browse
     assert "agnes" not in floor.require().state.players and "Bruno" in floor.require().state.players
     page.wait_for_function("() => document.querySelectorAll('#history button.undo-action').length === 2")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_deal_at_the_final_table_is_shown_both_ways_and_confirmed(chromium: Browser,  # noqa: F811
+                                                                   desk_dash: Dashboard) -> None:
+    """Issue #30, payouts: the players left agree a deal: the desk shows chip chop and ICM side by side,
+    the TD confirms one (asked first), and the results pay it."""
+    page = desk(chromium, desk_dash.url)
+    for name in ("Ada", "Brune", "Chloé"):
+        register(page, name)
+    page.click("#b-seat")
+    notice(page, "Places tirées")
+    page.click("#b-start")
+    notice(page, "Tournoi lancé")
+    page.click("#b-deal")
+    page.wait_for_selector("#deal tr[data-player='Ada']")
+    assert page.locator("#deal tr[data-player]").count() == 3
+    assert "chip chop" in page.inner_text("#deal") and "ICM" in page.inner_text("#deal")
+    page.click("#deal-icm")
+    confirm(page, "Accord \\(ICM")
+    notice(page, "Accord enregistré")
+    floor = desk_dash.floor
+    assert floor is not None
+    won = floor.prizes()
+    assert set(won) == {"Ada", "Brune", "Chloé"} and sum(won.values()) == sum(floor.prizes_to_play() or [0]) \
+        == floor.payout_rule().prize_pool(3, 5_000)  # type: ignore[union-attr]
+    assert page.errors == []  # type: ignore[attr-defined]

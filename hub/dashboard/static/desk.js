@@ -41,6 +41,27 @@ async function loadResults() {
   loadHistory();
 }
 
+// --- a deal at the final table: chip chop and ICM side by side, the TD confirms one ---------------------
+async function showDeal() {
+  const r = await fetch("/api/td/deal", { credentials: "same-origin" });
+  if (!r.ok) { say(() => t("deal_none"), false); return; }
+  const offer = await r.json();
+  const confirmIt = method => {
+    const prizes = Object.fromEntries(offer.players.map(p => [p.player, p[method]]));
+    const words = offer.players.map(p => `${p.player} ${euros(p[method])}`).join(", ");
+    act({ cmd: "deal", prizes, method }, "done_deal", { m: label("deal_method", method) },
+      () => tf("ask_deal", { m: label("deal_method", method), w: words }));
+  };
+  $("deal").replaceChildren(
+    el("tr", {}, el("th", {}, t("player_col")), el("th", { class: "num" }, t("chips_col")),
+      el("th", { class: "num" }, label("deal_method", "chip_chop")), el("th", { class: "num" }, label("deal_method", "icm"))),
+    ...offer.players.map(p => el("tr", { "data-player": p.player }, el("td", {}, p.player), el("td", { class: "num" }, chips(p.chips)),
+      el("td", { class: "num" }, euros(p.chip_chop)), el("td", { class: "num" }, euros(p.icm)))),
+    el("tr", {}, el("td", {}, ""), el("td", {}, ""),
+      el("td", {}, el("button", { id: "deal-chip-chop", onclick: () => confirmIt("chip_chop") }, t("deal_confirm"))),
+      el("td", {}, el("button", { id: "deal-icm", onclick: () => confirmIt("icm") }, t("deal_confirm")))));
+}
+
 // --- the TD's own actions, newest first, each undone from here while nothing has played since --------
 function actionWords(e) {
   const who = e.player || "", table = e.table ? `${t("table")} ${e.table}` : "";
@@ -52,6 +73,7 @@ function actionWords(e) {
     case "PenaltyGiven": return tf("h_penalty", { p: who, k: label("penalty", e.kind) });
     case "MoveOrdered": return tf("h_move", { p: who, t: e.to_table, s: e.to_seat });
     case "ChipsColouredUp": return tf("h_chip_race", { t: table });
+    case "DealAgreed": return tf("h_deal", { m: label("deal_method", e.method) });
     case "StacksCorrected": return (e.stacks || []).every(x => x[1] === 0) ? tf("h_eliminated", { t: table })
       : tf("h_stacks", { t: table });
     default: return t("h_other");
@@ -202,6 +224,7 @@ function lookalike(name) {
 }
 function wire() {
   $("n-template").addEventListener("change", pickTemplate);
+  $("b-deal").addEventListener("click", showDeal);
   $("f-new").addEventListener("submit", async ev => {
     ev.preventDefault();
     const cmd = newTournament(ev.target);
