@@ -72,8 +72,9 @@ def rehearse(broker: EmbeddedBroker, kind: FaultKind, *, ruleset: str = "cdc-201
         thread = threading.Thread(target=deal, args=(room, table), daemon=True,
                                   kwargs={"hands": None, "pace": 0.02, "seed": 7, "faults": run.plan})
         thread.start()
-        ends = [e for e in run.events if e["type"] == "hand_end"]
-        assert done.wait(timeout), f"{kind}: faults {run.faults}, ends {ends}"
+        if not done.wait(timeout):
+            ends = [(e["hand"], e["result"]) for e in run.events if e["type"] == "hand_end"]
+            pytest.fail(f"{kind} under {ruleset}: faults {run.faults}, hands ended {ends}")
     finally:
         room.close()
     assert table.croupier is not None
