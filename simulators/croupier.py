@@ -318,6 +318,10 @@ class Croupier:
                 if not self._pause() or not self._place(Hole(exposed[0], deck.pop())):
                     return self._gave_up()
                 self._first_burn = exposed[1]
+            elif ruling is not None and ruling.decision == "card_kept":
+                # pcpm "La donne": the dealing player's own exposed card is not exchanged, he keeps it
+                if not self._pause() or not self._place(Hole(exposed[0], exposed[1])):
+                    return self._gave_up()
         if fault is FaultKind.ABSENT_PLAYER and self._away is not None:
             ruling = self._ruling(fault, ctx)
             if ruling is not None and not self._carry_out(ruling, self._away, None):
@@ -333,6 +337,12 @@ class Croupier:
             self._burned.add("flop")
         elif ruling.decision == "hand_dead":
             self._kill(ruling.seat if ruling.seat is not None else seat)
+        elif ruling.decision == "continue" and ruling.kind == FaultKind.MISSING_HOLE_CARD and ruling.seat is not None \
+                and ruling.seat not in ruling.dead_seats:
+            # cpt87 6.5, the TD's "no misdeal" for the last seat served: he gets his card now (the button may
+            # get two in a row)
+            if not self._pause() or not self._place(Hole(ruling.seat, self._deck.pop())):
+                return False
         for dead in ruling.dead_seats:  # substantial action: the hand plays on, the faulty hands dead (cdc 7.7)
             self._kill(dead)
         return True

@@ -43,9 +43,9 @@ class Run:
 
 
 def rehearse(broker: EmbeddedBroker, kind: FaultKind, *, ruleset: str = "cdc-2013", seed: int = 3,
-             tables: int = 1, td: dict[str, str] | None = None, timeout: float = 60.0) -> Run:
+             tables: int = 1, td: dict[str, str] | None = None, timeout: float = 60.0, croupier_seed: int = 7) -> Run:
     """Deal at t1 until `kind` is made and the hand after it has ended; `td`: the TD's option per kind
-    for a `td_decision` (decided as the dashboard would)."""
+    for a `td_decision` (decided as the dashboard would); `croupier_seed`: his shuffles and choices."""
     room = build_room(tables=tables, host=broker.host, port=broker.port, seed=seed, ruleset=ruleset)
     assert room.hub is not None
     hub = room.hub
@@ -70,7 +70,7 @@ def rehearse(broker: EmbeddedBroker, kind: FaultKind, *, ruleset: str = "cdc-201
     table = room.tables[0]
     try:
         thread = threading.Thread(target=deal, args=(room, table), daemon=True,
-                                  kwargs={"hands": None, "pace": 0.02, "seed": 7, "faults": run.plan})
+                                  kwargs={"hands": None, "pace": 0.02, "seed": croupier_seed, "faults": run.plan})
         thread.start()
         if not done.wait(timeout):
             ends = [(e["hand"], e["result"]) for e in run.events if e["type"] == "hand_end"]
@@ -152,15 +152,22 @@ OTHERS = [
     ("cpt87", FaultKind.PREMATURE_TURN, "reshuffle_board", "cpt87 6.9", PLAYED, None),
     ("cpt87", FaultKind.FOREIGN_CARD, "hand_cancelled_pot_split", "cpt87 6.4", CANCELLED, None),
     ("cpt87", FaultKind.MISSING_HOLE_CARD, "td_decision", "cpt87 6.5", VOID, "misdeal"),
+    ("cpt87", FaultKind.MISSING_HOLE_CARD, "td_decision", "cpt87 6.5", PLAYED, "continue"),
+    ("pcpm", FaultKind.EXPOSED_CARD, "card_kept", "pcpm La donne", PLAYED, None),
     ("pcpm", FaultKind.ABSENT_PLAYER, "hand_dead", "pcpm Retards et absents", PLAYED, None),
 ]
 
 
+# Seed 4 exposes the button's first card: the dealing player's own card in a dealerless room (seat 1).
+CROUPIER_SEED = {("pcpm", FaultKind.EXPOSED_CARD): 4}
+
+
 @pytest.mark.parametrize(("ruleset", "kind", "decision", "article", "ended", "option"), OTHERS,
-                         ids=[f"{r}-{k}" for r, k, *_ in OTHERS])
+                         ids=[f"{r}-{k}{'-' + o if o else ''}" for r, k, *_, o in OTHERS])
 def test_where_a_rulebook_rules_otherwise_its_remedy_is_carried_out(
         broker: EmbeddedBroker, ruleset: str, kind: FaultKind, decision: str, article: str,
         ended: tuple[str, ...], option: str | None) -> None:
     run = rehearse(broker, kind, ruleset=ruleset, tables=2 if kind is FaultKind.FOREIGN_CARD else 1,
-                   td=None if option is None else {str(kind): option})
+                   td=None if option is None else {str(kind): option},
+                   croupier_seed=CROUPIER_SEED.get((ruleset, kind), 7))
     check(run, kind, decision, article, ended)
