@@ -193,6 +193,12 @@ class Croupier:
                         self._wait(lambda: watch.betting is not betting or watch.result is not None)  # noqa: B023
                         continue
                     self._opening = betting.to_call
+                if fault is FaultKind.TIME_EXPIRED and betting.street == "preflop" and len(self._live()) > 2:
+                    fault = None
+                    played = self._time_runs_out(betting, ctx)
+                    if played is not True:
+                        return played
+                    continue
                 if fault is FaultKind.OUT_OF_TURN and self._act_out_of_turn(betting):
                     fault = None
                 else:
@@ -575,6 +581,28 @@ class Croupier:
             return self._gave_up()
         if not self._carry_out(ruling, seat, None):
             return self._gave_up()
+        return True
+
+    def _time_runs_out(self, betting: BettingCmd, ctx: HandContextCmd) -> bool | None:
+        """The dealer calls Time on the player to act, who lets it run out (cdc 4.5: his hand is dead): the
+        table waits the rulebook's minute and countdown, however long, as for the TD."""
+        seat = betting.to_act
+        assert seat is not None
+        watch = self.watch
+        self.agent.dealer_press("time", seat)
+        if not self._wait(lambda: watch.betting is not None and watch.betting.time_seat == seat
+                          or watch.result is not None):
+            return True  # Time refused (cpt87 4.5: the TD grants it): the player acts as usual
+        self._made(FaultKind.TIME_EXPIRED)
+
+        def thinking() -> bool:
+            now = watch.betting
+            return now is not None and now.to_act == seat and watch.result is None and watch.hand == ctx.hand
+
+        while thinking():
+            if self.stop.wait(0.05):
+                return None
+        self._out.add(seat)  # his hand is dead: the hub folded it (no ruling reaches the table)
         return True
 
     def _short_raise(self, betting: BettingCmd) -> bool:

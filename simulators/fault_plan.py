@@ -16,9 +16,8 @@ from tablewire.faults import FaultKind
 # deal (a card boxed, turned over, to an empty seat, out of order, a seat skipped, one card too many or
 # too few, a tag of no deck, another table's card, a player away), the board (burns, premature or extra
 # cards, a card taken off, the second deck at the burn, a dead card to a hand) and the betting (out of
-# turn, a short raise). Left out: `duplicate_card` (a registry refuses one face on two tags of a deck,
-# and the same face from the other deck is `mixed_decks`) and `time_expired` (70 s of the hub's real
-# clock per fault: the rulebooks' minute and ten-second countdown).
+# turn, a short raise, Time called and let run out). Left out: `duplicate_card` (a registry refuses one
+# face on two tags of a deck, and the same face from the other deck is `mixed_decks`).
 INJECTABLE: tuple[FaultKind, ...] = (
     FaultKind.BOXED_CARD, FaultKind.EXPOSED_CARD, FaultKind.CARD_TO_EMPTY_SEAT, FaultKind.WRONG_DEAL_ORDER,
     FaultKind.SEAT_SKIPPED, FaultKind.EXTRA_HOLE_CARD, FaultKind.MISSING_HOLE_CARD, FaultKind.UNKNOWN_TAG,
@@ -26,11 +25,11 @@ INJECTABLE: tuple[FaultKind, ...] = (
     FaultKind.FLOP_WITHOUT_BURN, FaultKind.FLOP_TWO_BURNS, FaultKind.FLOP_FOUR_CARDS, FaultKind.PREMATURE_FLOP,
     FaultKind.TURN_WITHOUT_BURN, FaultKind.RIVER_WITHOUT_BURN, FaultKind.PREMATURE_TURN,
     FaultKind.PREMATURE_RIVER, FaultKind.BOARD_REMOVED, FaultKind.MIXED_DECKS, FaultKind.DEAD_CARD_IN_HAND,
-    FaultKind.OUT_OF_TURN, FaultKind.INSUFFICIENT_BET,
+    FaultKind.OUT_OF_TURN, FaultKind.INSUFFICIENT_BET, FaultKind.TIME_EXPIRED,
 )
-# The plan of `tapis demo` and `tapis sim table` unless --faults names others: every kind the product
-# rules as its rulebook says (see the report of issue #26 for those left out, and why).
-DEFAULT_KINDS: tuple[FaultKind, ...] = INJECTABLE
+# The plan of `tapis demo` and `tapis sim table` unless --faults names others: every kind but Time run
+# out, which stops the table for the rulebook's minute and ten seconds (ask for it with --faults).
+DEFAULT_KINDS: tuple[FaultKind, ...] = tuple(k for k in INJECTABLE if k is not FaultKind.TIME_EXPIRED)
 
 
 class FaultPlan:

@@ -7,15 +7,22 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from hub.edge.broker import EmbeddedBroker
-from simulators.demo import build_room, deal
+from hub.edge.service import HubService
+from hub.room.game import TableSetup
+from hub.rules import Level
+from hw.decks import DeckRegistry
+from simulators.demo import Room, build_room, deal, seating, start_tables
 from simulators.fault_plan import DEFAULT_KINDS, INJECTABLE, FaultPlan
+from tablewire import wire
 from tablewire.faults import FaultKind
+from tablewire.mqtt import MqttLink
 
 STACK = 20_000
 
@@ -42,11 +49,41 @@ class Run:
         return [e for e in self.events[at:] if e["type"] == "hand_end"]
 
 
+class Hurried:
+    """The hub's clock, 30 times faster than the wall's: a minute of Time and its countdown in 2.3 s."""
+
+    def __init__(self) -> None:
+        self._start = time.monotonic()
+
+    def now(self) -> float:
+        return self._start + 30 * (time.monotonic() - self._start)
+
+
+def hurried_room(broker: EmbeddedBroker, *, seed: int, ruleset: str) -> Room:
+    """`build_room` of one table, its hub on the hurried clock."""
+    room = Room(hub=None, tables=[], registry=DeckRegistry.generate(["t1"]))
+    link = MqttLink(client_id="tapis-hub", host=broker.host, port=broker.port, will=(wire.HUB_STATUS, wire.OFFLINE))
+    hub = HubService(link=link, clock=Hurried())
+    hub.start()
+    room._closers.append(hub.stop)  # noqa: SLF001 - the room closes what it started
+    link.start()
+    room._closers.append(link.stop)  # noqa: SLF001
+    seats, button = seating("t1", seed)
+    hub.configure_table("t1", TableSetup(players=dict.fromkeys(seats, STACK), button=button, level=Level(50, 100),
+                                         ruleset=ruleset, seats=9, decks=("t1/A", "t1/B")))
+    room.hub = hub
+    start_tables(room, host=broker.host, port=broker.port, ids=["t1"], seed=seed)
+    return room
+
+
 def rehearse(broker: EmbeddedBroker, kind: FaultKind, *, ruleset: str = "cdc-2013", seed: int = 3,
              tables: int = 1, td: dict[str, str] | None = None, timeout: float = 60.0, croupier_seed: int = 7) -> Run:
     """Deal at t1 until `kind` is made and the hand after it has ended; `td`: the TD's option per kind
     for a `td_decision` (decided as the dashboard would); `croupier_seed`: his shuffles and choices."""
-    room = build_room(tables=tables, host=broker.host, port=broker.port, seed=seed, ruleset=ruleset)
+    if kind is FaultKind.TIME_EXPIRED:
+        room = hurried_room(broker, seed=seed, ruleset=ruleset)
+    else:
+        room = build_room(tables=tables, host=broker.host, port=broker.port, seed=seed, ruleset=ruleset)
     assert room.hub is not None
     hub = room.hub
     run = Run(plan=OncePlan(rate=1.0, rng=random.Random(5), kinds=[kind]))
@@ -126,6 +163,7 @@ CDC = [
     (FaultKind.DEAD_CARD_IN_HAND, "hand_dead", "cdc-2013 7.5", PLAYED),
     (FaultKind.OUT_OF_TURN, "action_binding", "cdc-2013 10.2", PLAYED),
     (FaultKind.INSUFFICIENT_BET, "treated_as_call", "cdc-2013 10.9", PLAYED),
+    (FaultKind.TIME_EXPIRED, "hand_dead", "cdc-2013 4.5", PLAYED),  # the hub on a hurried clock
 ]
 
 
