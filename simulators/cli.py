@@ -138,7 +138,8 @@ def parser() -> argparse.ArgumentParser:
     table.add_argument("--fault-rate", default=None, metavar="P",
                        help="chance that a hand carries a dealing fault, ruled by the hub and carried out (0)")
     table.add_argument("--faults", default=None, metavar="KIND,KIND...",
-                       help="the fault kinds to make (default: every kind the croupier makes; docs/faults.md)")
+                       help="the fault kinds to make (default: every kind the croupier makes but time_expired, "
+                            "which waits the rulebook's 70 s; docs/faults.md)")
     table.add_argument("--outbox", default=None, metavar="FILE",
                        help="the agent's outbox in this SQLite file, as `tapis agent --outbox` (default: in memory)")
     decks = sim_sub.add_parser("decks", help="the deck registry of simulated tables (their tags' UIDs), as TOML")
