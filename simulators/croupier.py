@@ -5,9 +5,10 @@ The croupier moves cards on the reader simulator (`Felt`) and the players press 
 follow what the table itself knows from the hub (the hand context, whose turn it is, what is owed, the
 hand over: `agent.watch`), as a croupier follows the LEDs, so they run in any process, apart from the
 hub. Used by `tapis demo`, `tapis sim table` and the benchmarks; `boxed_rate` turns a card face up in
-the deck now and then, and a `FaultPlan` makes the other dealing faults (`simulators.fault_plan`): the
+the deck now and then, and a `FaultPlan` makes the other faults, every kind of spec/faults.md a dealer's
+hands or a player can make (`simulators.fault_plan`; docs/faults.md, "Rehearsing every ruling"): the
 croupier then carries out the hub's ruling as the table receives it (`agent.watch.rulings`), as a
-dealer does what the floor says.
+dealer does what the floor says, waiting for the TD's decision where the rulebook leaves it to him.
 """
 
 from __future__ import annotations
