@@ -2,8 +2,10 @@
 
 The reader board's firmware simulator on a pty; the agent built by `table_agent.cli.start_agent` from the
 table's profile and deck files (the very path `tapis agent` takes: only the serial URL, the pin factory
-and the I2C bus are the simulator's); a croupier dealing on that board and players pressing that panel
-(gpiozero mock pins, the MCP23017 chips on a simulated I2C bus). A room is `tapis hub` + N of these.
+and the I2C bus are the simulator's; its outbox in memory or the SQLite file `--outbox` names); a croupier
+dealing on that board, with the dealing faults of his `FaultPlan` (`--fault-rate`, `--faults`) ruled by the
+hub and carried out, and players pressing that panel (gpiozero mock pins, the MCP23017 chips on a simulated
+I2C bus). A room is `tapis hub` + N of these.
 """
 
 from __future__ import annotations
