@@ -140,8 +140,10 @@ def run_sim_table(profile_path: str, decks_path: str, broker: str, link_options:
                 # no hand from the hub (no players here, a paused or broken table): the croupier asks again
                 stop.wait(1.0)
         made = ", ".join(f"{k} {n}" for k, n in sorted(plan.made.items()))
+        passed = ", ".join(f"{k} {n}" for k, n in sorted(plan.passed.items()))  # e.g. no other table's deck
         print(f"tapis sim table: table {profile.table} stopped after {croupier.hands} hands "
-              f"({croupier.stuck} given up){f'; faults made: {made}' if made else ''}", file=sys.stderr, flush=True)
+              f"({croupier.stuck} given up){f'; faults made: {made}' if made else ''}"
+              f"{f'; not possible at this table: {passed}' if passed else ''}", file=sys.stderr, flush=True)
     return 0
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from hub.edge.broker import EmbeddedBroker
 from simulators.demo import build_room, deal
-from simulators.fault_plan import INJECTABLE, FaultPlan
+from simulators.fault_plan import DEFAULT_KINDS, INJECTABLE, FaultPlan
 from tablewire.faults import FaultKind
 
 # The kinds the demo's croupier made first (issue #14).
@@ -21,17 +21,26 @@ FIRST_FIVE = (FaultKind.BOXED_CARD, FaultKind.EXPOSED_CARD, FaultKind.FLOP_WITHO
 
 
 def test_the_plan_draws_every_kind_in_turn_and_keeps_one_due_until_it_is_made() -> None:
-    plan = FaultPlan(rate=1.0, rng=random.Random(2))
+    plan = FaultPlan(rate=1.0, rng=random.Random(2))  # the default kinds: all but Time run out (70 s a time)
     drawn = []
-    for _ in range(2 * len(INJECTABLE)):
+    n = len(DEFAULT_KINDS)
+    for _ in range(2 * n):
         kind = plan.for_hand()
         assert kind is not None
         assert plan.for_hand() == kind  # not made yet (the hand had no flop): still due
         plan.made_it(kind)
         drawn.append(kind)
-    n = len(INJECTABLE)
-    assert sorted(drawn[:n]) == sorted(INJECTABLE) == sorted(drawn[n:])
-    assert plan.made == dict.fromkeys(INJECTABLE, 2)
+    assert sorted(drawn[:n]) == sorted(DEFAULT_KINDS) == sorted(drawn[n:])
+    assert set(INJECTABLE) - set(DEFAULT_KINDS) == {FaultKind.TIME_EXPIRED}
+    assert plan.made == dict.fromkeys(DEFAULT_KINDS, 2)
+
+
+def test_a_kind_this_table_cannot_make_is_passed_on_and_counted() -> None:
+    plan = FaultPlan(rate=1.0, rng=random.Random(2), kinds=["foreign_card"])
+    assert plan.for_hand() == FaultKind.FOREIGN_CARD
+    plan.pass_on(FaultKind.FOREIGN_CARD)  # no other table's deck in the registry
+    assert plan.passed == {FaultKind.FOREIGN_CARD: 1} and plan.made == {}
+    assert plan.for_hand() == FaultKind.FOREIGN_CARD  # drawn again for the next hand
 
 
 def test_the_plan_rate_is_the_share_of_hands_with_a_fault() -> None:
