@@ -110,8 +110,8 @@ def rehearse(broker: EmbeddedBroker, kind: FaultKind, *, ruleset: str = "cdc-201
                                   kwargs={"hands": None, "pace": 0.02, "seed": croupier_seed, "faults": run.plan})
         thread.start()
         if not done.wait(timeout):
-            ends = [(e["hand"], e["result"]) for e in run.events if e["type"] == "hand_end"]
-            story = [(e["hand"], e["type"], e.get("seat"), e.get("action") or e.get("kind"), e.get("zone"),
+            ends = [(e.get("hand"), e["result"]) for e in run.events if e["type"] == "hand_end"]
+            story = [(e.get("hand"), e["type"], e.get("seat"), e.get("action") or e.get("kind"), e.get("zone"),
                       e.get("card"), e.get("status"), (e.get("ruling") or {}).get("decision")) for e in run.events]
             pytest.fail(f"{kind} under {ruleset}: faults {run.faults}, hands ended {ends}; what the hub saw: {story}")
     finally:
