@@ -29,7 +29,6 @@ from tablewire.wire import BettingCmd, HandContextCmd, RulingCmd
 
 log = logging.getLogger(__name__)
 
-_STREET = {"preflop": 3, "flop": 1, "turn": 1}  # board cards to deal once that street's betting is over
 _NEXT = {0: "flop", 3: "turn", 4: "river"}  # the street dealt next, by board cards out
 # Faults of the hole cards: made (and ruled) during the deal.
 _DEAL_FAULTS = frozenset({
@@ -217,7 +216,7 @@ class Croupier:
                     return played
                 if made:
                     fault = None
-                board += _STREET.get(betting.street, 1)
+                board += 3 if name == "flop" else 1
             if not self._wait(lambda: watch.betting is not betting or watch.result is not None):  # noqa: B023
                 return self._gave_up()
         if self.stop.wait(self.pace * 4):  # the showdown is looked at
