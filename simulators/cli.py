@@ -5,7 +5,8 @@
     tapis demo --cash [--tables N] [--hands N] [--game plo]   tables dealing to the hub without a tournament
     tapis demo --tournament [--players N]           a whole tournament computed without tables, to the payouts
     tapis replay SCENARIO                           one table's scenario through the real pipeline
-    tapis sim table --profile F --decks F --broker URL   one simulated table as its own process
+    tapis sim table --profile F --decks F --broker URL [--fault-rate P] [--faults K,K] [--outbox F]
+                                                    one simulated table as its own process
     tapis sim decks t1 t2 ...                       the simulated tables' deck registry (TOML)
 """
 
@@ -133,6 +134,14 @@ def parser() -> argparse.ArgumentParser:
     table.add_argument("--scan-ms", type=_positive, default=None,
                        help="the simulated board's scan period (default: the profile's scan_period_ms)")
     table.add_argument("--hands", type=_positive, default=None, help="stop after N hands played")
+    # Both checked by the fault plan itself, refused in one line (`_sim_faults`).
+    table.add_argument("--fault-rate", default=None, metavar="P",
+                       help="chance that a hand carries a dealing fault, ruled by the hub and carried out (0)")
+    table.add_argument("--faults", default=None, metavar="KIND,KIND...",
+                       help="the fault kinds to make (default: every kind the croupier makes but time_expired, "
+                            "which waits the rulebook's 70 s; docs/faults.md)")
+    table.add_argument("--outbox", default=None, metavar="FILE",
+                       help="the agent's outbox in this SQLite file, as `tapis agent --outbox` (default: in memory)")
     decks = sim_sub.add_parser("decks", help="the deck registry of simulated tables (their tags' UIDs), as TOML")
     decks.add_argument("tables", nargs="+", metavar="TABLE", help="table ids: t1 t2 ...")
     return p
@@ -161,9 +170,11 @@ def main(argv: list[str] | None = None) -> int:
             stop = threading.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):  # the croupier ends the hand's wait; all is closed
                 signal.signal(sig, lambda *_: stop.set())
+            rate, kinds = _sim_faults(args)
             return run_sim_table(args.profile, args.decks, args.broker, credentials.link_options(args), stop=stop,
                                  pace=args.pace, seed=args.seed, boxed_rate=args.boxed_rate,
-                                 allin_rate=args.allin_rate, scan_ms=args.scan_ms, hands=args.hands)
+                                 allin_rate=args.allin_rate, scan_ms=args.scan_ms, hands=args.hands,
+                                 fault_rate=rate, fault_kinds=kinds, outbox=args.outbox)
         if args.command == "replay":
             from simulators.replay import replay
             from simulators.scenario import load
@@ -174,6 +185,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tapis {verb}: {err}", file=sys.stderr)
         return 2
     return 2
+
+
+def _sim_faults(args: argparse.Namespace) -> tuple[float, list[str] | None]:
+    """`--fault-rate` and `--faults` of `tapis sim table`, checked as the croupier's plan checks them
+    (ValueError: one line, exit 2)."""
+    import random
+
+    from simulators.fault_plan import FaultPlan
+    kinds = None if args.faults is None else [k.strip() for k in args.faults.split(",") if k.strip()]
+    if kinds == []:
+        raise ValueError("--faults: no fault kind given (KIND,KIND...; docs/faults.md)")
+    try:
+        rate = float(args.fault_rate or 0)
+    except ValueError:
+        raise ValueError(f"--fault-rate {args.fault_rate[:20]!r}: a chance per hand from 0 to 1") from None
+    if kinds is not None and not rate:
+        raise ValueError("--faults goes with --fault-rate P (above 0): without it no hand carries a fault")
+    if kinds is None:
+        FaultPlan(rate=rate, rng=random.Random())
+    else:
+        FaultPlan(rate=rate, rng=random.Random(), kinds=kinds)
+    return rate, kinds
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -5,9 +5,10 @@ The croupier moves cards on the reader simulator (`Felt`) and the players press 
 follow what the table itself knows from the hub (the hand context, whose turn it is, what is owed, the
 hand over: `agent.watch`), as a croupier follows the LEDs, so they run in any process, apart from the
 hub. Used by `tapis demo`, `tapis sim table` and the benchmarks; `boxed_rate` turns a card face up in
-the deck now and then, and a `FaultPlan` makes the other dealing faults (`simulators.fault_plan`): the
+the deck now and then, and a `FaultPlan` makes the other faults, every kind of spec/faults.md a dealer's
+hands or a player can make (`simulators.fault_plan`; docs/faults.md, "Rehearsing every ruling"): the
 croupier then carries out the hub's ruling as the table receives it (`agent.watch.rulings`), as a
-dealer does what the floor says.
+dealer does what the floor says, waiting for the TD's decision where the rulebook leaves it to him.
 """
 
 from __future__ import annotations
@@ -22,12 +23,32 @@ from hw.decks import FULL_DECK
 from simulators.dealer import Board, Burn, CardStep, Clear, Felt, Hole, Muck, Tray
 from simulators.fault_plan import FaultPlan
 from table_agent.agent import TableAgent
+from table_agent.events import BOARD, BURN, Zone
 from tablewire.faults import FaultKind
 from tablewire.wire import BettingCmd, HandContextCmd, RulingCmd
 
 log = logging.getLogger(__name__)
 
-_STREET = {"preflop": 3, "flop": 1, "turn": 1}  # board cards to deal once that street's betting is over
+_NEXT = {0: "flop", 3: "turn", 4: "river"}  # the street dealt next, by board cards out
+# Faults of the hole cards: made (and ruled) during the deal.
+_DEAL_FAULTS = frozenset({
+    FaultKind.CARD_TO_EMPTY_SEAT, FaultKind.WRONG_DEAL_ORDER, FaultKind.SEAT_SKIPPED, FaultKind.EXTRA_HOLE_CARD,
+    FaultKind.MISSING_HOLE_CARD, FaultKind.UNKNOWN_TAG, FaultKind.FOREIGN_CARD, FaultKind.ABSENT_PLAYER,
+    FaultKind.BOXED_CARD, FaultKind.EXPOSED_CARD,
+})
+# Those ruled at their card, before the next one is dealt.
+_RULED_AT_ONCE = frozenset({
+    FaultKind.CARD_TO_EMPTY_SEAT, FaultKind.WRONG_DEAL_ORDER, FaultKind.SEAT_SKIPPED, FaultKind.EXTRA_HOLE_CARD,
+    FaultKind.UNKNOWN_TAG, FaultKind.FOREIGN_CARD,
+})
+# Faults made while a betting round is open, before its next action.
+_IN_ROUND = frozenset({
+    FaultKind.PREMATURE_FLOP, FaultKind.PREMATURE_TURN, FaultKind.PREMATURE_RIVER, FaultKind.BOARD_REMOVED,
+    FaultKind.DEAD_CARD_IN_HAND,
+})
+_NEXT_NAME = {3: "flop", 4: "turn", 5: "river"}  # the street open once that many board cards are out
+_GATE = {"flop": "preflop", "turn": "flop", "river": "turn"}  # the round that must be over first
+_WITHOUT_BURN = {"turn": FaultKind.TURN_WITHOUT_BURN, "river": FaultKind.RIVER_WITHOUT_BURN}
 
 
 class Croupier:
@@ -35,11 +56,12 @@ class Croupier:
                  stop: threading.Event, boxed_rate: float = 0.0, bet: int = 200,
                  on_fault_injected: Callable[[str], None] | None = None, stuck_after: float = 5.0,
                  faults: FaultPlan | None = None, allin_rate: float = 0.0,
-                 act: Callable[[int, int], None] | None = None, new_hand: Callable[[], None] | None = None) -> None:
+                 act: Callable[[int, int], str | None] | None = None,
+                 new_hand: Callable[[], None] | None = None) -> None:
         """`faults`: the dealing faults to make (None: none but `boxed_rate`); `allin_rate`: the chance
         that a player pushes all in when he acts (a tournament's short stacks; 0: never); `act` and
         `new_hand`: a simulated table's fingers on its panel (`simulators.sim_table`), instead of the
-        agent's own calls."""
+        agent's own calls (`act` returns what the player did: `fold`, `muck`, `allin`...)."""
         self.agent = agent
         self.watch = agent.watch
         self.felt = felt
@@ -60,6 +82,15 @@ class Croupier:
         self._act_on_panel = act
         self._new_hand = new_hand or agent.new_hand
         self.td_waits = 0  # times this table stopped for the TD's decision
+        # This hand's cards and remedies in progress (reset by `_deal_and_play`):
+        self._deck: list[str] = []  # the stub, dealt from its end
+        self._board: list[str] = []  # faces on the board, as dealt
+        self._burned: set[str] = set()  # streets whose burn already lies in the burn zone (a remedy's)
+        self._early: str | None = None  # a street already on the board when its round opens (pouques 77)
+        self._aside: str | None = None  # a premature turn set aside, reshuffled for the river (cdc 8.4)
+        self._first_burn: str | None = None  # an exposed card that is the first burn (cdc 7.3)
+        self._faulty = False  # a board fault this street: the hub deals it to the game at its first action
+        self._away: int | None = None  # the seat this croupier marked away (absent_player), back after the hand
 
     def _wait(self, condition: Callable[[], bool]) -> bool:
         deadline = time.monotonic() + self.stuck_after
@@ -102,6 +133,9 @@ class Croupier:
         ctx = watch.context
         assert ctx is not None
         played = self._deal_and_play(ctx)
+        if self._away is not None:  # the player is back for the next hand
+            self.agent.dealer_press("back", self._away)
+            self._away = None
         if played is None:
             return False
         if not played:
@@ -121,14 +155,131 @@ class Croupier:
         start = seats.index(ctx.first_to_deal)
         order = seats[start:] + seats[:start]
         self._order, self._out, self._opening = order, set(), None
+        self._deck, self._board, self._burned, self._early, self._aside = deck, [], set(), None, None
+        self._first_burn, self._faulty = None, False
         fault = self.faults.for_hand() if self.faults is not None else None
+        if fault is not None and not self._can_make(fault, ctx):
+            assert self.faults is not None
+            self.faults.pass_on(fault)
+            fault = None
+        dealt = self._deal(ctx, fault)
+        if dealt is not True or watch.result is not None or watch.hand != ctx.hand:
+            return dealt
+        missing = fault is FaultKind.MISSING_HOLE_CARD
+        if fault in _DEAL_FAULTS:
+            fault = None
+        board = 0
+        while watch.result is None and watch.hand == ctx.hand:
+            betting = watch.betting
+            if betting is None:
+                pass
+            elif betting.td_wait:
+                if not self._wait_for_td(ctx):
+                    return None
+                continue
+            elif betting.open and betting.to_act is not None:
+                if fault is not None and fault in _IN_ROUND and self._in_round_due(fault, betting, board):
+                    played = self._in_round(fault, ctx)
+                    if played is not True:
+                        return played
+                    fault = None
+                    continue
+                if not self._pause():
+                    return None
+                if self._opening is None:
+                    if fault is FaultKind.INSUFFICIENT_BET and self._short_raise(betting):
+                        fault = None
+                        self._opening = betting.to_call
+                        self._wait(lambda: watch.betting is not betting or watch.result is not None)  # noqa: B023
+                        continue
+                    self._opening = betting.to_call
+                if fault is FaultKind.TIME_EXPIRED and betting.street == "preflop" and len(self._live()) > 2:
+                    fault = None
+                    played = self._time_runs_out(betting, ctx)
+                    if played is not True:
+                        return played
+                    continue
+                if fault is FaultKind.OUT_OF_TURN and self._act_out_of_turn(betting):
+                    fault = None
+                else:
+                    self._act(betting.to_act, betting.to_call, betting.max_to)
+                if missing:  # the table sees the short hand at this first action: play stops for the ruling
+                    missing = False
+                    ruling = self._ruling(FaultKind.MISSING_HOLE_CARD, ctx)
+                    if ruling is not None and not self._carry_out(ruling, betting.to_act, None):
+                        return self._gave_up()
+                    continue
+            elif board < 5 and _GATE[_NEXT.get(board, "river")] in betting.closed:
+                name = _NEXT.get(board, "river")
+                played, made = self._street(name, fault, ctx, betting)
+                if played is not True:
+                    return played
+                if made:
+                    fault = None
+                board += 3 if name == "flop" else 1
+            if not self._wait(lambda: watch.betting is not betting or watch.result is not None):  # noqa: B023
+                return self._gave_up()
+        if self.stop.wait(self.pace * 4):  # the showdown is looked at
+            return None
+        return True
+
+    # --- the deal ----------------------------------------------------------------------------------
+
+    def _can_make(self, kind: FaultKind, ctx: HandContextCmd) -> bool:
+        """Whether this table, as seated now, can make `kind` in this hand (a kind it can never make
+        here is passed on, not kept due for ever)."""
+        players = len(ctx.seats)
+        if kind is FaultKind.CARD_TO_EMPTY_SEAT:
+            return self._empty_seat(ctx) is not None
+        if kind is FaultKind.FOREIGN_CARD:
+            return self.felt.foreign_deck() is not None
+        if kind is FaultKind.MIXED_DECKS:
+            return len(ctx.table_decks) > 1
+        if kind in (FaultKind.SEAT_SKIPPED, FaultKind.ABSENT_PLAYER, FaultKind.INSUFFICIENT_BET,
+                    FaultKind.EXPOSED_CARD):
+            return players > 2  # heads-up: nothing to skip, the hand would end; the small blind acts first
+        return True
+
+    def _empty_seat(self, ctx: HandContextCmd) -> int | None:
+        seats = ctx.table_seats or len(self.felt.seats())
+        return next((s for s in range(1, seats + 1) if s not in ctx.seats and s in self.felt.seats()), None)
+
+    def _deal(self, ctx: HandContextCmd, fault: FaultKind | None) -> bool | None:
+        """The hole cards, round by round from the first seat, with the deal's fault if one is due and its
+        ruling carried out: True once dealt (or the hand ended by the ruling)."""
+        watch, order, deck = self.watch, self._order, self._deck
+        cards: list[tuple[int, str | None]] = [(seat, None) for seat in order * ctx.hole_cards]
+        at = 0  # where the fault's card lies in the deal
+        if fault is FaultKind.WRONG_DEAL_ORDER:
+            cards[0], cards[1] = cards[1], cards[0]  # the second seat served first
+        elif fault is FaultKind.SEAT_SKIPPED:
+            del cards[1]
+            at = 1
+        elif fault is FaultKind.CARD_TO_EMPTY_SEAT:
+            empty = self._empty_seat(ctx)
+            assert empty is not None
+            cards.insert(1, (empty, None))
+            at = 1
+        elif fault is FaultKind.EXTRA_HOLE_CARD:
+            at = len(cards)
+            cards.append((ctx.small_blind if ctx.small_blind is not None else order[0], None))
+        elif fault is FaultKind.MISSING_HOLE_CARD:
+            cards.pop()  # the last seat's last card never comes: seen at the first action
+        elif fault is FaultKind.UNKNOWN_TAG:
+            cards[1] = (cards[1][0], self.felt.stray_uid())
+            at = 1
+        elif fault is FaultKind.FOREIGN_CARD:
+            cards[1] = (cards[1][0], self.felt.foreign_uid(deck[-1]))
+            at = 1
+        elif fault is FaultKind.ABSENT_PLAYER:
+            self._away = order[1]  # the dealer's away button, before the first card (every deadline)
+            self.agent.dealer_press("away", self._away)
+            self._made(fault)
         # cdc 7.1: one of the first two cards exposed is a misdeal; later ones are replaced (7.3)
-        expose_at = self.rng.randrange(2, len(order)) if fault is FaultKind.EXPOSED_CARD and len(order) > 2 \
-            else None
+        expose_at = self.rng.randrange(2, len(order)) if fault is FaultKind.EXPOSED_CARD else None
         boxed_at = self.rng.randrange(ctx.hole_cards * len(order)) if fault is FaultKind.BOXED_CARD else None
         exposed: tuple[int, str] | None = None
-        board = 0
-        for i, seat in enumerate(order * ctx.hole_cards):  # a card a round from the button's left, a round a card
+        for i, (seat, uid) in enumerate(cards):  # a card a round from the button's left, a round a card
             if (self.boxed_rate and self.rng.random() < self.boxed_rate) or i == boxed_at:
                 card = deck.pop()
                 if self._injected:
@@ -144,15 +295,26 @@ class Croupier:
                     return True  # the TD (or the ruling) ended the hand
             if not self._pause():
                 return None
-            card = deck.pop()
-            if not self._place(Hole(seat, card)):
+            dealt = deck.pop() if uid is None else None
+            if not self._put(Zone.seat_zone(seat), uid or self.felt.uid(dealt or "")):
                 return self._gave_up()
-            if i == expose_at:  # the card turned over as it was dealt: it goes to the dead-card tray
-                if not self._pause() or not self._place(Tray(card)):
+            if i == expose_at and dealt is not None:  # the card turned over as it was dealt: to the dead-card tray
+                if not self._pause() or not self._place(Tray(dealt)):
                     return self._gave_up()
-                exposed = (seat, card)
+                exposed = (seat, dealt)
                 self._made(FaultKind.EXPOSED_CARD)
-        first_burn = None
+            if fault in _RULED_AT_ONCE and i == at:
+                assert fault is not None
+                self._made(fault)
+                ruling = self._ruling(fault, ctx)
+                if watch.result is not None or watch.hand != ctx.hand:
+                    return True  # a misdeal, a hand cancelled: the hub deals the next one
+                if ruling is None:
+                    return self._gave_up()
+                if not self._carry_out(ruling, seat, uid or self.felt.uid(dealt or "")):
+                    return self._gave_up()
+        if fault is FaultKind.MISSING_HOLE_CARD:
+            self._made(fault)
         if exposed is not None:
             ruling = self._ruling(FaultKind.EXPOSED_CARD, ctx)
             if ruling is None and watch.result is None:
@@ -161,48 +323,296 @@ class Croupier:
                 # cdc 7.3: the would-be first burn goes to the player; the exposed card is the first burn
                 if not self._pause() or not self._place(Hole(exposed[0], deck.pop())):
                     return self._gave_up()
-                first_burn = exposed[1]
-        while watch.result is None and watch.hand == ctx.hand:
-            betting = watch.betting
-            if betting is None:
-                pass
-            elif betting.td_wait:
-                if not self._wait_for_td(ctx):
-                    return None
-                continue
-            elif betting.open and betting.to_act is not None:
-                if not self._pause():
-                    return None
-                if self._opening is None:
-                    self._opening = betting.to_call
-                if fault is FaultKind.OUT_OF_TURN and self._act_out_of_turn(betting):
-                    fault = None
-                else:
-                    self._act(betting.to_act, betting.to_call, betting.max_to)
-            elif board < 5 and betting.street in betting.closed:
-                street = _STREET.get(betting.street, 1)
-                # A wrong flop only where the flop is bet on (no all-in run-out): its remedy waits for an action.
-                if board == 0 and fault in (FaultKind.FLOP_WITHOUT_BURN, FaultKind.FLOP_TWO_BURNS) \
-                        and "flop" not in betting.closed:
-                    assert fault is not None
-                    played = self._wrong_flop(fault, deck, ctx)
-                    if played is not True:
-                        return played
-                    fault = None
-                else:
-                    if not self._place(Burn(first_burn or deck.pop())):
-                        return self._gave_up()
-                    first_burn = None
-                    for _ in range(street):
-                        if not self._pause():
-                            return None
-                        if not self._place(Board(deck.pop())):
-                            return self._gave_up()
-                board += street
-            if not self._wait(lambda: watch.betting is not betting or watch.result is not None):  # noqa: B023
+                self._first_burn = exposed[1]
+            elif ruling is not None and ruling.decision == "card_kept":
+                # pcpm "La donne": the dealing player's own exposed card is not exchanged, he keeps it
+                if not self._pause() or not self._place(Hole(exposed[0], exposed[1])):
+                    return self._gave_up()
+        if fault is FaultKind.ABSENT_PLAYER and self._away is not None:
+            ruling = self._ruling(fault, ctx)
+            if ruling is not None and not self._carry_out(ruling, self._away, None):
                 return self._gave_up()
-        if self.stop.wait(self.pace * 4):  # the showdown is looked at
-            return None
+        return True
+
+    def _carry_out(self, ruling: RulingCmd, seat: int, uid: str | None) -> bool:
+        """What a hole-card ruling asks of the dealer: the extra card as the first burn (brest III.7), a
+        dead hand to the muck; the others (a hand voided, a fault only noted) ask nothing of him."""
+        if ruling.decision == "burn_as_first" and uid is not None:
+            if not self._pause() or not self._put(BURN, uid):
+                return False
+            self._burned.add("flop")
+        elif ruling.decision == "hand_dead":
+            self._kill(ruling.seat if ruling.seat is not None else seat)
+        elif ruling.decision == "continue" and ruling.kind == FaultKind.MISSING_HOLE_CARD and ruling.seat is not None \
+                and ruling.seat not in ruling.dead_seats:
+            # cpt87 6.5, the TD's "no misdeal" for the last seat served: he gets his card now (the button may
+            # get two in a row)
+            if not self._pause() or not self._place(Hole(ruling.seat, self._deck.pop())):
+                return False
+        for dead in ruling.dead_seats:  # substantial action: the hand plays on, the faulty hands dead (cdc 7.7)
+            self._kill(dead)
+        return True
+
+    def _kill(self, seat: int) -> None:
+        """A dead hand: its cards to the muck."""
+        self._out.add(seat)
+        if self.felt.cards_at(Zone.seat_zone(seat)):
+            self.felt.perform(Muck(seat))
+
+    # --- the board ---------------------------------------------------------------------------------
+
+    def _street(self, name: str, fault: FaultKind | None, ctx: HandContextCmd, betting: BettingCmd
+                ) -> tuple[bool | None, bool]:
+        """Deal the next street (its fault if one is due there, its ruling carried out); (played, made)."""
+        n = 3 if name == "flop" else 1
+        made = False
+        # A wrong street only where it is bet on (no all-in run-out): its remedy waits for an action.
+        bet_on = name not in betting.closed and "river" not in betting.closed and len(self._live()) > 1
+        if self._early == name:  # already out (pouques 77's new turn, dealt at once)
+            self._early = None
+            return self._first_action(), False
+        if name == "river" and self._aside is not None:  # cdc 8.4: the old turn reshuffled for the river
+            self._deck.append(self._aside)
+            self.rng.shuffle(self._deck)
+            self._aside = None
+        if bet_on and name == "flop" and fault in (FaultKind.FLOP_WITHOUT_BURN, FaultKind.FLOP_TWO_BURNS) \
+                and "flop" not in self._burned:
+            assert fault is not None
+            return self._wrong_flop(fault, self._deck, ctx), True
+        if bet_on and name == "flop" and fault is FaultKind.MIXED_DECKS and "flop" not in self._burned:
+            played = self._second_deck_burn(ctx)
+            if played is not True:
+                return played, True
+            made = True
+        if bet_on and name == "flop" and fault is FaultKind.FLOP_FOUR_CARDS:
+            return self._four_card_flop(ctx), True
+        if bet_on and fault is not None and fault is _WITHOUT_BURN.get(name) and name not in self._burned:
+            assert fault is not None
+            return self._unburned(fault, name, ctx), True
+        if name not in self._burned:
+            if not self._place(Burn(self._first_burn or self._deck.pop())):
+                return self._gave_up(), made
+            self._first_burn = None
+        for _ in range(n):
+            if not self._pause():
+                return None, made
+            if not self._board_card(self._deck.pop()):
+                return self._gave_up(), made
+        if self._faulty and self.watch.result is None:
+            return self._first_action(), made
+        return True, made
+
+    def _live(self) -> list[int]:
+        return [s for s in self._order if s not in self._out]
+
+    def _board_card(self, card: str) -> bool:
+        self._board.append(card)
+        return self._place(Board(card))
+
+    def _first_action(self) -> bool | None:
+        """After a board fault the hub deals the street to the game at its first action: the first seat
+        in hand from the button's left speaks (an all-in one is refused, and the street is out)."""
+        betting = self.watch.betting
+        if betting is not None and betting.open and betting.street not in betting.closed \
+                and len(self._board) in (3, 4, 5) and betting.street == _NEXT_NAME[len(self._board)]:
+            # the street was out before the fault (a fourth flop card): the hub dealt it already, and
+            # will deal the next one at its first action
+            self._faulty = True
+            return True
+        self._faulty = False
+        first = next(iter(self._live()), None)
+        if first is not None:
+            if not self._pause():
+                return None
+            self.agent.player_action(first, "check")
+        return True
+
+    def _four_card_flop(self, ctx: HandContextCmd) -> bool | None:
+        """A fourth card on the board at the flop; ruled (cdc 8.3) it becomes the turn's burn."""
+        if "flop" not in self._burned and not self._place(Burn(self._first_burn or self._deck.pop())):
+            return self._gave_up()
+        self._first_burn = None
+        for _ in range(4):
+            if not self._pause() or not self._board_card(self._deck.pop()):
+                return self._gave_up()
+        self._made(FaultKind.FLOP_FOUR_CARDS)
+        ruling = self._ruling(FaultKind.FLOP_FOUR_CARDS, ctx)
+        if ruling is not None and ruling.decision == "extra_card_burn":
+            extra = self._board.pop()
+            if not self._pause() or not self._place(Burn(extra)):
+                return self._gave_up()
+            self._burned.add("turn")
+        if self.watch.result is not None:
+            return True
+        return self._first_action()
+
+    def _unburned(self, kind: FaultKind, name: str, ctx: HandContextCmd) -> bool | None:
+        """The turn or the river dealt without its burn; ruled, that card becomes the burn and the next
+        one is dealt (cdc 8.3's principle, brest III.17, pouques 77)."""
+        card = self._deck.pop()
+        if not self._pause() or not self._board_card(card):
+            return self._gave_up()
+        self._made(kind)
+        ruling = self._ruling(kind, ctx)
+        if ruling is not None and ruling.decision == "burn_and_next":
+            self._board.remove(card)
+            if not self._pause() or not self._place(Burn(card)) or not self._board_card(self._deck.pop()):
+                return self._gave_up()
+        if self.watch.result is not None:
+            return True
+        return self._first_action()
+
+    def _second_deck_burn(self, ctx: HandContextCmd) -> bool | None:
+        """The flop's burn taken from the table's other deck (cdc 6.4): set aside, burned again from the
+        right deck."""
+        other = next(d for d in ctx.table_decks if d != self.felt.deck)
+        uid = self.felt.uid(self._deck[-1], deck=other)
+        if not self._put(BURN, uid):
+            return self._gave_up()
+        self._made(FaultKind.MIXED_DECKS)
+        ruling = self._ruling(FaultKind.MIXED_DECKS, ctx)
+        if self.watch.result is not None or ruling is None:
+            return True if self.watch.result is not None else self._gave_up()
+        if not self._pause() or not self._take_off(uid):
+            return self._gave_up()
+        return True
+
+    # --- faults made while a betting round is open -----------------------------------------------
+
+    def _in_round_due(self, kind: FaultKind, betting: BettingCmd, board: int) -> bool:
+        """A premature street while the round before it is open; a card taken off the board or a dead
+        card to a hand while the flop is bet on."""
+        if kind is FaultKind.PREMATURE_FLOP:
+            return betting.street == "preflop" and board == 0
+        if kind is FaultKind.PREMATURE_TURN:
+            return betting.street == "flop" and board == 3 and self._early is None
+        if kind is FaultKind.PREMATURE_RIVER:
+            return betting.street == "turn" and board == 4 and self._early is None
+        return betting.street == "flop" and board == 3 and len(self._live()) > 2 and not self._faulty
+
+    def _in_round(self, kind: FaultKind, ctx: HandContextCmd) -> bool | None:
+        if kind is FaultKind.BOARD_REMOVED:
+            return self._board_removed(ctx)
+        if kind is FaultKind.DEAD_CARD_IN_HAND:
+            return self._dead_card(ctx)
+        return self._premature(kind, ctx)
+
+    def _premature(self, kind: FaultKind, ctx: HandContextCmd) -> bool | None:
+        """The next street burned and dealt while this round is still open; then its ruling."""
+        name = {FaultKind.PREMATURE_FLOP: "flop", FaultKind.PREMATURE_TURN: "turn"}.get(kind, "river")
+        burn = self._first_burn or self._deck.pop() if name not in self._burned else None
+        if burn is not None and not self._place(Burn(burn)):
+            return self._gave_up()
+        self._first_burn = None
+        early = [self._deck.pop() for _ in range(3 if name == "flop" else 1)]
+        for card in early:
+            if not self._pause() or not self._place(Board(card)):
+                return self._gave_up()
+        self._made(kind)
+        self._faulty = True
+        ruling = self._ruling(kind, ctx)
+        if self.watch.result is not None or self.watch.hand != ctx.hand:
+            return True
+        if ruling is None:
+            return self._gave_up()
+        decision = ruling.decision
+        if decision in ("reshuffle_board", "river_as_turn"):
+            # cdc 8.3 / 8.5: back into the stub, reshuffled; the burn already made stays (no new one).
+            # cdc 8.4: the premature turn set aside, reshuffled for the river; the turn burned again.
+            for card in early:
+                if not self._take_off(self.felt.uid(card)):
+                    return self._gave_up()
+            if decision == "river_as_turn":
+                self._aside = early[0]
+            else:
+                self._deck.extend(early)
+                self.rng.shuffle(self._deck)
+                self._burned.add(name)
+        elif decision == "bottom_card" and burn is not None:
+            # pouques 77: the turn's burn back on the stub, the exposed turn burned, a new turn from the
+            # bottom of the stub at once
+            if not self._take_off(self.felt.uid(burn)):
+                return self._gave_up()
+            self._deck.append(burn)
+            if not self._pause() or not self._place(Burn(early[0])) or not self._board_card(self._deck.pop(0)):
+                return self._gave_up()
+            self._early = name
+        elif decision == "burn_premature" and burn is not None:
+            # pouques 77: the burn back on top of the stub, the exposed river burned; burn and deal the
+            # river when the turn's round is over
+            if not self._take_off(self.felt.uid(burn)):
+                return self._gave_up()
+            self._deck.append(burn)
+            if not self._pause() or not self._place(Burn(early[0])):
+                return self._gave_up()
+        else:
+            self._board.extend(early)  # a ruling that leaves the cards where they are
+        return True
+
+    def _board_removed(self, ctx: HandContextCmd) -> bool | None:
+        """A flop card taken off the board during its round; ruled (cdc 8.6: the board is known) it goes back."""
+        card = self._board[0]
+        if not self._pause() or not self._take_off(self.felt.uid(card)):
+            return self._gave_up()
+        self._made(FaultKind.BOARD_REMOVED)
+        self._faulty = True
+        ruling = self._ruling(FaultKind.BOARD_REMOVED, ctx)
+        if self.watch.result is not None or ruling is None:
+            return True if self.watch.result is not None else self._gave_up()
+        if ruling.decision == "continue" and (not self._pause() or not self._place(Board(card))):
+            return self._gave_up()
+        return True
+
+    def _dead_card(self, ctx: HandContextCmd) -> bool | None:
+        """The flop's burn pushed onto a live hand (cdc 7.5); ruled dead, the card goes back to the burn and
+        the hand to the muck."""
+        burns = self.felt.cards_at(BURN)
+        seat = next((s for s in self._live() if self.felt.cards_at(Zone.seat_zone(s))), None)
+        if not burns or seat is None:
+            return True
+        uid = burns[0]
+        if not self._pause() or not self._put(Zone.seat_zone(seat), uid):
+            return self._gave_up()
+        self._made(FaultKind.DEAD_CARD_IN_HAND)
+        ruling = self._ruling(FaultKind.DEAD_CARD_IN_HAND, ctx)
+        if self.watch.result is not None or ruling is None:
+            return True if self.watch.result is not None else self._gave_up()
+        if not self._pause() or not self._put(BURN, uid):
+            return self._gave_up()
+        if not self._carry_out(ruling, seat, None):
+            return self._gave_up()
+        return True
+
+    def _time_runs_out(self, betting: BettingCmd, ctx: HandContextCmd) -> bool | None:
+        """The dealer calls Time on the player to act, who lets it run out (cdc 4.5: his hand is dead): the
+        table waits the rulebook's minute and countdown, however long, as for the TD."""
+        seat = betting.to_act
+        assert seat is not None
+        watch = self.watch
+        self.agent.dealer_press("time", seat)
+        if not self._wait(lambda: watch.betting is not None and watch.betting.time_seat == seat
+                          or watch.result is not None):
+            return True  # Time refused (cpt87 4.5: the TD grants it): the player acts as usual
+        self._made(FaultKind.TIME_EXPIRED)
+
+        def thinking() -> bool:
+            now = watch.betting
+            return now is not None and now.to_act == seat and watch.result is None and watch.hand == ctx.hand
+
+        while thinking():
+            if self.stop.wait(0.05):
+                return None
+        self._out.add(seat)  # his hand is dead: the hub folded it (no ruling reaches the table)
+        return True
+
+    def _short_raise(self, betting: BettingCmd) -> bool:
+        """The first player to speak raises by a quarter of the big blind (cdc 10.9: below half the
+        minimum increment, a call; pouques 52: below half over the bet, a call)."""
+        seat = betting.to_act
+        if seat is None or betting.street != "preflop" or betting.to_call <= 0 or len(self._order) < 3:
+            return False
+        self.agent.player_action(seat, "raise", betting.to_call + max(1, betting.to_call // 4))
+        self._made(FaultKind.INSUFFICIENT_BET)
         return True
 
     # --- faults made on purpose, and their rulings carried out -------------------------------------
@@ -250,7 +660,8 @@ class Croupier:
                 if not self._pause() or not self._place(Burn(flop[0])) or not self._place(Board(deck.pop())):
                     return self._gave_up()
         else:
-            burns = [deck.pop(), deck.pop()]
+            burns = [self._first_burn or deck.pop(), deck.pop()]
+            self._first_burn = None
             for card in burns:
                 if not self._pause() or not self._place(Burn(card)):
                     return self._gave_up()
@@ -262,14 +673,10 @@ class Croupier:
             for step in steps:
                 if not self._pause() or not self._place(step):
                     return self._gave_up()
+        self._board = [c for c in self.felt.faces_at(BOARD)]
         if self.watch.result is not None:
             return True
-        # After a board fault the hub deals the flop to the game at the first action: the first
-        # seat in hand from the button's left speaks (an all-in one is refused, and the flop is out).
-        first = next((s for s in self._order if s not in self._out), None)
-        if first is not None and self._pause():
-            self.agent.player_action(first, "check")
-        return True
+        return self._first_action()
 
     def _act_out_of_turn(self, betting: BettingCmd) -> bool:
         """A player further round the table acts before the one whose turn it is (cdc 10.2)."""
@@ -293,12 +700,23 @@ class Croupier:
         self.felt.perform(step)
         return self._wait(lambda: self.agent.zones.zone_of(uid) == zone)
 
+    def _put(self, zone: Zone, uid: str) -> bool:
+        """`_place` for a tag named by its UID (another deck's, or in no deck)."""
+        self.felt.put(zone, uid)
+        return self._wait(lambda: self.agent.zones.zone_of(uid) == zone)
+
+    def _take_off(self, uid: str) -> bool:
+        """Lift a card off the felt (back into the stub, or set aside) and wait until the table has seen it go."""
+        self.felt.lift(uid)
+        return self._wait(lambda: self.agent.zones.zone_of(uid) is None)
+
     def _gave_up(self) -> bool | None:
         return None if self.stop.is_set() else False
 
     def _act(self, seat: int, to_call: int, max_to: int | None = None) -> None:
         if self._act_on_panel is not None:  # the players' own choices, pressed on the panel
-            self._act_on_panel(seat, to_call)
+            if self._act_on_panel(seat, to_call) in ("fold", "muck", "allin"):
+                self._out.add(seat)
             return
         if self.allin_rate and self.rng.random() < self.allin_rate:
             self._out.add(seat)

@@ -9,6 +9,7 @@ so a simulated hand goes through the real pty, decoder, presence and zones code.
 from __future__ import annotations
 
 import random
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -105,6 +106,40 @@ class Felt:
         self._board = board
         self.deck = deck or profile.deck_ids[0]
         self._where: dict[str, int] = {}  # uid hex -> antenna
+        self._foreign: str | None | bool = False  # another table's deck, looked up once (False: not yet)
+        self._strays = 0
+
+    def seats(self) -> list[int]:
+        """The seats this felt has antennas for."""
+        return sorted(z.seat for z in self._profile.antenna_map().values() if z.seat is not None)
+
+    def foreign_deck(self) -> str | None:
+        """A deck of the registry that belongs to another table (`tapis sim decks t1 t2` writes two), or None."""
+        if self._foreign is False:
+            decks = tomllib.loads(self._registry.dump()).get("deck", {})
+            table = self._profile.table
+            self._foreign = next((d for d, body in sorted(decks.items())
+                                  if body.get("table") not in (None, table) and d not in self._profile.deck_ids), None)
+        return self._foreign if isinstance(self._foreign, str) else None
+
+    def foreign_uid(self, card: str) -> str:
+        """The tag of `card` in another table's deck (a card that wandered from a neighbour's table)."""
+        deck = self.foreign_deck()
+        if deck is None:
+            raise ValueError(f"no other table's deck in the registry for table {self._profile.table}")
+        return self.uid(card, deck)
+
+    def stray_uid(self) -> str:
+        """A tag in no registered deck (a loyalty card, a phone's NFC, a badly encoded card)."""
+        while True:
+            self._strays += 1
+            uid = f"04EEEE{self._strays:08X}"
+            if self._registry.lookup(uid).deck is None:
+                return uid
+
+    def faces_at(self, zone: Zone) -> list[str]:
+        """The faces of the cards this felt put in `zone`."""
+        return [str(self._registry.lookup(uid).card) for uid in self.cards_at(zone)]
 
     def uid(self, card: str, deck: str | None = None) -> str:
         return self._registry.uid_of(deck or self.deck, card)

@@ -2,8 +2,10 @@
 
 The reader board's firmware simulator on a pty; the agent built by `table_agent.cli.start_agent` from the
 table's profile and deck files (the very path `tapis agent` takes: only the serial URL, the pin factory
-and the I2C bus are the simulator's); a croupier dealing on that board and players pressing that panel
-(gpiozero mock pins, the MCP23017 chips on a simulated I2C bus). A room is `tapis hub` + N of these.
+and the I2C bus are the simulator's; its outbox in memory or the SQLite file `--outbox` names); a croupier
+dealing on that board, with the dealing faults of his `FaultPlan` (`--fault-rate`, `--faults`) ruled by the
+hub and carried out, and players pressing that panel (gpiozero mock pins, the MCP23017 chips on a simulated
+I2C bus). A room is `tapis hub` + N of these.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 
@@ -27,6 +29,7 @@ from hw.ports import ManualClock
 from hw.profile import TableProfile
 from simulators.croupier import Croupier
 from simulators.dealer import Felt, Muck
+from simulators.fault_plan import DEFAULT_KINDS, FaultPlan
 from simulators.panel import PanelSimulator, SimulatedExpanderBus
 from simulators.reader_board import ReaderBoardSimulator
 
@@ -79,23 +82,31 @@ def sim_pins(config: PanelConfig | None) -> tuple[MockFactory, SimulatedExpander
     return pins, SimulatedExpanderBus(config.expanders, interrupt=interrupt)
 
 
-def seat_fingers(fingers: PanelSimulator, felt: Felt, players: Players) -> Callable[[int, int], None]:
-    """The croupier's `act`: the player to act presses his seat's button (or throws his cards in)."""
+def seat_fingers(fingers: PanelSimulator, felt: Felt, players: Players) -> Callable[[int, int], str]:
+    """The croupier's `act`: the player to act presses his seat's button (or throws his cards in); returns
+    what he did, so the croupier knows who is still in the hand."""
 
-    def act(seat: int, to_call: int) -> None:
+    def act(seat: int, to_call: int) -> str:
         choice = players.choose(to_call)
         if choice == "muck":
             felt.perform(Muck(seat))  # a fold by the muck: the agent sees the cards go
         else:
             fingers.press(seat, choice)
+        return choice
 
     return act
 
 
 def run_sim_table(profile_path: str, decks_path: str, broker: str, link_options: dict[str, object] | None = None,
                   *, stop: threading.Event, pace: float = 0.12, seed: int = 1, boxed_rate: float = 0.0,
-                  allin_rate: float = 0.05, scan_ms: int | None = None, hands: int | None = None) -> int:
-    """Run until `stop` (SIGTERM) or `hands` hands played; exceptions of a wrong file or broker pass up."""
+                  allin_rate: float = 0.05, scan_ms: int | None = None, hands: int | None = None,
+                  fault_rate: float = 0.0, fault_kinds: Sequence[str] | None = None,
+                  outbox: str | None = None) -> int:
+    """Run until `stop` (SIGTERM) or `hands` hands played; exceptions of a wrong file or broker pass up.
+
+    `fault_rate`: the chance that a hand carries one of `fault_kinds` (default: every kind the croupier
+    makes, `simulators.fault_plan`); `outbox`: the agent's SQLite outbox file, as `tapis agent --outbox`
+    (None: in memory)."""
     from table_agent.cli import start_agent
 
     profile = TableProfile.load(profile_path)
@@ -103,6 +114,8 @@ def run_sim_table(profile_path: str, decks_path: str, broker: str, link_options:
     full_decks(registry, profile)
     period = (scan_ms if scan_ms is not None else profile.reader.scan_period_ms) / 1000
     rng = random.Random(f"{seed}:{profile.table}")
+    plan = FaultPlan(rate=fault_rate, rng=random.Random(f"{seed}:{profile.table}:faults"),
+                     kinds=DEFAULT_KINDS if fault_kinds is None else fault_kinds)
     with ExitStack() as running:
         board = ReaderBoardSimulator(antennas=profile.antenna_count, scan_period=period,
                                      rng=random.Random(rng.random()))
@@ -111,14 +124,14 @@ def run_sim_table(profile_path: str, decks_path: str, broker: str, link_options:
         pins, bus = sim_pins(profile.panel)
         running.callback(pins.close)
         running.callback(pins.reset)
-        table = start_agent(profile_path, decks_path, broker, None, link_options, reader_url=board.port,
+        table = start_agent(profile_path, decks_path, broker, outbox, link_options, reader_url=board.port,
                             pin_factory=pins, bus=bus)
         running.callback(table.close)
         felt = Felt(profile=table.agent.profile, registry=registry, board=board)
         act, new_hand = _hands_on(table.panel, felt, Players(random.Random(rng.random()), allin_rate=allin_rate),
                                   bus)
         croupier = Croupier(agent=table.agent, felt=felt, rng=random.Random(rng.random()), pace=pace, stop=stop,
-                            boxed_rate=boxed_rate, act=act, new_hand=new_hand)
+                            boxed_rate=boxed_rate, act=act, new_hand=new_hand, faults=plan)
         print(f"tapis sim table: table {profile.table}, reader board on {board.port}, "
               f"{'panel on simulated pins' if table.panel else 'no panel: players act through the agent'}",
               file=sys.stderr, flush=True)
@@ -126,8 +139,11 @@ def run_sim_table(profile_path: str, decks_path: str, broker: str, link_options:
             if not croupier.play_hand() and not stop.is_set():
                 # no hand from the hub (no players here, a paused or broken table): the croupier asks again
                 stop.wait(1.0)
+        made = ", ".join(f"{k} {n}" for k, n in sorted(plan.made.items()))
+        passed = ", ".join(f"{k} {n}" for k, n in sorted(plan.passed.items()))  # e.g. no other table's deck
         print(f"tapis sim table: table {profile.table} stopped after {croupier.hands} hands "
-              f"({croupier.stuck} given up)", file=sys.stderr, flush=True)
+              f"({croupier.stuck} given up){f'; faults made: {made}' if made else ''}"
+              f"{f'; not possible at this table: {passed}' if passed else ''}", file=sys.stderr, flush=True)
     return 0
 
 
@@ -144,7 +160,7 @@ def full_decks(registry: DeckRegistry, profile: TableProfile) -> None:
 
 
 def _hands_on(panel: Panel | None, felt: Felt, players: Players, bus: SimulatedExpanderBus | None
-              ) -> tuple[Callable[[int, int], None] | None, Callable[[], None] | None]:
+              ) -> tuple[Callable[[int, int], str] | None, Callable[[], None] | None]:
     """The players' and the dealer's presses on the panel; without a panel, the croupier's own."""
     if panel is None:
         return None, None

@@ -12,21 +12,35 @@ import pytest
 
 from hub.edge.broker import EmbeddedBroker
 from simulators.demo import build_room, deal
-from simulators.fault_plan import INJECTABLE, FaultPlan
+from simulators.fault_plan import DEFAULT_KINDS, INJECTABLE, FaultPlan
 from tablewire.faults import FaultKind
+
+# The kinds the demo's croupier made first (issue #14).
+FIRST_FIVE = (FaultKind.BOXED_CARD, FaultKind.EXPOSED_CARD, FaultKind.FLOP_WITHOUT_BURN, FaultKind.FLOP_TWO_BURNS,
+              FaultKind.OUT_OF_TURN)
 
 
 def test_the_plan_draws_every_kind_in_turn_and_keeps_one_due_until_it_is_made() -> None:
-    plan = FaultPlan(rate=1.0, rng=random.Random(2))
+    plan = FaultPlan(rate=1.0, rng=random.Random(2))  # the default kinds: all but Time run out (70 s a time)
     drawn = []
-    for _ in range(2 * len(INJECTABLE)):
+    n = len(DEFAULT_KINDS)
+    for _ in range(2 * n):
         kind = plan.for_hand()
         assert kind is not None
         assert plan.for_hand() == kind  # not made yet (the hand had no flop): still due
         plan.made_it(kind)
         drawn.append(kind)
-    assert sorted(drawn[:5]) == sorted(INJECTABLE) == sorted(drawn[5:])
-    assert plan.made == dict.fromkeys(INJECTABLE, 2)
+    assert sorted(drawn[:n]) == sorted(DEFAULT_KINDS) == sorted(drawn[n:])
+    assert set(INJECTABLE) - set(DEFAULT_KINDS) == {FaultKind.TIME_EXPIRED}
+    assert plan.made == dict.fromkeys(DEFAULT_KINDS, 2)
+
+
+def test_a_kind_this_table_cannot_make_is_passed_on_and_counted() -> None:
+    plan = FaultPlan(rate=1.0, rng=random.Random(2), kinds=["foreign_card"])
+    assert plan.for_hand() == FaultKind.FOREIGN_CARD
+    plan.pass_on(FaultKind.FOREIGN_CARD)  # no other table's deck in the registry
+    assert plan.passed == {FaultKind.FOREIGN_CARD: 1} and plan.made == {}
+    assert plan.for_hand() == FaultKind.FOREIGN_CARD  # drawn again for the next hand
 
 
 def test_the_plan_rate_is_the_share_of_hands_with_a_fault() -> None:
@@ -57,7 +71,7 @@ def test_each_fault_kind_is_made_ruled_with_its_article_and_the_hands_play_to_th
     assert room.hub is not None
     room.hub.add_listener(events.append)
     table = room.tables[0]
-    plan = FaultPlan(rate=1.0, rng=random.Random(5))
+    plan = FaultPlan(rate=1.0, rng=random.Random(5), kinds=FIRST_FIVE)  # every other kind: test_every_fault
     try:
         thread = threading.Thread(target=deal, args=(room, table), daemon=True,
                                   kwargs={"hands": 6, "pace": 0.03, "seed": 7, "faults": plan})

@@ -7,9 +7,12 @@ import json
 import queue
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,9 +21,10 @@ from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators.cli import main
 from simulators.dealer import Felt
+from simulators.demo import Room, start_hub
 from simulators.panel import PanelSimulator
 from simulators.reader_board import ReaderBoardSimulator
-from simulators.sim_table import FingerTime, Players, seat_fingers, sim_pins
+from simulators.sim_table import FingerTime, Players, run_sim_table, seat_fingers, sim_pins
 from table_agent.panel_setup import attach_profile_panel
 from tablewire import wire
 from tablewire.mqtt import MqttLink
@@ -128,3 +132,41 @@ def test_a_sim_table_presses_new_hand_on_its_panel_and_stops_on_sigterm(tmp_path
         hub.stop()
     assert proc.returncode == 0, err
     assert "table t1, reader board on /dev/pts/" in err and "stopped after 0 hands" in err, err
+
+
+@pytest.mark.parametrize("bad, words", [
+    (["--fault-rate", "2"], "fault rate 2.0: expected 0 to 1"),
+    (["--fault-rate", "often"], "--fault-rate 'often'"),
+    (["--fault-rate", "0.5", "--faults", "boxed_card,duplicate_card"], "cannot make duplicate_card"),
+    (["--fault-rate", "0.5", "--faults", "nope"], "no fault kind nope"),
+    (["--faults", "boxed_card"], "--faults goes with --fault-rate"),
+])
+def test_a_wrong_fault_option_is_one_line_and_exit_2(bad: list[str], words: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["sim", "table", "--profile", "p", "--decks", "d", "--broker", "mqtt://127.0.0.1:1", *bad])
+    err = capsys.readouterr().err
+    assert code == 2 and words in err and err.startswith("tapis sim table: ") and err.count("\n") == 1, err
+
+
+def test_a_sim_table_makes_its_faults_has_them_ruled_and_keeps_its_outbox_in_sqlite(
+        tmp_path: Path, broker: EmbeddedBroker) -> None:
+    (tmp_path / "decks.toml").write_text(DeckRegistry.generate(["t1"]).dump(), encoding="utf-8")
+    room = Room(hub=None, tables=[], registry=DeckRegistry.generate(["t1"]))
+    start_hub(room, host=broker.host, port=broker.port, ids=["t1"], seed=3)
+    assert room.hub is not None
+    events: list[dict[str, Any]] = []
+    room.hub.add_listener(events.append)
+    stop = threading.Event()
+    outbox = tmp_path / "outbox.db"
+    try:
+        code = run_sim_table(str(DEPLOY_PROFILE), str(tmp_path / "decks.toml"), f"mqtt://{broker.host}:{broker.port}",
+                             stop=stop, pace=0.03, scan_ms=40, hands=2, allin_rate=0.0, fault_rate=1.0,
+                             fault_kinds=["boxed_card", "flop_without_burn"], outbox=str(outbox))
+    finally:
+        room.close()
+    assert code == 0
+    faults = [(e["kind"], e["ruling"]["decision"]) for e in events if e["type"] == "fault"]
+    assert faults[:1] in ([("boxed_card", "set_aside")], [("flop_without_burn", "designate_burn")]), faults
+    assert len([e for e in events if e["type"] == "hand_end"]) >= 2
+    with sqlite3.connect(outbox) as db:  # the agent's own store-and-forward file, as `tapis agent --outbox`
+        assert db.execute("SELECT name FROM sqlite_master WHERE name = 'outbox'").fetchone() == ("outbox",)
