@@ -111,6 +111,8 @@ class TableGame:
         self._logged = 0
         self._now = 0.0  # the hub's clock at the last tick or Time call
         self.pending_td: list[Event] = []
+        self._dealt = False  # a card of the hand reached a seat or the board
+        self._context: wire.HandContextCmd | None = None  # the last hand's context, sent again on a reconnect
 
     @property
     def in_hand(self) -> bool:
@@ -149,7 +151,7 @@ class TableGame:
         self.pending_td = []  # decisions of hands over are moot
         self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions,
                                game=game)
-        self.hole, self.board, self._last_seat = {}, [], {}
+        self.hole, self.board, self._last_seat, self._dealt = {}, [], {}, False
         self.actions, self.closed, self._logged = [], [], len(self.hand.log)
         self._faulty_board = False
         first = clockwise(players, positions.button)[0]
@@ -159,13 +161,14 @@ class TableGame:
                                                   "ante": self.level.ante, "bb_ante": self.level.bb_ante},
             stacks={str(s): v for s, v in sorted(self.hand.stack.items())}, ruleset=self.ruleset,
             game=game.id))
-        out.commands.append(wire.HandContextCmd(
+        self._context = wire.HandContextCmd(
             hand=self.hand_no, seats=sorted(players), button=positions.button, first_to_deal=first,
             hole_cards=game.hole_cards, discards=game.discards,
             excluded_ranks=sorted(game.excluded_ranks),  # the four short-deck ranks (validated by the wire)
             small_blind=positions.small_blind, deck=self.decks[0], table_decks=list(self.decks),
             away=sorted(self.away & set(players)), table_seats=self.setup.seats,
-            deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions)))
+            deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions))
+        out.commands.append(self._context)
         return out.extend(self._after_engine())
 
     def deal_hand(self, hand_no: int, setup: TableSetup, positions: Positions, now: float) -> Output:
@@ -202,6 +205,7 @@ class TableGame:
         if face is None or not self.in_hand:
             return Output()
         zone = event.zone
+        self._dealt |= event.type == "card_arrived" and (zone == "board" or zone.startswith("seat:"))
         if zone.startswith("seat:"):
             seat = int(zone[5:])
             cards = self.hole.setdefault(seat, [])
@@ -554,6 +558,51 @@ class TableGame:
         self._keep_positions = not ruling.split  # cancelled with every bet returned: dealt again
         out = Output([self._event("ruling", seat=None, kind=CANCEL_KIND, by=by, **ruling.to_dict())])
         return out.extend(self._void("cancelled", f"cancelled by the TD ({by})", split=ruling.split))
+
+    @property
+    def felt_cleared(self) -> bool:
+        """The hand is in progress, it was dealt, and none of its cards lies on the felt any more (seats
+        and board): the dealer gave it up (the hub was silent, the hand could not go on) and cleared it."""
+        return self.in_hand and self._dealt and not any(self.hole.values()) and not self.board
+
+    def given_up(self, by: str = "dealer") -> Output:
+        """The felt was cleared before the hand ended and "new hand" pressed: no board and no hand is
+        discernible any more, so the hand is cancelled and every bet returned (cdc-2013 8.6 « la main
+        est annulée et toutes les enchères restituées »; brest-2011, pouques-2020, pcpm and cpt87 are
+        silent on a board removed and follow cdc). Dealt again from the same button (cdc 6.3)."""
+        if not self.in_hand:
+            return Output()
+        article = next(a for _, a in rulings.clauses_for(FaultKind.BOARD_REMOVED, self.ruleset))
+        decision = rulings.Decision.HAND_CANCELLED_BETS_RETURNED
+        self._keep_positions = True
+        ruling = rulings.Ruling(decision=decision, article=article, ruleset=self.ruleset,
+                                kind=FaultKind.BOARD_REMOVED, hand=self.hand_no, seat=None, cards=())
+        out = Output([self._event("ruling", seat=None, kind=str(FaultKind.BOARD_REMOVED), decision=str(decision),
+                                  article=article, by=by, why="felt_cleared", text=ruling.text("fr"),
+                                  text_en=ruling.text("en"))])
+        out.commands.append(wire.RulingCmd(hand=self.hand_no, kind=str(FaultKind.BOARD_REMOVED),
+                                           decision=str(decision)))
+        return out.extend(self._void("cancelled", f"felt cleared before the hand ended ({article})"))
+
+    def felt_reported_afresh(self) -> None:
+        """The table's agent restarted: it reports every card it sees again, and what it does not is gone
+        (`TableView.admit` does the same for the card view)."""
+        self.hole, self.board, self._last_seat = {}, [], {}
+
+    def resend(self) -> Output:
+        """What the table needs again when it comes back (a clean MQTT session loses what was sent while
+        it was away): the betting state, and the hand's context while no card of the hand was dealt (a
+        table that dealt one had it; an agent that restarted since ignores the betting of a hand it does
+        not know, and its dealer gives that hand up: `given_up`). Nothing between hands."""
+        context = self._context
+        if not self.in_hand or context is None or context.hand != self.hand_no:
+            return Output()
+        out = Output(commands=[] if self._dealt else [context])
+        logged = self._logged
+        out.extend(self._after_engine())  # nothing new logged: the betting state alone
+        self._logged = logged
+        out.events = []
+        return out
 
     def _void(self, result: str, why: str, *, split: bool = False) -> Output:
         """Misdeal or cancelled hand: chips go back (or the pot is shared among live hands)."""

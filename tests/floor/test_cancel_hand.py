@@ -12,10 +12,11 @@ import pytest
 from service_helpers import db, started_floor, tables_state
 
 from hub.floor.service import FloorService
-from hub.floor.store import EventStore
+from hub.floor.store import JSON, EventStore
 from hub.floor.tables import FloorTables
 from hub.floor.td import td_main
 from hub.room.game import TableGame, TableSetup
+from hub.room.hand_cancel import cancel_ruling
 from hub.rules import Level
 from tablewire import wire
 
@@ -82,10 +83,14 @@ def test_the_floor_command_needs_a_hand_and_the_hub(tmp_path: Path) -> None:
         tables.receive("t1", _press(1), wire.encode(_press(1)), 1.0)
         alone = floor.execute({"cmd": "cancel_hand", "table": "t1"}, 2.0)
         assert not alone.ok and "--broker" in str(alone.error)
-        asked: list[tuple[str, str]] = []
-        floor.on_cancel_hand = lambda table, by: asked.append((table, by))
+        asked: list[tuple[str, str, int]] = []
+
+        def cancel(table: str, by: str, hand: int) -> dict[str, JSON]:
+            asked.append((table, by, hand))
+            return dict(cancel_ruling("cdc-2013").to_dict())
+        floor.on_cancel_hand = cancel
         result = floor.execute({"cmd": "cancel_hand", "table": "t1", "by": "alice"}, 3.0)
-        assert result.ok and asked == [("t1", "alice")]
+        assert result.ok and asked == [("t1", "alice", 1)]
         assert (result.data["hand"], result.data["article"]) == (1, "cdc-2013 6.4")
 
 
