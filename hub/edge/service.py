@@ -230,7 +230,9 @@ class HubService:
             game = self.floor_tables.game(table)
             if game is not None:
                 view.hand, view.hand_open = game.hand_no, game.in_hand
-                view.hand_since = self._wall() if game.in_hand else None
+                view.hand_since = view.noted_at = self._wall()
+                if not game.in_hand:
+                    view.hand_since = None
         self._felt_from_store()
 
     def _felt_from_store(self) -> None:
