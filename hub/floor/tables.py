@@ -268,12 +268,15 @@ class FloorTables:
             return self._resume(table, state, now)  # the last hand started before the kill
         given_up = Output()
         if game is not None and game.in_hand:
-            if not game.felt_cleared:
+            if game.undealt:  # pressed again before any card: dealt again (`TableGame.dealt_again`)
+                given_up = self._after(table, state, game.dealt_again(), now)
+            elif game.felt_cleared:
+                # The dealer gave the hand up (the hub was silent) and cleared the felt: the rulebook's
+                # ruling (cdc 8.6, `TableGame.given_up`), counted by the floor, then this press deals.
+                given_up = self._after(table, state, game.given_up(), now)
+            else:
                 return Output([wire.hub_event(table, "hand_refused", hand=game.hand_no,
                                               reason="the hand in progress has not ended")])
-            # The dealer gave the hand up (the hub was silent) and cleared the felt: the rulebook's
-            # ruling (cdc 8.6, `TableGame.given_up`), counted by the floor, then this press deals.
-            given_up = self._after(table, state, game.given_up(), now)
         if self._replaying and row < self._last_row:
             # Not the last hand's start (that is the context), not the last event stored (the one
             # a kill may have left unplayed): a press the floor refused, which changed nothing.

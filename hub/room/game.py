@@ -565,6 +565,20 @@ class TableGame:
         and board): the dealer gave it up (the hub was silent, the hand could not go on) and cleared it."""
         return self.in_hand and self._dealt and not any(self.hole.values()) and not self.board
 
+    @property
+    def undealt(self) -> bool:
+        """The hand is in progress and none of its cards reached a seat or the board yet."""
+        return self.in_hand and not self._dealt
+
+    def dealt_again(self) -> Output:
+        """"New hand" pressed again before any card of the hand in progress was dealt (its context lost
+        with a broker that restarted, presses queued while the hub was away, a bounced button): nothing
+        was dealt, so nothing is ruled; the blinds go back and the hand is dealt again, same button."""
+        if not self.undealt:
+            return Output()
+        self._keep_positions = True
+        return self._void("cancelled", "new hand pressed again before any card was dealt")
+
     def given_up(self, by: str = "dealer") -> Output:
         """The felt was cleared before the hand ended and "new hand" pressed: no board and no hand is
         discernible any more, so the hand is cancelled and every bet returned (cdc-2013 8.6 « la main

@@ -57,15 +57,19 @@ def test_a_blocked_table_is_unblocked_and_a_rebuilt_hub_agrees(tmp_path: Path) -
         floor = started_floor(store, 12, tables=2)
         tables = FloorTables(floor, store)
         before = dict(floor.players_for_hand("t1"))
-        for seq in (1, 2):  # the second press: "the hand in progress has not ended", forever
-            out = tables.receive("t1", _press(seq), wire.encode(_press(seq)), float(seq))
+        tables.receive("t1", _press(1), wire.encode(_press(1)), 1.0)
+        card = wire.CardEvent(table="t1", boot="b1", seq=2, at=2.0, type="card_arrived", zone="seat:2",
+                              uid="0A0B", card="As", deck=wire.table_deck_ids("t1")[0], order=1)
+        tables.receive("t1", card, wire.encode(card), 2.0)  # dealt: the hand's cards lie on the felt
+        # "new hand" again: "the hand in progress has not ended", forever
+        out = tables.receive("t1", _press(3), wire.encode(_press(3)), 3.0)
         assert out is not None and out.events[0]["type"] == "hand_refused"
-        out = tables.cancel_hand("t1", "alice", 3.0)
+        out = tables.cancel_hand("t1", "alice", 3.5)
         assert [e["type"] for e in out.events][:2] == ["ruling", "hand_end"]
         assert floor.in_hand("t1") is None and floor.players_for_hand("t1") == before
         cancelled = tables_state(tables)
         assert tables_state(FloorTables.open(FloorService.open(store), store)) == cancelled  # killed here
-        out = tables.receive("t1", _press(3), wire.encode(_press(3)), 4.0)
+        out = tables.receive("t1", _press(4), wire.encode(_press(4)), 4.0)
         assert out is not None and any(e["type"] == "hand_start" for e in out.events)
         straight = tables_state(tables)
         assert straight["t1"]["hand_no"] == 2 and straight["t1"]["in_hand"]

@@ -128,6 +128,24 @@ def test_a_second_press_with_cards_still_on_the_felt_is_refused(tmp_path: Path) 
         assert floor.in_hand("t1") == 1
 
 
+def test_presses_queued_before_any_card_deal_the_hand_again(tmp_path: Path) -> None:
+    """"New hand" pressed again before any card of the hand was dealt (the presses a croupier queued while
+    the hub was away, a context lost with the broker): nothing is ruled, the blinds go back and the hand
+    is dealt again from the same button; a rebuilt hub agrees."""
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 12, tables=2)
+        tables = FloorTables(floor, store)
+        t = Table(tables)
+        before = dict(floor.players_for_hand("t1"))
+        first = context(t.press())
+        out = t.press()
+        assert types(out)[:2] == ["hand_end", "hand_start"]
+        assert {int(s): v for s, v in out.events[0]["stacks"].items()} == before
+        assert (context(out).hand, context(out).button) == (2, first.button)
+        assert context(t.press()).hand == 3 and floor.in_hand("t1") == 3
+        assert tables_state(FloorTables.open(FloorService.open(store), store)) == tables_state(tables)
+
+
 def test_an_agent_that_restarted_with_an_empty_felt_gets_its_hand_given_up(tmp_path: Path) -> None:
     """A table restarted while the hub was down: its agent reports the felt afresh (nothing on it),
     its dealer presses "new hand": the hand of the dead run is given up (cdc 8.6) and the next deals."""
