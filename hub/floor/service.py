@@ -411,8 +411,9 @@ class FloorService:
     def submit(self, command: AnyCommand | bytes | dict[str, JSON], now: float,
                answer: Callable[[CommandResult], None]) -> None:
         """Run a TD command and answer it; a cancel or a decision the store could not keep is held and
-        tried again on every `pump` (oldest first), answered once played: the TD's command goes the way
-        of the tables' events. Any other command the store refused is answered "not kept"."""
+        tried again on every `pump` (oldest first): the TD's command goes the way of the tables' events.
+        It is answered twice: at once "not stored yet" (`ok` false, `data.held`), and once played.
+        Any other command the store refused is answered "not kept"."""
         try:
             cmd = command if isinstance(command, COMMAND_TYPES) else decode_command(command)
         except CommandError:
@@ -430,6 +431,10 @@ class FloorService:
                 log.warning("floor: %s at %s not kept (%s): tried again once the store writes", cmd.cmd,
                             cmd.table, err)
                 self._held.append((cmd, meant, answer))
+                fr = "pas encore enregistré : la commande sera jouée dès que le stockage écrira"
+                en = "not stored yet: the command is played as soon as the store writes"
+                answer(CommandResult(id=cmd.id, cmd=cmd.cmd, ok=False, error=f"{fr} / {en}", error_fr=fr, error_en=en,
+                                     data={"held": True, "table": cmd.table, "hand": meant}))
                 return
             result = CommandResult(id=cmd.id if cmd else "", cmd=cmd.cmd if cmd else "?", ok=False,
                                    error=f"not kept: {err}", error_fr=f"non enregistré : {err}",

@@ -254,10 +254,12 @@ def test_a_cancel_sent_while_the_store_cannot_write_is_played_once_it_can(tmp_pa
         assert hub.settle() and hub.tick(5.0)
         game = tables.game("t1")
         assert game is not None and game.in_hand and tables.floor.in_hand("t1") == 1
-        assert not [r for r in _results(link) if r["id"] == "c1"]  # not answered while not kept
+        held = [r for r in _results(link) if r["id"] == "c1"]  # said not stored yet, never "ok"
+        assert len(held) == 1 and not held[0]["ok"] and held[0]["data"] == {"held": True, "table": "t1", "hand": 1}
+        assert "pas encore enregistré" in str(held[0]["error_fr"]) and "not stored yet" in str(held[0]["error_en"])
         store.full = False
-        assert wait_until(lambda: any(r["id"] == "c1" for r in _results(link)))
-        answer = next(r for r in _results(link) if r["id"] == "c1")
+        assert wait_until(lambda: len([r for r in _results(link) if r["id"] == "c1"]) == 2)
+        answer = [r for r in _results(link) if r["id"] == "c1"][1]
         assert answer["ok"] and answer["data"]["article"] == "cdc-2013 6.4", answer  # type: ignore[index]
         assert tables.floor.in_hand("t1") is None and not game.in_hand
         events = [json.loads(p) for topic, p, _, _ in list(link.published) if topic == wire.hub_table_events("t1")]
