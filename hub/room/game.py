@@ -112,6 +112,7 @@ class TableGame:
         self._now = 0.0  # the hub's clock at the last tick or Time call
         self.pending_td: list[Event] = []
         self._dealt = False  # a card of the hand reached a seat or the board
+        self._unconfirmed: set[str] = set()  # faces on the felt before the agent restarted, not reported since
         self._context: wire.HandContextCmd | None = None  # the last hand's context, sent again on a reconnect
 
     @property
@@ -152,6 +153,7 @@ class TableGame:
         self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions,
                                game=game)
         self.hole, self.board, self._last_seat, self._dealt = {}, [], {}, False
+        self._unconfirmed = set()
         self.actions, self.closed, self._logged = [], [], len(self.hand.log)
         self._faulty_board = False
         first = clockwise(players, positions.button)[0]
@@ -206,6 +208,16 @@ class TableGame:
             return Output()
         zone = event.zone
         self._dealt |= event.type == "card_arrived" and (zone == "board" or zone.startswith("seat:"))
+        if face in self._unconfirmed:  # reported again by the restarted agent: where it lies now counts
+            self._unconfirmed.discard(face)
+            at = self.board.index(face) if face in self.board else None
+            for cards in [*self.hole.values(), self.board]:
+                if face in cards:
+                    cards.remove(face)
+            if event.type == "card_arrived" and zone == "board" and at is not None and self.hand is not None \
+                    and at < len(self.hand.board):
+                self.board.insert(at, face)  # a board card the engine holds: back in its place
+                return Output()
         if zone.startswith("seat:"):
             seat = int(zone[5:])
             cards = self.hole.setdefault(seat, [])
@@ -563,7 +575,9 @@ class TableGame:
     def felt_cleared(self) -> bool:
         """The hand is in progress, it was dealt, and none of its cards lies on the felt any more (seats
         and board): the dealer gave it up (the hub was silent, the hand could not go on) and cleared it."""
-        return self.in_hand and self._dealt and not any(self.hole.values()) and not self.board
+        confirmed = [c for c in [*(c for cards in self.hole.values() for c in cards), *self.board]
+                     if c not in self._unconfirmed]
+        return self.in_hand and self._dealt and not confirmed
 
     @property
     def undealt(self) -> bool:
@@ -599,9 +613,11 @@ class TableGame:
         return out.extend(self._void("cancelled", f"felt cleared before the hand ended ({article})"))
 
     def felt_reported_afresh(self) -> None:
-        """The table's agent restarted: it reports every card it sees again, and what it does not is gone
-        (`TableView.admit` does the same for the card view)."""
-        self.hole, self.board, self._last_seat = {}, [], {}
+        """The table's agent restarted: it reports every card it sees again. Until it does, the cards of
+        the hand stay where they were (a hand goes on, its showdown reads them), but do not count as on
+        the felt: an empty felt and "new hand" is a hand given up (`felt_cleared`). A card reported again
+        is taken where it lies now, never twice."""
+        self._unconfirmed = {c for cards in self.hole.values() for c in cards} | set(self.board)
 
     def resend(self) -> Output:
         """What the table needs again when it comes back (a clean MQTT session loses what was sent while

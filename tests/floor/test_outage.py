@@ -162,6 +162,24 @@ def test_an_agent_that_restarted_with_an_empty_felt_gets_its_hand_given_up(tmp_p
         assert tables_state(FloorTables.open(FloorService.open(store), store)) == tables_state(tables)
 
 
+def test_an_agent_that_restarted_with_the_hand_on_the_felt_goes_on(tmp_path: Path) -> None:
+    """A table restarted mid-hand with its cards still on the felt: its agent reports them again, each
+    is counted once where it lies, and the hand goes on ("new hand" refused: the felt is not cleared)."""
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 12, tables=2)
+        tables = FloorTables(floor, store)
+        t = Table(tables)
+        hole = t.deal(context(t.press()))
+        again = Table(tables, boot="b2")
+        again.uids = t.uids
+        for seat, faces in hole.items():
+            for face in faces:
+                again.send(again.event("card_arrived", card=face, zone=f"seat:{seat}"))
+        game = tables.game("t1")
+        assert game is not None and game.hole == hole
+        assert types(again.press()) == ["hand_refused"] and floor.in_hand("t1") == 1
+
+
 class CommitFails(EventStore):
     """A store whose COMMIT fails while `full` (SQLite on a full disk), reads going on."""
 
