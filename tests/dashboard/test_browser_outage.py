@@ -1,8 +1,8 @@
 """A table blocked by an outage is said on the TD's page in words (issue #27, point 2), in a real
 Chromium: its dealer pressed "new hand" while the hub still holds the hand in progress (the felt not
-cleared), so the hub refuses it; the table blinks, counts in the alarm and the tab's title, and says why,
-French first, then English, no raw identifier. The TD's cancel from the page is played by the hub
-(store-first) and the table is no longer blocked."""
+cleared), so the hub refuses it; the table blinks, counts in the alarm and the tab's title, and says why
+in words, in French and, on the switch, in English, no raw identifier. The TD's cancel from the page is
+played by the hub (store-first) and the table is no longer blocked."""
 
 from __future__ import annotations
 
@@ -87,11 +87,16 @@ def test_a_table_whose_new_hand_is_refused_is_blocked_in_words(chromium: Browser
         room.press()  # the dealer gave up and pressed "new hand": refused, the hand in progress stands
         td.wait_for_selector("#table-t1.blocked", timeout=5_000)
         why = td.inner_text("#table-t1 .blocked-why")
-        assert why.index("nouvelle donne refusée") < why.index("new hand refused: the hand in progress has not ended")
+        assert "nouvelle donne refusée" in why and "la donne en cours n'est pas finie" in why
         assert "hand_refused" not in why and "_" not in why
+        assert why.lstrip("⚠ ") in (td.get_attribute("#table-t1", "title") or "")
         td.wait_for_function("() => /1 table bloquée/.test(document.getElementById('alarm').textContent)")
         assert "nouvelle donne refusée" in (td.get_attribute("#alarm", "title") or "")
         assert td.title().startswith("⚠")
+        td.click("#lang")
+        td.wait_for_selector("#table-t1 .blocked-why:has-text('new hand refused: the hand in progress has not ended')")
+        assert "new hand refused" in (td.get_attribute("#alarm", "title") or "")
+        td.click("#lang")
         td.click("#table-t1 button.cancel-hand")
         td.wait_for_selector("#confirm:not(.hidden)")
         td.click("#confirm-yes")

@@ -230,7 +230,8 @@ function handAge(s) {
 }
 const RECEIVED = {};  // table -> when the page received its snapshot (its own clock, ms)
 function blocked(s) { return blockedWhy(s).length > 0; }
-function blockedText(s) { return blockedWhy(s).map(([fr, en]) => `${fr} / ${en}`).join(" · "); }
+// In the page's language (French unless the TD switched to English), as every word on the page.
+function blockedText(s) { return blockedWhy(s).map(([fr, en]) => LANG === "fr" ? fr : en).join(" · "); }
 function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.open && (!table || f.table === table)); }
 
 function renderTable(s) {
