@@ -733,6 +733,8 @@ class HubService:
             if view.boot is not None:
                 self._acks_due.setdefault(table, view.boot)
         self._publish_health(force=True)
+        if self._resend_due:
+            self._resend()  # what waited behind the store: the tables that came back meanwhile
 
     def _publish_health(self, *, force: bool = False) -> None:
         now = time.monotonic()

@@ -103,6 +103,11 @@ def test_a_table_whose_new_hand_is_refused_is_blocked_in_words(chromium: Browser
         td.wait_for_selector("#table-t1 .cancel-result:has-text('6.4')", timeout=5_000)
         td.wait_for_selector("#table-t1:not(.blocked)", state="attached")
         assert room.tables.floor.in_hand("t1") is None
+        room.press()  # the next hand; then nothing moves for 11 minutes (as the hub's clock says)
+        room.hub.tables["t1"].hand_since = 5.0 - 660
+        room.card(2, "Kd")
+        td.wait_for_selector("#table-t1 .blocked-why:has-text('donne commencée il y a 11 min')", timeout=5_000)
+        td.wait_for_function("() => /1 table bloquée/.test(document.getElementById('alarm').textContent)")
         assert td.errors == []  # type: ignore[attr-defined]
     finally:
         dash.stop()
