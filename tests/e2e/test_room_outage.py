@@ -5,7 +5,8 @@ table is in the middle of a hand, makes one fault (the hub killed with SIGKILL a
 Mosquitto killed with SIGKILL and started again, the hub stopped with SIGSTOP for 30 s, the store's
 file system full), ends it, and checks that every table plays a whole hand again within
 `DEALS_AGAIN` seconds (docs/td-guide.md, "Quand les écrans se figent") with no TD action; a TD's
-cancel sent while the store cannot write is played once it can. The simulated croupier gives a hand
+cancel sent while the store cannot write is played once it can; a table restarted while the hub is down
+deals again too. The simulated croupier gives a hand
 up after 5 s without the hub (clears the felt, presses "new hand"): the hub rules it (cdc-2013 8.6)."""
 
 from __future__ import annotations
@@ -222,4 +223,24 @@ def test_the_store_full_mid_hand_and_a_cancel_sent_meanwhile(room: OutageRoom) -
         _no_chips_lost(room, watcher)
     finally:
         filler.unlink(missing_ok=True)
+        watcher.link.stop()
+
+
+def test_a_table_restarted_while_the_hub_is_down(room: OutageRoom) -> None:
+    """The hub killed; meanwhile t2's process is killed and started again (a new boot, an empty felt):
+    once the hub is back, t2's hand of the dead run is given up (cdc 8.6) and every table deals again."""
+    watcher = _start_dealing(room)
+    try:
+        room.procs[0].send_signal(signal.SIGKILL)
+        room.procs[0].wait(10)
+        t2 = room.procs[1 + TABLES.index("t2")]
+        t2.send_signal(signal.SIGKILL)
+        t2.wait(10)
+        room.start("t2-again", room.agent_command("t2"))
+        time.sleep(6)  # the other croupiers give their hands up after 5 s  # noqa: TID251 - the outage itself
+        mark = len(watcher.events)
+        room.start("hub-again", room.hub_command())
+        _deals_again(room, watcher, mark, "t2 restarted while the hub was down")
+        _no_chips_lost(room, watcher)
+    finally:
         watcher.link.stop()
