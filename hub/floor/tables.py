@@ -202,15 +202,26 @@ class FloorTables:
         """After a failed COMMIT: the floor reloaded and the table's game rebuilt from the store (its last
         hand's context, its facts before `before_row`, the TD's marks), so a game that played ahead of
         what was rolled back (a hand ended, cancelled, decided) is never apart from the floor. Facts
-        stored but not played yet (`_unplayed`) stay unplayed: the hub tries them again."""
+        stored but not played yet (`_unplayed`) stay unplayed: the hub tries them again. A store that
+        cannot even be read leaves the table as it was (and the error to the caller)."""
         self.floor._load()  # noqa: SLF001 - back to what the store holds
-        old = self.tables.pop(table, None)
+        old, boots = self.tables.pop(table, None), self._boots.pop(table, None)
+        redecided = dict(self._redecided)
         self._redecided = {k: v for k, v in self._redecided.items() if k[0] != table}
-        self._boots.pop(table, None)
+        try:
+            self._replay_table(table, before_row)
+        except BaseException:
+            if old is not None:
+                self.tables[table] = old
+            if boots is not None:
+                self._boots[table] = boots
+            self._redecided = redecided
+            raise
+
+    def _replay_table(self, table: str, before_row: int) -> None:
         start = self.hand_rows().get(table)
         if start is None:
-            if old is not None:
-                self.tables[table] = TableSeat()
+            self.tables[table] = TableSeat()
             return
         unplayed = {r for (t, _, _), r in self._unplayed.items() if t == table}
         saved = self._replaying, self._context_rows, self._last_row
