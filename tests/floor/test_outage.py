@@ -238,9 +238,9 @@ def test_a_hand_end_the_store_refused_leaves_game_and_floor_together(tmp_path: P
         assert tables_state(FloorTables.open(FloorService.open(store), store)) == tables_state(tables)
 
 
-def _hub(tmp_path: Path) -> tuple[CommitFails, FloorTables, HubService, RecordingLink]:
+def _hub(tmp_path: Path, ruleset: str = "cdc-2013") -> tuple[CommitFails, FloorTables, HubService, RecordingLink]:
     store = CommitFails(db(tmp_path))
-    started_floor(store, 12, tables=2)
+    started_floor(store, 12, tables=2, ruleset=ruleset)
     link = RecordingLink()
     tables = FloorTables.open(FloorService.open(store, link=link), store)  # type: ignore[arg-type]
     hub = HubService(link=link, tick=0.05, floor_tables=tables, wall=lambda: 5.0)  # type: ignore[arg-type]
@@ -315,6 +315,39 @@ def test_a_table_back_online_is_sent_its_hand_again(tmp_path: Path) -> None:
         assert hub.settle()
         again = sent()[done:]
         assert [type(c).__name__ for c in again] == ["BettingCmd"] and again[0] == first[1]
+    finally:
+        hub.stop()
+        store.close()
+
+
+def test_a_decision_sent_while_the_store_cannot_write_is_played_once_it_can(tmp_path: Path) -> None:
+    """`tapis tournament decide` while the disk is full (cpt87 6.3, two boxed cards: the TD's call): held,
+    the table still waiting for him, then played once the store writes, as a cancel is."""
+    store, tables, hub, link = _hub(tmp_path, "cpt87")
+    try:
+        t = Table(tables)
+        _send(link, t.event("press"))
+        for n, card in ((1, "5h"), (2, "9c")):
+            _send(link, wire.FaultSeen(**t.head(), hand=1, kind="boxed_card", seat=None,
+                                       cards=[card], details={"during_deal": False, "boxed_in_deal": 0,
+                                                             "boxed_after_deal": n}))
+        assert hub.settle()
+        game = tables.game("t1")
+        assert game is not None and game.waiting_td
+        store.full = True
+        link.handlers[TOURNAMENT_CMD](Message(TOURNAMENT_CMD, json.dumps(
+            {"cmd": "decide", "table": "t1", "option": "set_aside", "id": "d1"}).encode(), False))
+        assert wait_until(lambda: tables.floor.held == 1)
+        assert hub.settle() and hub.tick(5.0)
+        game = tables.game("t1")  # rebuilt from the store after each failed COMMIT
+        assert game is not None and game.waiting_td
+        assert [r["ok"] for r in _results(link) if r["id"] == "d1"] == [False]
+        store.full = False
+        assert wait_until(lambda: len([r for r in _results(link) if r["id"] == "d1"]) == 2)
+        assert [r for r in _results(link) if r["id"] == "d1"][1]["ok"]
+        game = tables.game("t1")
+        assert game is not None and not game.waiting_td and game.in_hand
+        assert tables_state(FloorTables.open(FloorService.open(store), store)) == tables_state(tables)
     finally:
         hub.stop()
         store.close()
