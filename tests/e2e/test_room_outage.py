@@ -143,7 +143,10 @@ def _start_dealing(room: OutageRoom) -> Watcher:
 
 
 def _no_chips_lost(room: OutageRoom, watcher: Watcher) -> None:
-    """The chips the floor holds are the chips bought: no hand counted twice nor lost."""
+    """The chips the floor holds are the chips bought: no hand counted twice nor lost; no hub logged a
+    traceback (a TD's command dropped on a StoreError did)."""
+    for name in (n for n in room.logs if "hub" in n):
+        assert "Traceback" not in room.log(name), room.log(name)[-4000:]
     snap = json.loads(room.td("status", "--json"))["data"]
     ends = [(e["table"], e["hand"], e.get("result"), sum(e["stacks"].values()))
             for e in watcher.seen(lambda e: e["type"] == "hand_end")]
