@@ -63,7 +63,10 @@ def capture(view: TableView, game: TableGame | None,
                       "reader_detail": view.reader_detail, "hand": view.hand, "hand_open": view.hand_open,
                       "zones": state["zones"], "board": list(state["zones"].get("board", [])),
                       "gaps": view.gaps, "managed": view.managed, "seats": [], "street": None,
-                      "to_act": None, "pot": 0, "button": None, "closed": False}
+                      "to_act": None, "pot": 0, "button": None, "closed": False,
+                      # what makes a table blocked besides its status (docs/dashboard.md, "Alarms")
+                      "refused": view.refused, "hand_since": view.hand_since, "noted_at": view.noted_at,
+                      "held": view.held_count}
     if closed:
         return closed_snapshot(snap)
     hand = game.hand if game is not None and game.in_hand else None
@@ -99,7 +102,8 @@ def closed_snapshot(snapshot: Mapping[str, Any]) -> JSONDict:
     """A table the tournament floor closed (broken up, or gathered into the final table): its players
     play elsewhere, so no seats, no hand, no cards; only what says where it was and that it is closed."""
     return {**snapshot, "closed": True, "seats": [], "zones": {}, "board": [], "hand_open": False,
-            "street": None, "to_act": None, "pot": 0, "button": None, "pending_td": 0}
+            "street": None, "to_act": None, "pot": 0, "button": None, "pending_td": 0, "refused": "",
+            "hand_since": None, "held": 0}
 
 
 def reseated(snapshot: Mapping[str, Any], seated: Mapping[int, tuple[str, int]]) -> JSONDict | None:

@@ -431,6 +431,13 @@ class Dashboard:
         """Pause, resume, add time, move, eliminate, penalty, redraw... as `FloorService.execute` has them."""
         if self.floor is None:
             return _refused(command, "pas de tournoi sur ce hub", "no tournament floor on this hub")
+        if command.get("cmd") in ("cancel_hand", "decide") and self.hub.floor_tables is not None:
+            # played by the hub on its thread, store-first; answered once stored and played
+            played = self.hub.floor_command(command)
+            if played is None:
+                return _refused(command, "pas encore enregistré : la commande sera jouée dès que le disque écrira",
+                                "not stored yet: the command is played as soon as the store writes")
+            return played.model_dump()
         with self.floor_lock:
             try:
                 result = self.floor.execute(command, self.clock.now())

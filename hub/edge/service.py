@@ -27,10 +27,12 @@ from dataclasses import dataclass, field
 
 from hub.edge.coalesce import Coalescer
 from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of, subscriptions
-from hub.floor.store import StoreError
+from hub.floor.commands import CommandResult
+from hub.floor.store import JSON, StoreError
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
 from hub.room.tables import HubEvent, TableView, public
+from hub.tournament.errors import FloorError
 from hw.ports import Clock, MonotonicClock
 from tablewire import wire
 from tablewire.mqtt import Link, Message
@@ -93,6 +95,12 @@ class _Cancel:
 
 
 @dataclass(frozen=True, slots=True)
+class _FloorCommand:
+    command: dict[str, JSON]
+    answer: Callable[[CommandResult], None]
+
+
+@dataclass(frozen=True, slots=True)
 class _Reconnected:
     pass
 
@@ -108,7 +116,7 @@ class _Configure:
     setup: TableSetup
 
 
-_Item = Message | _Tick | _Settle | _Configure | _Decide | _Cancel | _Reconnected | _AckRead
+_Item = Message | _Tick | _Settle | _Configure | _Decide | _Cancel | _FloorCommand | _Reconnected | _AckRead
 
 
 class HubService:
@@ -137,8 +145,8 @@ class HubService:
         self._owned: dict[str, bool] = {}  # table id -> served here (the hash, once per table)
         self.floor_tables = floor_tables
         if floor_tables is not None:  # `tapis tournament cancel-hand` and the page's button reach the hub
-            floor_tables.floor.on_cancel_hand = self.cancel_hand
-            floor_tables.floor.on_decide = self.decide
+            floor_tables.floor.on_cancel_hand = self._cancel_for_floor
+            floor_tables.floor.on_decide = self._decide_for_floor
         self._wall = wall
         self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
         self._clock = clock or MonotonicClock()
@@ -166,6 +174,8 @@ class HubService:
         self.commands_sent: dict[str, int] = {}
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
+        self._floor_store_error: str | None = None  # the floor's clock could not be stored (said once)
+        self._resend_due: set[str] = set()  # tables back online (or resending): their hand's commands again
         self._states = Coalescer(state_window)
         self._ack_qos = ack_qos
         self.stats = HubStats()
@@ -220,6 +230,9 @@ class HubService:
             game = self.floor_tables.game(table)
             if game is not None:
                 view.hand, view.hand_open = game.hand_no, game.in_hand
+                view.hand_since = view.noted_at = self._wall()
+                if not game.in_hand:
+                    view.hand_since = None
         self._felt_from_store()
 
     def _felt_from_store(self) -> None:
@@ -269,12 +282,37 @@ class HubService:
         self._submit(_Configure(table, setup))
 
     def decide(self, table: str, kind: str, option: str, by: str = "td") -> None:
-        """A TD's choice for a pending `td_decision` (the dashboard's `on_decision`), any thread."""
+        """A TD's choice for a pending `td_decision` (the dashboard's `on_decision`), any thread. A
+        tournament table's goes through the floor, store-first (`floor_command`), answered in the events."""
+        if self.floor_tables is not None and table not in self.games:
+            self._submit(_FloorCommand({"cmd": "decide", "table": table, "kind": kind, "option": option,
+                                        "by": by[:64] or "TD"}, lambda result: None))
+            return
         self._submit(_Decide(table, kind, option, by))
 
     def cancel_hand(self, table: str, by: str = "td") -> None:
-        """The TD cancels the table's hand in progress ("annuler la donne"), any thread."""
+        """The TD cancels the table's hand in progress ("annuler la donne"), any thread; a tournament
+        table's through the floor, store-first, as `decide`."""
+        if self.floor_tables is not None and table not in self.games:
+            self._submit(_FloorCommand({"cmd": "cancel_hand", "table": table, "by": by[:64] or "TD"},
+                                       lambda result: None))
+            return
         self._submit(_Cancel(table, by))
+
+    def floor_command(self, command: dict[str, JSON], timeout: float = 5.0) -> CommandResult | None:
+        """A TD's command run by the floor on the hub's thread (any thread may ask: the dashboard's); None
+        when it is not answered within `timeout` (a cancel or a decision waits for the store to write:
+        it is played, and its events said, once it can)."""
+        done = threading.Event()
+        answers: list[CommandResult] = []
+
+        def answer(result: CommandResult) -> None:
+            answers.append(result)
+            done.set()
+
+        self._submit(_FloorCommand(command, answer))
+        done.wait(timeout)
+        return answers[0] if answers else None
 
     def tick(self, wait: float | None = None) -> bool:
         """Let the games see the clock now (Time countdowns); with `wait`, block until done."""
@@ -374,6 +412,8 @@ class HubService:
                     return
             if self._acks_due:
                 self._publish_acks()
+            if self._resend_due:
+                self._resend()
         finally:
             self._busy = False
             if self._paused and len(self._inbox) <= self._max_backlog // 2 and self._pause is not None:
@@ -425,6 +465,7 @@ class HubService:
                 self._configure(item.table, item.setup)
             elif isinstance(item, _Reconnected):
                 self._acked.clear()  # a broker that restarted may have lost them: all again
+                self._resend_due.update(self.tables)  # and the commands published while it was down
                 self._publish_health(force=True)
                 self._states.take_all()  # published just below
                 for table, view in self.tables.items():
@@ -435,6 +476,10 @@ class HubService:
                 self._ack_read(item.message)
             elif isinstance(item, _Cancel):
                 self._cancel(item)
+            elif isinstance(item, _FloorCommand):
+                if self.floor_tables is not None:
+                    with self.floor_lock:
+                        self.floor_tables.floor.submit(item.command, self._wall(), item.answer)
             elif isinstance(item, _Decide):
                 self._decide(item)
             else:
@@ -460,6 +505,36 @@ class HubService:
             view.hand, view.hand_open = game.hand_no, game.in_hand
         self._emit(view, out)
 
+    def _cancel_for_floor(self, table: str, by: str, hand: int) -> dict[str, JSON]:
+        """The floor's `on_cancel_hand`, on this thread with the floor's lock held: played store-first
+        (`FloorTables.cancel_hand`; a StoreError goes back to the floor, which holds the command)."""
+        assert self.floor_tables is not None
+        out = self.floor_tables.cancel_hand(table, by, self._wall(), hand=hand)
+        self._emit_played(table, out)
+        for event in out.events:
+            if event["type"] == "cancel_refused":
+                raise FloorError(_cancel_refusal(table, hand, str(event.get("reason", ""))))
+        ruling = next(e for e in out.events if e["type"] == "ruling")
+        return {k: ruling[k] for k in ("decision", "article", "text", "text_en") if k in ruling}
+
+    def _decide_for_floor(self, table: str, kind: str, option: str, by: str, hand: int) -> dict[str, JSON]:
+        """The floor's `on_decide`, as `_cancel_for_floor`; a choice the game refuses is refused in words."""
+        assert self.floor_tables is not None
+        out = self.floor_tables.decide(table, kind, option, by, self._wall(), hand=hand)
+        self._emit_played(table, out)
+        for event in out.events:
+            if event["type"] == "decision_refused":
+                reason = str(event.get("reason", ""))
+                raise FloorError(f"décision refusée par le hub ({reason}) / decision refused by the hub: {reason}")
+        return {}
+
+    def _emit_played(self, table: str, out: Output) -> None:
+        view = self._view(table)
+        game = self._games().get(table)
+        if game is not None:
+            view.hand, view.hand_open = game.hand_no, game.in_hand
+        self._emit(view, out)
+
     def _cancel(self, item: _Cancel) -> None:
         game = self.games.get(item.table)
         if game is not None:
@@ -474,6 +549,23 @@ class HubService:
         if game is not None:
             view.hand, view.hand_open = game.hand_no, game.in_hand
         self._emit(view, out)
+
+    def _resend(self) -> None:
+        """Each table back (online again, resending, or the broker restarted) is sent its hand's betting
+        state again, and its context before the hand's first card (`TableGame.resend`): a command lost
+        with a clean session or a broker that died is not waited for. Not while the store cannot write:
+        the table's held events come first."""
+        if self.store_down is not None:
+            return
+        tables, self._resend_due = self._resend_due, set()
+        games = self._games()
+        for table in sorted(tables):
+            game = games.get(table)
+            if game is None:
+                continue
+            out = game.resend()
+            if out.commands:
+                self._emit(self._view(table), out)
 
     def _connected(self) -> None:
         """The link's thread, every (re)connect: the hub's birth now, every table's state after (a broker
@@ -580,6 +672,11 @@ class HubService:
             try:
                 with self.floor_lock:
                     self.floor_tables.floor.pump(self._wall())
+                self._floor_store_error = None
+            except StoreError as err:  # the clock's records wait; a TD's cancel or decision is held by the floor
+                if self._floor_store_error is None:
+                    log.warning("hub: the tournament floor cannot store its clock until the store writes: %s", err)
+                self._floor_store_error = str(err)
             except Exception:
                 log.exception("hub: the tournament floor failed on the clock")
         for table, game in self._games().items():
@@ -636,6 +733,8 @@ class HubService:
             if view.boot is not None:
                 self._acks_due.setdefault(table, view.boot)
         self._publish_health(force=True)
+        if self._resend_due:
+            self._resend()  # what waited behind the store: the tables that came back meanwhile
 
     def _publish_health(self, *, force: bool = False) -> None:
         now = time.monotonic()
@@ -658,6 +757,8 @@ class HubService:
                 raise wire.PayloadError(f"{message.topic}: status must be online or offline, "
                                         f"got {message.payload[:40]!r}")
             self._publish(self._view(table), self._view(table).set_online(message.payload == wire.ONLINE))
+            if message.payload == wire.ONLINE:
+                self._resend_due.add(table)  # a clean session lost what was sent while it was away
             return
         event = wire.decode_table_event(message.topic, message.payload)
         view = self._view(table)
@@ -668,6 +769,7 @@ class HubService:
         self._acks_due[table] = event.boot  # a dead run's events are acknowledged as that run's
         if view.duplicates > duplicates:
             self._acked.pop(table, None)  # sent again: our acknowledgement did not reach it, say it again
+            self._resend_due.add(table)  # nor, maybe, the commands that answered it
 
     def _apply(self, table: str, view: TableView, event: wire.AnyTableEvent, payload: bytes) -> None:
         """Store first (a StoreError leaves the view as it was), then the card view, then the game."""
@@ -715,6 +817,7 @@ class HubService:
     def _publish(self, view: TableView, events: list[HubEvent]) -> None:
         if not events:
             return
+        view.note(events, self._wall())
         link = self._link
         for event in events:
             link.publish(wire.hub_table_events(view.table), _JSON.encode(public(event)).encode())
@@ -739,3 +842,10 @@ class HubService:
                      retain=True, qos=0)
         link.publish(wire.hub_td_state(view.table), _JSON.encode(view.state(hole_cards=True)).encode(),
                      retain=True, qos=0)
+
+
+def _cancel_refusal(table: str, hand: int, reason: str) -> str:
+    """The hub's refusal of a TD's cancel, French then English."""
+    if reason.startswith("hand ") and reason.endswith(" is over"):
+        return f"la donne {hand} de la table {table} est finie / hand {hand} at table {table} is over"
+    return f"pas de donne en cours à la table {table} / no hand in progress at table {table}"

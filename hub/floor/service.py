@@ -52,7 +52,6 @@ from hub.floor.commands import (
 )
 from hub.floor.results_view import results as results_view
 from hub.floor.store import JSON, EventStore, StoreError
-from hub.room.hand_cancel import cancel_ruling
 from hub.rules import Level as HandLevel
 from hub.tournament.errors import FloorError, TournamentError
 from hub.tournament.events import Event, FinalTableDrawn, MoveOrdered, TableBroken, event_from_dict
@@ -126,8 +125,13 @@ class FloorService:
         self._changed = True
         self._published_at: float | None = None
         self.listeners: list[Callable[[list[Event]], None]] = []  # called with every batch stored
-        self.on_cancel_hand: Callable[[str, str], None] | None = None  # the hub's, where the hands live
-        self.on_decide: Callable[[str, str, str, str], None] | None = None  # the hub's: table, kind, option, by
+        # The hub's, where the hands live; called on the hub's thread, the floor's lock held. Each plays the
+        # command (table, by[, kind, option], hand) store-first and returns the answer's data, raises a
+        # FloorError (refused, in words) or a StoreError (not kept: the floor holds it and tries again).
+        self.on_cancel_hand: Callable[[str, str, int], dict[str, JSON]] | None = None
+        self.on_decide: Callable[[str, str, str, str, int], dict[str, JSON]] | None = None
+        # TD commands the store could not keep (cancel, decide): (command, hand meant, answer), tried again
+        self._held: list[tuple[CancelHand | Decide, int, Callable[[CommandResult], None]]] = []
         self._undo: int | None = None  # the TD action the last command took, for its result
         self._in_command = False  # only a TD's command may be undone, not what the floor did on its own
         if link is not None:
@@ -294,9 +298,11 @@ class FloorService:
 
     # --- TD commands ------------------------------------------------------------------------------
 
-    def execute(self, command: AnyCommand | bytes | dict[str, JSON], now: float) -> CommandResult:
+    def execute(self, command: AnyCommand | bytes | dict[str, JSON], now: float, *,
+                hand: int | None = None) -> CommandResult:
         """Run one TD command; refusals come back as a result with `ok=False`, never as an exception
-        (a store failure is the exception: the caller must know its command was not kept)."""
+        (a store failure is the exception: the caller must know its command was not kept). `hand`: for a
+        cancel or a decision tried again, the hand the TD meant (the table's then)."""
         cmd_name = "?"
         ident = ""
         try:
@@ -304,19 +310,19 @@ class FloorService:
             cmd_name, ident = cmd.cmd, cmd.id
             self._undo, self._in_command = None, True
             reads_only = isinstance(cmd, (Status, Results))
+            hub_only = isinstance(cmd, CancelHand | Decide)  # played by the hub, store-first, in its own COMMIT
             # A command that writes holds the file from here (BEGIN IMMEDIATE; `_run` nests in it), so
             # what another writer stored while this one waited is what it decides on, its time included.
-            with nullcontext() if reads_only else self.store.atomic():
+            with nullcontext() if reads_only or hub_only else self.store.atomic():
                 self._refresh()
                 if self.tournament is not None:
                     now = max(now, self.tournament.state.now)  # a wall clock stepped back is held, not refused
-                    hub_only = isinstance(cmd, CancelHand | Decide)  # played by the hub, not the floor's clock
                     if not reads_only and not hub_only and self.tournament.state.clock.started:
                         # what the clock did by now is the floor's, stored apart: an undo takes back the TD's alone
                         self._in_command = False
                         self._run(lambda t: t.tick(now))
                         self._in_command = True
-                events, data = self._dispatch(cmd, now)
+                events, data = self._dispatch(cmd, now, hand)
         except (CommandError, TournamentError) as err:
             return CommandResult(id=ident, cmd=cmd_name, ok=False, error=str(err), error_fr=in_french(str(err)),
                                  error_en=in_english(str(err)))
@@ -327,7 +333,7 @@ class FloorService:
         return CommandResult(id=ident, cmd=cmd_name, ok=True, events=[type(e).__name__ for e in events],
                              data=data)
 
-    def _dispatch(self, cmd: AnyCommand, now: float) -> tuple[list[Event], dict[str, JSON]]:
+    def _dispatch(self, cmd: AnyCommand, now: float, hand: int | None = None) -> tuple[list[Event], dict[str, JSON]]:
         if isinstance(cmd, NewTournament):
             return self.create(cmd, now), {}
         if isinstance(cmd, Register):
@@ -343,9 +349,9 @@ class FloorService:
         if isinstance(cmd, Move):
             return self._move(cmd, now)
         if isinstance(cmd, CancelHand):
-            return [], self._cancel_hand(cmd)
+            return [], self._cancel_hand(cmd, hand)
         if isinstance(cmd, Decide):
-            return [], self._decide(cmd)
+            return [], self._decide(cmd, hand)
         if isinstance(cmd, Status):
             return [], self.snapshot(now)
         if isinstance(cmd, Results):
@@ -388,29 +394,77 @@ class FloorService:
         moves = seat_changes(before, self._seat_map()) if isinstance(cmd, Undo) else move_instructions(events, before)
         return events, {"moves": [m.to_dict() for m in moves]}
 
-    def _cancel_hand(self, cmd: CancelHand) -> dict[str, JSON]:
-        """Handed to the hub, which plays the table's hand; answered with the ruling it will apply."""
-        hand = self.in_hand(cmd.table)
+    def _cancel_hand(self, cmd: CancelHand, meant: int | None = None) -> dict[str, JSON]:
+        """Played by the hub, which holds the table's hand: answered once stored and played, with the
+        ruling applied (a StoreError: not kept, `hold` tries it again)."""
+        hand = self.in_hand(cmd.table) if meant is None else meant
         if hand is None:
             raise FloorError(f"pas de donne en cours à la table {cmd.table} / no hand in progress at table {cmd.table}")
         if self.on_cancel_hand is None:
             raise FloorError("la donne vit dans le hub : envoyez la commande au hub en marche (--broker) / the hand "
                              "lives in the hub: send the command to the running hub (--broker)")
-        self.on_cancel_hand(cmd.table, cmd.by)
-        ruling = cancel_ruling(self.require().state.policy.ruleset.value)
-        return {"table": cmd.table, "hand": hand, **ruling.to_dict()}
+        ruling = self.on_cancel_hand(cmd.table, cmd.by, hand)
+        return {"table": cmd.table, "hand": hand, **ruling}
 
-    def _decide(self, cmd: Decide) -> dict[str, JSON]:
-        """Handed to the hub, which plays the table's hand and carries the decision out (or refuses it, in
-        the hub's events, when nothing of the kind is pending)."""
-        hand = self.in_hand(cmd.table)
+    def _decide(self, cmd: Decide, meant: int | None = None) -> dict[str, JSON]:
+        """Played by the hub, which holds the table's hand and carries the decision out (refused in words
+        when nothing of the kind is pending); answered once stored and played, as `_cancel_hand`."""
+        hand = self.in_hand(cmd.table) if meant is None else meant
         if hand is None:
             raise FloorError(f"pas de donne en cours à la table {cmd.table} / no hand in progress at table {cmd.table}")
         if self.on_decide is None:
             raise FloorError("la donne vit dans le hub : envoyez la commande au hub en marche (--broker) / the hand "
                              "lives in the hub: send the command to the running hub (--broker)")
-        self.on_decide(cmd.table, cmd.kind, cmd.option, cmd.by)
+        self.on_decide(cmd.table, cmd.kind, cmd.option, cmd.by, hand)
         return {"table": cmd.table, "hand": hand, "kind": cmd.kind, "option": cmd.option}
+
+    def submit(self, command: AnyCommand | bytes | dict[str, JSON], now: float,
+               answer: Callable[[CommandResult], None]) -> None:
+        """Run a TD command and answer it; a cancel or a decision the store could not keep is held and
+        tried again on every `pump` (oldest first): the TD's command goes the way of the tables' events.
+        It is answered twice: at once "not stored yet" (`ok` false, `data.held`), and once played.
+        Any other command the store refused is answered "not kept"."""
+        try:
+            cmd = command if isinstance(command, COMMAND_TYPES) else decode_command(command)
+        except CommandError:
+            cmd = None
+        meant = None
+        if isinstance(cmd, CancelHand | Decide) and self.tournament is not None:
+            try:
+                meant = self.in_hand(cmd.table)
+            except TournamentError:
+                meant = None
+        try:
+            result = self.execute(command if cmd is None else cmd, now)
+        except StoreError as err:
+            if isinstance(cmd, CancelHand | Decide) and meant is not None:
+                log.warning("floor: %s at %s not kept (%s): tried again once the store writes", cmd.cmd,
+                            cmd.table, err)
+                self._held.append((cmd, meant, answer))
+                fr = "pas encore enregistré : la commande sera jouée dès que le stockage écrira"
+                en = "not stored yet: the command is played as soon as the store writes"
+                answer(CommandResult(id=cmd.id, cmd=cmd.cmd, ok=False, error=f"{fr} / {en}", error_fr=fr, error_en=en,
+                                     data={"held": True, "table": cmd.table, "hand": meant}))
+                return
+            result = CommandResult(id=cmd.id if cmd else "", cmd=cmd.cmd if cmd else "?", ok=False,
+                                   error=f"not kept: {err}", error_fr=f"non enregistré : {err}",
+                                   error_en=f"not kept: {err}")
+        answer(result)
+
+    @property
+    def held(self) -> int:
+        """TD commands (cancel, decide) waiting for the store to write."""
+        return len(self._held)
+
+    def _try_held(self, now: float) -> None:
+        while self._held:
+            cmd, meant, answer = self._held[0]
+            try:
+                result = self.execute(cmd, now, hand=meant)
+            except StoreError:
+                return  # still down: the next pump tries again
+            self._held.pop(0)
+            answer(result)
 
     def _register(self, cmd: Register, now: float) -> tuple[list[Event], dict[str, JSON]]:
         def register(t: Tournament) -> None:
@@ -535,20 +589,20 @@ class FloorService:
 
     def pump(self, now: float) -> None:
         """On the owner's thread, about every 0.2 s: TD commands from MQTT, the clock, the retained snapshot."""
+        self._try_held(now)
         while True:
             try:
                 payload = self._inbox.get_nowait()
             except queue.Empty:
                 break
-            try:
-                result = self.execute(payload, now)
-            except StoreError as err:
-                result = CommandResult(cmd="?", ok=False, error=f"not kept: {err}")
-            if self._link is not None:
-                self._link.publish(TOURNAMENT_RESULT, result.model_dump_json().encode())
+            self.submit(payload, now, self._answer)
         if self.tournament is not None and self.tournament.state.clock.started:
             self._run(lambda t: t.tick(max(now, t.state.now)))
         self.publish_clock(now)
+
+    def _answer(self, result: CommandResult) -> None:
+        if self._link is not None:
+            self._link.publish(TOURNAMENT_RESULT, result.model_dump_json().encode())
 
     def publish_clock(self, now: float, *, force: bool = False) -> bool:
         """Retained snapshot on every change and at least every second."""

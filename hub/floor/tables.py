@@ -61,6 +61,7 @@ class FloorTables:
         self._last_row = 0
         self._unplayed: dict[tuple[str, str, int], int] = {}  # stored, its play failed on the store: row
         self._redecided: dict[tuple[str, int], int] = {}  # replaying: (table, hand) -> its decisions played again
+        self._boots: dict[str, set[str]] = {}  # table -> the agent's boots played since its hand's context
 
     def hand_rows(self) -> dict[str, int]:
         """Table -> the store row of the "new hand" that started its current (or last) hand."""
@@ -121,7 +122,7 @@ class FloorTables:
         try:
             out = self.play(table, event, now, row=row)
         except StoreError:
-            self.floor._load()  # noqa: SLF001 - back to what the store holds
+            self._rebuild(table, row)  # the game and the floor back to what the store holds, together
             raise
         except BaseException:
             del self._unplayed[key]  # not the store's doing: trying again would fail the same way
@@ -131,6 +132,11 @@ class FloorTables:
 
     def play(self, table: str, event: wire.AnyTableEvent, now: float, *, row: int) -> Output:
         state = self.tables.setdefault(table, TableSeat())
+        boots = self._boots.setdefault(table, set())
+        if event.boot not in boots:
+            if boots and state.game is not None:
+                state.game.felt_reported_afresh()  # the agent restarted: its felt as it reports it now
+            boots.add(event.boot)
         if isinstance(event, wire.DealerPressed) and event.button == "new_hand":
             return self._new_hand(table, state, now, row, self.clock.hub_time(table, event.boot, event.at, now))
         game = state.game
@@ -148,36 +154,93 @@ class FloorTables:
             return Output()
         return self._after(table, state, out, now)
 
-    def cancel_hand(self, table: str, by: str, now: float) -> Output:
+    def cancel_hand(self, table: str, by: str, now: float, *, hand: int | None = None) -> Output:
         """The TD cancels the table's hand in progress (`TableGame.cancel`); stored with the row of the
-        table facts it follows, so a rebuilt hub cancels it again at the same point."""
+        table facts it follows, so a rebuilt hub cancels it again at the same point. `hand`: the hand the
+        TD meant (the floor's when he sent it): a later hand is not cancelled by a command played late.
+        A StoreError (the COMMIT failed) leaves the game and the floor as the store holds them, the hand
+        in progress in both: the caller tries again once the store writes."""
         state = self.tables.get(table)
         game = state.game if state is not None else None
         if state is None or game is None or not game.in_hand:
             return Output([wire.hub_event(table, "cancel_refused", by=by, reason="no hand in progress")])
-        with self.store.atomic():  # the mark and the floor's stacks after it, together
-            self.store.put_config(_CANCEL + table, {"hand": game.hand_no, "row": self.store.last_table_row(),
-                                                    "by": by})
-            return self._after(table, state, game.cancel(by), now)
+        if hand is not None and game.hand_no != hand:
+            return Output([wire.hub_event(table, "cancel_refused", by=by, reason=f"hand {hand} is over")])
+        try:
+            with self.store.atomic():  # the mark and the floor's stacks after it, together
+                self.store.put_config(_CANCEL + table, {"hand": game.hand_no, "row": self.store.last_table_row(),
+                                                        "by": by})
+                return self._after(table, state, game.cancel(by), now)
+        except StoreError:
+            self._rebuild(table, self.store.last_table_row() + 1)
+            raise
 
-    def decide(self, table: str, kind: str, option: str, by: str, now: float) -> Output:
+    def decide(self, table: str, kind: str, option: str, by: str, now: float, *, hand: int | None = None) -> Output:
         """The TD decides a fault the ruleset left to him (`TableGame.decide`), carried out at the table and
         by the floor (a hand it ends is counted, chips and all); stored with the row of the table facts it
         follows, so a rebuilt hub decides it again at the same point. A choice the game would refuse
-        is answered and not stored."""
+        is answered and not stored; `hand` and a StoreError as for `cancel_hand`."""
         state = self.tables.get(table)
         game = state.game if state is not None else None
+        if game is not None and hand is not None and game.hand_no != hand:
+            return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option,
+                                          reason=f"hand {hand} is over")])
         if state is None or game is None or not game.can_decide(kind, option):
             if game is not None:
                 return game.decide(kind, option, by)  # refused, in words
             return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option,
                                           reason="no hand in progress")])
-        with self.store.atomic():  # the mark and the floor's stacks after it, together
-            marks = self._decisions(table, game.hand_no)
-            marks.append({"hand": game.hand_no, "row": self.store.last_table_row(), "kind": kind, "option": option,
-                          "by": by})
-            self.store.put_config(_DECIDED + table, marks)
-            return self._after(table, state, game.decide(kind, option, by), now)
+        try:
+            with self.store.atomic():  # the mark and the floor's stacks after it, together
+                marks = self._decisions(table, game.hand_no)
+                marks.append({"hand": game.hand_no, "row": self.store.last_table_row(), "kind": kind,
+                              "option": option, "by": by})
+                self.store.put_config(_DECIDED + table, marks)
+                return self._after(table, state, game.decide(kind, option, by), now)
+        except StoreError:
+            self._rebuild(table, self.store.last_table_row() + 1)
+            raise
+
+    def _rebuild(self, table: str, before_row: int) -> None:
+        """After a failed COMMIT: the floor reloaded and the table's game rebuilt from the store (its last
+        hand's context, its facts before `before_row`, the TD's marks), so a game that played ahead of
+        what was rolled back (a hand ended, cancelled, decided) is never apart from the floor. Facts
+        stored but not played yet (`_unplayed`) stay unplayed: the hub tries them again. A store that
+        cannot even be read leaves the table as it was (and the error to the caller)."""
+        self.floor._load()  # noqa: SLF001 - back to what the store holds
+        old, boots = self.tables.pop(table, None), self._boots.pop(table, None)
+        redecided = dict(self._redecided)
+        self._redecided = {k: v for k, v in self._redecided.items() if k[0] != table}
+        try:
+            self._replay_table(table, before_row)
+        except BaseException:
+            if old is not None:
+                self.tables[table] = old
+            if boots is not None:
+                self._boots[table] = boots
+            self._redecided = redecided
+            raise
+
+    def _replay_table(self, table: str, before_row: int) -> None:
+        start = self.hand_rows().get(table)
+        if start is None:
+            self.tables[table] = TableSeat()
+            return
+        unplayed = {r for (t, _, _), r in self._unplayed.items() if t == table}
+        saved = self._replaying, self._context_rows, self._last_row
+        self._replaying, self._context_rows, self._last_row = True, {table: start}, before_row
+        try:
+            for row, event in self.facts_since({table: start}):
+                if row.row >= before_row:
+                    break
+                self._redecide(table, row.row, row.at)
+                self._recancel(table, row.row, row.at)
+                if row.row not in unplayed:
+                    self.play(table, event, row.at, row=row.row)
+            self._redecide(table, before_row, 0.0)
+            self._recancel(table, before_row, 0.0)
+        finally:
+            self._replaying, self._context_rows, self._last_row = saved
 
     def _decisions(self, table: str, hand_no: int) -> list[JSON]:
         """The TD's stored decisions in hand `hand_no` of the table (those of an earlier hand are moot)."""
@@ -214,17 +277,29 @@ class FloorTables:
 
     def _new_hand(self, table: str, state: TableSeat, now: float, row: int, pressed: float) -> Output:
         """`pressed`: when the dealer pressed "new hand", in hub time (`now` unless heard late)."""
-        floor = self.floor
         game = state.game
         if self._replaying and row == self._context_rows.get(table):
             return self._resume(table, state, now)  # the last hand started before the kill
+        given_up = Output()
         if game is not None and game.in_hand:
-            return Output([wire.hub_event(table, "hand_refused", hand=game.hand_no,
-                                          reason="the hand in progress has not ended")])
+            if game.undealt:  # pressed again before any card: dealt again (`TableGame.dealt_again`)
+                given_up = self._after(table, state, game.dealt_again(), now)
+            elif game.felt_cleared:
+                # The dealer gave the hand up (the hub was silent) and cleared the felt: the rulebook's
+                # ruling (cdc 8.6, `TableGame.given_up`), counted by the floor, then this press deals.
+                given_up = self._after(table, state, game.given_up(), now)
+            else:
+                return Output([wire.hub_event(table, "hand_refused", hand=game.hand_no,
+                                              reason="the hand in progress has not ended")])
         if self._replaying and row < self._last_row:
             # Not the last hand's start (that is the context), not the last event stored (the one
             # a kill may have left unplayed): a press the floor refused, which changed nothing.
-            return Output()
+            return given_up
+        return given_up.extend(self._start_hand(table, state, now, row, pressed))
+
+    def _start_hand(self, table: str, state: TableSeat, now: float, row: int, pressed: float) -> Output:
+        floor = self.floor
+        game = state.game
         hand_no = (game.hand_no if game is not None else 0) + 1
         try:
             players = floor.players_for_hand(table)

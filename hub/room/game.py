@@ -113,6 +113,9 @@ class TableGame:
         self._logged = 0
         self._now = 0.0  # the hub's clock at the last tick or Time call
         self.pending_td: list[Event] = []
+        self._dealt = False  # a card of the hand reached a seat or the board
+        self._unconfirmed: set[str] = set()  # faces on the felt before the agent restarted, not reported since
+        self._context: wire.HandContextCmd | None = None  # the last hand's context, sent again on a reconnect
 
     @property
     def in_hand(self) -> bool:
@@ -152,7 +155,8 @@ class TableGame:
         self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions,
                                game=game)
         dealt_dead = {s: a for s, a in self._dealt_dead.items() if s in players}
-        self.hole, self.board, self._last_seat = {}, [], {}
+        self.hole, self.board, self._last_seat, self._dealt = {}, [], {}, False
+        self._unconfirmed = set()
         self.actions, self.closed, self._logged = [], [], len(self.hand.log)
         self._faulty_board = False
         first = clockwise(players, positions.button)[0]
@@ -162,13 +166,14 @@ class TableGame:
                                                   "ante": self.level.ante, "bb_ante": self.level.bb_ante},
             stacks={str(s): v for s, v in sorted(self.hand.stack.items())}, ruleset=self.ruleset,
             game=game.id))
-        out.commands.append(wire.HandContextCmd(
+        self._context = wire.HandContextCmd(
             hand=self.hand_no, seats=sorted(players), button=positions.button, first_to_deal=first,
             hole_cards=game.hole_cards, discards=game.discards,
             excluded_ranks=sorted(game.excluded_ranks),  # the four short-deck ranks (validated by the wire)
             small_blind=positions.small_blind, deck=self.decks[0], table_decks=list(self.decks),
             away=sorted((self.away | set(dealt_dead)) & set(players)), table_seats=self.setup.seats,
-            deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions)))
+            deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions))
+        out.commands.append(self._context)
         for seat, article in sorted(dealt_dead.items()):
             # never to act: his blinds and antes are in, his cards are dealt and dead (cdc 5.1, 12.2)
             if seat in self.hand.live and self.hand.result is None:
@@ -214,6 +219,17 @@ class TableGame:
         if face is None or not self.in_hand:
             return Output()
         zone = event.zone
+        self._dealt |= event.type == "card_arrived" and (zone == "board" or zone.startswith("seat:"))
+        if face in self._unconfirmed:  # reported again by the restarted agent: where it lies now counts
+            self._unconfirmed.discard(face)
+            at = self.board.index(face) if face in self.board else None
+            for cards in [*self.hole.values(), self.board]:
+                if face in cards:
+                    cards.remove(face)
+            if event.type == "card_arrived" and zone == "board" and at is not None and self.hand is not None \
+                    and at < len(self.hand.board):
+                self.board.insert(at, face)  # a board card the engine holds: back in its place
+                return Output()
         if zone.startswith("seat:"):
             seat = int(zone[5:])
             cards = self.hole.setdefault(seat, [])
@@ -566,6 +582,69 @@ class TableGame:
         self._keep_positions = not ruling.split  # cancelled with every bet returned: dealt again
         out = Output([self._event("ruling", seat=None, kind=CANCEL_KIND, by=by, **ruling.to_dict())])
         return out.extend(self._void("cancelled", f"cancelled by the TD ({by})", split=ruling.split))
+
+    @property
+    def felt_cleared(self) -> bool:
+        """The hand is in progress, it was dealt, and none of its cards lies on the felt any more (seats
+        and board): the dealer gave it up (the hub was silent, the hand could not go on) and cleared it."""
+        confirmed = [c for c in [*(c for cards in self.hole.values() for c in cards), *self.board]
+                     if c not in self._unconfirmed]
+        return self.in_hand and self._dealt and not confirmed
+
+    @property
+    def undealt(self) -> bool:
+        """The hand is in progress and none of its cards reached a seat or the board yet."""
+        return self.in_hand and not self._dealt
+
+    def dealt_again(self) -> Output:
+        """"New hand" pressed again before any card of the hand in progress was dealt (its context lost
+        with a broker that restarted, presses queued while the hub was away, a bounced button): nothing
+        was dealt, so nothing is ruled; the blinds go back and the hand is dealt again, same button."""
+        if not self.undealt:
+            return Output()
+        self._keep_positions = True
+        return self._void("cancelled", "new hand pressed again before any card was dealt")
+
+    def given_up(self, by: str = "dealer") -> Output:
+        """The felt was cleared before the hand ended and "new hand" pressed: no board and no hand is
+        discernible any more, so the hand is cancelled and every bet returned (cdc-2013 8.6 « la main
+        est annulée et toutes les enchères restituées »; brest-2011, pouques-2020, pcpm and cpt87 are
+        silent on a board removed and follow cdc). Dealt again from the same button (cdc 6.3)."""
+        if not self.in_hand:
+            return Output()
+        article = next(a for _, a in rulings.clauses_for(FaultKind.BOARD_REMOVED, self.ruleset))
+        decision = rulings.Decision.HAND_CANCELLED_BETS_RETURNED
+        self._keep_positions = True
+        ruling = rulings.Ruling(decision=decision, article=article, ruleset=self.ruleset,
+                                kind=FaultKind.BOARD_REMOVED, hand=self.hand_no, seat=None, cards=())
+        out = Output([self._event("ruling", seat=None, kind=str(FaultKind.BOARD_REMOVED), decision=str(decision),
+                                  article=article, by=by, why="felt_cleared", text=ruling.text("fr"),
+                                  text_en=ruling.text("en"))])
+        out.commands.append(wire.RulingCmd(hand=self.hand_no, kind=str(FaultKind.BOARD_REMOVED),
+                                           decision=str(decision)))
+        return out.extend(self._void("cancelled", f"felt cleared before the hand ended ({article})"))
+
+    def felt_reported_afresh(self) -> None:
+        """The table's agent restarted: it reports every card it sees again. Until it does, the cards of
+        the hand stay where they were (a hand goes on, its showdown reads them), but do not count as on
+        the felt: an empty felt and "new hand" is a hand given up (`felt_cleared`). A card reported again
+        is taken where it lies now, never twice."""
+        self._unconfirmed = {c for cards in self.hole.values() for c in cards} | set(self.board)
+
+    def resend(self) -> Output:
+        """What the table needs again when it comes back (a clean MQTT session loses what was sent while
+        it was away): the betting state, and the hand's context while no card of the hand was dealt (a
+        table that dealt one had it; an agent that restarted since ignores the betting of a hand it does
+        not know, and its dealer gives that hand up: `given_up`). Nothing between hands."""
+        context = self._context
+        if not self.in_hand or context is None or context.hand != self.hand_no:
+            return Output()
+        out = Output(commands=[] if self._dealt else [context])
+        logged = self._logged
+        out.extend(self._after_engine())  # nothing new logged: the betting state alone
+        self._logged = logged
+        out.events = []
+        return out
 
     def _void(self, result: str, why: str, *, split: bool = False) -> Output:
         """Misdeal or cancelled hand: chips go back (or the pot is shared among live hands)."""

@@ -46,6 +46,22 @@ class TableView:
     hands_ended: int = 0
     updated_at: float = 0.0
     managed: bool = False  # a hub game runs this table's hands (players configured)
+    refused: str = ""  # why the hub refused the last "new hand" while a hand was in progress ("": none since)
+    hand_since: float | None = None  # the hub's wall clock when the hand in progress started (or was resumed)
+    noted_at: float = 0.0  # the hub's wall clock at the last events noted: `hand_since` is measured from it
+
+    def note(self, events: list[HubEvent], now: float) -> None:
+        """What the dashboard's alarm needs of the hub's events: a "new hand" refused while the hand in
+        progress stands (the table cannot go on by itself), and since when the hand runs."""
+        self.noted_at = now
+        for event in events:
+            kind = event.get("type")
+            if kind == "hand_start":
+                self.refused, self.hand_since = "", now
+            elif kind == "hand_end":
+                self.refused, self.hand_since = "", None
+            elif kind == "hand_refused" and self.hand_open:
+                self.refused = str(event.get("reason", ""))
 
     def set_online(self, online: bool) -> list[HubEvent]:
         if online == self.online:

@@ -12,10 +12,11 @@ import pytest
 from service_helpers import db, started_floor, tables_state
 
 from hub.floor.service import FloorService
-from hub.floor.store import EventStore
+from hub.floor.store import JSON, EventStore
 from hub.floor.tables import FloorTables
 from hub.floor.td import td_main
 from hub.room.game import TableGame, TableSetup
+from hub.room.hand_cancel import cancel_ruling
 from hub.rules import Level
 from tablewire import wire
 
@@ -56,15 +57,19 @@ def test_a_blocked_table_is_unblocked_and_a_rebuilt_hub_agrees(tmp_path: Path) -
         floor = started_floor(store, 12, tables=2)
         tables = FloorTables(floor, store)
         before = dict(floor.players_for_hand("t1"))
-        for seq in (1, 2):  # the second press: "the hand in progress has not ended", forever
-            out = tables.receive("t1", _press(seq), wire.encode(_press(seq)), float(seq))
+        tables.receive("t1", _press(1), wire.encode(_press(1)), 1.0)
+        card = wire.CardEvent(table="t1", boot="b1", seq=2, at=2.0, type="card_arrived", zone="seat:2",
+                              uid="0A0B", card="As", deck=wire.table_deck_ids("t1")[0], order=1)
+        tables.receive("t1", card, wire.encode(card), 2.0)  # dealt: the hand's cards lie on the felt
+        # "new hand" again: "the hand in progress has not ended", forever
+        out = tables.receive("t1", _press(3), wire.encode(_press(3)), 3.0)
         assert out is not None and out.events[0]["type"] == "hand_refused"
-        out = tables.cancel_hand("t1", "alice", 3.0)
+        out = tables.cancel_hand("t1", "alice", 3.5)
         assert [e["type"] for e in out.events][:2] == ["ruling", "hand_end"]
         assert floor.in_hand("t1") is None and floor.players_for_hand("t1") == before
         cancelled = tables_state(tables)
         assert tables_state(FloorTables.open(FloorService.open(store), store)) == cancelled  # killed here
-        out = tables.receive("t1", _press(3), wire.encode(_press(3)), 4.0)
+        out = tables.receive("t1", _press(4), wire.encode(_press(4)), 4.0)
         assert out is not None and any(e["type"] == "hand_start" for e in out.events)
         straight = tables_state(tables)
         assert straight["t1"]["hand_no"] == 2 and straight["t1"]["in_hand"]
@@ -82,10 +87,14 @@ def test_the_floor_command_needs_a_hand_and_the_hub(tmp_path: Path) -> None:
         tables.receive("t1", _press(1), wire.encode(_press(1)), 1.0)
         alone = floor.execute({"cmd": "cancel_hand", "table": "t1"}, 2.0)
         assert not alone.ok and "--broker" in str(alone.error)
-        asked: list[tuple[str, str]] = []
-        floor.on_cancel_hand = lambda table, by: asked.append((table, by))
+        asked: list[tuple[str, str, int]] = []
+
+        def cancel(table: str, by: str, hand: int) -> dict[str, JSON]:
+            asked.append((table, by, hand))
+            return dict(cancel_ruling("cdc-2013").to_dict())
+        floor.on_cancel_hand = cancel
         result = floor.execute({"cmd": "cancel_hand", "table": "t1", "by": "alice"}, 3.0)
-        assert result.ok and asked == [("t1", "alice")]
+        assert result.ok and asked == [("t1", "alice", 1)]
         assert (result.data["hand"], result.data["article"]) == (1, "cdc-2013 6.4")
 
 

@@ -214,7 +214,10 @@ def test_tables_refuse_hands_the_floor_does_not_allow(tmp_path: Path) -> None:
         out = tables.receive("t1", press, wire.encode(press), 5.0)
         assert out is not None and out.events[0]["type"] == "hand_start"
         assert tables.receive("t1", press, wire.encode(press), 5.5) is None  # a resend: stored once
-        again = wire.DealerPressed(table="t1", boot="b", seq=2, at=6.0, button="new_hand", seat=None)
+        card = wire.CardEvent(table="t1", boot="b", seq=2, at=5.8, type="card_arrived", zone="seat:2", uid="0A0B",
+                              card="As", deck=wire.table_deck_ids("t1")[0], order=1)
+        tables.receive("t1", card, wire.encode(card), 5.8)  # dealt: pressed again, the hand stands
+        again = wire.DealerPressed(table="t1", boot="b", seq=3, at=6.0, button="new_hand", seat=None)
         out = tables.receive("t1", again, wire.encode(again), 6.0)
         assert out is not None and out.events[0]["type"] == "hand_refused"
         stray = wire.DealerPressed(table="x9", boot="b", seq=1, at=7.0, button="new_hand", seat=None)

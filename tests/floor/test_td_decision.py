@@ -11,7 +11,7 @@ import pytest
 from service_helpers import db, started_floor, tables_state
 
 from hub.floor.service import FloorService
-from hub.floor.store import EventStore
+from hub.floor.store import JSON, EventStore
 from hub.floor.tables import FloorTables
 from hub.room.game import Output
 from tablewire import wire
@@ -128,8 +128,11 @@ def test_the_td_decides_from_the_command_line_through_the_floor(tmp_path: Path) 
         alone = floor.execute({"cmd": "decide", "table": "t1", "option": "set_aside"}, 2.0)
         assert not alone.ok and "--broker" in str(alone.error)
         asked: list[Output] = []
-        floor.on_decide = lambda table, kind, option, by: asked.append(
-            tables.decide(table, kind, option, by, float(t.seq)))
+
+        def decide(table: str, kind: str, option: str, by: str, hand: int) -> dict[str, JSON]:
+            asked.append(tables.decide(table, kind, option, by, float(t.seq), hand=hand))
+            return {}
+        floor.on_decide = decide
         result = floor.execute({"cmd": "decide", "table": "t1", "option": "set_aside", "by": "alice"}, 3.0)
         assert result.ok and (result.data["hand"], result.data["option"]) == (hand, "set_aside")
         ruling = asked[0].events[0]

@@ -18,6 +18,7 @@ function drawAlarm() {
     const bits = [tables ? `${tables} ${t(tables > 1 ? "alarm_blocked_n" : "alarm_blocked")}` : null,
       decisions ? `${decisions} ${t(decisions > 1 ? "alarm_decision_n" : "alarm_decision")}` : null];
     badge.textContent = "⚠ " + bits.filter(Boolean).join(" · ");
+    badge.title = Object.values(ROOM.tables).filter(blocked).map(s => `${t("table")} ${s.table}${colon()}${blockedText(s)}`).join("\n");
     badge.classList.toggle("on", tables + decisions > 0);
   }
   const base = document.title.replace(/^⚠ /, "");
@@ -42,4 +43,14 @@ document.addEventListener("DOMContentLoaded", () => {
   const wake = () => { try { alarmAudio = alarmAudio || new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { /* no audio */ } };
   document.addEventListener("click", wake, { once: true });
   setInterval(beep, ALARM_EVERY);
+  // A table that stopped sends nothing: its hand's age is checked on the page's clock.
+  const shown = {};
+  setInterval(() => {
+    for (const s of Object.values(ROOM.tables)) {
+      const why = blockedText(s);
+      if (shown[s.table] !== undefined && shown[s.table] !== why && typeof drawTable === "function") drawTable(s);
+      shown[s.table] = why;
+    }
+    drawAlarm();
+  }, 2000);
 });

@@ -160,13 +160,14 @@ function connect(handlers) {
     const d = JSON.parse(ev.data);
     showHealth(d.hub || {});
     ROOM.tables = d.tables; ROOM.faults = {}; d.faults.forEach(f => { ROOM.faults[f.id] = f; });
+    Object.keys(d.tables).forEach(id => { RECEIVED[id] = Date.now(); });
     ROOM.clock = d.clock; window.__tapis.received++;
     handlers.room && handlers.room(d);
     changed("room");
   });
   es.addEventListener("update", ev => {
     const d = JSON.parse(ev.data);
-    if (d.table) ROOM.tables[d.table.table] = d.table;
+    if (d.table) { ROOM.tables[d.table.table] = d.table; RECEIVED[d.table.table] = Date.now(); }
     ROOM.log.push(d.event); if (ROOM.log.length > 500) ROOM.log.shift();
     window.__tapis.received++;
     handlers.update && handlers.update(d);
@@ -183,7 +184,9 @@ function connect(handlers) {
 }
 
 // The hub's event store cannot write: no table is acknowledged (their outboxes keep every event).
+const HEALTH = {};
 function showHealth(h) {
+  Object.assign(HEALTH, h);
   const live = document.getElementById("live");
   let badge = document.getElementById("store-down");
   if (!badge && live) { badge = el("span", { id: "store-down", class: "badge bad hidden", "data-t": "store_down" }); live.after(badge); }
@@ -199,10 +202,38 @@ function seatName(table, seat) {
   const at = n && c && c.tables ? c.tables[n[1]] : null;
   return at && at.seats && at.seats[seat] ? at.seats[seat].player : "";
 }
-// A table that cannot go on by itself: offline, its reader lost, or a hand waiting for the TD.
-function blocked(s) {
-  return !s.online || s.reader === "lost" || s.reader === "fault" || (s.pending_td || 0) > 0;
+// A table that cannot go on by itself (docs/dashboard.md, "Alarms"): offline, its reader lost, a hand
+// waiting for the TD, a "new hand" refused while the hand in progress stands, its events waiting for the
+// store, or a hand older than HAND_TOO_OLD. Each reason in words, French first, then English.
+const HAND_TOO_OLD = 600;  // seconds: no hand of a tournament lasts 10 minutes unless something is wrong
+function blockedWhy(s) {
+  if (s.closed) return [];
+  const why = [];
+  if (!s.online) why.push(["table hors ligne", "table offline"]);
+  if (s.reader === "lost") why.push(["lecteur RFID perdu", "RFID reader lost"]);
+  if (s.reader === "fault") why.push(["lecteur RFID en défaut", "RFID reader faulty"]);
+  if ((s.pending_td || 0) > 0) why.push(["attend la décision du DT", "waiting for the TD's decision"]);
+  if (s.refused) why.push(["nouvelle donne refusée\u202f: la donne en cours n'est pas finie",
+    "new hand refused: the hand in progress has not ended"]);
+  if ((s.held || 0) > 0 && HEALTH.store === "down") why.push(["attend le hub\u202f: ses événements attendent le stockage",
+    "waiting for the hub: its events wait for the store"]);
+  const age = handAge(s);
+  if (age > HAND_TOO_OLD) {
+    const min = Math.floor(age / 60);
+    why.push([`donne commencée il y a ${min} min`, `hand started ${min} min ago`]);
+  }
+  return why;
 }
+// Seconds since the hand started: the hub's clock up to its last word on the table, the page's since
+// (the two clocks are never compared).
+function handAge(s) {
+  if (!s.hand_open || s.hand_since == null || !s.noted_at || !RECEIVED[s.table]) return 0;
+  return s.noted_at - s.hand_since + (Date.now() - RECEIVED[s.table]) / 1000;
+}
+const RECEIVED = {};  // table -> when the page received its snapshot (its own clock, ms)
+function blocked(s) { return blockedWhy(s).length > 0; }
+// In the page's language (French unless the TD switched to English), as every word on the page.
+function blockedText(s) { return blockedWhy(s).map(([fr, en]) => LANG === "fr" ? fr : en).join(" · "); }
 function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.open && (!table || f.table === table)); }
 
 function renderTable(s) {
@@ -232,8 +263,9 @@ function renderTable(s) {
     ? el("table", { class: "seats" }, seatZones.map(([z, c]) => el("tr", {}, el("td", {}, z.slice(5)), el("td", {}, Array.isArray(c) ? c.map(card) : backs(c)))))
     : null;
   const awaiting = open.some(f => f.needs_decision);
-  return el("div", { class: "table" + (s.online ? "" : " offline") + (open.length ? " faulty" : "") + (blocked(s) ? " blocked" : "") + (awaiting ? " awaiting" : ""), id: "table-" + s.table, "data-table": s.table },
-    head, board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged, cancelButton(s));
+  const why = blockedText(s);
+  return el("div", { class: "table" + (s.online ? "" : " offline") + (open.length ? " faulty" : "") + (why ? " blocked" : "") + (awaiting ? " awaiting" : ""), id: "table-" + s.table, "data-table": s.table, title: why },
+    head, why ? el("div", { class: "text blocked-why" }, "⚠ " + why) : null, board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged, cancelButton(s));
 }
 
 // "Annuler la donne": a table blocked mid-hand is unblocked by the TD; the answer cites the ruleset's article.
