@@ -74,7 +74,7 @@ def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chr
     td.select_option("#f-penalty select", "warning")
     td.click("#f-penalty button")
     asked(td, f"Avertissement pour {re.escape(name)}")
-    result(td, f"Avertissement donnée? à {re.escape(name)}")
+    result(td, f"Sanction pour {re.escape(name)} : Avertissement")
     # a move to a seat that is taken: asked, then refused in French only
     td.fill("#f-move [name=player]", name)
     td.fill("#f-move [name=table]", "t2")
