@@ -86,6 +86,11 @@ async function loadHistory() {
     const r = await fetch("/api/td/history", { credentials: "same-origin" });
     actions = r.ok ? (await r.json()).actions : [];
   } catch (e) { return; }
+  DESK.history = actions;
+  drawHistory();
+}
+function drawHistory() {
+  const actions = DESK.history || [];
   $("history").replaceChildren(...(actions.length ? actions.map(a => {
     const at = new Date(a.event.at * 1000).toLocaleTimeString(LANG === "fr" ? "fr-FR" : "en-GB", { hour: "2-digit", minute: "2-digit" });
     const words = actionWords(a.event);
@@ -293,7 +298,7 @@ function wire() {
   $("search").addEventListener("input", drawLists);
 }
 
-window.rerender = () => { penaltyKinds(); drawLists(); drawSummary(ROOM.clock); };
+window.rerender = () => { penaltyKinds(); drawLists(); drawSummary(ROOM.clock); drawHistory(); };
 (async function main() {
   applyTexts(); langSwitch();
   say("", true);
