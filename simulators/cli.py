@@ -130,7 +130,8 @@ def parser() -> argparse.ArgumentParser:
     table.add_argument("--seed", type=int, default=1)
     table.add_argument("--boxed-rate", type=_rate, default=0.0,
                        help="chance that a card turns up face up in the deck, per hole card dealt")
-    table.add_argument("--allin-rate", type=_rate, default=0.05, help="chance that a player to act shoves")
+    table.add_argument("--allin-rate", type=_rate, default=0.005,
+                       help="chance that a player to act shoves (0.005: a club night's pace; most fold to a push)")
     table.add_argument("--scan-ms", type=_positive, default=None,
                        help="the simulated board's scan period (default: the profile's scan_period_ms)")
     table.add_argument("--hands", type=_positive, default=None, help="stop after N hands played")

@@ -56,7 +56,7 @@ class Croupier:
                  stop: threading.Event, boxed_rate: float = 0.0, bet: int = 200,
                  on_fault_injected: Callable[[str], None] | None = None, stuck_after: float = 5.0,
                  faults: FaultPlan | None = None, allin_rate: float = 0.0,
-                 act: Callable[[int, int], str | None] | None = None,
+                 act: Callable[[int, int, int | None], str | None] | None = None,
                  new_hand: Callable[[], None] | None = None) -> None:
         """`faults`: the dealing faults to make (None: none but `boxed_rate`); `allin_rate`: the chance
         that a player pushes all in when he acts (a tournament's short stacks; 0: never); `act` and
@@ -715,7 +715,7 @@ class Croupier:
 
     def _act(self, seat: int, to_call: int, max_to: int | None = None) -> None:
         if self._act_on_panel is not None:  # the players' own choices, pressed on the panel
-            if self._act_on_panel(seat, to_call) in ("fold", "muck", "allin"):
+            if self._act_on_panel(seat, to_call, self._opening) in ("fold", "muck", "allin"):
                 self._out.add(seat)
             return
         if self.allin_rate and self.rng.random() < self.allin_rate:

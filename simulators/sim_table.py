@@ -55,19 +55,22 @@ class Players:
     """How the simulated players decide, from what their seat's LEDs and the dealer tell them."""
 
     rng: random.Random
-    allin_rate: float = 0.05  # shoves, so that stacks move and players bust
+    allin_rate: float = 0.005  # shoves now and then, so that stacks move and players bust over a night
     fold_rate: float = 0.15  # facing a bet: folds, half with the button, half by throwing the cards in
+    fold_to_a_push: float = 0.8  # facing more than 5 big blinds: most fold, as a club's players do
 
-    def choose(self, to_call: int) -> str:
-        """`check`, `call`, `fold`, `muck` (cards thrown in) or `allin`."""
+    def choose(self, to_call: int, big_blind: int | None = None) -> str:
+        """`check`, `call`, `fold`, `muck` (cards thrown in) or `allin`; `big_blind`: about what the first
+        bet to call was this hand (a push is more than 5 of them)."""
         r = self.rng.random()
         if r < self.allin_rate:
             return "allin"
         if to_call == 0:
             return "check"
-        if r < self.allin_rate + self.fold_rate / 2:
+        fold = self.fold_to_a_push if big_blind and to_call > 5 * big_blind else self.fold_rate
+        if r < self.allin_rate + fold / 2:
             return "fold"
-        if r < self.allin_rate + self.fold_rate:
+        if r < self.allin_rate + fold:
             return "muck"
         return "call"
 
@@ -82,12 +85,12 @@ def sim_pins(config: PanelConfig | None) -> tuple[MockFactory, SimulatedExpander
     return pins, SimulatedExpanderBus(config.expanders, interrupt=interrupt)
 
 
-def seat_fingers(fingers: PanelSimulator, felt: Felt, players: Players) -> Callable[[int, int], str]:
+def seat_fingers(fingers: PanelSimulator, felt: Felt, players: Players) -> Callable[[int, int, int | None], str]:
     """The croupier's `act`: the player to act presses his seat's button (or throws his cards in); returns
     what he did, so the croupier knows who is still in the hand."""
 
-    def act(seat: int, to_call: int) -> str:
-        choice = players.choose(to_call)
+    def act(seat: int, to_call: int, big_blind: int | None = None) -> str:
+        choice = players.choose(to_call, big_blind)
         if choice == "muck":
             felt.perform(Muck(seat))  # a fold by the muck: the agent sees the cards go
         else:
@@ -160,7 +163,7 @@ def full_decks(registry: DeckRegistry, profile: TableProfile) -> None:
 
 
 def _hands_on(panel: Panel | None, felt: Felt, players: Players, bus: SimulatedExpanderBus | None
-              ) -> tuple[Callable[[int, int], str] | None, Callable[[], None] | None]:
+              ) -> tuple[Callable[[int, int, int | None], str] | None, Callable[[], None] | None]:
     """The players' and the dealer's presses on the panel; without a panel, the croupier's own."""
     if panel is None:
         return None, None

@@ -53,11 +53,11 @@ def test_players_act_by_pressing_the_shipped_panel_on_its_simulated_expanders() 
             shoves = seat_fingers(fingers, felt, Players(random.Random(1), allin_rate=1.0))
             _deal_to(hub, 3, 100)
             _drain(agent)
-            calls(3, 100)
+            calls(3, 100, None)
             _drain(agent)
             _deal_to(hub, 4, 0)
             _drain(agent)
-            shoves(4, 0)  # held past allin_hold_ms on the real clock
+            shoves(4, 0, None)  # held past allin_hold_ms on the real clock
             _drain(agent)
     finally:
         close()
@@ -72,6 +72,16 @@ def test_players_choose_every_move() -> None:
     facing = {players.choose(100) for _ in range(400)}
     assert facing == {"allin", "fold", "muck", "call"}
     assert {players.choose(0) for _ in range(400)} == {"allin", "check"}
+
+
+def test_most_players_fold_to_a_push() -> None:
+    """Issue #30, point 10: a night's pace: facing more than five big blinds four in five fold (at the old
+    default the first hand emptied a table)."""
+    players = Players(random.Random(5), allin_rate=0.0)
+    pushed = [players.choose(2_000, 100) for _ in range(1_000)]
+    bet = [players.choose(200, 100) for _ in range(1_000)]
+    assert 750 <= sum(c in ("fold", "muck") for c in pushed) <= 850
+    assert 100 <= sum(c in ("fold", "muck") for c in bet) <= 200
 
 
 @pytest.mark.parametrize("args, words", [
