@@ -122,8 +122,50 @@ class _Unusual(Exception):
     """The fast reader met TOML it does not handle; tomllib takes over."""
 
 
+_QUOTED = re.compile(r"'([^'\n]*)'")
+
+
 def _fast_toml(text: str) -> dict[str, object]:
-    if "\\" in text or "'''" in text or '"""' in text or _TABLE.search(text):
+    """The PHH subset one line at a time: `key = value` per line, as every file but a few
+    hand-written ones is; anything else (a multi-line list, a comment after a value) goes to the
+    regular-expression reader, which hands what it does not handle to tomllib."""
+    if "\\" in text or "'''" in text or '"""' in text:
+        raise _Unusual
+    doc: dict[str, object] = {}
+    for line in text.split("\n"):
+        key, eq, value = line.partition("=")
+        if not eq:
+            if line.strip()[:1] not in ("", "#"):  # a table, a value over several lines
+                return _regex_toml(text)
+            continue
+        key = key.strip()
+        if key not in _WANTED:
+            if key[:1] in ("[", "'", '"') or "." in key:  # a table or a quoted or dotted key
+                return _regex_toml(text)
+            continue
+        value = value.strip()
+        if key in doc or "#" in value or '"' in value:
+            return _regex_toml(text)
+        if key == "actions":
+            if value[:1] != "[" or value[-1:] != "]":
+                return _regex_toml(text)
+            doc[key] = _QUOTED.findall(value)
+        elif key == "variant":
+            strings = _QUOTED.findall(value)
+            doc[key] = strings if value[:1] == "[" else strings[0] if strings else None
+        elif value[:1] == "[":
+            if not _NUMBER_LIST.fullmatch(value):
+                return _regex_toml(text)
+            doc[key] = _Numbers(n.replace("_", "") for n in _NUMBER.findall(value))
+        elif _PLAIN.fullmatch(value.replace("_", "")):
+            doc[key] = value.replace("_", "")
+        else:
+            return _regex_toml(text)
+    return doc
+
+
+def _regex_toml(text: str) -> dict[str, object]:
+    if _TABLE.search(text):
         raise _Unusual
     keys = [(m.group(1), m.start(), m.end()) for m in _KEY.finditer(text)]
     doc: dict[str, object] = {}
@@ -172,6 +214,8 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
         recorded = tuple(map(_amount, _numbers(doc, "finishing_stacks", name)))
     numbers = [*stacks, *antes, *blinds, min_bet]
     for a in actions:
+        if "cbr" not in a:
+            continue
         words = a.split()
         if len(words) >= 2 and words[1] == "cbr":
             if len(words) < 3 or not _PLAIN.fullmatch(words[2]):
@@ -254,29 +298,59 @@ _ACTION = re.compile(
 def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
     """Actions parsed once: (op, seat, amount, cards, text)."""
     steps: list[Step] = []
-    match = _ACTION.fullmatch
+    append = steps.append
     for action in actions:
-        m = match(action.strip())
-        if m is None:
-            raise PhhError(f"{name}: unsupported action {_quote(action)}")
-        hole_seat, hole, board, seat, op, arg = m.groups()
-        if hole_seat is not None:
-            steps.append(("dh", int(hole_seat), 0, (hole,), action))
-        elif board is not None:
-            steps.append(("db", 0, 0, _pairs(board), action))
-        elif op == "cbr":
-            if arg is None:
-                raise PhhError(f"{name}: bad action {_quote(action)}")
-            try:
-                amount = int(arg) if scale == 1 else int(Decimal(arg) * scale)
-            except (ValueError, ArithmeticError) as err:
-                raise PhhError(f"{name}: bad amount in {_quote(action)}") from err
-            steps.append(("cbr", int(seat), amount, (), action))
-        elif op == "sm":
-            steps.append(("sm", int(seat), 0, (arg,) if arg else (), action))
-        else:
-            steps.append((op, int(seat), 0, (), action))
+        # Words split on single spaces, the way the grammar (`_ACTION`) writes them: when that
+        # agrees with a split on any whitespace, the action has no stray space, tab or newline.
+        words = action.split(" ")
+        n = len(words)
+        if n == len(action.split()):
+            first, op = words[0], words[1] if n > 1 else ""
+            if first == "d":
+                who = words[2] if n == 4 and op == "dh" else ""
+                if who[:1] == "p" and who[1:].isdigit() and who.isascii():
+                    append(("dh", int(who[1:]), 0, (words[3],), action))
+                    continue
+                if n == 3 and op == "db":
+                    append(("db", 0, 0, _pairs(words[2]), action))
+                    continue
+            elif first[:1] == "p" and first[1:].isdigit() and first.isascii():
+                if op == "f" or op == "cc":
+                    append((op, int(first[1:]), 0, (), action))
+                    continue
+                if op == "sm":
+                    append(("sm", int(first[1:]), 0, (words[2],) if n > 2 else (), action))
+                    continue
+                if op == "cbr" and n > 2:
+                    append(("cbr", int(first[1:]), _scaled(words[2], scale, name, action), (), action))
+                    continue
+        append(_step(action, scale, name))  # the full grammar: errors, odd spacing
     return tuple(steps)
+
+
+def _scaled(arg: str, scale: int, name: str, action: str) -> int:
+    try:
+        return int(arg) if scale == 1 else int(Decimal(arg) * scale)
+    except (ValueError, ArithmeticError) as err:
+        raise PhhError(f"{name}: bad amount in {_quote(action)}") from err
+
+
+def _step(action: str, scale: int, name: str) -> Step:
+    m = _ACTION.fullmatch(action.strip())
+    if m is None:
+        raise PhhError(f"{name}: unsupported action {_quote(action)}")
+    hole_seat, hole, board, seat, op, arg = m.groups()
+    if hole_seat is not None:
+        return ("dh", int(hole_seat), 0, (hole,), action)
+    if board is not None:
+        return ("db", 0, 0, _pairs(board), action)
+    if op == "cbr":
+        if arg is None:
+            raise PhhError(f"{name}: bad action {_quote(action)}")
+        return ("cbr", int(seat), _scaled(arg, scale, name, action), (), action)
+    if op == "sm":
+        return ("sm", int(seat), 0, (arg,) if arg else (), action)
+    return (op, int(seat), 0, (), action)
 
 
 def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...]:
