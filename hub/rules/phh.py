@@ -298,59 +298,29 @@ _ACTION = re.compile(
 def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
     """Actions parsed once: (op, seat, amount, cards, text)."""
     steps: list[Step] = []
-    append = steps.append
+    match = _ACTION.fullmatch
     for action in actions:
-        # Words split on single spaces, the way the grammar (`_ACTION`) writes them: when that
-        # agrees with a split on any whitespace, the action has no stray space, tab or newline.
-        words = action.split(" ")
-        n = len(words)
-        if n == len(action.split()):
-            first, op = words[0], words[1] if n > 1 else ""
-            if first == "d":
-                who = words[2] if n == 4 and op == "dh" else ""
-                if who[:1] == "p" and who[1:].isdigit() and who.isascii():
-                    append(("dh", int(who[1:]), 0, (words[3],), action))
-                    continue
-                if n == 3 and op == "db":
-                    append(("db", 0, 0, _pairs(words[2]), action))
-                    continue
-            elif first[:1] == "p" and first[1:].isdigit() and first.isascii():
-                if op == "f" or op == "cc":
-                    append((op, int(first[1:]), 0, (), action))
-                    continue
-                if op == "sm":
-                    append(("sm", int(first[1:]), 0, (words[2],) if n > 2 else (), action))
-                    continue
-                if op == "cbr" and n > 2:
-                    append(("cbr", int(first[1:]), _scaled(words[2], scale, name, action), (), action))
-                    continue
-        append(_step(action, scale, name))  # the full grammar: errors, odd spacing
+        m = match(action.strip())
+        if m is None:
+            raise PhhError(f"{name}: unsupported action {_quote(action)}")
+        hole_seat, hole, board, seat, op, arg = m.groups()
+        if hole_seat is not None:
+            steps.append(("dh", int(hole_seat), 0, (hole,), action))
+        elif board is not None:
+            steps.append(("db", 0, 0, _pairs(board), action))
+        elif op == "cbr":
+            if arg is None:
+                raise PhhError(f"{name}: bad action {_quote(action)}")
+            try:
+                amount = int(arg) if scale == 1 else int(Decimal(arg) * scale)
+            except (ValueError, ArithmeticError) as err:
+                raise PhhError(f"{name}: bad amount in {_quote(action)}") from err
+            steps.append(("cbr", int(seat), amount, (), action))
+        elif op == "sm":
+            steps.append(("sm", int(seat), 0, (arg,) if arg else (), action))
+        else:
+            steps.append((op, int(seat), 0, (), action))
     return tuple(steps)
-
-
-def _scaled(arg: str, scale: int, name: str, action: str) -> int:
-    try:
-        return int(arg) if scale == 1 else int(Decimal(arg) * scale)
-    except (ValueError, ArithmeticError) as err:
-        raise PhhError(f"{name}: bad amount in {_quote(action)}") from err
-
-
-def _step(action: str, scale: int, name: str) -> Step:
-    m = _ACTION.fullmatch(action.strip())
-    if m is None:
-        raise PhhError(f"{name}: unsupported action {_quote(action)}")
-    hole_seat, hole, board, seat, op, arg = m.groups()
-    if hole_seat is not None:
-        return ("dh", int(hole_seat), 0, (hole,), action)
-    if board is not None:
-        return ("db", 0, 0, _pairs(board), action)
-    if op == "cbr":
-        if arg is None:
-            raise PhhError(f"{name}: bad action {_quote(action)}")
-        return ("cbr", int(seat), _scaled(arg, scale, name, action), (), action)
-    if op == "sm":
-        return ("sm", int(seat), 0, (arg,) if arg else (), action)
-    return (op, int(seat), 0, (), action)
 
 
 def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...]:
