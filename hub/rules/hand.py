@@ -67,7 +67,9 @@ class Hand:
         self.positions = positions
         self.bb = bb
         self.seats: list[int] = clockwise(stacks, positions.button)  # dealing order
-        self._index = {s: i for i, s in enumerate(self.seats)}
+        seats = self.seats
+        # seat -> every seat in turn after it, itself last: the search for the next to act
+        self._after = {s: seats[i + 1:] + seats[:i + 1] for i, s in enumerate(seats)}
         self.starting_stacks: dict[int, int] = dict(stacks)
         self.stack: dict[int, int] = dict(stacks)
         self.bet: dict[int, int] = dict.fromkeys(self.seats, 0)
@@ -232,23 +234,21 @@ class Hand:
         return any(self.stack[s] > 0 for s in self.live if s != seat)
 
     def _next_to_act(self, after: int) -> int | None:
-        seats = self.seats
-        i = self._index.get(after)
-        if i is None:  # a dead button: start from the first seat on its left
-            after = clockwise(seats, after)[-1]
-            i = self._index[after]
-        n = len(seats)
+        order = self._after.get(after)
+        if order is None:  # a dead button: start from the first seat on its left
+            order = self._after[clockwise(self.seats, after)[-1]]
         live, stack, bet, acted, top = self.live, self.stack, self.bet, self._acted, self.max_bet
-        able = 0  # live seats with chips: a lone one with its bet matched has nobody to face
-        for s in live:
-            if stack[s] > 0:
-                able += 1
-        for k in range(i + 1, i + 1 + n):
-            s = seats[k % n]
+        able = -1  # live seats with chips, counted when needed: a lone one has nobody to face
+        for s in order:
             if s not in live or stack[s] == 0:
                 continue
-            if bet[s] < top or (s not in acted and able > 1):
+            if bet[s] < top:
                 return s
+            if s not in acted:
+                if able < 0:
+                    able = sum(1 for x in live if stack[x] > 0)
+                if able > 1:
+                    return s
         return None
 
     def _return_uncalled(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -223,9 +224,9 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
             numbers.append(words[2])
     digits = max((len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
     scale = 10**digits
+    to_int: Callable[[str], int]
     if scale == 1:
-        def to_int(v: str) -> int:
-            return int(v)
+        to_int = int
     else:
         def to_int(v: str) -> int:
             return int(Decimal(v) * scale)
@@ -284,7 +285,9 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
 
 
 def _pairs(cards: str) -> tuple[str, ...]:
-    return tuple(cards[i : i + 2] for i in range(0, len(cards), 2))
+    if len(cards) == 4:  # hold'em hole cards, most of a replay's calls
+        return (cards[:2], cards[2:])
+    return tuple([cards[i : i + 2] for i in range(0, len(cards), 2)])
 
 
 _PLAYER_OPS = {"f": ActionKind.FOLD, "cc": ActionKind.CALL, "cbr": ActionKind.RAISE}
@@ -344,13 +347,23 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                 raise PhhError(f"{name}: {_quote(action)}: {card} was already dealt (one deck, each card once)")
             seen.add(card)
 
+    hole_chars = 2 * h.game.hole_cards
+    player_ops = _PLAYER_OPS
     for op, seat, amount, cards, action in h.steps:
         try:
-            if op == "db":
+            kind = player_ops.get(op)
+            if kind is not None:  # the players' actions first: most of the steps
+                if seat != hand.to_act:
+                    raise PhhError(f"{name}: {_quote(action)}: the engine expects p{hand.to_act} "
+                                   "to act")
+                rec = hand.act(seat, kind, amount if op == "cbr" else None)
+                if rec.status is not accepted:
+                    raise PhhError(f"{name}: {_quote(action)} {rec.status}: {rec.reason}")
+            elif op == "db":
                 once(action, cards)
                 hand.deal_board(*cards)
             elif op == "dh":
-                if len(cards[0]) != 2 * h.game.hole_cards:
+                if len(cards[0]) != hole_chars:
                     raise PhhError(f"{name}: {_quote(action)}: {h.game.name_en} deals {h.game.hole_cards} "
                                    "hole cards")
                 once(action, _pairs(cards[0]))
@@ -359,12 +372,7 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                 c = cards[0] if cards else dealt.get(seat, "????")
                 shown[seat] = None if c in ("-", "") or "?" in c else c
             else:
-                if seat != hand.to_act:
-                    raise PhhError(f"{name}: {_quote(action)}: the engine expects p{hand.to_act} "
-                                   "to act")
-                rec = hand.act(seat, _PLAYER_OPS[op], amount if op == "cbr" else None)
-                if rec.status is not accepted:
-                    raise PhhError(f"{name}: {_quote(action)} {rec.status}: {rec.reason}")
+                raise PhhError(f"{name}: {_quote(action)}: unsupported step {op!r}")
         except PhhError:
             raise
         except RulesError as err:
