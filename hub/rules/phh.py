@@ -157,7 +157,8 @@ def _fast_toml(text: str) -> dict[str, object]:
         elif value[:1] == "[":
             if not _NUMBER_LIST.fullmatch(value):
                 return _regex_toml(text)
-            doc[key] = _Numbers(n.replace("_", "") for n in _NUMBER.findall(value))
+            numbers = _NUMBER.findall(value)
+            doc[key] = _Numbers([n.replace("_", "") for n in numbers] if "_" in value else numbers)
         elif _PLAIN.fullmatch(value.replace("_", "")):
             doc[key] = value.replace("_", "")
         else:
