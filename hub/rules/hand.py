@@ -165,9 +165,11 @@ class Hand:
 
     def _can_be_called(self, seat: int) -> bool:
         """Someone else still in could put in a chip more than the highest bet."""
-        top = self.max_bet
-        return any(self.stack[s] > 0 and self.bet[s] + self.stack[s] > top
-                   for s in self.live if s != seat)
+        top, stack, bet = self.max_bet, self.stack, self.bet
+        for s in self.live:
+            if s != seat and stack[s] > 0 and bet[s] + stack[s] > top:
+                return True
+        return False
 
     def _may_raise(self, seat: int) -> bool:
         if seat in self.restricted:
@@ -371,9 +373,14 @@ class Hand:
     def _advance(self, seat: int, kind: ActionKind, applied: ActionKind, to: int,
                  status: ActionStatus, reason: str | None, ruling: Ruling | None,
                  requested: int | None = None) -> ActionRecord:
-        added = to - self.bet[seat]
-        if added:
-            self._put(seat, added, live_bet=True)
+        bet = self.bet
+        added = to - bet[seat]
+        if added:  # `_put` of a live bet, inline: this runs on every call, bet and raise
+            stack = self.stack[seat]
+            put = added if added < stack else stack
+            self.stack[seat] = stack - put
+            self.contributed[seat] += put
+            bet[seat] += put
         max_bet = self.max_bet
         if to > max_bet:
             if to >= min_raise_to(self.rules, max_bet, self.last_full, self.bb):
@@ -389,10 +396,15 @@ class Hand:
             else:
                 aggressors.append(seat)
         self._acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, max_bet)
-        rec = ActionRecord(seat, kind, requested, status, applied, self.bet[seat], added, reason,
+        rec = ActionRecord(seat, kind, requested, status, applied, bet[seat], added, reason,
                            ruling, False, self.street)
         self.log.append(rec)
-        self._after_action(seat)
+        self.time_call = None  # `_after_action`, inline
+        nxt = self._next_to_act(seat)
+        if nxt is None:
+            self._close_round()
+        else:
+            self.to_act = nxt
         return rec
 
     def _after_action(self, seat: int) -> None:
