@@ -30,8 +30,14 @@ class Category(IntEnum):
     STRAIGHT_FLUSH = 8  # quinte flush
 
 
+_CARDS = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
+
+
 def parse_card(text: str) -> int:
     """`As` -> 51. Case of the rank letter is ignored; the suit is lower case."""
+    card = _CARDS.get(text)  # the usual spelling, one lookup; other cases below
+    if card is not None:
+        return card
     if len(text) != 2:
         raise InvalidCard(f"a card is rank then suit, like 'As' or 'Td': {text!r}")
     r = _RANK_INDEX.get(text[0].upper())

@@ -31,6 +31,9 @@ from hub.rules.records import (
 from hub.rules.rulesets import ReopenRule, Ruleset, TimeCaller, get_ruleset
 
 _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
+# Members bound once: the hot paths below compare against them on every action.
+_FOLD, _CHECK, _CALL, _ALLIN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALLIN
+_ACCEPTED, _REJECTED = ActionStatus.ACCEPTED, ActionStatus.REJECTED
 
 
 class Hand:
@@ -64,7 +67,9 @@ class Hand:
         self.positions = positions
         self.bb = bb
         self.seats: list[int] = clockwise(stacks, positions.button)  # dealing order
-        self._index = {s: i for i, s in enumerate(self.seats)}
+        seats = self.seats
+        # seat -> every seat in turn after it, itself last: the search for the next to act
+        self._after = {s: seats[i + 1:] + seats[:i + 1] for i, s in enumerate(seats)}
         self.starting_stacks: dict[int, int] = dict(stacks)
         self.stack: dict[int, int] = dict(stacks)
         self.bet: dict[int, int] = dict.fromkeys(self.seats, 0)
@@ -160,9 +165,11 @@ class Hand:
 
     def _can_be_called(self, seat: int) -> bool:
         """Someone else still in could put in a chip more than the highest bet."""
-        top = self.max_bet
-        return any(self.stack[s] > 0 and self.bet[s] + self.stack[s] > top
-                   for s in self.live if s != seat)
+        top, stack, bet = self.max_bet, self.stack, self.bet
+        for s in self.live:
+            if s != seat and stack[s] > 0 and bet[s] + stack[s] > top:
+                return True
+        return False
 
     def _may_raise(self, seat: int) -> bool:
         if seat in self.restricted:
@@ -229,23 +236,21 @@ class Hand:
         return any(self.stack[s] > 0 for s in self.live if s != seat)
 
     def _next_to_act(self, after: int) -> int | None:
-        seats = self.seats
-        i = self._index.get(after)
-        if i is None:  # a dead button: start from the first seat on its left
-            after = clockwise(seats, after)[-1]
-            i = self._index[after]
-        n = len(seats)
+        order = self._after.get(after)
+        if order is None:  # a dead button: start from the first seat on its left
+            order = self._after[clockwise(self.seats, after)[-1]]
         live, stack, bet, acted, top = self.live, self.stack, self.bet, self._acted, self.max_bet
-        able = 0  # live seats with chips: a lone one with its bet matched has nobody to face
-        for s in live:
-            if stack[s] > 0:
-                able += 1
-        for k in range(i + 1, i + 1 + n):
-            s = seats[k % n]
+        able = -1  # live seats with chips, counted when needed: a lone one has nobody to face
+        for s in order:
             if s not in live or stack[s] == 0:
                 continue
-            if bet[s] < top or (s not in acted and able > 1):
+            if bet[s] < top:
                 return s
+            if s not in acted:
+                if able < 0:
+                    able = sum(1 for x in live if stack[x] > 0)
+                if able > 1:
+                    return s
         return None
 
     def _return_uncalled(self) -> None:
@@ -282,6 +287,15 @@ class Hand:
     ) -> ActionRecord:
         """Apply a player's action; `to` is the street total for bet/raise ("raise to")."""
         kind = action if type(action) is ActionKind else ActionKind(action)
+        if self.round_open and self.result is None:  # the common case first: a round waits
+            if seat not in self.live or self.stack.get(seat, 0) == 0:
+                return self._record(seat, kind, to, _REJECTED, None, "not_in_hand")
+            if seat != self.to_act:
+                return out_of_turn.hold(self, seat, kind, to, announced, chips)
+            rec = self._apply(seat, kind, to, announced, chips)
+            if self.pending and rec.status is not _REJECTED:
+                out_of_turn.resolve(self)
+            return rec
         if self.result is None and not self.round_open and self._street_to_come():
             if seat not in self.live or self.stack.get(seat, 0) == 0:
                 return self._record(seat, kind, to, ActionStatus.REJECTED, None, "not_in_hand")
@@ -319,18 +333,16 @@ class Hand:
                chips: Sequence[int] | None, ruling: Ruling | None = None) -> ActionRecord:
         own = self.bet[seat]
         max_bet = self.max_bet
-        if kind is ActionKind.FOLD:
+        if kind is _FOLD:
             return self._fold(seat, kind, ruling)
-        if kind is ActionKind.CHECK or (kind is ActionKind.CALL and to is None and not chips):
+        if kind is _CHECK or (kind is _CALL and to is None and not chips):
             if own >= max_bet:
-                return self._advance(seat, kind, ActionKind.CHECK, own, ActionStatus.ACCEPTED,
-                                     None, ruling)
-            if kind is ActionKind.CHECK:
-                return self._record(seat, kind, to, ActionStatus.REJECTED, None, "cannot_check")
+                return self._advance(seat, kind, _CHECK, own, _ACCEPTED, None, ruling)
+            if kind is _CHECK:
+                return self._record(seat, kind, to, _REJECTED, None, "cannot_check")
             call_to = min(max_bet, own + self.stack[seat])
-            return self._advance(seat, kind, ActionKind.CALL, call_to, ActionStatus.ACCEPTED,
-                                 None, ruling)
-        if kind is ActionKind.ALLIN and not self._may_raise(seat):
+            return self._advance(seat, kind, _CALL, call_to, _ACCEPTED, None, ruling)
+        if kind is _ALLIN and not self._may_raise(seat):
             # He may not raise (everyone else is all-in for less, the betting was not reopened, or
             # a ruling left him call or fold): the chips he pushes in are a call of what can be
             # called, the excess never wagered. The panel never leaves him without a way forward.
@@ -351,7 +363,7 @@ class Hand:
 
     def _fold(self, seat: int, kind: ActionKind, ruling: Ruling | None) -> ActionRecord:
         self.live.discard(seat)
-        rec = self._record(seat, kind, None, ActionStatus.ACCEPTED, ActionKind.FOLD, None, ruling)
+        rec = self._record(seat, kind, None, _ACCEPTED, _FOLD, None, ruling)
         if len(self.live) == 1:
             self._finish_uncontested()
         elif seat == self.to_act:
@@ -361,20 +373,38 @@ class Hand:
     def _advance(self, seat: int, kind: ActionKind, applied: ActionKind, to: int,
                  status: ActionStatus, reason: str | None, ruling: Ruling | None,
                  requested: int | None = None) -> ActionRecord:
-        added = to - self.bet[seat]
-        if added:
-            self._put(seat, added, live_bet=True)
-        if to > self.max_bet:
-            if to >= self.min_raise_to():  # a full bet or raise reopens the betting
-                self.last_full = full_raise_marker(self.rules, self.max_bet, to)
+        bet = self.bet
+        added = to - bet[seat]
+        if added:  # `_put` of a live bet, inline: this runs on every call, bet and raise
+            stack = self.stack[seat]
+            put = added if added < stack else stack
+            self.stack[seat] = stack - put
+            self.contributed[seat] += put
+            bet[seat] += put
+        max_bet = self.max_bet
+        if to > max_bet:
+            if to >= min_raise_to(self.rules, max_bet, self.last_full, self.bb):
+                # a full bet or raise reopens the betting
+                self.last_full = full_raise_marker(self.rules, max_bet, to)
                 self.full_seq += 1
-                out_of_turn.lift_restrictions(self, seat)
-            self.max_bet = to
-            self.aggressors.setdefault(self.street, []).append(seat)
-        self._acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0,
-                             self.max_bet)
-        rec = self._record(seat, kind, requested, status, applied, reason, ruling, added)
-        self._after_action(seat)
+                if self.restricted:
+                    out_of_turn.lift_restrictions(self, seat)
+            self.max_bet = max_bet = to
+            aggressors = self.aggressors.get(self.street)
+            if aggressors is None:
+                self.aggressors[self.street] = [seat]
+            else:
+                aggressors.append(seat)
+        self._acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, max_bet)
+        rec = ActionRecord(seat, kind, requested, status, applied, bet[seat], added, reason,
+                           ruling, False, self.street)
+        self.log.append(rec)
+        self.time_call = None  # `_after_action`, inline
+        nxt = self._next_to_act(seat)
+        if nxt is None:
+            self._close_round()
+        else:
+            self.to_act = nxt
         return rec
 
     def _after_action(self, seat: int) -> None:

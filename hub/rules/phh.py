@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -98,9 +99,10 @@ def _amount(text: str) -> Amount:
     return Decimal(text) if "." in text else int(text)
 
 
-# PHH files are plain `key = value` TOML. Only the keys the replay needs are read, with two
-# regular expressions (several times faster than tomllib); anything unusual (tables, multi-line
-# strings, escapes) goes to tomllib instead.
+# PHH files are plain `key = value` TOML. Only the keys the replay needs are read: line by line
+# when each key holds one line (`_fast_toml`), else with regular expressions (`_regex_toml`), both
+# several times faster than tomllib; anything unusual (tables, multi-line strings, escapes) goes to
+# tomllib instead.
 _KEY = re.compile(r"^[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=", re.M)
 _TABLE = re.compile(r"^[ \t]*\[", re.M)
 _STRINGS = re.compile(r"""'([^'\n]*)'|"([^"\n]*)"|(#[^\n]*)""")
@@ -122,8 +124,51 @@ class _Unusual(Exception):
     """The fast reader met TOML it does not handle; tomllib takes over."""
 
 
+_QUOTED = re.compile(r"'([^'\n]*)'")
+
+
 def _fast_toml(text: str) -> dict[str, object]:
-    if "\\" in text or "'''" in text or '"""' in text or _TABLE.search(text):
+    """The PHH subset one line at a time: `key = value` per line, as every file but a few
+    hand-written ones is; anything else (a multi-line list, a comment after a value) goes to the
+    regular-expression reader, which hands what it does not handle to tomllib."""
+    if "\\" in text or "'''" in text or '"""' in text:
+        raise _Unusual
+    doc: dict[str, object] = {}
+    for line in text.split("\n"):
+        key, eq, value = line.partition("=")
+        if not eq:
+            if line.strip()[:1] not in ("", "#"):  # a table, a value over several lines
+                return _regex_toml(text)
+            continue
+        key = key.strip()
+        if key not in _WANTED:
+            if key[:1] in ("[", "'", '"') or "." in key:  # a table or a quoted or dotted key
+                return _regex_toml(text)
+            continue
+        value = value.strip()
+        if key in doc or "#" in value or '"' in value:
+            return _regex_toml(text)
+        if key == "actions":
+            if value[:1] != "[" or value[-1:] != "]":
+                return _regex_toml(text)
+            doc[key] = _QUOTED.findall(value)
+        elif key == "variant":
+            strings = _QUOTED.findall(value)
+            doc[key] = strings if value[:1] == "[" else strings[0] if strings else None
+        elif value[:1] == "[":
+            if not _NUMBER_LIST.fullmatch(value):
+                return _regex_toml(text)
+            numbers = _NUMBER.findall(value)
+            doc[key] = _Numbers([n.replace("_", "") for n in numbers] if "_" in value else numbers)
+        elif _PLAIN.fullmatch(value.replace("_", "")):
+            doc[key] = value.replace("_", "")
+        else:
+            return _regex_toml(text)
+    return doc
+
+
+def _regex_toml(text: str) -> dict[str, object]:
+    if _TABLE.search(text):
         raise _Unusual
     keys = [(m.group(1), m.start(), m.end()) for m in _KEY.finditer(text)]
     doc: dict[str, object] = {}
@@ -172,6 +217,8 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
         recorded = tuple(map(_amount, _numbers(doc, "finishing_stacks", name)))
     numbers = [*stacks, *antes, *blinds, min_bet]
     for a in actions:
+        if "cbr" not in a:
+            continue
         words = a.split()
         if len(words) >= 2 and words[1] == "cbr":
             if len(words) < 3 or not _PLAIN.fullmatch(words[2]):
@@ -179,9 +226,9 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
             numbers.append(words[2])
     digits = max((len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
     scale = 10**digits
+    to_int: Callable[[str], int]
     if scale == 1:
-        def to_int(v: str) -> int:
-            return int(v)
+        to_int = int
     else:
         def to_int(v: str) -> int:
             return int(Decimal(v) * scale)
@@ -240,7 +287,9 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
 
 
 def _pairs(cards: str) -> tuple[str, ...]:
-    return tuple(cards[i : i + 2] for i in range(0, len(cards), 2))
+    if len(cards) == 4:  # hold'em hole cards, most of a replay's calls
+        return (cards[:2], cards[2:])
+    return tuple([cards[i : i + 2] for i in range(0, len(cards), 2)])
 
 
 _PLAYER_OPS = {"f": ActionKind.FOLD, "cc": ActionKind.CALL, "cbr": ActionKind.RAISE}
@@ -300,13 +349,23 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                 raise PhhError(f"{name}: {_quote(action)}: {card} was already dealt (one deck, each card once)")
             seen.add(card)
 
+    hole_chars = 2 * h.game.hole_cards
+    player_ops = _PLAYER_OPS
     for op, seat, amount, cards, action in h.steps:
         try:
-            if op == "db":
+            kind = player_ops.get(op)
+            if kind is not None:  # the players' actions first: most of the steps
+                if seat != hand.to_act:
+                    raise PhhError(f"{name}: {_quote(action)}: the engine expects p{hand.to_act} "
+                                   "to act")
+                rec = hand.act(seat, kind, amount if op == "cbr" else None)
+                if rec.status is not accepted:
+                    raise PhhError(f"{name}: {_quote(action)} {rec.status}: {rec.reason}")
+            elif op == "db":
                 once(action, cards)
                 hand.deal_board(*cards)
             elif op == "dh":
-                if len(cards[0]) != 2 * h.game.hole_cards:
+                if len(cards[0]) != hole_chars:
                     raise PhhError(f"{name}: {_quote(action)}: {h.game.name_en} deals {h.game.hole_cards} "
                                    "hole cards")
                 once(action, _pairs(cards[0]))
@@ -315,12 +374,7 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                 c = cards[0] if cards else dealt.get(seat, "????")
                 shown[seat] = None if c in ("-", "") or "?" in c else c
             else:
-                if seat != hand.to_act:
-                    raise PhhError(f"{name}: {_quote(action)}: the engine expects p{hand.to_act} "
-                                   "to act")
-                rec = hand.act(seat, _PLAYER_OPS[op], amount if op == "cbr" else None)
-                if rec.status is not accepted:
-                    raise PhhError(f"{name}: {_quote(action)} {rec.status}: {rec.reason}")
+                raise PhhError(f"{name}: {_quote(action)}: unsupported step {op!r}")
         except PhhError:
             raise
         except RulesError as err:

@@ -50,7 +50,7 @@ def _cards(cards: Iterable[int | str] | None) -> tuple[int, ...] | None:
         return None
     if isinstance(cards, str):  # "AsKd"
         return parse_cards(cards) if "?" not in cards else None
-    out = tuple(parse_card(c) if isinstance(c, str) else c for c in cards)
+    out = tuple([parse_card(c) if isinstance(c, str) else c for c in cards])
     return out or None
 
 

@@ -135,3 +135,35 @@ def test_unusual_toml_goes_to_tomllib() -> None:
     text = (PHH / "pluribus" / "100b_75.phh").read_text() + '\n[extra]\nnote = "a \\"quoted\\" word"\n'
     h = loads(text, "with-table.phh")
     assert h.starting_stacks == (10_000,) * 6
+
+
+def test_line_reader_agrees_with_the_regex_reader() -> None:
+    """The line-by-line reader (issue #35) reads what the regular-expression reader reads, on
+    every file and on the shapes it hands over: comments, lists over lines, tables, odd keys."""
+    from hub.rules.phh import _fast_toml, _regex_toml, _Unusual
+
+    def read(fn: object, text: str) -> object:
+        try:
+            return fn(text)  # type: ignore[operator]
+        except _Unusual:
+            return "unusual"
+
+    base = (PHH / "pluribus" / "100b_75.phh").read_text()
+    variants = [
+        base.replace("min_bet = 100", "min_bet = 100  # the big blind"),
+        base.replace("min_bet = 100", "min_bet = 1_00"),
+        base.replace("antes = [0, 0, 0, 0, 0, 0]", "antes = [\n  0, 0, 0,\n  0, 0, 0,\n]"),
+        base.replace("variant = 'NT'", 'variant = "NT"'),
+        base.replace("variant = 'NT'", "variant = 'NT' # hold'em"),
+        base + "\n[extra]\nnote = 1\n",
+        base + "\n\"quoted\" = 1\n",
+        base + "\nmin_bet = 200\n",
+        base + "\nplayers.first = 'x'\n",
+        base.replace("min_bet = 100", "min_bet = 1e2"),
+        base.replace("actions = [", "actions = [\n"),
+        base.replace("antes = [0, 0, 0, 0, 0, 0]", "antes = ['0', 0, 0, 0, 0, 0]"),
+    ]
+    assert all(v != base for v in variants)
+    texts = [p.read_text() for p in sorted(PHH.glob("*/*.phh"))] + variants
+    for text in texts:
+        assert read(_fast_toml, text) == read(_regex_toml, text), text[:300]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from hub.rules import (
     ActionKind,
     HandEndKind,
@@ -166,3 +168,17 @@ def test_evaluator_categories_and_wheel() -> None:
     six_high = evaluate(parse_cards("2c3d4h5s6s"))
     assert six_high > wheel
     assert evaluate(parse_cards("AsAhKdKc2s2cQd")) > evaluate(parse_cards("AsAhKdKc2s2cJd"))
+
+
+def test_parse_card_lookup_reads_every_spelling_as_before() -> None:
+    """`parse_card` looks the usual spelling up (issue #35); other cases and errors as before."""
+    from hub.rules.evaluator import RANKS, SUITS, parse_card
+    from hub.rules.records import InvalidCard
+
+    for r, rank in enumerate(RANKS):
+        for s, suit in enumerate(SUITS):
+            for text in (rank + suit, rank.lower() + suit, rank + suit.upper()):
+                assert parse_card(text) == r * 4 + s, text
+    for bad in ("", "A", "Asx", "1s", "Ax", "??", " As"):
+        with pytest.raises(InvalidCard):
+            parse_card(bad)
