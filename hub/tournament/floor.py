@@ -43,7 +43,7 @@ def reorganise(s: FloorState, rng: random.Random, now: float, emit: Emit) -> Non
     if s.hand_for_hand and not s.round_complete():
         return  # hand for hand: the floor moves between rounds only
     idle = {n for n, t in s.tables.items() if not t.in_hand}
-    if balancing.final_table_due(s.counts(), pol.final_table_size(s.seats_per_table)):
+    if balancing.final_table_due(s.counts(), s.final_size()):
         if idle == set(s.tables):
             final_draw(s, rng, now, emit)
         return
@@ -63,7 +63,7 @@ def final_draw(s: FloorState, rng: random.Random, now: float, emit: Emit) -> Non
     final = min(s.tables)
     names = sorted(p.name for p in s.alive())
     rng.shuffle(names)
-    size = max(s.seats_per_table, pol.final_table_size(s.seats_per_table))
+    size = s.seats_per_table
     seats = sorted(rng.sample(range(1, size + 1), len(names)))
     pairs = tuple(zip(names, seats))
     _emit(emit, FinalTableDrawn(final, pairs, pol.final_article, now),

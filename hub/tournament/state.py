@@ -160,10 +160,15 @@ class FloorState:
         self.pending_moves.pop(player.name, None)
 
     def capacity(self, table: int) -> int:
-        """Seats at a table; a final table may seat more (cpt87 3.3: 10 for tables of 9)."""
-        if table == self.final_table:
-            return max(self.seats_per_table, self.policy.final_table_size(self.seats_per_table))
+        """Seats at a table: the room's tables, the final one included (see `final_size`)."""
         return self.seats_per_table
+
+    def final_size(self) -> int:
+        """The players at the final table: the ruleset's number (cdc 3.6, pouques 40, cpt87 3.3), never
+        more than the room's tables have seats. cpt87 3.3 seats 10 at the final of a 9-handed
+        tournament; a table whose reader has nine seat antennas cannot deal a tenth seat, so such a room
+        plays its final nine-handed (a room with a 10-seat final table declares 10 seats)."""
+        return min(self.policy.final_table_size(self.seats_per_table), self.seats_per_table)
 
     def standings(self) -> list[Standing]:
         """Places now: players still in by chips, then the eliminated, latest first (`results.standings`)."""

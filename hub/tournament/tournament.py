@@ -338,7 +338,7 @@ class Tournament:
             raise FloorError(f"on a break ({clock.item.name})")
         if t.in_hand:
             raise FloorError(f"table {table} is already in hand {t.hand_no}")
-        if balancing.final_table_due(s.counts(), s.policy.final_table_size(s.seats_per_table)):
+        if balancing.final_table_due(s.counts(), s.final_size()):
             raise FloorError("play stops for the final-table draw")
         if s.hand_for_hand and t.played_round and not s.round_complete():
             raise FloorError("hand for hand: waiting for the other tables (pouques 39)")
@@ -520,7 +520,7 @@ class Tournament:
         """The final-table draw on the TD's word, once the players left fit it (it is also automatic)."""
         s = self.state
         out = self._advance(now)
-        size = s.policy.final_table_size(s.seats_per_table)
+        size = s.final_size()
         if s.final_table is not None:
             raise FloorError("the final table is already drawn")
         if not s.clock.started or len(s.alive()) > size:

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 import pytest
-from floor_helpers import end, start, started
+from floor_helpers import STRUCTURE, end, start, started
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tournament_sim import play
@@ -15,6 +15,7 @@ from tournament_sim import play
 from hub.tournament.events import ButtonDrawn, FinalTableDrawn
 from hub.tournament.results import POUQUES_PAYOUTS, Standing, prizes
 from hub.tournament.seating import draw_seats
+from hub.tournament.tournament import Tournament
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -127,3 +128,25 @@ def test_a_simulated_120_entry_pouques_event_pays_15_places_in_full() -> None:
     tied = [s for s in t.standings() if s.tied > 1]
     assert [s.place for s in tied] == [15, 15] and len(won) == 16
     assert all(won[s.player] == 80_640 // 2 for s in tied)
+
+
+def test_a_final_table_never_seats_more_than_the_tables_have_seats() -> None:
+    """cpt87 3.3 seats 10 at the final of a 9-handed tournament; tables whose readers have nine seats
+    cannot deal a tenth (a club night blocked on "no antenna for seat:10"): the final is 9-handed."""
+    t = Tournament(name="test", ruleset="cpt87", structure=STRUCTURE, now=0.0, rng=random.Random(3),
+                   seats_per_table=9)
+    for i in range(18):
+        t.register(f"p{i:03d}", 0.0)
+    t.draw_seats(0.0, tables=2)
+    t.start(0.0)
+    now = 10.0
+    while len(t.state.tables) > 1:
+        now += 10
+        start(t, 1, now)
+        start(t, 2, now)
+        end(t, 1, now + 1, busts=[min(t.state.tables[1].seats)])
+        if len(t.state.tables) > 1:
+            end(t, 2, now + 2)
+    final = [e for e in t.events if isinstance(e, FinalTableDrawn)]
+    assert len(final) == 1 and len(final[0].seats) == 9
+    assert all(1 <= seat <= 9 for _, seat in final[0].seats) and max(t.state.tables[1].seats) <= 9
