@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import signal
 import sys
 import tempfile
 import threading
@@ -78,6 +79,8 @@ def random_td(room: Any, rng: random.Random, clicked: Counter[str], stop: thread
         page.click("#submit")
         page.wait_for_url(url + "/")
         while not stop.is_set():
+            if page.is_closed():
+                return
             buttons = page.locator(".fault.decide button[data-option]")
             count = buttons.count()
             if count:
@@ -154,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         stack.callback(lambda: (stop.set(), td.join(30)))
         for table in installed.TABLES:
             room.start(table, room.agent_command(table))
+        stopped = threading.Event()
+        signal.signal(signal.SIGINT, lambda *_: stopped.set())  # Ctrl-C: the summary, then a clean stop
         total = None
         start = time.monotonic()
         last_end = {t: start for t in installed.TABLES}
@@ -161,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         next_line = start + 60
         seen_ends = 0
         while time.monotonic() - start < args.minutes * 60:
+            if stopped.is_set():
+                failures.append("interrupted (Ctrl-C): the figures are those so far")
+                break
             if hub.poll() is not None:
                 failures.append(f"the hub stopped ({hub.returncode})")
                 break
