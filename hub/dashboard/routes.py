@@ -170,22 +170,15 @@ def handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                 self._json(200, {"table": table, "events": events})
             elif path == "/api/clock":
                 self._json(200, {"clock": dash.clock_snapshot()})
-            elif path == "/api/td/deal":
-                offer = dash.deal_offer() if session else None
+            elif path in ("/api/td/deal", "/api/td/history"):  # the desk's deal and history: the TD's only
+                found = (dash.deal_offer() if path.endswith("deal") else dash.history()) if session else None
                 if not session:
                     self._json(403, {"error": "connexion DT nécessaire / TD login needed"})
-                elif offer is None:
-                    self._json(404, {"error": "pas d'accord possible / no deal possible"})
+                elif found is None:
+                    self._json(404, {"error": "pas d'accord possible / no deal possible" if path.endswith("deal")
+                                     else "pas de tournoi / no tournament"})
                 else:
-                    self._json(200, offer)
-            elif path == "/api/td/history":
-                history = dash.history() if session else None
-                if not session:
-                    self._json(403, {"error": "connexion DT nécessaire / TD login needed"})
-                elif history is None:
-                    self._json(404, {"error": "pas de tournoi / no tournament"})
-                else:
-                    self._json(200, history)
+                    self._json(200, found)
             elif path == "/api/structures":  # the templates the desk offers for a new tournament
                 from hub.tournament.structure import templates, to_toml
 

@@ -397,35 +397,28 @@ class Dashboard:
             self.on_decision(decision)
         return decision.to_dict()
 
-    def deal_offer(self) -> JSONDict | None:
-        """Chip chop and ICM for the players left (the desk's deal); None: no tournament or no deal possible."""
+    def _read_floor(self, read: Callable[[FloorService], JSONDict]) -> JSONDict | None:
+        """What `read` makes of the floor, under its lock; None: no floor, no tournament (or, for a deal,
+        none possible: a `ValueError`)."""
         if self.floor is None:
             return None
         with self.floor_lock:
             try:
-                return self.floor.deal_offer()
+                return read(self.floor)
             except (TournamentError, ValueError):
                 return None
 
+    def deal_offer(self) -> JSONDict | None:
+        """Chip chop and ICM for the players left (the desk's deal); None: no tournament or no deal possible."""
+        return self._read_floor(lambda floor: floor.deal_offer())
+
     def history(self) -> JSONDict | None:
         """The TD's latest actions and which can still be undone; None: no tournament."""
-        if self.floor is None:
-            return None
-        with self.floor_lock:
-            try:
-                return {"actions": self.floor.history()}
-            except TournamentError:
-                return None
+        return self._read_floor(lambda floor: {"actions": floor.history()})
 
     def results(self) -> JSONDict | None:
         """The ranking as `tapis tournament results` gives it (players still in unranked); None: no tournament."""
-        if self.floor is None:
-            return None
-        with self.floor_lock:
-            try:
-                return self.floor.results()
-            except TournamentError:
-                return None
+        return self._read_floor(lambda floor: floor.results())
 
     def floor_command(self, command: JSONDict) -> JSONDict:
         """Pause, resume, add time, move, eliminate, penalty, redraw... as `FloorService.execute` has them."""

@@ -16,20 +16,18 @@ import re
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hub.edge.broker import find_mosquitto
 from tablewire import wire
 from tablewire.credentials import client_tls_context
 from tablewire.mqtt import Message, MqttLink
 from tests.dashboard import browser
-from tests.e2e.test_room_as_installed import Room, Watcher, _listening, run
+from tests.e2e.test_room_as_installed import Room, Watcher, room, run  # noqa: F401 - the fixture
 from tests.support import wait_until
 
 STACK = 10_000
@@ -84,11 +82,11 @@ class ScriptedTable:
     """Table t1 as the wire contract: its facts published as its agent publishes them (numbered, QoS 1,
     as the table's own broker user over TLS), the hub's commands to it kept in order."""
 
-    def __init__(self, room: Room) -> None:
-        creds = json.loads((room.room / "credentials" / "table-t1.json").read_text(encoding="utf-8"))
-        self.link = MqttLink(client_id=creds["username"], host="localhost", port=room.tls_port,
+    def __init__(self, installed: Room) -> None:
+        creds = json.loads((installed.room / "credentials" / "table-t1.json").read_text(encoding="utf-8"))
+        self.link = MqttLink(client_id=creds["username"], host="localhost", port=installed.tls_port,
                              username=creds["username"], password=creds["password"],
-                             tls=client_tls_context(room.room / "broker" / "tls" / "ca.crt"))
+                             tls=client_tls_context(installed.room / "broker" / "tls" / "ca.crt"))
         self.commands: list[wire.AnyCommand] = []
         self.lock = threading.Lock()
         self.seq = 0
@@ -122,27 +120,12 @@ class ScriptedTable:
         self._send(wire.FaultSeen, hand=hand, kind=kind, seat=seat, cards=cards, details=details)
 
 
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
-    room = Room(tmp_path)
-    room.install()
-    broker = subprocess.Popen([find_mosquitto(), "-c", str(tmp_path / "mosquitto.conf")], cwd=tmp_path,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        assert wait_until(lambda: _listening(room.tls_port) and _listening(room.port), 20), "Mosquitto did not start"
-        yield room
-    finally:
-        room.stop()
-        broker.terminate()
-        broker.wait(10)
-
-
 class Play:
     """The hands of one tournament table, each checked against what the hub published."""
 
-    def __init__(self, room: Room, table: ScriptedTable, watcher: Watcher, hub: subprocess.Popen[str],
+    def __init__(self, installed: Room, table: ScriptedTable, watcher: Watcher, hub: subprocess.Popen[str],
                  page: Any) -> None:
-        self.room, self.table, self.watcher, self.hub, self.page = room, table, watcher, hub, page
+        self.room, self.table, self.watcher, self.hub, self.page = installed, table, watcher, hub, page
         self.hand = 0
         self.rng_cards: list[str] = []
 
@@ -268,7 +251,7 @@ def make_fault(play: Play, case: Case, ctx: wire.HandContextCmd) -> None:
 
 
 @pytest.mark.parametrize("ruleset", sorted(MATRIX))
-def test_every_decision_is_carried_out_and_the_next_hand_deals(room: Room, ruleset: str) -> None:
+def test_every_decision_is_carried_out_and_the_next_hand_deals(room: Room, ruleset: str) -> None:  # noqa: F811
     db = str(room.db)
     (room.etc / "structure.toml").write_text(STRUCTURE, encoding="utf-8")
     run("tournament", "new", "--db", db, "--ruleset", ruleset, "--structure", str(room.etc / "structure.toml"),
@@ -316,7 +299,7 @@ def test_every_decision_is_carried_out_and_the_next_hand_deals(room: Room, rules
                     f"{browser.missing()}")
 
 
-def td_page(room: Room, cleanup: ExitStack) -> Any:
+def td_page(installed: Room, cleanup: ExitStack) -> Any:
     """The TD logged in on the room page in Chromium; None where this machine has none."""
     if browser.missing() is not None:
         return None
@@ -326,10 +309,10 @@ def td_page(room: Room, cleanup: ExitStack) -> Any:
     chromium = browser.launch(playwright)
     cleanup.callback(chromium.close)
     page = chromium.new_context(viewport={"width": 1400, "height": 900}).new_page()
-    url = f"http://127.0.0.1:{room.dashboard}"
+    url = f"http://127.0.0.1:{installed.dashboard}"
     page.goto(url + "/login")
     page.fill("#user", TD)
-    page.fill("#password", room.td_password)
+    page.fill("#password", installed.td_password)
     page.click("#submit")
     page.wait_for_url(url + "/")
     page.wait_for_selector("#controls:not(.hidden)")

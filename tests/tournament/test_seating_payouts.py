@@ -49,10 +49,8 @@ def test_cdc_button_drawn_per_table_among_occupied_seats() -> None:
     assert all(e.seat in t.state.tables[e.table].seats for e in drawn)
 
 
-@pytest.mark.parametrize(("ruleset", "final_size"), [("pouques-2020", 9), ("cdc-2013", 9),
-                                                      ("cpt87", 10), ("brest-2011", 10)])
-def test_final_table_is_redrawn_at_the_ruleset_size(ruleset: str, final_size: int) -> None:
-    t = started(ruleset, 20, 2, seed=3)
+def bust_to_the_final(t: Tournament) -> None:
+    """Hands at both tables, one player out at table 1 each time, until one table is left."""
     now = 10.0
     while len(t.state.tables) > 1:
         now += 10
@@ -61,6 +59,13 @@ def test_final_table_is_redrawn_at_the_ruleset_size(ruleset: str, final_size: in
         end(t, 1, now + 1, busts=[min(t.state.tables[1].seats)])
         if len(t.state.tables) > 1:
             end(t, 2, now + 2)
+
+
+@pytest.mark.parametrize(("ruleset", "final_size"), [("pouques-2020", 9), ("cdc-2013", 9),
+                                                      ("cpt87", 10), ("brest-2011", 10)])
+def test_final_table_is_redrawn_at_the_ruleset_size(ruleset: str, final_size: int) -> None:
+    t = started(ruleset, 20, 2, seed=3)
+    bust_to_the_final(t)
     final = [e for e in t.events if isinstance(e, FinalTableDrawn)]
     assert len(final) == 1 and len(final[0].seats) == final_size
     assert len(t.state.alive()) == final_size
@@ -139,14 +144,7 @@ def test_a_final_table_never_seats_more_than_the_tables_have_seats() -> None:
         t.register(f"p{i:03d}", 0.0)
     t.draw_seats(0.0, tables=2)
     t.start(0.0)
-    now = 10.0
-    while len(t.state.tables) > 1:
-        now += 10
-        start(t, 1, now)
-        start(t, 2, now)
-        end(t, 1, now + 1, busts=[min(t.state.tables[1].seats)])
-        if len(t.state.tables) > 1:
-            end(t, 2, now + 2)
+    bust_to_the_final(t)
     final = [e for e in t.events if isinstance(e, FinalTableDrawn)]
     assert len(final) == 1 and len(final[0].seats) == 9
     assert all(1 <= seat <= 9 for _, seat in final[0].seats) and max(t.state.tables[1].seats) <= 9
