@@ -9,9 +9,12 @@ one worker went from ~1,450 events/s at 100 % of a core to 3,460 at 76 % (docs/s
 
 What a room needs of it, as of paho's: MQTT 5, a will and a birth, user name and password, TLS,
 a persistent session (`session_expiry`), publishes from any thread, QoS 1 publishes kept until the
-broker acknowledges them and sent again after a reconnect, the broker's Receive Maximum respected,
-publishes the broker refused counted by topic and reason (`publish_refused`), reconnects with a
-short backoff, subscriptions and `on_connect` hooks replayed on each. Bounded: at most `max_waiting`
+broker acknowledges them and sent again after a reconnect (RETAIN kept), what the broker's CONNACK
+says (Receive Maximum, Maximum Packet Size, Server Keep Alive) respected for that connection only,
+publishes the broker refused or would refuse counted by topic and reason (`publish_refused`),
+reconnects with a short backoff (longer when another process takes our client id), a broker that
+never answers CONNECT left after `connect_timeout`, subscriptions and `on_connect` hooks replayed on
+each. The brokers it is checked against, and how fast it recovers: docs/scale-out.md. Bounded: at most `max_waiting`
 publishes wait for the broker (beyond it they are dropped, counted in `dropped`, and said in the log),
 the broker is told it may send no packet over 256 kB (one over it closes the connection), and the
 hub can stop the link reading while it catches up (`pause_reading`).
