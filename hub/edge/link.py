@@ -96,6 +96,7 @@ class HubLink:
         self._no_connack: asyncio.TimerHandle | None = None
         self._goodbye: int | None = None  # the reason of the broker's DISCONNECT on this connection
         self._taken_over = 0  # takeovers in a row (0x8E), for the backoff
+        self._up_at = 0.0  # when CONNACK said yes on this connection
 
     # What MqttLink offers -----------------------------------------------------------------------
 
@@ -287,12 +288,18 @@ class HubLink:
             log.warning("%s: another client connected with this client id and took the session (%d time(s) "
                         "in a row): two processes share the id; connecting again in %g s", self.client_id,
                         self._taken_over, self._retry)
-        elif was:
+        elif was and self.loop.time() - self._up_at >= _BACKOFF[1]:
             self._taken_over = 0
             self._retry = _BACKOFF[0]
             log.warning("%s: connection to the broker lost%s; connecting again", self.client_id,
                         f" ({err})" if err else "")
-        else:  # refused, or closed before it said yes: do not knock 20 times a second
+        else:
+            # Refused, closed before it said yes, or right after (a broker that drops what it cannot
+            # take, another process taking our client id without saying 0x8E: Mosquitto 2.0.11):
+            # do not knock 20 times a second
+            if was:
+                log.warning("%s: connection to the broker lost %.1f s after it was made%s; connecting again",
+                            self.client_id, self.loop.time() - self._up_at, f" ({err})" if err else "")
             self._retry = min(self._retry * 2, _BACKOFF[1])
         self._reconnect = self.loop.create_task(self._connect_until_up())
 
@@ -336,6 +343,7 @@ class HubLink:
             return
         self.refused = None
         self._up = True
+        self._up_at = self.loop.time()
         # What the broker says holds for this connection only: the next may say otherwise, or nothing
         receive_max = ack.properties.get(mqtt5.RECEIVE_MAXIMUM)
         self._receive_max = receive_max if isinstance(receive_max, int) and receive_max > 0 else 65535

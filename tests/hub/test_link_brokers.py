@@ -309,6 +309,23 @@ def test_two_links_sharing_a_client_id_say_so_and_back_off(links: list[HubLink],
         assert "two processes share the id" in takeovers()[0].getMessage()
 
 
+def test_two_links_sharing_a_client_id_on_mosquitto_back_off(broker: EmbeddedBroker, links: list[HubLink],
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """Mosquitto 2.0.11 closes the older connection without a 0x8E: each link sees its connection lost
+    right after it was made, and backs off as from a refusal (was: 20 takeovers a second)."""
+    caplog.set_level(logging.WARNING, logger="hub.edge.link")
+
+    def losses() -> list[float]:
+        return [r.created for r in caplog.records if "connection to the broker lost" in r.getMessage()]
+
+    first, second = _link(links, broker.port), _link(links, broker.port)
+    first.start()
+    second.start()
+    assert wait_until(lambda: len(losses()) >= 8, timeout=15)
+    assert losses()[7] - losses()[0] >= 1.0
+    assert "after it was made" in caplog.text
+
+
 # --- 29.1: a link paused by a stalled broker writes again after a reconnect ------------------------
 
 
