@@ -446,8 +446,20 @@ class HubLink:
         if not filters:
             return
         packet_id = self._new_id()
+        packet = mqtt5.subscribe(packet_id, filters)
+        if self._max_out and len(packet) > self._max_out:  # in halves, as the broker's packet size allows
+            if len(filters) == 1:
+                pattern = filters[0][0]
+                self.subscribe_refused[pattern] = mqtt5.reason(0x95)
+                log.error("%s: the subscription to %s is over the broker's packet size (%d bytes)",
+                          self.client_id, pattern, self._max_out)
+                return
+            half = len(filters) // 2
+            self._send_subscribe(filters[:half])
+            self._send_subscribe(filters[half:])
+            return
         self._pending_ids[packet_id] = [p for p, _ in filters]
-        self._send(mqtt5.subscribe(packet_id, filters))
+        self._send(packet)
 
     def _publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
         if not self._up:

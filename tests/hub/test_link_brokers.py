@@ -117,6 +117,30 @@ def test_a_publish_over_the_brokers_maximum_packet_size_is_refused_not_resent_fo
             listener.stop()
 
 
+def test_subscriptions_go_in_packets_the_brokers_maximum_packet_size_allows(links: list[HubLink]) -> None:
+    """A worker subscribes to each of its tables: 100 filters were one SUBSCRIBE of 4 kB, which
+    Mosquitto with `max_packet_size 1024` hangs up on, at every reconnect."""
+    topics = [f"tapis/v1/table/table-{k:03d}/events" for k in range(100)]
+    heard: set[str] = set()
+    with EmbeddedBroker(max_packet=1024) as broker:
+        link = _link(links, broker.port)
+        connects: list[float] = []
+        link.on_connect(lambda: connects.append(time.monotonic()))
+        for topic in topics:
+            link.subscribe(topic, lambda m: heard.add(m.topic))
+        link.start()
+        assert wait_until(lambda: link.pending_subscriptions == 0 and link.connected, timeout=5)
+        table = MqttLink(client_id="table", host=broker.host, port=broker.port)
+        table.start()
+        try:
+            for topic in topics:
+                table.publish(topic, b"e")
+            assert wait_until(lambda: heard == set(topics), timeout=5)
+        finally:
+            table.stop()
+        assert len(connects) == 1 and not link.subscribe_refused
+
+
 # --- 3. CONNACK that never comes --------------------------------------------------------------------
 
 
