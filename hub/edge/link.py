@@ -14,10 +14,10 @@ says (Receive Maximum, Maximum Packet Size, Server Keep Alive) respected for tha
 publishes the broker refused or would refuse counted by topic and reason (`publish_refused`),
 reconnects with a short backoff (longer when another process takes our client id), a broker that
 never answers CONNECT left after `connect_timeout`, subscriptions and `on_connect` hooks replayed on
-each. The brokers it is checked against, and how fast it recovers: docs/scale-out.md. Bounded: at most `max_waiting`
-publishes wait for the broker (beyond it they are dropped, counted in `dropped`, and said in the log),
-the broker is told it may send no packet over 256 kB (one over it closes the connection), and the
-hub can stop the link reading while it catches up (`pause_reading`).
+each. Bounded: at most `max_waiting` publishes wait for the broker (beyond it they are dropped,
+counted in `dropped`, and said in the log), the broker is told it may send no packet over 256 kB (one
+over it closes the connection), and the hub can stop the link reading while it catches up
+(`pause_reading`). The brokers it is checked against, and how fast it recovers: docs/scale-out.md.
 """
 
 from __future__ import annotations
@@ -379,7 +379,7 @@ class HubLink:
             packet = mqtt5.publish(topic.encode(), payload, qos=1, retain=retain, packet_id=packet_id,
                                    dup=session_present)
             if self._max_out and len(packet) > self._max_out:
-                self._refuse(topic, mqtt5.reason(0x95))
+                self._refuse(topic, mqtt5.reason(mqtt5.PACKET_TOO_LARGE))
                 continue
             self._inflight[packet_id] = (topic, payload, retain)
             self._send(packet)
@@ -450,7 +450,7 @@ class HubLink:
         if self._max_out and len(packet) > self._max_out:  # in halves, as the broker's packet size allows
             if len(filters) == 1:
                 pattern = filters[0][0]
-                self.subscribe_refused[pattern] = mqtt5.reason(0x95)
+                self.subscribe_refused[pattern] = mqtt5.reason(mqtt5.PACKET_TOO_LARGE)
                 log.error("%s: the subscription to %s is over the broker's packet size (%d bytes)",
                           self.client_id, pattern, self._max_out)
                 return
@@ -482,7 +482,7 @@ class HubLink:
         packet = mqtt5.publish(raw, payload, qos=qos, retain=retain, packet_id=packet_id)
         if self._max_out and len(packet) > self._max_out:
             # The broker would hang up on it (§3.2.2.3.6), and it would go first again on every reconnect
-            self._refuse(topic, mqtt5.reason(0x95))
+            self._refuse(topic, mqtt5.reason(mqtt5.PACKET_TOO_LARGE))
             return
         if qos:
             self._inflight[packet_id] = (topic, payload, retain)

@@ -17,7 +17,7 @@ SUBSCRIBE, SUBACK, UNSUBSCRIBE, UNSUBACK, PINGREQ, PINGRESP, DISCONNECT, AUTH = 
 
 PINGREQ_PACKET = b"\xc0\x00"
 DISCONNECT_PACKET = b"\xe0\x00"  # normal disconnection: the broker drops the will
-MALFORMED, PROTOCOL_ERROR, SESSION_TAKEN_OVER, TOPIC_ALIAS_INVALID = 0x81, 0x82, 0x8E, 0x94
+MALFORMED, PROTOCOL_ERROR, SESSION_TAKEN_OVER, TOPIC_ALIAS_INVALID, PACKET_TOO_LARGE = 0x81, 0x82, 0x8E, 0x94, 0x95
 
 # Reason codes a broker sends in CONNACK, PUBACK, SUBACK and DISCONNECT (MQTT 5.0 §2.4), named as paho
 # names them, so a refusal reads the same whichever link met it.
