@@ -221,3 +221,97 @@ def test_every_property_cut_short_is_a_protocol_error() -> None:
             except mqtt5.ProtocolError:
                 pass
     assert cut_inside > length // 2
+
+
+# --- edges: lengths at their limits, defaults, and what each refusal says --------------------------
+
+
+@pytest.mark.parametrize("size", [122, 123, 124, 16_376, 16_377])
+def test_a_publish_whose_length_crosses_a_length_byte_is_paho_s_bytes(paho: PahoWire, size: int) -> None:
+    """Remaining length 127, 128, 129 and 16,383, 16,384: one length byte more at 128 and 16,384."""
+    ours = mqtt5.publish(b"t", b"p" * size, qos=0, retain=False)
+    paho.client._send_publish(0, b"t", b"p" * size, 0, False)
+    assert ours == paho.last()
+    assert _split(ours) == (0x30, b"\x00\x01t\x00" + b"p" * size)
+
+
+def test_the_defaults_are_paho_s_defaults(paho: PahoWire) -> None:
+    """What the link leaves out: no DUP, no session expiry, no will or credentials."""
+    paho.client._send_publish(5, b"t", b"p", 1, False)
+    assert mqtt5.publish(b"t", b"p", qos=1, retain=False, packet_id=5) == paho.last()
+    paho.client._send_connect(15)
+    assert mqtt5.connect("tapis-hub", keepalive=15, clean_start=True) == paho.last()
+    paho.client._send_unsubscribe(False, [b"a", b"b/#"])
+    packet_id = struct.unpack_from("!H", _split(paho.last())[1])[0]
+    assert mqtt5.unsubscribe(packet_id, ["a", "b/#"]) == paho.last()
+    assert _split(mqtt5.disconnect(mqtt5.PROTOCOL_ERROR)) == (0xE0, b"\x82")
+
+
+def test_each_property_kind_reads_as_paho_wrote_it() -> None:
+    """Byte, two and four bytes, variable byte integer, string (bad UTF-8 replaced, not raised),
+    binary and string pair, in the block paho packs."""
+    props = Properties(PacketTypes.PUBLISH)
+    props.PayloadFormatIndicator = 1
+    props.TopicAlias = 3
+    props.MessageExpiryInterval = 70_000
+    props.SubscriptionIdentifier = [300]
+    props.ContentType = "application/json"
+    props.CorrelationData = b"\xff\x00"
+    props.UserProperty = ("k", "v")
+    block = props.pack()
+    found, end = mqtt5.properties(block, 0)
+    assert end == len(block)
+    assert found == {0x01: 1, mqtt5.TOPIC_ALIAS: 3, 0x02: 70_000, 0x0B: 300, 0x03: "application/json",
+                     0x09: b"\xff\x00", 0x26: None}
+    bad = bytes((mqtt5.REASON_STRING,)) + b"\x00\x02\xff\xfe"
+    assert mqtt5.properties(mqtt5.varint(len(bad)) + bad, 0)[0] == {mqtt5.REASON_STRING: "\ufffd\ufffd"}
+    at_end = bytes((mqtt5.REASON_STRING,)) + b"\x00\x00"  # an empty string, its length the block's last bytes
+    assert mqtt5.properties(mqtt5.varint(len(at_end)) + at_end, 0)[0] == {mqtt5.REASON_STRING: ""}
+
+
+def test_short_acknowledgements_read_at_their_limits() -> None:
+    assert mqtt5.read_connack(b"\x00\x00") == mqtt5.Connack(False, 0, {})
+    assert mqtt5.read_connack(b"\x00\x87\x00").code == 0x87
+    assert mqtt5.read_ack(b"\x00\x07") == (7, 0)  # PUBACK, success: reason left out
+    assert mqtt5.read_ack(b"\x00\x07\x87") == (7, 0x87)
+    assert mqtt5.read_suback(b"\x00\x07\x00") == (7, [])
+    assert mqtt5.read_disconnect(b"") == (0, None)
+    assert mqtt5.read_disconnect(b"\x8b") == (0x8B, None)
+
+
+@pytest.mark.parametrize(("read", "message", "code"), [
+    (lambda: mqtt5.read_varint(b"\xff\xff\xff\xff\x01", 0), "a variable byte integer longer than 4 bytes",
+     mqtt5.MALFORMED),
+    (lambda: mqtt5.read_connack(b"\x00"), "CONNACK too short", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_connack(b"\x00\x00\x80"), "properties cut short", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_connack(b"\x00\x00\x05\x21"), "properties longer than their packet", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_connack(b"\x00\x00\x02\x21\x00"), "property 0x21 cut short", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_connack(b"\x00\x00\x02\x0b\x80"), "property 0x0b cut short", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_connack(b"\x00\x00\x03\x1f\x00\x01"), "property 0x1f cut short", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_connack(b"\x00\x00\x02\x7f\x00"), "unknown property 0x7f", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_publish(0x30, b"\x00\x05ab"), "a PUBLISH's topic runs past its packet", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_publish(0x30, b"\x00\x02ab"), "properties cut short", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_publish(0x30, b"\x00\x02\xff\xfe\x00"), "a PUBLISH that does not parse", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_publish(0x32, b"\x00\x01t\x00"), "a PUBLISH that does not parse", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_publish(0x30, b"\x00\x01t\x03\x23\x00\x01"),
+     "a PUBLISH with a topic alias this link never allowed", mqtt5.TOPIC_ALIAS_INVALID),
+    (lambda: mqtt5.read_publish(0x30, b"\x00\x00\x00p"), "a PUBLISH with an empty topic", mqtt5.PROTOCOL_ERROR),
+    (lambda: mqtt5.read_ack(b"\x00"), "an acknowledgement shorter than its packet identifier", mqtt5.MALFORMED),
+    (lambda: mqtt5.read_suback(b"\x00\x07"), "SUBACK too short", mqtt5.MALFORMED),
+], ids=["varint", "connack", "props-varint", "props-long", "two-bytes", "varint-prop", "string", "unknown",
+        "topic-long", "publish-props", "topic-utf8", "packet-id", "topic-alias", "empty-topic", "ack", "suback"])
+def test_each_refusal_says_what_is_wrong_and_the_reason_to_send(read: object, message: str, code: int) -> None:
+    """The message goes to the log line that says why the link hung up; the code, in its DISCONNECT."""
+    with pytest.raises(mqtt5.ProtocolError) as refused:
+        read()  # type: ignore[operator]
+    assert str(refused.value).startswith(message)
+    assert refused.value.code == code
+
+
+def test_the_reader_cuts_packets_at_their_limits() -> None:
+    reader = mqtt5.Reader(6)
+    assert reader.feed(b"\xd0\x00") == ([(0xD0, b"")], None)  # a lone 2-byte packet: read at once
+    exactly = b"\x40\x04\x00\x07\x00\x00"  # 6 bytes: the limit itself is accepted, after another packet
+    assert reader.feed(b"\xd0\x00" + exactly) == ([(0xD0, b""), (0x40, b"\x00\x07\x00\x00")], None)
+    packets, error = reader.feed(b"\xd0\x00\x40\x05\x00\x07\x00\x00\x00")
+    assert packets == [(0xD0, b"")] and error is not None and "of 5 bytes, over the 6" in str(error)
