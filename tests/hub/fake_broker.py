@@ -46,7 +46,8 @@ def disconnect(code: int) -> bytes:
 def publish_with(topic: str, payload: bytes, *, packet_id: int, props: bytes) -> bytes:
     """A QoS 1 PUBLISH carrying the given raw property bytes (what a well-behaved broker would not send)."""
     raw = topic.encode()
-    body = struct.pack("!H", len(raw)) + raw + struct.pack("!H", packet_id) + mqtt5.varint(len(props)) + props
+    body = struct.pack("!H", len(raw)) + raw + struct.pack("!H", packet_id) + mqtt5.varint(len(props)) + props \
+        + payload
     return bytes((0x32,)) + mqtt5.varint(len(body)) + body
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from hub.edge import mqtt5
 from hub.edge.broker import EmbeddedBroker
-from hub.edge.link import HubLink
+from hub.edge.link import HubLink, _matches
 from tablewire.mqtt import Message, MqttLink
 from tests.hub.fake_broker import Conn, FakeBroker, connack, disconnect, publish_with
 from tests.support import wait_until
@@ -93,7 +93,8 @@ def test_a_lower_receive_maximum_after_a_reconnect_bounds_the_resend(links: list
 # --- 2. Maximum Packet Size [MQTT-3.2.2-15], on real Mosquitto --------------------------------------
 
 
-def test_a_publish_over_the_brokers_maximum_packet_size_is_refused_not_resent_forever(links: list[HubLink]) -> None:
+def test_a_publish_over_the_brokers_maximum_packet_size_is_refused_not_resent_forever(
+        links: list[HubLink], caplog: pytest.LogCaptureFixture) -> None:
     """Mosquitto with `max_packet_size 1024` says so in CONNACK and hangs up on a bigger packet: the
     link refuses it itself (counted as the broker would say it), and what follows still goes."""
     with EmbeddedBroker(max_packet=1024) as broker:
@@ -107,12 +108,15 @@ def test_a_publish_over_the_brokers_maximum_packet_size_is_refused_not_resent_fo
             link.on_connect(lambda: connects.append(time.monotonic()))
             link.start()
             link.publish("room/out/big", b"x" * 2000)
+            link.publish("room/out/big", b"y" * 2000)
             for k in range(10):  # retained: the listener has them even if its subscription lands after
                 link.publish(f"room/out/{k}", str(k).encode(), retain=True)
             assert wait_until(lambda: len(got) == 10, timeout=5)
             assert {m.topic: m.payload for m in got} == {f"room/out/{k}": str(k).encode() for k in range(10)}
-            assert link.publish_refused == {("room/out/big", "Packet too large"): 1}
+            assert link.publish_refused == {("room/out/big", "Packet too large"): 2}
             assert len(connects) == 1 and link.connected
+            said = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+            assert said == ["tapis-hub: the broker refused a publish on room/out/big: Packet too large"]  # once
         finally:
             listener.stop()
 
@@ -128,6 +132,8 @@ def test_subscriptions_go_in_packets_the_brokers_maximum_packet_size_allows(link
         link.on_connect(lambda: connects.append(time.monotonic()))
         for topic in topics:
             link.subscribe(topic, lambda m: heard.add(m.topic))
+        huge = "tapis/" + "x" * 1100  # alone over the size: refused as the broker would, said by filter
+        link.subscribe(huge, lambda m: heard.add(m.topic))
         link.start()
         assert wait_until(lambda: link.pending_subscriptions == 0 and link.connected, timeout=5)
         table = MqttLink(client_id="table", host=broker.host, port=broker.port)
@@ -138,7 +144,7 @@ def test_subscriptions_go_in_packets_the_brokers_maximum_packet_size_allows(link
             assert wait_until(lambda: heard == set(topics), timeout=5)
         finally:
             table.stop()
-        assert len(connects) == 1 and not link.subscribe_refused
+        assert len(connects) == 1 and link.subscribe_refused == {huge: "Packet too large"}
 
 
 # --- 3. CONNACK that never comes --------------------------------------------------------------------
@@ -158,6 +164,17 @@ def test_a_broker_that_never_answers_connect_is_left_for_another_try(links: list
         link.start(timeout=5)
         assert link.connected and len(broker.connections) == 2
         assert time.monotonic() - started < 0.5 + 2.0  # the timeout, then at most the longest backoff
+
+
+def test_start_says_the_broker_never_answered_connect() -> None:
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        await asyncio.Event().wait()
+
+    with FakeBroker(script) as broker:
+        link = HubLink(client_id="tapis-hub", host=broker.host, port=broker.port, connect_timeout=0.3)
+        with pytest.raises(ConnectionError, match=r"\(no CONNACK within 0.3 s\)"):
+            link.start(timeout=1.0)
 
 
 # --- 4. Server Keep Alive holds for its connection only [MQTT-3.2.2-21] -----------------------------
@@ -282,23 +299,37 @@ def test_a_publish_the_link_cannot_take_is_a_protocol_error_not_acknowledged(
 
 
 def test_pausing_reads_longer_than_the_keepalive_is_not_a_dead_broker(links: list[HubLink]) -> None:
+    """The hub stops reading (its backlog bound) for 2.5 keepalives: what the broker sends meanwhile
+    waits unread, and the link neither hangs up nor stops pinging, then and after."""
+    paused = threading.Event()
+
     async def script(conn: Conn) -> None:
-        await conn.read()
+        await conn.read()  # CONNECT
         conn.send(connack())
+        await conn.read()  # SUBSCRIBE
+        await asyncio.to_thread(paused.wait)
+        conn.send(publish_with("room/in", b"while paused", packet_id=9, props=b""))
         await conn.serve()
 
     def pings() -> int:
         return sum(first >> 4 == mqtt5.PINGREQ for first, _ in broker.connections[0].received)
 
+    heard: list[Message] = []
     with FakeBroker(script) as broker:
         link = _link(links, broker.port, keepalive=1)
+        link.subscribe("room/in", heard.append)
         link.start()
         link.loop.call_soon_threadsafe(link.pause_reading, True)
-        assert wait_until(lambda: pings() >= 5, timeout=5)  # 2.5 keepalives with nothing read
-        assert len(broker.connections) == 1
-        link.loop.call_soon_threadsafe(link.pause_reading, False)
-        link.publish("room/out", b"after")
-        assert wait_until(lambda: _topics(broker.connections[0]) == ["room/out"])
+        assert wait_until(lambda: link._reading_paused)
+        paused.set()
+        try:
+            assert wait_until(lambda: pings() >= 5, timeout=5)  # 2.5 keepalives with nothing read
+            assert heard == [] and len(broker.connections) == 1
+        finally:
+            link.loop.call_soon_threadsafe(link.pause_reading, False)
+        assert wait_until(lambda: [m.payload for m in heard] == [b"while paused"])
+        seen = pings()
+        assert wait_until(lambda: pings() >= seen + 2, timeout=3)  # and the pings go on
         assert len(broker.connections) == 1
 
 
@@ -350,6 +381,59 @@ def test_two_links_sharing_a_client_id_on_mosquitto_back_off(broker: EmbeddedBro
     assert "after it was made" in caplog.text
 
 
+# --- Subscriptions while connected, and the filters that route what comes ------------------------
+
+
+def test_subscribing_and_unsubscribing_while_connected(links: list[HubLink]) -> None:
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        conn.send(connack())
+        subscribed = 0
+        while (packet := await conn.read()) is not None:
+            first, body = packet
+            if first >> 4 == mqtt5.SUBSCRIBE:
+                conn.send(bytes((0x90, 4)) + body[:2] + b"\x00\x01")
+                subscribed += 1
+                if subscribed < 2:
+                    continue
+                conn.send(publish_with("room/t1/event", b"one", packet_id=1, props=b""))
+                conn.send(b"\x31" + publish_with("room/t2/state", b"two", packet_id=2, props=b"")[1:])  # retained
+            elif first >> 4 == mqtt5.UNSUBSCRIBE:
+                conn.send(bytes((0xB0, 4)) + body[:2] + b"\x00\x00")
+                conn.send(publish_with("room/t1/event", b"after", packet_id=3, props=b""))
+                conn.send(publish_with("room/t2/state", b"after", packet_id=4, props=b""))
+
+    events: list[Message] = []
+    states: list[Message] = []
+    with FakeBroker(script) as broker:
+        link = _link(links, broker.port)
+        link.start()
+        stop_events = link.subscribe("room/+/event", events.append)
+        link.subscribe("room/#", states.append)
+        assert wait_until(lambda: len(states) == 2 and len(events) == 1)
+        assert [(m.topic, m.retain) for m in events] == [("room/t1/event", False)]
+        assert [(m.topic, m.retain) for m in states] == [("room/t1/event", False), ("room/t2/state", True)]
+        stop_events()
+        assert wait_until(lambda: len(states) == 4)
+        assert [m.payload for m in events] == [b"one"]  # no longer routed there
+        said = broker.connections[0].received
+        subscribes = [body for first, body in said if first >> 4 == mqtt5.SUBSCRIBE]
+        assert [sub[-1] for sub in subscribes] == [0x01, 0x01]  # QoS 1, no_local left off by default
+        unsubscribes = [body for first, body in said if first >> 4 == mqtt5.UNSUBSCRIBE]
+        assert [body[3:] for body in unsubscribes] == [b"\x00\x0croom/+/event"]
+
+
+@pytest.mark.parametrize(("pattern", "topic", "matches"), [
+    ("room/+/event", "room/t1/event", True), ("room/+/event", "room/t1/state", False),
+    ("room/+/event", "room/t1/event/x", False), ("room/+/event", "room/t1", False),
+    ("room/#", "room/t1/event", True), ("room/#", "room", True), ("room/#", "other", False), ("#", "room/t1", True),
+    ("room/t1/+", "room/t1/", True), ("+/+", "room", False), ("room/t1", "room/t1", True),
+])
+def test_topic_filters_match_as_mqtt_says(pattern: str, topic: str, matches: bool) -> None:
+    """§4.7: `+` one level, `#` the rest, the parent level included (`room/#` matches `room`)."""
+    assert _matches(pattern.split("/"), topic.split("/")) is matches
+
+
 # --- 29.1: a link paused by a stalled broker writes again after a reconnect ------------------------
 
 
@@ -386,6 +470,37 @@ def test_a_link_paused_by_a_stalled_broker_sends_again_after_a_reconnect(links: 
         assert wait_until(lambda: len(broker.connections) == 2 and [
             t for t in _topics(broker.connections[1]) if t.startswith("room/after/")
         ] == [f"room/after/{k}" for k in range(100)], timeout=10)
+
+
+def test_a_link_paused_by_a_slow_broker_sends_again_when_it_reads(links: list[HubLink]) -> None:
+    """The same pause without a reconnect: the broker reads again and what waited goes, in order."""
+    reading = threading.Event()
+
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        conn.send(connack())
+        await asyncio.to_thread(reading.wait)
+        await conn.serve()
+
+    payload = b"x" * 50_000
+    with FakeBroker(script) as broker:
+        link = _link(links, broker.port)
+        link.start()
+        sent = 0
+        try:
+            while not link._paused and sent < 4_000:
+                for _ in range(100):
+                    link.publish(f"room/flood/{sent}", payload, qos=0)
+                    sent += 1
+                assert wait_until(lambda: not link._from_threads)
+            assert link._paused
+            for k in range(100):
+                link.publish(f"room/after/{k}", str(k).encode())
+        finally:
+            reading.set()
+        assert wait_until(lambda: [t for t in _topics(broker.connections[0]) if t.startswith("room/after/")]
+                          == [f"room/after/{k}" for k in range(100)], timeout=10)
+        assert len(broker.connections) == 1
 
 
 # --- 29.10: a publish from another thread never misses its wake-up ---------------------------------
