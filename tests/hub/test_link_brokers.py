@@ -434,6 +434,53 @@ def test_topic_filters_match_as_mqtt_says(pattern: str, topic: str, matches: boo
     assert _matches(pattern.split("/"), topic.split("/")) is matches
 
 
+# --- What every publish carries, and the limits at their edges ----------------------------------
+
+
+def test_what_the_broker_is_told_and_answers_at_the_edges(links: list[HubLink]) -> None:
+    """RETAIN from the loop's thread (a birth in an on-connect hook) and from another; a packet of
+    exactly the broker's Maximum Packet Size goes, one byte more is refused; a PUBACK of 0x80
+    (Unspecified error) is a refusal."""
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        conn.send(connack(max_packet=100))
+        while (packet := await conn.read()) is not None:
+            first, body = packet
+            if first >> 4 == mqtt5.PUBLISH and first & 0x06:
+                incoming = mqtt5.read_publish(first, body)
+                code = 0x80 if incoming.topic == "room/no" else 0x00
+                conn.send(b"\x40\x03" + struct.pack("!H", incoming.packet_id) + bytes((code,)))
+
+    with FakeBroker(script) as broker:
+        link = _link(links, broker.port)
+        link.on_connect(lambda: link.publish("room/birth", b"online", retain=True, qos=0))
+        link.start()
+        link.publish("room/state", b"s", retain=True)
+        exactly = 100 - len(mqtt5.publish(b"room/fits", b"", qos=1, retain=False, packet_id=1))
+        link.publish("room/fits", b"x" * exactly)
+        link.publish("room/over", b"x" * (exactly + 1))
+        link.publish("room/no", b"refused by the broker")
+        assert wait_until(lambda: len(broker.connections[0].publishes()) == 4)
+        assert [(m.topic, m.retain) for m in broker.connections[0].publishes()] == [
+            ("room/birth", True), ("room/state", True), ("room/fits", False), ("room/no", False)]
+        assert wait_until(lambda: len(link.publish_refused) == 2)
+        assert link.publish_refused == {("room/over", "Packet too large"): 1, ("room/no", "Unspecified error"): 1}
+
+
+def test_a_broker_that_answers_pings_is_kept_past_its_keepalives(links: list[HubLink]) -> None:
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        conn.send(connack())
+        await conn.serve()
+
+    with FakeBroker(script) as broker:
+        link = _link(links, broker.port, keepalive=2)
+        link.start()
+        assert wait_until(lambda: sum(f >> 4 == mqtt5.PINGREQ for f, _ in broker.connections[0].received) >= 4,
+                          timeout=6)
+        assert len(broker.connections) == 1 and link.connected
+
+
 # --- 29.1: a link paused by a stalled broker writes again after a reconnect ------------------------
 
 
