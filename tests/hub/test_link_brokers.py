@@ -361,7 +361,10 @@ def test_two_links_sharing_a_client_id_say_so_and_back_off(links: list[HubLink],
         assert wait_until(lambda: len(takeovers()) >= 3, timeout=10)
         at = [r.created for r in takeovers()]
         assert at[2] - at[0] >= 1.0  # was 20 takeovers a second
-        assert "two processes share the id" in takeovers()[0].getMessage()
+        said = [r.getMessage() for r in takeovers()]
+        assert "two processes share the id" in said[0]
+        assert "(1 time(s) in a row)" in said[0] and said[0].endswith("connecting again in 1 s")
+        assert any("(2 time(s) in a row)" in m and m.endswith("connecting again in 2 s") for m in said)
 
 
 def test_two_links_sharing_a_client_id_on_mosquitto_back_off(broker: EmbeddedBroker, links: list[HubLink],
@@ -479,6 +482,31 @@ def test_a_broker_that_answers_pings_is_kept_past_its_keepalives(links: list[Hub
         assert wait_until(lambda: sum(f >> 4 == mqtt5.PINGREQ for f, _ in broker.connections[0].received) >= 4,
                           timeout=6)
         assert len(broker.connections) == 1 and link.connected
+
+
+def test_stop_says_disconnect_and_closes_the_connection(links: list[HubLink]) -> None:
+    """A normal DISCONNECT (the broker drops the will), then the line closed, and no reconnect."""
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        conn.send(connack())
+        await conn.serve()
+
+    with FakeBroker(script) as broker:
+        link = _link(links, broker.port)
+        link.start()
+        link.stop()
+        assert broker.connections[0].closed.wait(2)
+        assert broker.connections[0].received[-1] == (mqtt5.DISCONNECT << 4, b"")
+        assert not link._thread.is_alive() and len(broker.connections) == 1
+
+
+def test_packet_identifiers_skip_those_in_use_and_wrap(links: list[HubLink]) -> None:
+    link = _link(links, 1)
+    link._pending_ids[1] = ["room/#"]  # a SUBSCRIBE not yet acknowledged
+    link._inflight[3] = ("t", b"", False)  # a QoS 1 publish not yet acknowledged
+    assert [link._new_id() for _ in range(2)] == [2, 4]
+    link._next_id = 65_534
+    assert [link._new_id() for _ in range(3)] == [65_535, 2, 4]  # 16 bits, 0 never used
 
 
 # --- 29.1: a link paused by a stalled broker writes again after a reconnect ------------------------
