@@ -471,6 +471,7 @@ def test_what_the_broker_is_told_and_answers_at_the_edges(links: list[HubLink]) 
 
 
 def test_a_broker_that_answers_pings_is_kept_past_its_keepalives(links: list[HubLink]) -> None:
+    """And once such a connection (up past the longest backoff) drops, the link is back at once."""
     async def script(conn: Conn) -> None:
         await conn.read()
         conn.send(connack())
@@ -482,6 +483,10 @@ def test_a_broker_that_answers_pings_is_kept_past_its_keepalives(links: list[Hub
         assert wait_until(lambda: sum(f >> 4 == mqtt5.PINGREQ for f, _ in broker.connections[0].received) >= 4,
                           timeout=6)
         assert len(broker.connections) == 1 and link.connected
+        dropped = time.monotonic()
+        link.loop.call_soon_threadsafe(lambda: link._transport.abort())  # type: ignore[union-attr]
+        assert wait_until(lambda: len(broker.connections) == 2 and link.connected)
+        assert time.monotonic() - dropped < 1.0  # the first retry, 0.05 s: not the longest wait, 2 s
 
 
 def test_stop_says_disconnect_and_closes_the_connection(links: list[HubLink]) -> None:
