@@ -267,6 +267,7 @@ def test_each_property_kind_reads_as_paho_wrote_it() -> None:
     assert mqtt5.properties(mqtt5.varint(len(bad)) + bad, 0)[0] == {mqtt5.REASON_STRING: "\ufffd\ufffd"}
     at_end = bytes((mqtt5.REASON_STRING,)) + b"\x00\x00"  # an empty string, its length the block's last bytes
     assert mqtt5.properties(mqtt5.varint(len(at_end)) + at_end, 0)[0] == {mqtt5.REASON_STRING: ""}
+    assert mqtt5.properties(b"\x02\x0b\x05", 0)[0] == {0x0B: 5}  # a variable byte integer, last in its block
 
 
 def test_short_acknowledgements_read_at_their_limits() -> None:
