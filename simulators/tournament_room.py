@@ -2,7 +2,8 @@
 
 Each table's facts (decided by `tournament_demo.SimRoom`'s dealers and players) leave through the
 agent's own store-and-forward path (`OutboxSender` over an `Outbox` file and an `MqttLink`), cross a
-real Mosquitto and reach a `HubService` running the tournament (`FloorTables` on an `EventStore`).
+real Mosquitto and reach a `HubService` running the tournament (`FloorTables` on an `EventStore`), on
+the hub's own link (`HubLink`) as `tapis hub` runs it.
 Time is simulated: one `ManualClock` is the tables' clock and the hub's wall clock. Between faults
 the room runs in step with the hub (each fact acknowledged before the next), so a run without faults
 stores what the in-process demo stores. A table that cannot reach the hub (broker down, cable cut)
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from hub.edge.link import HubLink
 from hub.edge.service import HubService
 from hub.floor.service import FloorService
 from hub.floor.store import JSON, EventStore
@@ -59,6 +61,20 @@ def sever(link: MqttLink) -> None:
     if isinstance(sock, socket.socket):  # also an ssl.SSLSocket
         sock.shutdown(socket.SHUT_RDWR)
     client.loop_stop()
+
+
+def sever_hub(link: HubLink) -> None:
+    """`sever` for the hub's own link (the hub runs on it as installed): its socket cut both ways, no
+    DISCONNECT, no reconnect. From another thread its loop is stopped here; on the loop's own thread
+    (a hub dying on a fact) the caller's exception ends it."""
+    link._stopping = True  # private, as in `sever`: a kill is below the link's interface
+    transport = link._transport
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is not None:
+        sock.shutdown(socket.SHUT_RDWR)
+    if threading.current_thread() is not link._thread and not link.loop.is_closed():
+        link.loop.call_soon_threadsafe(link.loop.stop)
+        link._thread.join(5)
 
 
 class TableLine:
@@ -315,8 +331,8 @@ class TournamentRoom:
         for view in self.views.values():
             view.store.close()
         if not self.hub_down:
+            self.hub.stop()  # first, as `tapis hub` stops: it publishes what is due while connected
             self._hub_link.stop()
-            self.hub.stop()
             self.store.close()
         for _hub, store in self._dead:
             store.close()
@@ -333,7 +349,7 @@ class TournamentRoom:
         self.store = EventStore(self.workdir / "hub.db", durable=False)
         self.floor = FloorService.open(self.store)
         self.tables = FloorTables.open(self.floor, self.store)
-        self._hub_link = MqttLink(client_id="tapis-hub", host=self._host, port=self._port)
+        self._hub_link = HubLink(client_id="tapis-hub", host=self._host, port=self._port)
         # state_window=0: the room runs in step with the hub on simulated time; a window of real time
         # would only hold each step back (docs/scale-out.md)
         self.hub = HubService(link=self._hub_link, clock=self.clock, floor_tables=self.tables, wall=self.clock.now,
@@ -347,7 +363,7 @@ class TournamentRoom:
                    "the hub did not hear every table come online")
 
     def _sever_hub(self) -> None:
-        sever(self._hub_link)
+        sever_hub(self._hub_link)
 
     def _bury_hub(self) -> None:
         """After the kill: the consumer thread is gone (or ends now: its inbox is empty); the store's

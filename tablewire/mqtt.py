@@ -3,7 +3,9 @@ reconnect. (`tapis hub` runs on its own link, `hub.edge.link.HubLink`; both meet
 
 `MqttLink` owns one paho client. Incoming messages are handed to the subscriber's callback on paho's
 thread; callers only enqueue there (one thread owns the state). On every (re)connect it republishes
-birth and retained state through `on_connect` hooks, because clubs' brokers restart.
+birth and retained state through `on_connect` hooks, because clubs' brokers restart. What paho leaves
+out, it adds on each connection: the broker's Receive Maximum bounds the resend, a publish over its
+Maximum Packet Size is refused (counted in `publish_refused`), and CONNECT asks our keepalive again.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+from paho.mqtt.enums import CallbackAPIVersion, MessageState, MQTTProtocolVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 log = logging.getLogger(__name__)
+_MAX_INFLIGHT = 1000  # QoS 1 publishes awaiting PUBACK, at most: the broker's Receive Maximum if lower
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,8 @@ class MqttLink:
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                                    protocol=MQTTProtocolVersion.MQTTv5)
         self._client.max_queued_messages_set(0)  # unbounded while offline: the outbox bounds it
-        self._client.max_inflight_messages_set(1000)
+        self._client.max_inflight_messages_set(_MAX_INFLIGHT)
+        self._max_packet = 0  # the broker's Maximum Packet Size on this connection; 0: it said none
         # paho's hint says int; its reconnect loop sleeps any number (a first retry after 50 ms)
         self._client.reconnect_delay_set(min_delay=0.05, max_delay=2)  # type: ignore[arg-type]
         if username is not None:
@@ -88,6 +92,7 @@ class MqttLink:
         self._client.on_connect = self._connected_cb
         self._client.on_disconnect = self._disconnected_cb
         self._client.on_message = self._message_cb
+        self._client.on_pre_connect = self._pre_connect_cb
 
     @property
     def connected(self) -> bool:
@@ -131,6 +136,13 @@ class MqttLink:
         return unsubscribe
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> mqtt.MQTTMessageInfo:
+        if self._max_packet and _publish_size(topic, payload, qos) > self._max_packet:
+            # paho would send it; the broker would hang up, and paho would send it first again on every
+            # reconnect [MQTT-3.2.2-15]
+            self._refuse(topic, "Packet too large")
+            info = mqtt.MQTTMessageInfo(0)
+            info.rc = mqtt.MQTT_ERR_PAYLOAD_SIZE
+            return info
         info = self._client.publish(topic, payload, qos=qos, retain=retain)
         if qos:
             # No lock: paho calls on_publish holding its own. Bounded by the 65,535 message ids.
@@ -148,7 +160,7 @@ class MqttLink:
         return deliver
 
     def _connected_cb(self, client: mqtt.Client, _u: object, _flags: object, reason: object,
-                      _props: object) -> None:
+                      props: object) -> None:
         if getattr(reason, "is_failure", False):
             self.refused = str(reason)
             log.error("%s: broker refused the connection: %s", self.client_id, reason)
@@ -162,6 +174,14 @@ class MqttLink:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             except OSError:
                 pass
+        # What the broker says holds for this connection only (paho would keep the first Maximum Packet
+        # Size it heard, and not read Receive Maximum at all)
+        max_packet = getattr(props, "MaximumPacketSize", 0)
+        self._max_packet = max_packet if isinstance(max_packet, int) else 0
+        receive_max = getattr(props, "ReceiveMaximum", 65535)
+        # private: the public setter refuses while connected, and CONNACK is the first time we know it
+        client._max_inflight_messages = min(_MAX_INFLIGHT, receive_max if isinstance(receive_max, int) else 65535)
+        self._drop_oversized(client)
         for pattern, options in self._subscriptions.items():
             client.subscribe(pattern, options=options)
         for hook in self._on_connect:
@@ -169,17 +189,50 @@ class MqttLink:
                 hook()
             except Exception:
                 log.exception("%s: on-connect hook failed", self.client_id)
+        self._hold_back(client)
         self._connected.set()
         self._answered.set()
+
+    def _drop_oversized(self, client: mqtt.Client) -> None:
+        """Publishes kept from before this connection that its broker would hang up on: refused now."""
+        if not self._max_packet:
+            return
+        # paho's own queue, private: it offers no way to take a message back
+        with client._out_message_mutex:
+            for mid, message in list(client._out_messages.items()):
+                if _publish_size(message.topic, message.payload, message.qos) > self._max_packet:
+                    del client._out_messages[mid]
+                    self._topics_in_flight.pop(mid, None)
+                    self._refuse(message.topic, "Packet too large")
+
+    def _hold_back(self, client: mqtt.Client) -> None:
+        """paho resends every QoS 1 publish left from the last connection, whatever this broker's Receive
+        Maximum [MQTT-4.9.0-2]: those past it are queued instead, sent as acknowledgements come."""
+        with client._out_message_mutex:
+            room = client._max_inflight_messages - client._inflight_messages
+            for message in client._out_messages.values():
+                if message.qos and message.state == MessageState.MQTT_MS_PUBLISH:
+                    if room > 0:
+                        room -= 1
+                    else:
+                        message.state = MessageState.MQTT_MS_QUEUED
+
+    def _pre_connect_cb(self, client: mqtt.Client, _u: object) -> None:
+        # paho keeps a broker's Server Keep Alive for every later connection: after one said 0, a
+        # half-open line would never be noticed [MQTT-3.2.2-21]. Each connection asks ours again.
+        client._keepalive = self._keepalive
 
     def _published_cb(self, _c: mqtt.Client, _u: object, mid: int, reason: object, _props: object) -> None:
         topic = self._topics_in_flight.pop(mid, "?")  # "?": answered before publish() returned
         if getattr(reason, "is_failure", False):
-            key = (topic, str(reason))
-            first = key not in self.publish_refused
-            self.publish_refused[key] = self.publish_refused.get(key, 0) + 1
-            if first:  # once per topic and reason: a denied table would otherwise flood the log
-                log.error("%s: the broker refused a publish on %s: %s", self.client_id, topic, reason)
+            self._refuse(topic, str(reason))
+
+    def _refuse(self, topic: str, why: str) -> None:
+        key = (topic, why)
+        first = key not in self.publish_refused
+        self.publish_refused[key] = self.publish_refused.get(key, 0) + 1
+        if first:  # once per topic and reason: a denied table would otherwise flood the log
+            log.error("%s: the broker refused a publish on %s: %s", self.client_id, topic, why)
 
     def _disconnected_cb(self, _c: mqtt.Client, _u: object, _flags: object, reason: object,
                          _props: object) -> None:
@@ -189,3 +242,9 @@ class MqttLink:
 
     def _message_cb(self, _c: mqtt.Client, _u: object, msg: mqtt.MQTTMessage) -> None:
         log.debug("%s: unrouted message on %s", self.client_id, msg.topic)
+
+
+def _publish_size(topic: str, payload: bytes | bytearray, qos: int) -> int:
+    """The bytes of a PUBLISH with no properties, as paho writes it (MQTT 5.0 §3.3)."""
+    body = 2 + len(topic.encode()) + (2 if qos else 0) + 1 + len(payload)
+    return 1 + (1 if body < 128 else 2 if body < 16_384 else 3 if body < 2_097_152 else 4) + body

@@ -72,6 +72,14 @@ MODULES: dict[str, tuple[str, list[str]]] = {
                                                "test_the_floors_own_step_rereads_what_the_command_line_stored",
                                                "tests/tournament/test_concurrent_td.py::"
                                                "test_a_floor_in_memory_sees_what_another_writer_stored"]),
+    # The hub's MQTT 5 link (issue 28): the codec against paho's, and the packets-only tests of
+    # test_hub_link (those against Mosquitto take seconds each and add nothing the codec tests miss)
+    "mqtt5": ("hub/edge/mqtt5.py", ["tests/hub/test_mqtt5_codec.py", "tests/hub/test_hub_link.py",
+                                    "-k", "not (both_ways or will_on or restart or refusals or broken_broker"
+                                    " or stopped_link or stop_disconnects)"]),
+    # The link itself is about connections: its tests meet a broker of the tests' own on loopback
+    # (one to four seconds each, no Mosquitto but the packet-size case), a mutant reruns those covering it
+    "link": ("hub/edge/link.py", ["tests/hub/test_link_brokers.py", "tests/hub/test_hub_link.py"]),
 }
 
 

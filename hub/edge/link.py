@@ -9,12 +9,15 @@ one worker went from ~1,450 events/s at 100 % of a core to 3,460 at 76 % (docs/s
 
 What a room needs of it, as of paho's: MQTT 5, a will and a birth, user name and password, TLS,
 a persistent session (`session_expiry`), publishes from any thread, QoS 1 publishes kept until the
-broker acknowledges them and sent again after a reconnect, the broker's Receive Maximum respected,
-publishes the broker refused counted by topic and reason (`publish_refused`), reconnects with a
-short backoff, subscriptions and `on_connect` hooks replayed on each. Bounded: at most `max_waiting`
-publishes wait for the broker (beyond it they are dropped, counted in `dropped`, and said in the log),
-the broker is told it may send no packet over 256 kB (one over it closes the connection), and the
-hub can stop the link reading while it catches up (`pause_reading`).
+broker acknowledges them and sent again after a reconnect (RETAIN kept), what the broker's CONNACK
+says (Receive Maximum, Maximum Packet Size, Server Keep Alive) respected for that connection only,
+publishes the broker refused or would refuse counted by topic and reason (`publish_refused`),
+reconnects with a short backoff (longer when another process takes our client id), a broker that
+never answers CONNECT left after `connect_timeout`, subscriptions and `on_connect` hooks replayed on
+each. Bounded: at most `max_waiting` publishes wait for the broker (beyond it they are dropped,
+counted in `dropped`, and said in the log), the broker is told it may send no packet over 256 kB (one
+over it closes the connection), and the hub can stop the link reading while it catches up
+(`pause_reading`). The brokers it is checked against, and how fast it recovers: docs/scale-out.md.
 """
 
 from __future__ import annotations
@@ -37,15 +40,23 @@ Handler = Callable[[Message], None]
 
 _SUBSCRIBE_BATCH = 200  # topic filters per SUBSCRIBE: a worker of a big room has thousands
 _BACKOFF = (0.05, 2.0)  # first retry, longest wait between retries (seconds), as MqttLink
+# Another process with our client id took the session (0x8E): each of us would take it back 20 times a
+# second. Waits double from the first to the longest while it goes on.
+_TAKEN_OVER_BACKOFF = (1.0, 60.0)
 
 
 class HubLink:
     def __init__(self, *, client_id: str, host: str, port: int, will: tuple[str, bytes] | None = None,
                  username: str | None = None, password: str | None = None, session_expiry: int = 0,
-                 keepalive: int = 15, tls: ssl.SSLContext | None = None, max_waiting: int = 200_000) -> None:
+                 keepalive: int = 15, tls: ssl.SSLContext | None = None, max_waiting: int = 200_000,
+                 connect_timeout: float = 5.0) -> None:
+        """`connect_timeout`: seconds a broker has to accept the TCP connection, then again to answer
+        CONNECT; past either the link hangs up and tries again (one that never answers stalls nothing)."""
         self.client_id = client_id
         self._host, self._port, self._tls = host, port, tls
-        self._keepalive, self._session_expiry = keepalive, session_expiry
+        self._keepalive_asked, self._session_expiry = keepalive, session_expiry
+        self._keepalive = keepalive  # this connection's: the broker's Server Keep Alive if it said one
+        self._connect_timeout = connect_timeout
         self._username, self._password, self._will = username, password, will
         self._max_waiting = max_waiting
         self.loop = asyncio.new_event_loop()
@@ -68,8 +79,9 @@ class HubLink:
         self.subscribe_refused: dict[str, str] = {}
         self.dropped = 0  # publishes dropped because `max_waiting` were already waiting
         self._receive_max = 65535
+        self._max_out = 0  # the broker's Maximum Packet Size on this connection; 0: it said none
         self._next_id = 0
-        self._inflight: dict[int, tuple[str, bytes, bytes]] = {}  # id -> (topic, payload, topic utf-8), QoS 1
+        self._inflight: dict[int, tuple[str, bytes, bool]] = {}  # id -> (topic, payload, retain), QoS 1
         self._waiting: deque[tuple[str, bytes, int, bool]] = deque()  # not yet sent: (topic, payload, qos, retain)
         self._pending_ids: dict[int, list[str]] = {}  # SUBSCRIBE id -> its filters
         self._from_threads: deque[tuple[str, bytes, int, bool]] = deque()
@@ -81,6 +93,10 @@ class HubLink:
         self._up = False  # CONNACK said yes on this connection (the loop's own view of `connected`)
         self._reading_paused = False
         self._retry = _BACKOFF[0]  # wait before the next attempt; doubles while the broker says no
+        self._no_connack: asyncio.TimerHandle | None = None
+        self._goodbye: int | None = None  # the reason of the broker's DISCONNECT on this connection
+        self._taken_over = 0  # takeovers in a row (0x8E), for the backoff
+        self._up_at = 0.0  # when CONNACK said yes on this connection
 
     # What MqttLink offers -----------------------------------------------------------------------
 
@@ -171,6 +187,7 @@ class HubLink:
         waits too long in the hub (`HubService`'s backlog bound). The broker keeps the messages (its
         queue is bounded too: `max_queued_messages`), the tables keep theirs in their outboxes."""
         self._reading_paused = paused
+        self._heard_at = self.loop.time()  # what the broker said while we did not read is not silence
         if self._transport is not None:
             if paused:
                 self._transport.pause_reading()
@@ -212,11 +229,13 @@ class HubLink:
         delay = self._retry
         while not self._stopping:
             try:
-                await self.loop.create_connection(lambda: _Protocol(self), self._host, self._port,
-                                                  ssl=self._tls, server_hostname=self._host if self._tls else None)
+                await asyncio.wait_for(
+                    self.loop.create_connection(lambda: _Protocol(self), self._host, self._port, ssl=self._tls,
+                                                server_hostname=self._host if self._tls else None),
+                    self._connect_timeout)
                 return  # CONNACK decides the rest (`_connack`)
-            except (OSError, ssl.SSLError) as err:
-                self._last_error = str(err) or type(err).__name__
+            except (OSError, ssl.SSLError, TimeoutError) as err:
+                self._last_error = str(err) or f"no TCP connection within {self._connect_timeout:g} s"
                 if first:
                     log.warning("%s: no connection to mqtt://%s:%d yet: %s", self.client_id, self._host,
                                 self._port, err)
@@ -233,12 +252,21 @@ class HubLink:
             except OSError:
                 pass
         self._heard_at = self.loop.time()
+        self._goodbye = None
         if self._reading_paused:
             transport.pause_reading()
-        transport.write(mqtt5.connect(self.client_id, keepalive=self._keepalive,
+        self._no_connack = self.loop.call_later(self._connect_timeout, self._connack_late, transport)
+        transport.write(mqtt5.connect(self.client_id, keepalive=self._keepalive_asked,
                                       clean_start=self._session_expiry == 0, session_expiry=self._session_expiry,
                                       username=self._username, password=self._password, will=self._will,
                                       max_packet=MAX_PACKET))
+
+    def _connack_late(self, transport: asyncio.Transport) -> None:
+        if transport is self._transport and not self._up:
+            self._last_error = f"no CONNACK within {self._connect_timeout:g} s"
+            log.warning("%s: the broker accepted the connection but did not answer CONNECT within %g s; "
+                        "connecting again", self.client_id, self._connect_timeout)
+            transport.abort()
 
     def _lost(self, err: Exception | None) -> None:
         was = self._up
@@ -248,16 +276,30 @@ class HubLink:
         self._pending_ids.clear()  # every subscription goes again on the next connection
         self._paused = False
         self._connected.clear()
-        if self._ping is not None:
-            self._ping.cancel()
-            self._ping = None
+        for timer in (self._ping, self._no_connack):
+            if timer is not None:
+                timer.cancel()
+        self._ping = self._no_connack = None
         if self._stopping:
             return
-        if was:
+        if self._goodbye == mqtt5.SESSION_TAKEN_OVER:
+            self._taken_over += 1
+            self._retry = min(_TAKEN_OVER_BACKOFF[0] * 2 ** (self._taken_over - 1), _TAKEN_OVER_BACKOFF[1])
+            log.warning("%s: another client connected with this client id and took the session (%d time(s) "
+                        "in a row): two processes share the id; connecting again in %g s", self.client_id,
+                        self._taken_over, self._retry)
+        elif was and self.loop.time() - self._up_at >= _BACKOFF[1]:
+            self._taken_over = 0
             self._retry = _BACKOFF[0]
             log.warning("%s: connection to the broker lost%s; connecting again", self.client_id,
                         f" ({err})" if err else "")
-        else:  # refused, or closed before it said yes: do not knock 20 times a second
+        else:
+            # Refused, closed before it said yes, or right after (a broker that drops what it cannot
+            # take, another process taking our client id without saying 0x8E: Mosquitto 2.0.11):
+            # do not knock 20 times a second
+            if was:
+                log.warning("%s: connection to the broker lost %.1f s after it was made%s; connecting again",
+                            self.client_id, self.loop.time() - self._up_at, f" ({err})" if err else "")
             self._retry = min(self._retry * 2, _BACKOFF[1])
         self._reconnect = self.loop.create_task(self._connect_until_up())
 
@@ -277,12 +319,21 @@ class HubLink:
                 pass
             elif kind == mqtt5.DISCONNECT:
                 code, said = mqtt5.read_disconnect(body)
-                log.warning("%s: the broker disconnected this link: %s%s", self.client_id, mqtt5.reason(code),
-                            f" ({said})" if said else "")
+                self._goodbye = code
+                if code != mqtt5.SESSION_TAKEN_OVER:  # said by `_lost`, with what the link does about it
+                    log.warning("%s: the broker disconnected this link: %s%s", self.client_id,
+                                mqtt5.reason(code), f" ({said})" if said else "")
+                # The broker closes its side next (§3.14.4); so do we, instead of pinging a dead line
+                if self._transport is not None:
+                    self._transport.abort()
+                return
             else:
                 raise mqtt5.ProtocolError(f"unexpected packet type {kind}")
 
     def _connack(self, ack: mqtt5.Connack) -> None:
+        if self._no_connack is not None:
+            self._no_connack.cancel()
+            self._no_connack = None
         if ack.code >= 0x80:
             self.refused = mqtt5.reason(ack.code)
             log.error("%s: broker refused the connection: %s", self.client_id, self.refused)
@@ -292,21 +343,20 @@ class HubLink:
             return
         self.refused = None
         self._up = True
+        self._up_at = self.loop.time()
+        # What the broker says holds for this connection only: the next may say otherwise, or nothing
         receive_max = ack.properties.get(mqtt5.RECEIVE_MAXIMUM)
         self._receive_max = receive_max if isinstance(receive_max, int) and receive_max > 0 else 65535
+        max_out = ack.properties.get(mqtt5.MAXIMUM_PACKET_SIZE)
+        self._max_out = max_out if isinstance(max_out, int) else 0
         keepalive = ack.properties.get(mqtt5.SERVER_KEEP_ALIVE)
-        if isinstance(keepalive, int):
-            self._keepalive = keepalive
+        self._keepalive = keepalive if isinstance(keepalive, int) else self._keepalive_asked
         if self._keepalive:
             self._ping = self.loop.call_later(self._keepalive / 2, self._pinger)
         filters = list(self._subscriptions.items())
         for k in range(0, len(filters), _SUBSCRIBE_BATCH):
             self._send_subscribe(filters[k:k + _SUBSCRIBE_BATCH])
-        # QoS 1 publishes the broker never acknowledged go again, first and in order (DUP if it kept
-        # our session: it may have them), then those that waited
-        for packet_id, (_topic, payload, raw_topic) in self._inflight.items():
-            self._send(mqtt5.publish(raw_topic, payload, qos=1, retain=False, packet_id=packet_id,
-                                     dup=ack.session_present))
+        self._resend(ack.session_present)
         self._connected.set()
         self._answered.set()
         for hook in self._hooks:
@@ -316,10 +366,31 @@ class HubLink:
                 log.exception("%s: on-connect hook failed", self.client_id)
         self._pump()
 
+    def _resend(self, session_present: bool) -> None:
+        """QoS 1 publishes the broker never acknowledged go again, first and in order (DUP if it kept our
+        session: it may have them), as many as its Receive Maximum allows; the rest wait at the head of
+        the queue, and one over its Maximum Packet Size is refused as a new one would be."""
+        unacked, self._inflight = self._inflight, {}
+        held: list[tuple[str, bytes, int, bool]] = []
+        for packet_id, (topic, payload, retain) in unacked.items():
+            if len(self._inflight) >= self._receive_max:
+                held.append((topic, payload, 1, retain))
+                continue
+            packet = mqtt5.publish(topic.encode(), payload, qos=1, retain=retain, packet_id=packet_id,
+                                   dup=session_present)
+            if self._max_out and len(packet) > self._max_out:
+                self._refuse(topic, mqtt5.reason(mqtt5.PACKET_TOO_LARGE))
+                continue
+            self._inflight[packet_id] = (topic, payload, retain)
+            self._send(packet)
+        self._waiting.extendleft(reversed(held))
+
     def _pinger(self) -> None:
         if self._transport is None or not self._up:
             return
-        if self.loop.time() - self._heard_at > 1.5 * self._keepalive:  # the broker went silent
+        if self._reading_paused:  # the hub stopped reading, not the broker answering: not silence
+            self._heard_at = self.loop.time()
+        elif self.loop.time() - self._heard_at > 1.5 * self._keepalive:  # the broker went silent
             log.warning("%s: no answer from the broker for %.0f s; connecting again", self.client_id,
                         self.loop.time() - self._heard_at)
             self._transport.abort()
@@ -346,12 +417,15 @@ class HubLink:
         if sent is None:
             return
         if code >= 0x80:
-            key = (sent[0], mqtt5.reason(code))
-            self.publish_refused[key] = self.publish_refused.get(key, 0) + 1
-            if self.publish_refused[key] == 1:
-                log.error("%s: the broker refused a publish on %s: %s", self.client_id, key[0], key[1])
+            self._refuse(sent[0], mqtt5.reason(code))
         if self._waiting:
             self._pump()
+
+    def _refuse(self, topic: str, why: str) -> None:
+        key = (topic, why)
+        self.publish_refused[key] = self.publish_refused.get(key, 0) + 1
+        if self.publish_refused[key] == 1:
+            log.error("%s: the broker refused a publish on %s: %s", self.client_id, topic, why)
 
     def _subacked(self, packet_id: int, codes: list[int]) -> None:
         filters = self._pending_ids.pop(packet_id, [])
@@ -372,8 +446,20 @@ class HubLink:
         if not filters:
             return
         packet_id = self._new_id()
+        packet = mqtt5.subscribe(packet_id, filters)
+        if self._max_out and len(packet) > self._max_out:  # in halves, as the broker's packet size allows
+            if len(filters) == 1:
+                pattern = filters[0][0]
+                self.subscribe_refused[pattern] = mqtt5.reason(mqtt5.PACKET_TOO_LARGE)
+                log.error("%s: the subscription to %s is over the broker's packet size (%d bytes)",
+                          self.client_id, pattern, self._max_out)
+                return
+            half = len(filters) // 2
+            self._send_subscribe(filters[:half])
+            self._send_subscribe(filters[half:])
+            return
         self._pending_ids[packet_id] = [p for p, _ in filters]
-        self._send(mqtt5.subscribe(packet_id, filters))
+        self._send(packet)
 
     def _publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
         if not self._up:
@@ -392,12 +478,15 @@ class HubLink:
 
     def _send_publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
         raw = topic.encode()
+        packet_id = self._new_id() if qos else 0
+        packet = mqtt5.publish(raw, payload, qos=qos, retain=retain, packet_id=packet_id)
+        if self._max_out and len(packet) > self._max_out:
+            # The broker would hang up on it (§3.2.2.3.6), and it would go first again on every reconnect
+            self._refuse(topic, mqtt5.reason(mqtt5.PACKET_TOO_LARGE))
+            return
         if qos:
-            packet_id = self._new_id()
-            self._inflight[packet_id] = (topic, payload, raw)
-            self._send(mqtt5.publish(raw, payload, qos=1, retain=retain, packet_id=packet_id))
-        else:
-            self._send(mqtt5.publish(raw, payload, qos=0, retain=retain))
+            self._inflight[packet_id] = (topic, payload, retain)
+        self._send(packet)
 
     def _pump(self) -> None:
         """Send what waited, in order, as far as the broker's Receive Maximum allows."""
@@ -457,6 +546,7 @@ class _Protocol(asyncio.Protocol):
             log.error("%s: the broker sent what this link cannot read (%s); connecting again",
                       self._link.client_id, err)
             if self._transport is not None:
+                self._transport.write(mqtt5.disconnect(err.code))  # an empty buffer: leaves at once
                 self._transport.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:

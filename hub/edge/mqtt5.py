@@ -17,6 +17,7 @@ SUBSCRIBE, SUBACK, UNSUBSCRIBE, UNSUBACK, PINGREQ, PINGRESP, DISCONNECT, AUTH = 
 
 PINGREQ_PACKET = b"\xc0\x00"
 DISCONNECT_PACKET = b"\xe0\x00"  # normal disconnection: the broker drops the will
+MALFORMED, PROTOCOL_ERROR, SESSION_TAKEN_OVER, TOPIC_ALIAS_INVALID, PACKET_TOO_LARGE = 0x81, 0x82, 0x8E, 0x94, 0x95
 
 # Reason codes a broker sends in CONNACK, PUBACK, SUBACK and DISCONNECT (MQTT 5.0 §2.4), named as paho
 # names them, so a refusal reads the same whichever link met it.
@@ -43,13 +44,20 @@ _PROPERTY_KINDS = {
     0x15: "s", 0x16: "d", 0x17: "b", 0x18: "i", 0x19: "b", 0x1A: "s", 0x1C: "s", 0x1F: "s", 0x21: "h",
     0x22: "h", 0x23: "h", 0x24: "b", 0x25: "b", 0x26: "p", 0x27: "i", 0x28: "b", 0x29: "b", 0x2A: "b"}
 SESSION_EXPIRY, SERVER_KEEP_ALIVE, RECEIVE_MAXIMUM, MAXIMUM_PACKET_SIZE, REASON_STRING = 0x11, 0x13, 0x21, 0x27, 0x1F
+TOPIC_ALIAS = 0x23
+_FIXED_SIZES = {"b": 1, "h": 2, "i": 4}
 
 _H = struct.Struct("!H")
 _I = struct.Struct("!I")
 
 
 class ProtocolError(ValueError):
-    """What a broker sent is not MQTT 5 as this client speaks it."""
+    """What a broker sent is not MQTT 5 as this client speaks it; `code` is the reason the link gives in
+    the DISCONNECT it sends before hanging up (§4.13)."""
+
+    def __init__(self, message: str, code: int = MALFORMED) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def reason(code: int) -> str:
@@ -129,6 +137,11 @@ def publish(topic: bytes, payload: bytes, *, qos: int, retain: bool, packet_id: 
     return bytes((first,)) + varint(length) + head + payload
 
 
+def disconnect(code: int) -> bytes:
+    """DISCONNECT with a reason code and no properties (§3.14.2.2: the property length may be left out)."""
+    return bytes((DISCONNECT << 4, 1, code))
+
+
 def puback(packet_id: int) -> bytes:
     """PUBACK, success: the short form (§3.4.2.1: reason and properties left out)."""
     return b"\x40\x02" + _H.pack(packet_id)
@@ -180,31 +193,34 @@ def properties(data: bytes, at: int) -> tuple[dict[int, object], int]:
         kind = _PROPERTY_KINDS.get(ident)
         at += 1
         value: object
-        if kind == "b":
-            value, at = data[at], at + 1
-        elif kind == "h":
-            value, at = _H.unpack_from(data, at)[0], at + 2
-        elif kind == "i":
-            value, at = _I.unpack_from(data, at)[0], at + 4
+        if kind is None:
+            raise ProtocolError(f"unknown property 0x{ident:02x}")
+        # Every read is checked against the block's end: a property cut short is a malformed packet,
+        # never an IndexError or a struct.error out of the parser
+        if kind in _FIXED_SIZES:
+            size = _FIXED_SIZES[kind]
+            if at + size > end:
+                raise ProtocolError(f"property 0x{ident:02x} cut short")
+            value, at = int.from_bytes(data[at:at + size], "big"), at + size
         elif kind == "v":
             got = read_varint(data, at)
-            if got is None:
-                raise ProtocolError("a property cut short")
+            if got is None or got[1] > end:
+                raise ProtocolError(f"property 0x{ident:02x} cut short")
             value, at = got
-        elif kind in ("s", "d"):
-            size = _H.unpack_from(data, at)[0]
-            raw = bytes(data[at + 2:at + 2 + size])
-            value, at = (raw.decode("utf-8", "replace") if kind == "s" else raw), at + 2 + size
-        elif kind == "p":
-            k = _H.unpack_from(data, at)[0]
-            v = _H.unpack_from(data, at + 2 + k)[0]
-            value, at = None, at + 4 + k + v  # user properties: not used by the hub
         else:
-            raise ProtocolError(f"unknown property 0x{ident:02x}")
-        if at > end:
-            raise ProtocolError("a property runs past its block")
+            raw, at = _length_prefixed(data, at, end, ident)
+            value = raw.decode("utf-8", "replace") if kind == "s" else raw
+            if kind == "p":  # user property: a second string; not used by the hub
+                value, at = None, _length_prefixed(data, at, end, ident)[1]
         found[ident] = value
     return found, end
+
+
+def _length_prefixed(data: bytes, at: int, end: int, ident: int) -> tuple[bytes, int]:
+    size = _H.unpack_from(data, at)[0] if at + 2 <= end else end
+    if at + 2 + size > end:
+        raise ProtocolError(f"property 0x{ident:02x} cut short")
+    return bytes(data[at + 2:at + 2 + size]), at + 2 + size
 
 
 def read_connack(body: bytes) -> Connack:
@@ -220,6 +236,8 @@ def read_publish(first: int, body: bytes) -> Incoming:
         raise ProtocolError(f"PUBLISH at QoS {qos}")
     try:
         size = _H.unpack_from(body, 0)[0]
+        if 2 + size > len(body):
+            raise ProtocolError("a PUBLISH's topic runs past its packet")
         topic = body[2:2 + size].decode()
         at = 2 + size
         packet_id = 0
@@ -228,10 +246,13 @@ def read_publish(first: int, body: bytes) -> Incoming:
             at += 2
     except (struct.error, UnicodeDecodeError) as err:
         raise ProtocolError(f"a PUBLISH that does not parse: {err}") from None
-    got = read_varint(body, at)
-    if got is None or got[1] + got[0] > len(body):
-        raise ProtocolError("PUBLISH properties cut short")
-    at = got[1] + got[0]  # properties skipped: no topic alias is ever allowed (CONNECT says 0)
+    props, at = properties(body, at)
+    # CONNECT allows no topic alias (its Topic Alias Maximum is left at 0): one is a protocol error
+    # (§3.3.2.3.4), and so is a topic with no alias to stand for it
+    if TOPIC_ALIAS in props:
+        raise ProtocolError("a PUBLISH with a topic alias this link never allowed", TOPIC_ALIAS_INVALID)
+    if not topic:
+        raise ProtocolError("a PUBLISH with an empty topic", PROTOCOL_ERROR)
     return Incoming(topic, body[at:], qos, bool(first & 0x01), packet_id)
 
 

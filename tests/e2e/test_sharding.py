@@ -9,6 +9,7 @@ import threading
 from collections import Counter
 
 from hub.edge.broker import EmbeddedBroker
+from hub.edge.link import HubLink
 from hub.edge.service import HubService
 from hub.edge.shard import Shard, hub_client_id, hub_status_topic
 from hw.decks import DeckRegistry
@@ -30,10 +31,10 @@ def table_in(topic: str) -> str | None:
 
 def start_worker(broker: EmbeddedBroker, shard: Shard, published: list[str],
                  applied: Counter[tuple[str, int]], *, subscribe: list[str] | None = None,
-                 heard: list[str] | None = None) -> tuple[HubService, MqttLink]:
+                 heard: list[str] | None = None) -> tuple[HubService, HubLink]:
     """`subscribe`: the room's tables (per-table subscriptions); `heard`: every topic the worker receives."""
-    link = MqttLink(client_id=hub_client_id(shard), host=broker.host, port=broker.port,
-                    will=(hub_status_topic(shard), wire.OFFLINE))
+    link = HubLink(client_id=hub_client_id(shard), host=broker.host, port=broker.port,
+                   will=(hub_status_topic(shard), wire.OFFLINE))  # as `tapis hub --shard` runs it
     publish = link.publish
     if heard is not None:
         subscribe_link = link.subscribe
@@ -115,8 +116,8 @@ def test_two_workers_share_six_tables_without_touching_each_others(broker: Embed
     finally:
         room.close()
         for hub, link in workers:
-            link.stop()
             hub.stop()
+            link.stop()
         spy.stop()
 
 
@@ -132,7 +133,7 @@ def test_workers_subscribed_to_their_own_tables_hear_nothing_else_and_a_table_st
     heard: list[list[str]] = [[], []]
     applied: Counter[tuple[str, int]] = Counter()
     room = Room(hub=None, tables=[], registry=DeckRegistry.generate(ids))
-    workers: list[tuple[HubService, MqttLink]] = []
+    workers: list[tuple[HubService, HubLink]] = []
     try:
         start_tables(room, host=broker.host, port=broker.port, ids=ids, seed=5, miss_rate=0.0, dropout_rate=0.0)
         assert wait_until(lambda: all(t.agent.stats.reader_up for t in room.tables))
@@ -175,5 +176,5 @@ def test_workers_subscribed_to_their_own_tables_hear_nothing_else_and_a_table_st
     finally:
         room.close()
         for hub, link in workers:
-            link.stop()
             hub.stop()
+            link.stop()

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from hub.edge.broker import EmbeddedBroker
+from hub.edge.link import HubLink
 from hub.edge.service import HubService
 from hw.decks import DeckRegistry
 from simulators.dealer import Board, Burn, CardStep, Hole
@@ -101,7 +102,7 @@ def test_agent_power_cut_while_the_hub_is_away_loses_nothing(broker: EmbeddedBro
             os.kill(first.pid, signal.SIGKILL)
         first.wait()
         board.remove(0, bytes.fromhex(registry.uid_of("t1/A", "As")))  # the felt changed during the cut
-        link = MqttLink(client_id="tapis-hub", host=broker.host, port=broker.port)
+        link = HubLink(client_id="tapis-hub", host=broker.host, port=broker.port)  # as installed
         hub = HubService(link=link)
         events: queue.Queue[dict] = queue.Queue()
         hub.add_listener(events.put)
@@ -123,8 +124,8 @@ def test_agent_power_cut_while_the_hub_is_away_loses_nothing(broker: EmbeddedBro
             for proc in procs:
                 proc.kill()
                 proc.wait(10)
-            link.stop()
             hub.stop()
+            link.stop()
 
 
 def test_a_hub_that_comes_online_after_the_table_published_gets_it_at_once(broker: EmbeddedBroker) -> None:
@@ -144,7 +145,7 @@ def test_a_hub_that_comes_online_after_the_table_published_gets_it_at_once(broke
                            open_link=lambda: SerialLink(board.port), resend_after=3600.0)
         table_link.start()
         agent.start()
-        hub_link = MqttLink(client_id="tapis-hub", host=broker.host, port=broker.port)
+        hub_link = HubLink(client_id="tapis-hub", host=broker.host, port=broker.port)
         hub = HubService(link=hub_link)
         try:
             board.place(profile.antenna_of(BOARD_ZONE), bytes.fromhex(registry.uid_of("t1/A", "Kd")))
@@ -159,5 +160,5 @@ def test_a_hub_that_comes_online_after_the_table_published_gets_it_at_once(broke
         finally:
             agent.stop()
             table_link.stop()
-            hub_link.stop()
             hub.stop()
+            hub_link.stop()

@@ -1,11 +1,12 @@
 """Fault tests of a tournament whose table facts travel through MQTT (issue 7).
 
 A simulated room (`simulators.tournament_room`: each table's facts through the agent's outbox path,
-a real Mosquitto, the hub's `HubService` + `FloorTables` + `EventStore`, simulated time) is played
+a real Mosquitto, the hub's `HubService` + `FloorTables` + `EventStore` on its installed link `HubLink`,
+simulated time) is played
 straight, then with a fault: the broker killed with SIGKILL (a real process) and restarted on the
 same port, one table's cable pulled for ten minutes, one table's agent dying and restarted on its
 outbox file, the hub dying and started again on its store. The table and hub "deaths" are in-process
-(`simulators.tournament_room.sever`): the TCP connection cut both ways without a DISCONNECT, so the
+(`simulators.tournament_room.sever`, `sever_hub`): the TCP connection cut both ways without a DISCONNECT, so the
 broker fires the will (checked), and the thread stopped; a SIGKILL of a hub process is
 tests/floor/test_kill.py.
 After each: no fact lost or duplicated in the hub's store, every table's facts and hands as in the

@@ -18,6 +18,7 @@ import pytest
 from secure_broker import SecureBroker, connect
 
 import simulators.demo as demo
+from hub.edge.link import HubLink
 from hub.edge.security import RoomCredentials
 from tablewire import wire
 from tablewire.mqtt import MqttLink
@@ -38,11 +39,13 @@ Seen = list[tuple[str, bytes]]
 @pytest.fixture(scope="module")
 def played(secure_broker: SecureBroker, room_creds: RoomCredentials) -> Iterator[tuple[Seen, Seen]]:
     """(what the dashboard got, what the TD got) over `HANDS` hands on each of two tables."""
-    links: dict[str, MqttLink] = {}
+    links: dict[str, MqttLink | HubLink] = {}
 
-    def credentialed(*, client_id: str, **kw: Any) -> MqttLink:
+    def credentialed(*, client_id: str, **kw: Any) -> MqttLink | HubLink:
+        """Each process with its own broker user; the hub on its own link, as `tapis hub` runs it."""
         user = room_creds.user(_username(client_id))
-        link = MqttLink(client_id=client_id, username=user.username, password=user.password, **kw)
+        kind = HubLink if client_id == "tapis-hub" else MqttLink
+        link = kind(client_id=client_id, username=user.username, password=user.password, **kw)
         links[client_id] = link
         return link
 
