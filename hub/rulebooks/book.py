@@ -136,6 +136,18 @@ class _File(BaseModel):
 Resolver = Callable[[str, tuple[str, ...]], "Rulebook"]
 
 
+def _allowed(parent: tuple[int | str, ...]) -> list[str]:
+    """The keys allowed where an unknown one was written."""
+    model: type[BaseModel] = _File
+    if parent[:1] == ("ruleset",):
+        model = _Rules
+    elif parent[:2] == ("rulings", "faults"):
+        model = _Clause
+    elif parent[:1] == ("rulings",):
+        model = _Rulings
+    return list(model.model_fields)
+
+
 def _where(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(p) for p in loc)
 
@@ -156,7 +168,9 @@ def parse_rulebook(text: str, source: str, resolve: Resolver | None = None,
     except ValidationError as err:
         problems = []
         for e in err.errors():
-            msg = "clé inconnue / unknown key (see docs/rulebooks.md)" if e["type"] == "extra_forbidden" else e["msg"]
+            msg = e["msg"]
+            if e["type"] == "extra_forbidden":
+                msg = f"clé inconnue / unknown key; allowed: {', '.join(_allowed(e['loc'][:-1]))}"
             problems.append(f"{_where(e['loc'])}: {msg}")
         raise RulebookError(source, problems) from err
     problems = [f"articles.{t}: unknown topic; allowed: {', '.join(TOPICS)}" for t in doc.articles if t not in TOPICS]
