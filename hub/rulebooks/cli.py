@@ -64,12 +64,31 @@ SETTINGS_FR: dict[str, tuple[str, str]] = {
 }
 
 
+# the values of the closed sets, as a TD reads them (the code in brackets is what the file says)
+VALUE_FR: dict[str, str] = {
+    "increment": "au moins la dernière relance complète", "double": "au moins le double de la mise",
+    "full_raise_only": "seule une relance complète rouvre", "cumulative": "les tapis incomplets s'additionnent",
+    "double_own": "rouvre si la mise atteint le double de la sienne",
+    "call_or_fold": "il ne peut que suivre ou passer", "td_decision": "le directeur décide",
+    "dead_if_opened": "main morte si le pot était ouvert",
+    "in_order": "prises dans l'ordre", "second_out_of_turn": "la seconde est hors de tour",
+    "last_aggressor": "le dernier agresseur", "first_raiser": "le premier relanceur",
+    "player": "un joueur", "self": "le joueur lui-même", "dealer": "le donneur", "official": "le directeur",
+    "first_card": "la première carte", "own_last_card": "sa propre dernière carte",
+    "button_second_card": "la deuxième carte du bouton", "last_card": "la dernière carte",
+    "two_in_a_row_one_with_chips_or_three": "deux actions de suite dont une avec jetons, ou trois",
+    "two_in_a_row_with_chips_or_three": "deux actions de suite avec jetons, ou trois",
+    "two_actions": "deux actions", "two_with_chips": "deux joueurs ont mis des jetons",
+}
+
+
 def _value(v: object) -> str:
     if isinstance(v, bool):
         return "oui" if v else "non"
     if isinstance(v, frozenset):
-        return ", ".join(sorted(str(x) for x in v))
-    return str(v)
+        return ", ".join(_value(x) for x in sorted(v, key=str))
+    text = str(v)
+    return f"{VALUE_FR[text]} [{text}]" if text in VALUE_FR else text
 
 
 def lines(book: Rulebook) -> dict[str, str]:
@@ -77,8 +96,10 @@ def lines(book: Rulebook) -> dict[str, str]:
     rs, out = book.ruleset, {}
     for name, (label, topic) in SETTINGS_FR.items():
         out[f"ruleset.{name}"] = f"{label} : {_value(getattr(rs, name))} — {rs.article(topic)}"
-    out["rulings.deadline"] = f"Doit être assis à : {book.rulings.deadline} — {rs.article('dead_button')}"
-    out["rulings.substantial"] = (f"Action substantielle (plus de fausse donne) : {book.rulings.substantial} — "
+    absent = clauses_for(FaultKind.ABSENT_PLAYER, book.id)
+    out["rulings.deadline"] = (f"Le joueur doit être assis à la distribution de : {_value(book.rulings.deadline)}"
+                               + (f" — {absent[0][1]}" if absent else ""))
+    out["rulings.substantial"] = (f"Plus de fausse donne après : {_value(book.rulings.substantial)} — "
                                   f"{book.rulings.substantial_article}")
     for kind in FaultKind:
         for i, (clause, article) in enumerate(clauses_for(kind, book.id)):
@@ -127,6 +148,8 @@ def run(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
             out.write(f"{book.id} — {book.name}\n")
             for line in lines(book).values():
                 out.write(line + "\n")
+            for article, text in book.texts.items():  # the club's own articles, in its words
+                out.write(f"{article} : « {text} »\n")
         else:
             a, b = lines(_book(ns.a)), lines(_book(ns.b))
             for key in dict.fromkeys([*a, *b]):

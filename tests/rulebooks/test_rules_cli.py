@@ -90,7 +90,7 @@ def test_show_prints_one_french_line_per_rule_with_its_article() -> None:
     assert text[0].startswith("pcbl-2026 — Poker Club des Bords de Loire")
     assert "Carte retournée pendant la donne : fausse donne : les cartes sont remélangées et redonnées par le " \
            "même donneur, blinds et antes rendues — pcbl-2026 9" in text
-    assert "Ordre d'abattage : first_raiser — pcbl-2026 14" in text
+    assert "Ordre d'abattage : le premier relanceur [first_raiser] — pcbl-2026 14" in text
     assert any(line.startswith("Feuille morte") and line.endswith("cdc-2013 6.3") for line in text)
 
 
