@@ -25,6 +25,9 @@ from hub.rules.rulesets import (
     TimeCaller,
 )
 from hub.rulings.model import Clause, Decision, RulingsError, RulingsTable, Substantial, When
+from hub.tournament.penalties import PenaltyKind, PenaltyStep
+from hub.tournament.results import ChipRaceRounding, PayoutRule, PayoutTier
+from hub.tournament.rulesets import FloorPolicy, LeaveWithoutNotice, Mover, RulesetId, SeatChoice, StopReference
 from tablewire.faults import Deadline, FaultKind
 
 TOPICS = (
@@ -72,6 +75,7 @@ class Rulebook:
     ruleset: Ruleset
     rulings: RulingsTable
     inherits: str | None = None
+    floor: FloorPolicy | None = None  # the tournament's floor (hub.tournament); a club keeps its parent's code paths
     # "club 12" -> the club's wording of its own article (French)
     texts: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     source: str = ""  # the file's text, kept with a tournament so a restart never changes rules
@@ -120,6 +124,65 @@ class _Rulings(BaseModel):
     faults: dict[FaultKind, tuple[_Clause, ...]] = {}
 
 
+class _Step(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: PenaltyKind
+    article: str = Field(min_length=1, max_length=80)
+    low: int = Field(0, ge=0, le=1000)
+    high: int = Field(0, ge=0, le=1000)
+    extra_hands: int = Field(0, ge=0, le=10)
+
+
+class _Tier(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_entries: int = Field(ge=0)
+    basis_points: tuple[int, ...] = Field(min_length=1)
+
+
+class _Payouts(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pool_percent: int = Field(ge=1, le=100)
+    article: str = Field(min_length=1, max_length=80)
+    tiers: tuple[_Tier, ...] = Field(min_length=1)
+
+
+class _Tournament(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    balance_gap: int | None = Field(None, ge=1, le=9)
+    balance_article: str | None = None
+    stop_gap: int | None = Field(None, ge=1, le=9)
+    stop_reference: StopReference | None = None
+    mover: Mover | None = None
+    seat_choice: SeatChoice | None = None
+    move_article: str | None = None
+    break_article: str | None = None
+    final_table_sizes: dict[int, int] | None = None
+    final_article: str | None = None
+    late_arrival_levels: int | None = Field(None, ge=0, le=50)
+    late_arrival_until_break: bool | None = None
+    late_arrival_full_stack: bool | None = None
+    late_arrival_article: str | None = None
+    late_registration_levels: int | None = Field(None, ge=0, le=50)
+    reentries: int | None = Field(None, ge=0, le=20)
+    reentry_levels: int | None = Field(None, ge=0, le=50)
+    reentry_article: str | None = None
+    wait_list: bool | None = None
+    leave_without_notice: LeaveWithoutNotice | None = None
+    leave_article: str | None = None
+    chip_race: ChipRaceRounding | None = None
+    chip_race_article: str | None = None
+    penalties: tuple[_Step, ...] | None = Field(None, min_length=1)
+    hand_for_hand_before_prize_jump: bool | None = None
+    bubble_ranked_by_stack: bool | None = None
+    elimination_article: str | None = None
+    payouts: _Payouts | None = None
+    heads_up_article: str | None = None
+
+
 class _File(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -129,6 +192,7 @@ class _File(BaseModel):
     ruleset: _Rules = _Rules()
     articles: dict[str, str] = {}
     rulings: _Rulings = _Rulings()
+    tournament: _Tournament | None = None
     texts: dict[str, str] = {}
 
 
@@ -145,6 +209,12 @@ def _allowed(parent: tuple[int | str, ...]) -> list[str]:
         model = _Clause
     elif parent[:1] == ("rulings",):
         model = _Rulings
+    elif parent[:2] == ("tournament", "payouts"):
+        model = _Payouts if len(parent) == 2 else _Tier
+    elif parent[:2] == ("tournament", "penalties"):
+        model = _Step
+    elif parent[:1] == ("tournament",):
+        model = _Tournament
     return list(model.model_fields)
 
 
@@ -277,4 +347,33 @@ def _build(doc: _File, parent: Rulebook | None, text: str, problems: list[str]) 
         if number not in own_articles:
             problems.append(f"texts.\"{number}\": no rule cites this article")
     return Rulebook(id=doc.id, name=doc.name, ruleset=ruleset, rulings=rulings, inherits=doc.inherits,
-                    texts=MappingProxyType(texts), source=text)
+                    floor=_floor(doc, parent, problems), texts=MappingProxyType(texts), source=text)
+
+
+def _floor(doc: _File, parent: Rulebook | None, problems: list[str]) -> FloorPolicy | None:
+    """The tournament's floor: a seed's own (all of it), or the parent's with what the club wrote."""
+    base = parent.floor if parent is not None else None
+    if doc.tournament is None:
+        return base
+    t = doc.tournament
+    given = {k: getattr(t, k) for k in type(t).model_fields if getattr(t, k) is not None}
+    if "penalties" in given:
+        given["penalties"] = tuple(PenaltyStep(s.kind, s.article, s.low, s.high, s.extra_hands)
+                                   for s in t.penalties or ())
+    if t.payouts is not None:
+        given["payouts"] = PayoutRule(t.payouts.pool_percent,
+                                      tuple(PayoutTier(x.min_entries, x.basis_points) for x in t.payouts.tiers),
+                                      t.payouts.article)
+    if base is not None:
+        return replace(base, **given)
+    given.setdefault("stop_gap", None)
+    given.setdefault("payouts", None)
+    given.setdefault("late_arrival_levels", None)
+    if doc.id not in tuple(RulesetId):
+        problems.append(f"tournament: only a rulebook with `inherits` (or one of {', '.join(RulesetId)}) has a floor")
+        return None
+    lacking = [k for k in _Tournament.model_fields if k not in given]
+    if lacking:
+        problems.append(f"tournament: missing {', '.join(lacking)} (required without `inherits`)")
+        return None
+    return FloorPolicy(ruleset=RulesetId(doc.id), **given)

@@ -47,6 +47,7 @@ def test_the_club_file_resolves_over_cdc_2013() -> None:
     changed = {k for k in cdc.rulings.table if cdc.rulings.table[k] != club.rulings.table[k]}
     assert {str(k) for k in changed} == {"exposed_card", "flop_without_burn"}
     assert club.texts["pcbl-2026 9"].startswith("Toute carte retournée")
+    assert club.floor == cdc.floor  # the tournament's floor (ladder, payouts...) is cdc-2013's, unchanged
 
 
 def test_replay_an_exposed_card_is_a_misdeal_under_the_club_article_9(tmp_path: Path) -> None:

@@ -44,6 +44,10 @@ BROKEN: dict[str, tuple[str, str]] = {  # name -> (file text, what its line must
     "unknown_parent": ('id = "club-x"\nname = "Club X"\ninherits = "cdc-2031"\n', "unknown rulebook 'cdc-2031'"),
     "unknown_topic": (HEAD + "[articles]\nburn = \"12\"\n", "articles.burn: unknown topic"),
     "bad_id": ('id = "Club X!"\nname = "x"\ninherits = "cdc-2013"\n', "id: String should match pattern"),
+    "unknown_tournament_key": (HEAD + "[tournament]\nrebuys = 2\n", "tournament.rebuys: clé inconnue / unknown key; "
+                               "allowed: balance_gap"),
+    "bad_penalty": (HEAD + "[tournament]\npenalties = [{kind = \"fine\", article = \"20\"}]\n",
+                    "tournament.penalties.0.kind: Input should be 'warning'"),
     "no_parent_incomplete": ('id = "club-x"\nname = "Club X"\n', "articles: missing min_raise"),
 }
 

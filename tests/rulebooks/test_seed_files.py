@@ -16,6 +16,8 @@ import hub.rulebooks as rb
 from hub.rules.rulesets import RULESETS, get_ruleset
 from hub.rulings.engine import rulings_table
 from hub.rulings.model import Substantial
+from hub.tournament.results import POUQUES_PAYOUTS
+from hub.tournament.rulesets import floor_policy
 
 GOLDEN = json.loads((Path(__file__).parent / "golden_seeds.json").read_text(encoding="utf-8"))
 
@@ -80,3 +82,21 @@ def test_the_engines_read_the_files(rid: str) -> None:
     book = rb.get(rid)
     assert get_ruleset(rid) is book.ruleset
     assert rulings_table(rid) is book.rulings
+
+
+GOLDEN_FLOOR = json.loads((Path(__file__).parent / "golden_floor.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("rid", rb.SEED_IDS)
+def test_file_gives_exactly_the_floor_policy(rid: str) -> None:
+    """Penalty ladder, payouts, late arrival and registration, re-entry, balancing: as in Python before."""
+    loaded = plain(floor_policy(rid))
+    assert isinstance(loaded, dict)
+    for key, want in GOLDEN_FLOOR[rid].items():
+        assert loaded[key] == want, f"{rid} {key}"
+    assert loaded.keys() == GOLDEN_FLOOR[rid].keys()
+    assert floor_policy(rid) is rb.get(rid).floor
+
+
+def test_the_pouques_payouts_offered_to_any_tournament_are_pouques_81() -> None:
+    assert floor_policy("pouques-2020").payouts == POUQUES_PAYOUTS
