@@ -138,7 +138,7 @@ class Step(_Model):
 
 
 class Scenario(_Model):
-    ruleset: str = "cdc-2013"
+    ruleset: str = "cdc-2013"  # an id, or a rulebook file (.toml, relative to the scenario): load() registers it
     variant: str = "nlhe"  # a game of hub/rules/games.toml (nlhe, plo, plo5, short_deck, pineapple...)
     table: TableSpec = TableSpec()
     level: LevelSpec
@@ -235,6 +235,16 @@ def parse_yaml(text: str, where: str) -> Any:
         loader.dispose()
 
 
+def _register_rulebook(file: Path, scenario: Path) -> str:
+    """A rulebook named by file: checked, made known to the hub's engines; its id is the ruleset."""
+    import hub.rulebooks as rulebooks
+
+    try:
+        return rulebooks.register_file(file).id
+    except rulebooks.RulebookError as err:
+        raise ScenarioError(f"scenario {scenario}: ruleset: {'; '.join(err.problems)}") from err
+
+
 def load(path: str | Path) -> Scenario:
     path = Path(path)
     try:
@@ -251,6 +261,9 @@ def load(path: str | Path) -> Scenario:
     data = parse_yaml(text, str(path))
     if not isinstance(data, dict):
         raise ScenarioError(f"scenario {path}: expected a mapping at the top level")
+    rulebook = data.get("ruleset")
+    if isinstance(rulebook, str) and rulebook.endswith(".toml"):  # a club's file, beside the scenario
+        data["ruleset"] = _register_rulebook(path.parent / rulebook, path)
     raw_steps = data.get("steps")
     if isinstance(raw_steps, list):
         for i, step in enumerate(raw_steps, 1):

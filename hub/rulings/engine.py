@@ -2,7 +2,7 @@
 
 Consumes a fault (from the dealing monitor, the clock or the betting engine) and a `Situation`
 (from the hub's rules engine); emits a `Ruling` citing the article. The per-ruleset tables are
-data (`cdc_2013`, `brest_2011`, ...); this module only evaluates their named conditions. Pure.
+data, read from the rulebook files (`hub.rulebooks`); this module only evaluates their named conditions.
 """
 
 from __future__ import annotations
@@ -10,15 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
-from hub.rulings import brest_2011, cdc_2013, cpt87, pcpm, pouques_2020
-from hub.rulings.model import Clause, Decision, Ruling, RulingsTable, Situation, UnknownRuleset, When
+from hub.rulings.model import Clause, Decision, Ruling, RulingsTable, Situation, Substantial, UnknownRuleset, When
 from tablewire.faults import Deadline, FaultDetected, FaultKind
 
-_TABLES: Mapping[str, RulingsTable] = {
-    m.RULINGS.ruleset: m.RULINGS for m in (cdc_2013, brest_2011, pouques_2020, pcpm, cpt87)
-}
-RULESETS: tuple[str, ...] = tuple(_TABLES)
-DEFAULT_RULESET = cdc_2013.RULINGS.ruleset
+RULESETS: tuple[str, ...] = ("cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87")  # the seeds
+DEFAULT_RULESET = "cdc-2013"  # and the fallback where another rulebook is silent
 _VOIDING = (Decision.MISDEAL,)  # what substantial action turns into "continue"
 _WRONG_COUNT = (FaultKind.MISSING_HOLE_CARD, FaultKind.EXTRA_HOLE_CARD, FaultKind.SEAT_SKIPPED)
 
@@ -76,10 +72,13 @@ _CONDITIONS: Mapping[When, Callable[[FaultDetected, Situation], bool]] = {
 
 def rulings_table(ruleset: str) -> RulingsTable:
     """The data of one rulebook; raises `UnknownRuleset` for an unknown id."""
+    from hub import rulebooks  # the files are read at the edge; hub.rulebooks imports this package
+
     try:
-        return _TABLES[ruleset]
+        return rulebooks.BookView()[ruleset].rulings
     except KeyError:
-        raise UnknownRuleset(f"unknown ruleset {ruleset!r}: expected one of {', '.join(RULESETS)}") from None
+        known = ", ".join(rulebooks.BookView())
+        raise UnknownRuleset(f"unknown ruleset {ruleset!r}: expected one of {known}") from None
 
 
 def clauses_for(kind: FaultKind, ruleset: str) -> tuple[tuple[Clause, str], ...]:
@@ -87,10 +86,10 @@ def clauses_for(kind: FaultKind, ruleset: str) -> tuple[tuple[Clause, str], ...]
     data = rulings_table(ruleset)
     own: tuple[Clause, ...] = () if kind in data.silent else data.table.get(kind, ())
     tried = tuple((c, c.article) for c in own)
-    if data is cdc_2013.RULINGS or (own and kind not in data.partial):
+    if ruleset == DEFAULT_RULESET or (own and kind not in data.partial):
         return tried
     note = f" ({ruleset} silent)"
-    return tried + tuple((c, c.article + note) for c in cdc_2013.RULINGS.table.get(kind, ()))
+    return tried + tuple((c, c.article + note) for c in rulings_table(DEFAULT_RULESET).table.get(kind, ()))
 
 
 def rule(fault: FaultDetected, ruleset: str = DEFAULT_RULESET, situation: Situation | None = None) -> Ruling:
@@ -149,13 +148,13 @@ def is_substantial(ruleset: str, actions: Sequence[str]) -> bool:
     consecutive chip actions, or three; brest III.12 / pcpm: two players put chips in after the
     blinds; pouques 48: the anomaly is covered by two actions of any kind.
     """
-    rulings_table(ruleset)
+    rule = rulings_table(ruleset).substantial
     chips = [a in _CHIPS for a in actions]
     pairs = list(zip(chips, chips[1:]))
-    if ruleset == "cdc-2013":
+    if rule is Substantial.TWO_IN_A_ROW_ONE_WITH_CHIPS_OR_THREE:
         return len(actions) >= 3 or any(a or b for a, b in pairs)
-    if ruleset == "cpt87":
+    if rule is Substantial.TWO_IN_A_ROW_WITH_CHIPS_OR_THREE:
         return len(actions) >= 3 or any(a and b for a, b in pairs)
-    if ruleset == "pouques-2020":
+    if rule is Substantial.TWO_ACTIONS:
         return len(actions) >= 2
     return sum(chips) >= 2

@@ -48,6 +48,15 @@ class When(StrEnum):
     HALF_OVER_BET = "half_over_bet"  # pouques 52: at least 50 % over the previous bet
 
 
+class Substantial(StrEnum):
+    """When voluntary actions since the deal (blinds excluded) void a misdeal (`engine.is_substantial`)."""
+
+    TWO_IN_A_ROW_ONE_WITH_CHIPS_OR_THREE = "two_in_a_row_one_with_chips_or_three"  # cdc 7.7
+    TWO_IN_A_ROW_WITH_CHIPS_OR_THREE = "two_in_a_row_with_chips_or_three"  # cpt87 6.6
+    TWO_ACTIONS = "two_actions"  # pouques 48: two actions of any kind
+    TWO_WITH_CHIPS = "two_with_chips"  # brest III.12, pcpm: two players put chips in
+
+
 @dataclass(frozen=True, slots=True)
 class Clause:
     """One line of a ruleset table: when `when` holds, rule `decision` citing `article`."""
@@ -69,6 +78,7 @@ class RulingsTable:
     table: Mapping[FaultKind, tuple[Clause, ...]]
     silent: frozenset[FaultKind] = frozenset()  # these fall back to cdc-2013 entirely
     partial: frozenset[FaultKind] = frozenset()  # own clauses first, then cdc-2013's
+    substantial: Substantial = Substantial.TWO_WITH_CHIPS
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,29 +70,3 @@ def next_step(ladder: tuple[PenaltyStep, ...], given: list[PenaltyKind]) -> Pena
             if step.kind is kind:
                 reached = max(reached, idx)
     return ladder[min(reached + 1, len(ladder) - 1)]
-
-
-CDC_LADDER = (
-    PenaltyStep(PenaltyKind.WARNING, "cdc-2013 12.2", extra_hands=1),
-    PenaltyStep(PenaltyKind.MISSED_ROUNDS, "cdc-2013 12.1-12.2", 1, 4),
-    PenaltyStep(PenaltyKind.DISQUALIFICATION, "cdc-2013 12.2"),
-)
-BREST_LADDER = (
-    PenaltyStep(PenaltyKind.WARNING, "brest-2011 XIII.1", extra_hands=1),
-    PenaltyStep(PenaltyKind.SUSPENSION, "brest-2011 XIII.1", 10, 40),
-    PenaltyStep(PenaltyKind.DISQUALIFICATION, "brest-2011 XIII.1"),
-)
-POUQUES_LADDER = (
-    PenaltyStep(PenaltyKind.WARNING, "pouques-2020 49, 64"),
-    PenaltyStep(PenaltyKind.SUSPENSION, "pouques-2020 49", 5, 30),
-    PenaltyStep(PenaltyKind.DISQUALIFICATION, "pouques-2020 43, 64"),
-)
-PCPM_LADDER = (
-    PenaltyStep(PenaltyKind.WARNING, "pcpm pénalités"),
-    PenaltyStep(PenaltyKind.DISQUALIFICATION, "pcpm pénalités"),
-)
-CPT87_LADDER = (
-    PenaltyStep(PenaltyKind.MISSED_HANDS, "cpt87 10.1", 1, 4),
-    PenaltyStep(PenaltyKind.MISSED_ROUNDS, "cpt87 10.1", 1, 4),
-    PenaltyStep(PenaltyKind.DISQUALIFICATION, "cpt87 10.1"),
-)

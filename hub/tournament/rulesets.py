@@ -1,7 +1,8 @@
-"""Floor policies of the five rulebooks as data, each rule with its article (hub, tournament floor).
+"""Floor policies of the five rulebooks, each rule with its article (hub, tournament floor).
 
 Consumed by the aggregate, `seating.py` and `balancing.py`; the code stays one, the rulebooks
-differ only here (RULES.md §1 and §4). `floor_policy(ruleset_id)` picks one.
+differ only in the `[tournament]` section of their files (hub/rulebooks/*.toml; RULES.md §1 and §4).
+`floor_policy(ruleset_id)` picks one.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from hub.tournament.errors import TournamentError
-from hub.tournament.penalties import BREST_LADDER, CDC_LADDER, CPT87_LADDER, PCPM_LADDER, POUQUES_LADDER, PenaltyStep
-from hub.tournament.results import POUQUES_PAYOUTS, ChipRaceRounding, PayoutRule
+from hub.tournament.penalties import PenaltyStep
+from hub.tournament.results import ChipRaceRounding, PayoutRule
 
 
 class RulesetId(StrEnum):
@@ -84,44 +85,12 @@ class FloorPolicy:
         return seats_per_table
 
 
-_POLICIES: dict[RulesetId, FloorPolicy] = {
-    RulesetId.CDC_2013: FloorPolicy(
-        RulesetId.CDC_2013, 3, "cdc-2013 3.3", 3, StopReference.OTHER_TABLE,
-        Mover.FUTURE_BIG_BLIND, SeatChoice.LEFT_OF_BUTTON, "cdc-2013 3.3", "cdc-2013 3.4",
-        {10: 9, 9: 9, 6: 7}, "cdc-2013 3.1, 3.6", 2, False, False, "cdc-2013 2.8", 0, 0, 0, "",
-        False, LeaveWithoutNotice.CHIPS_STAY, "cdc-2013 2.9", ChipRaceRounding.HALF_UP,
-        "cdc-2013 4.2", CDC_LADDER, False, True, "cdc-2013 2.10", None, "cdc-2013 5.3"),
-    RulesetId.BREST_2011: FloorPolicy(
-        RulesetId.BREST_2011, 2, "brest-2011 VI.4", None, StopReference.NONE,
-        Mover.FUTURE_BIG_BLIND, SeatChoice.LEFT_OF_BIG_BLIND, "brest-2011 VI.6", "brest-2011 VI.11",
-        {}, "brest-2011 I.7", 1, False, False, "brest-2011 II.1", 0, 0, 0, "brest-2011 I.9",
-        True, LeaveWithoutNotice.CHIPS_STAY, "brest-2011 IX.5", ChipRaceRounding.ALWAYS_UP,
-        "brest-2011 X", BREST_LADDER, False, False, "cdc-2013 2.10 (brest silent)", None,
-        "brest-2011 VI.13-14"),
-    RulesetId.POUQUES_2020: FloorPolicy(
-        RulesetId.POUQUES_2020, 2, "pouques-2020 35", None, StopReference.NONE,
-        Mover.FUTURE_BIG_BLIND, SeatChoice.FARTHEST_FROM_BUTTON, "pouques-2020 36-37",
-        "pouques-2020 35", {10: 9, 9: 9}, "pouques-2020 40", 6, False, False, "pouques-2020 9, 25",
-        6, 1, 6, "pouques-2020 7, 22, 32", False, LeaveWithoutNotice.CHIPS_STAY, "pouques-2020 25",
-        ChipRaceRounding.HALF_UP, "pouques-2020 33", POUQUES_LADDER, True, False, "pouques-2020 82",
-        POUQUES_PAYOUTS, "pouques-2020 34, 72"),
-    RulesetId.PCPM: FloorPolicy(
-        RulesetId.PCPM, 2, "pcpm équilibrage", None, StopReference.NONE,
-        Mover.FUTURE_BIG_BLIND, SeatChoice.DRAWN, "pcpm équilibrage", "pcpm équilibrage",
-        {}, "pcpm table finale", None, True, False, "pcpm retards", 0, 0, 0, "",
-        False, LeaveWithoutNotice.RANKED_LAST, "pcpm points particuliers", ChipRaceRounding.HALF_UP,
-        "pcpm (cdc 4.2)", PCPM_LADDER, False, False, "pcpm (cdc 2.10)", None, "pcpm tête-à-tête"),
-    RulesetId.CPT87: FloorPolicy(
-        RulesetId.CPT87, 2, "cpt87 3.2", 3, StopReference.OTHER_TABLE,
-        Mover.FUTURE_BIG_BLIND, SeatChoice.DRAWN, "cpt87 3.2", "cpt87 3.2",
-        {10: 10, 9: 10, 8: 9, 6: 7, 4: 5, 3: 4}, "cpt87 3.3", 2, False, True, "cpt87 3.4",
-        0, 0, 0, "", False, LeaveWithoutNotice.RANKED_LAST, "cpt87 2.12", ChipRaceRounding.HALF_UP,
-        "cpt87 4.2", CPT87_LADDER, False, False, "cpt87 (cdc 2.10)", None, "cpt87 5.3"),
-}
-
-
 def floor_policy(ruleset: RulesetId | str) -> FloorPolicy:
+    from hub import rulebooks  # the files are read at the edge; hub.rulebooks imports this module
+
     try:
-        return _POLICIES[RulesetId(ruleset)]
+        policy = rulebooks.get(RulesetId(ruleset).value).floor
     except ValueError as err:
         raise TournamentError(f"unknown ruleset {ruleset!r}") from err
+    assert policy is not None  # every seed file has its [tournament] section (tests/rulebooks)
+    return policy

@@ -74,7 +74,7 @@ def test_every_ruling_decision_appears() -> None:
 def code_citations() -> set[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
     for base in ("hub", "table_agent"):
-        for path in (ROOT / base).rglob("*.py"):
+        for path in [*(ROOT / base).rglob("*.py"), *(ROOT / base).rglob("*.toml")]:  # the rulebook files too
             for short, article in CITED.findall(path.read_text(encoding="utf-8")):
                 found.add((SHORT[short], article))
     for ruleset in RULESETS:  # the rulings tables and the engine's articles, as cited in rulings
@@ -86,7 +86,7 @@ def code_citations() -> set[tuple[str, str]]:
         for article in rules.articles.values():
             found.add((rules.id, article))
     for base in ("hub", "table_agent"):  # pcpm has no numbers: its sections are cited by name
-        for path in (ROOT / base).rglob("*.py"):
+        for path in [*(ROOT / base).rglob("*.py"), *(ROOT / base).rglob("*.toml")]:
             for article in PCPM_CITED.findall(path.read_text(encoding="utf-8")):
                 found.add(("pcpm", article))
     return found

@@ -1,0 +1,100 @@
+"""The rulebooks a table can run under: the five seed files shipped here, and clubs' files.
+
+Consumed by the betting engine (`hub.rules.rulesets.get_ruleset`) and the rulings engine
+(`hub.rulings.engine.rulings_table`) by id; `load_file(path)` reads a club's file (it may
+`inherits` a seed by id, or another file by path) and `register` makes its id known to both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from hub.rulebooks.book import Rulebook, RulebookError, parse_rulebook
+
+SEEDS_DIR = Path(__file__).parent
+SEED_IDS = ("cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87")  # RULES.md's order
+
+_BOOKS: dict[str, Rulebook] = {}
+
+
+def _resolve(name: str, chain: tuple[str, ...], base: Path | None = None) -> Rulebook:
+    if name in chain:
+        raise RulebookError(name, [f"cycle of inheritance: {' -> '.join((*chain, name))}"])
+    if name in _BOOKS:
+        return _BOOKS[name]
+    if name in SEED_IDS:
+        return _seeds()[name]
+    path = Path(name) if base is None or Path(name).is_absolute() else base / name
+    if not path.suffix == ".toml":
+        raise RulebookError(name, [f"unknown rulebook {name!r}; known: {', '.join(known())}, or a .toml path"])
+    return load_file(path, chain)
+
+
+def parse(text: str, source: str = "<rulebook>", base: Path | None = None,
+          chain: tuple[str, ...] = ()) -> Rulebook:
+    """A rulebook from TOML text (not registered); `RulebookError` lists every problem."""
+    return parse_rulebook(text, source, lambda name, ch: _resolve(name, ch, base), chain)
+
+
+def load_file(path: str | Path, chain: tuple[str, ...] = ()) -> Rulebook:
+    """A rulebook file, its parent resolved (an id, or a path relative to the file)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise RulebookError(str(p), [f"cannot read the file: {err}"]) from err
+    return parse(text, str(p), p.parent, chain)
+
+
+def _seeds() -> Mapping[str, Rulebook]:
+    if not all(i in _BOOKS for i in SEED_IDS):
+        for rid in SEED_IDS:
+            _BOOKS.setdefault(rid, parse((SEEDS_DIR / f"{rid}.toml").read_text(encoding="utf-8"),
+                                         f"{rid}.toml", SEEDS_DIR))
+    return _BOOKS
+
+
+def register(book: Rulebook) -> Rulebook:
+    """Makes `book.id` known to the engines; the same id twice must be the same rules."""
+    _seeds()
+    known_book = _BOOKS.get(book.id)
+    if known_book is not None and known_book.source != book.source:
+        raise RulebookError(book.id, [f"id: {book.id!r} is already a different rulebook; "
+                                      "give the club's file its own id"])
+    _BOOKS[book.id] = book
+    return book
+
+
+def register_file(path: str | Path) -> Rulebook:
+    return register(load_file(path))
+
+
+def get(rulebook_id: str) -> Rulebook:
+    """The rulebook of that id; `RulebookError` (a ValueError) naming the known ones."""
+    books = _seeds()
+    try:
+        return books[rulebook_id]
+    except KeyError:
+        raise RulebookError(rulebook_id, [f"unknown rulebook; known: {', '.join(books)}"]) from None
+
+
+def known() -> tuple[str, ...]:
+    return tuple(_seeds())
+
+
+class BookView(Mapping[str, Rulebook]):
+    """The known rulebooks as a live mapping (seeds first, then those registered)."""
+
+    def __getitem__(self, key: str) -> Rulebook:
+        return _seeds()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(tuple(_seeds()))
+
+    def __len__(self) -> int:
+        return len(_seeds())
+
+
+__all__ = ["SEED_IDS", "BookView", "Rulebook", "RulebookError", "get", "known", "load_file", "parse",
+           "register", "register_file"]
