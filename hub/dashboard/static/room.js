@@ -29,7 +29,7 @@ function drawAll() {
   Object.values(ROOM.tables).forEach(drawTable);
   drawFaults();
 }
-window.rerender = drawAll;
+window.rerender = () => { drawAll(); drawClock(); };  // a language switch redraws the clock's words too
 // A busy room sends hundreds of updates a second: redraw each changed table once per frame.
 const dirty = new Set();
 let pending = false;
