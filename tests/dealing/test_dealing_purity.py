@@ -30,4 +30,7 @@ def test_module_imports_nothing_impure_and_opens_with_a_docstring(path: pathlib.
 
 
 def test_pure_modules_found() -> None:
-    assert len(PURE) >= 10
+    # the rulings tables moved to files (hub/rulebooks/*.toml): their engine, model and texts stay here
+    names = {str(p.relative_to(ROOT)) for p in PURE}
+    assert {"table_agent/dealing.py", "hub/rulings/engine.py", "hub/rulings/model.py", "hub/rulings/texts.py"} <= names
+    assert len(PURE) >= 9
