@@ -166,14 +166,8 @@ class FloorTables:
             return Output([wire.hub_event(table, "cancel_refused", by=by, reason="no hand in progress")])
         if hand is not None and game.hand_no != hand:
             return Output([wire.hub_event(table, "cancel_refused", by=by, reason=f"hand {hand} is over")])
-        try:
-            with self.store.atomic():  # the mark and the floor's stacks after it, together
-                self.store.put_config(_CANCEL + table, {"hand": game.hand_no, "row": self.store.last_table_row(),
-                                                        "by": by})
-                return self._after(table, state, game.cancel(by), now)
-        except StoreError:
-            self._rebuild(table, self.store.last_table_row() + 1)
-            raise
+        return self._store_first(table, state, _CANCEL + table, lambda: {
+            "hand": game.hand_no, "row": self.store.last_table_row(), "by": by}, lambda: game.cancel(by), now)
 
     def decide(self, table: str, kind: str, option: str, by: str, now: float, *, hand: int | None = None) -> Output:
         """The TD decides a fault the ruleset left to him (`TableGame.decide`), carried out at the table and
@@ -190,13 +184,19 @@ class FloorTables:
                 return game.decide(kind, option, by)  # refused, in words
             return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option,
                                           reason="no hand in progress")])
+        return self._store_first(table, state, _DECIDED + table, lambda: [
+            *self._decisions(table, game.hand_no),
+            {"hand": game.hand_no, "row": self.store.last_table_row(), "kind": kind, "option": option, "by": by}],
+            lambda: game.decide(kind, option, by), now)
+
+    def _store_first(self, table: str, state: TableSeat, key: str, mark: Callable[[], JSON],
+                     play: Callable[[], Output], now: float) -> Output:
+        """The TD's mark (`mark()` under `key`) and what it plays, the floor's stacks after it, in one
+        transaction; a failed COMMIT rebuilds the table from the store (`_rebuild`) and raises."""
         try:
-            with self.store.atomic():  # the mark and the floor's stacks after it, together
-                marks = self._decisions(table, game.hand_no)
-                marks.append({"hand": game.hand_no, "row": self.store.last_table_row(), "kind": kind,
-                              "option": option, "by": by})
-                self.store.put_config(_DECIDED + table, marks)
-                return self._after(table, state, game.decide(kind, option, by), now)
+            with self.store.atomic():
+                self.store.put_config(key, mark())
+                return self._after(table, state, play(), now)
         except StoreError:
             self._rebuild(table, self.store.last_table_row() + 1)
             raise
