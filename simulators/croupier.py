@@ -111,7 +111,11 @@ class Croupier:
         if waiting():
             self.td_waits += 1
             log.info("table %s: hand %s waits for the TD's decision", self.agent.table, ctx.hand)
-        while waiting():
+        return self._hold(waiting)
+
+    def _hold(self, condition: Callable[[], bool]) -> bool:
+        """Wait while `condition` holds, however long (the TD's decision has no deadline); False when stopped."""
+        while condition():
             if self.stop.wait(0.02):
                 return False
         return True
@@ -641,9 +645,8 @@ class Croupier:
 
         self.td_waits += 1
         log.info("table %s: hand %s waits for the TD's decision on %s", self.agent.table, ctx.hand, kind)
-        while decided() is None and watch.result is None and watch.hand == ctx.hand:  # however long he takes
-            if self.stop.wait(0.02):
-                return None
+        if not self._hold(lambda: decided() is None and watch.result is None and watch.hand == ctx.hand):
+            return None
         return decided() if watch.result is None else None
 
     def _wrong_flop(self, kind: FaultKind, deck: list[str], ctx: HandContextCmd) -> bool | None:
