@@ -144,8 +144,10 @@ class Play:
         self.table.press()
         self.hand += 1
         hand = self.hand
+        # the table plays once it has the hand's context and its first betting state: two messages, the
+        # second may still be on its way when the first is here
         self.wait(f"hand {hand} starts", lambda: self.events("hand_start", hand) and self.table.sent(
-            wire.HandContextCmd, hand))
+            wire.HandContextCmd, hand) and self.table.sent(wire.BettingCmd, hand))
         self.rng_cards = list(DECK)
         return self.events("hand_start", hand)[0], self.table.sent(wire.HandContextCmd, hand)[0]
 
