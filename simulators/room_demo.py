@@ -65,6 +65,7 @@ class RoomLog:
     faults: dict[str, int] = field(default_factory=dict)
     hands: dict[str, int] = field(default_factory=dict)
     floor_seen: int = 0  # the tournament's events already in `lines`
+    login: str = ""  # the dashboard's address and the TD's login: kept on screen, each redraw wipes it
 
 
 def fault_line(event: HubEvent) -> str:
@@ -125,7 +126,8 @@ def run_room_demo(*, tables: int = 3, players: int | None = None, hands: int | N
             parts.service.add_listener(lambda e: _heard(e, log, out, lock, as_json, hands, parts, done))
             parts.start()
             if parts.dashboard is not None:
-                print(f"demo: TD dashboard on {parts.dashboard.url} (TD login: td / {password})", file=sys.stderr)
+                log.login = f"demo: TD dashboard on {parts.dashboard.url} (TD login: td / {password})"
+                print(log.login, file=sys.stderr)
             start_tables(room, host=host, port=port, ids=ids, seed=seed, seat_count=SEATS)
             for i, table in enumerate(room.tables):
                 plan = FaultPlan(rate=fault_rate, rng=random.Random(f"{seed}:{table.profile.table}:faults"))
@@ -234,6 +236,8 @@ def render(room: Room, parts: HubParts, log: RoomLog, out: TextIO, lock: threadi
     assert parts.floor_tables is not None
     floor_tables = parts.floor_tables
     lines = ["\x1b[H\x1b[2Jtapis demo : la salle / the room (Ctrl-C pour arrêter / to stop)"]
+    if log.login:
+        lines.append(log.login)
     with parts.service.floor_lock:
         t = floor_tables.floor.require()
         for event in t.events[log.floor_seen:]:  # eliminations, broken tables, levels

@@ -7,6 +7,7 @@ Its topics live here, not in `tablewire`: they run between the TD's tools and th
 
 from __future__ import annotations
 
+import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -46,6 +47,7 @@ class NewTournament(_Cmd):
     pool_percent: int = Field(100, ge=1, le=100)  # share of the buy-ins paid out (percents payouts)
     guarantee_cents: int = Field(0, ge=0, le=100_000_000)  # a guaranteed prize pool (0: none)
     seed: int = 0
+    date: datetime.date | None = None  # the night's date, for the results (None: the day it is created)
 
 
 PlayerName = Annotated[str, Field(min_length=1, max_length=60)]

@@ -9,6 +9,7 @@ second and on every change; accepts TD commands from MQTT, executed on the owner
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
 import logging
 import queue
@@ -19,6 +20,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TypeVar
 
+from hub import rulebooks
 from hub.floor.command_words import in_english, in_french
 from hub.floor.commands import (
     COMMAND_TYPES,
@@ -70,6 +72,7 @@ T = TypeVar("T")
 _SEED_KEY = "floor/seed"
 _PAYOUT_KEY = "floor/payouts"
 _TABLES_KEY = "floor/draw_tables"
+_DATE_KEY = "floor/date"  # the night's date (ISO), for the results
 _UNDO_KEY = "floor/undo/"  # + position of a TD action's first record -> its last one's
 
 
@@ -184,6 +187,7 @@ class FloorService:
             self.store.put_config(_SEED_KEY, command.seed)
             self.store.put_config(_PAYOUT_KEY, rule)
             self.store.put_config(_TABLES_KEY, command.tables)
+            self.store.put_config(_DATE_KEY, (command.date or datetime.date.today()).isoformat())
             self.store.append_tournament_events([e.to_dict() for e in t.events])
         self.tournament, self._payouts, self._guarantee = t, parse_payouts(rule), command.guarantee_cents
         self._changed = True
@@ -580,7 +584,16 @@ class FloorService:
         t = self.require()
         rule = self.payout_rule()
         pool = rule.prize_pool(t.state.entries, t.state.buy_in_cents) if rule else 0
-        return results_view(t.state, t.standings(), self.prizes(), pool)
+        out = results_view(t.state, t.standings(), self.prizes(), pool)
+        date = self.store.get_config(_DATE_KEY)
+        try:
+            ruleset_name = rulebooks.get(t.state.policy.ruleset.value).name
+        except ValueError:
+            ruleset_name = t.state.policy.ruleset.value
+        # what the printed sheet says of the night: its date, its rulebook, its buy-in
+        out.update(date=date if isinstance(date, str) else None, ruleset_name=ruleset_name,
+                   buy_in_cents=t.state.buy_in_cents)
+        return out
 
     # --- MQTT ---------------------------------------------------------------------------------------
 

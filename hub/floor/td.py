@@ -63,6 +63,7 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--guarantee", type=float, default=0.0, metavar="EUR",
                      help="a guaranteed prize pool: the club pays what the entries do not reach")
     new.add_argument("--seed", type=int, default=None, help="draws' seed (default: random)")
+    new.add_argument("--date", default=None, metavar="YYYY-MM-DD", help="the night's date (default: today)")
     reg = sub.add_parser("register", parents=[common], help="enter players (before the draw or late)")
     reg.add_argument("players", nargs="+", metavar="NAME")
     reg.add_argument("--absent", action="store_true", help="registered, not arrived yet")
@@ -117,7 +118,7 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
                 "structure_toml": text, "seats_per_table": args.seats, "tables": args.tables,
                 "buy_in_cents": round(args.buy_in * 100), "payouts": args.payouts,
                 "pool_percent": args.pool_percent, "seed": seed,
-                "guarantee_cents": _guarantee_cents(args.guarantee)}
+                "guarantee_cents": _guarantee_cents(args.guarantee), "date": args.date}
     if c == "register":
         return {"cmd": "register", "players": args.players, "present": not args.absent}
     if c == "clock":

@@ -427,6 +427,9 @@ class TableGame:
             elif isinstance(entry, RulingGiven) and entry.ruling.kind == "time_expired":
                 out.events.append(self._event("fault", kind="time_expired", seat=entry.ruling.seat, cards=[],
                                               ruling=entry.ruling.to_dict()))
+                # the table carries it out too: the seat's light at fault, the dealer mucks that hand
+                out.commands.append(wire.RulingCmd(hand=self.hand_no, kind="time_expired",
+                                                   decision=str(entry.ruling.decision), seat=entry.ruling.seat))
             elif isinstance(entry, RulingGiven) and entry.ruling.decision is EngineDecision.TD_DECISION:
                 out.events.append(self._engine_td_decision(entry.ruling))
             elif isinstance(entry, RulingGiven):  # a ruling that changed after its fault

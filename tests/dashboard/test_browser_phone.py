@@ -126,3 +126,23 @@ def test_a_hub_restart_is_noticed_by_the_td_s_page_before_he_acts(chromium: Brow
         assert td.errors == []  # type: ignore[attr-defined]
     finally:
         again.stop()
+
+
+def test_on_a_phone_the_tables_come_first_and_a_waiting_decision_above_them(chromium: Browser,  # noqa: F811
+                                                                            room: ScriptedRoom,
+                                                                            dashboard: Dashboard) -> None:
+    """Issue #30, point 8: on a phone the room page led with the controls and a long incident list, the
+    tables 5,000 px down. The tables come first; a decision the TD must take goes above them."""
+    deal_hole_cards(room)
+    room.settle()
+    td = phone(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    td.wait_for_selector("#table-t1")
+    top = "(sel) => document.querySelector(sel).getBoundingClientRect().top + window.scrollY"
+    assert td.evaluate(top, "#tables") < td.evaluate(top, "#faults-box") < td.evaluate(top, "#controls")
+    room.fault("t1", 1, "boxed_card", seat=2, cards=["As"], boxed_in_deal=2, during_deal=True)
+    room.settle()
+    td.wait_for_selector(".fault.decide button[data-option]")
+    assert td.evaluate(top, "#faults-box") < td.evaluate(top, "#tables") < td.evaluate(top, "#controls")
+    assert width(td) <= PHONE["width"]
+    assert td.errors == []  # type: ignore[attr-defined]

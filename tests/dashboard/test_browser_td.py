@@ -59,7 +59,7 @@ def test_a_tournament_table_shows_names_and_the_td_cancels_its_hand(
     td.click("#table-t1 button.cancel-hand")
     # asked on the page, in its language (the browser's own dialog has its buttons in the browser's)
     td.wait_for_selector("#confirm:not(.hidden)")
-    assert td.inner_text("#confirm-text").startswith("Annuler la donne — Table t1, Donne ")
+    assert td.inner_text("#confirm-text").startswith("Annuler la donne — Table 1, Donne ")
     assert td.inner_text("#confirm-yes") == "Confirmer" and td.inner_text("#confirm-no") == "Retour"
     td.click("#confirm-yes")
     td.wait_for_function("() => /Donne annulée par le DT — cdc-2013 6.4/"
@@ -95,7 +95,7 @@ def test_incidents_are_grouped_by_table_and_all_marked_seen_at_once(chromium: Br
     room.fault("t1", 1, "boxed_card", seat=None, cards=["6h"], boxed_in_deal=2, during_deal=True)  # cpt87 6.3
     room.settle()
     td.wait_for_selector(".fault-group[data-table='t1'] .fault.decide")
-    assert td.locator(".fault-group[data-table='t1'] h4").inner_text() == "Table t1"
+    assert td.locator(".fault-group[data-table='t1'] h4").inner_text() == "Table 1"
     assert td.locator(".fault-group .fault").count() == 2
     td.click("#ack-all")
     td.wait_for_function("() => document.querySelectorAll('.fault-group .fault').length === 1")

@@ -242,3 +242,21 @@ def test_an_all_in_player_shares_only_the_pot_he_can_win() -> None:
     # 1,000 shared by 2, 4, 1 (the odd chip to the first left of the button); 1,400 by 2 and 1
     assert stacks(end) == {1: 10_000 - 1_000 + 333 + 700, 2: 10_000 - 1_000 + 334 + 700, 3: 9_900, 4: 333}
     assert sum(stacks(end).values()) == 30_300
+
+
+# -- Time called and run out (cdc 10.13): the table is told, not only the room ---------------------------
+
+
+def test_a_time_run_out_is_a_ruling_the_table_carries_out() -> None:
+    """The hand of a player whose called time runs out is dead: the hub's event said so to the room, but
+    the table got no ruling, so no seat light and nothing for the dealer to muck (issue #26)."""
+    felt = four_players("cdc-2013")
+    to_act = felt.game.hand.to_act  # type: ignore[union-attr]
+    assert to_act is not None
+    felt._keep(felt.game.dealer("time", to_act, 1.0))
+    out = felt._keep(felt.game.tick(1_000.0))
+    fault = next(e for e in out.events if e["type"] == "fault")
+    assert (fault["kind"], fault["seat"]) == ("time_expired", to_act)
+    told = [c for c in out.commands if isinstance(c, wire.RulingCmd)]
+    assert [(c.kind, c.seat, c.decision) for c in told] == [("time_expired", to_act, fault["ruling"]["decision"])]
+    assert to_act not in felt.game.hand.live  # type: ignore[union-attr]

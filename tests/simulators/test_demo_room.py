@@ -144,6 +144,8 @@ def test_the_default_demo_is_a_tournament_room_with_dashboard_clock_and_faults_r
     assert proc.returncode == 0, (text[-2000:], err.read_text()[-2000:])
     frames = text.split("\x1b[H\x1b[2J")
     lines = {line for frame in frames for line in frame.splitlines()}
+    # the TD's login stays on the screen the redraws wipe (issue #30, point 10)
+    assert all(f"(TD login: td / {password})" in frame for frame in frames[1:]), frames[-1][:300]
     ruled = {m.group(1): m.group(2) for line in lines
              if (m := re.search(r"\((\w+)\) — (cdc-2013 [\d.]+) : \w+ — \S", line))}
     # ten faulty hands draw ten kinds of the croupier's bag (every kind: test_every_fault.py)

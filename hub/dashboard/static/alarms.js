@@ -18,7 +18,7 @@ function drawAlarm() {
     const bits = [tables ? `${tables} ${t(tables > 1 ? "alarm_blocked_n" : "alarm_blocked")}` : null,
       decisions ? `${decisions} ${t(decisions > 1 ? "alarm_decision_n" : "alarm_decision")}` : null];
     badge.textContent = "⚠ " + bits.filter(Boolean).join(" · ");
-    badge.title = Object.values(ROOM.tables).filter(blocked).map(s => `${t("table")} ${s.table}${colon()}${blockedText(s)}`).join("\n");
+    badge.title = Object.values(ROOM.tables).filter(blocked).map(s => `${tableName(s.table)}${colon()}${blockedText(s)}`).join("\n");
     badge.classList.toggle("on", tables + decisions > 0);
   }
   const base = document.title.replace(/^⚠ /, "");

@@ -197,6 +197,8 @@ function showHealth(h) {
 }
 
 // A seat's player: the table's own snapshot names tournament players; else the floor's clock data does.
+// One name for a table wherever a TD reads it (issue #30): "Table 1", whether the hub says t1 or 1.
+function tableName(id) { const s = String(id); return `${t("table")} ${/^t\d+$/.test(s) ? s.slice(1) : s}`; }
 function seatName(table, seat) {
   const n = /^t(\d+)$/.exec(table), c = ROOM.clock;
   const at = n && c && c.tables ? c.tables[n[1]] : null;
@@ -239,11 +241,11 @@ function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.ope
 function renderTable(s) {
   // Broken up by the floor: said in words, no seats (its players sit elsewhere, not at 0 chips here).
   if (s.closed) return el("div", { class: "table closed", id: "table-" + s.table, "data-table": s.table },
-    el("h2", {}, el("a", { href: "/table?t=" + encodeURIComponent(s.table) }, `${t("table")} ${s.table}`),
+    el("h2", {}, el("a", { href: "/table?t=" + encodeURIComponent(s.table) }, tableName(s.table)),
       el("span", { class: "badge" }, t("table_closed"))),
     el("div", { class: "text" }, t("table_closed_why")));
   const open = openFaults(s.table);
-  const head = el("h2", {}, el("a", { href: "/table?t=" + encodeURIComponent(s.table) }, `${t("table")} ${s.table}`),
+  const head = el("h2", {}, el("a", { href: "/table?t=" + encodeURIComponent(s.table) }, tableName(s.table)),
     s.online ? null : el("span", { class: "badge bad" }, t("offline")),
     s.reader && s.reader !== "connected" && s.reader !== "unknown" ? el("span", { class: "badge reader " + (s.reader === "unknown" ? "" : "bad") }, `${t("reader")} ${t("reader_" + s.reader)}`) : null,
     open.length ? el("span", { class: "badge warn" }, `⚠ ${open.length}`) : null,
@@ -255,7 +257,8 @@ function renderTable(s) {
     return el("tr", { class: cls, "data-seat": p.seat },
       el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: t("button") }, "D") : null),
       el("td", { class: "player" }, p.player || seatName(s.table, p.seat)), el("td", {}, hole),
-      el("td", { class: "num" }, chips(p.stack)), el("td", { class: "num" }, p.bet ? chips(p.bet) : ""),
+      el("td", { class: "num" }, s.hand_open && p.live && p.stack === 0 ? label("action", "allin") : chips(p.stack)),  // all in, not "0"
+      el("td", { class: "num" }, p.bet ? chips(p.bet) : ""),
       el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : (s.hand_open && !p.live ? t("folded") : "")));
   });
   const seatZones = Object.entries(s.zones || {}).filter(([z]) => z.startsWith("seat:"));
@@ -274,7 +277,7 @@ function cancelButton(s) {
   const said = el("div", { class: "text cancel-result" }, CANCELS[s.table] || "");
   if (!s.hand_open) return CANCELS[s.table] ? said : null;  // the ruling stays until the next cancel
   const button = el("button", { class: "cancel-hand", onclick: async () => {
-    if (!(await ask(`${t("cancel_hand")} — ${t("table")} ${s.table}, ${t("hand")} ${s.hand}${LANG === "fr" ? "\u202f?" : "?"}`))) return;
+    if (!(await ask(`${t("cancel_hand")} — ${tableName(s.table)}, ${t("hand")} ${s.hand}${LANG === "fr" ? "\u202f?" : "?"}`))) return;
     const r = await tdPost("/api/td/floor", { cmd: "cancel_hand", table: s.table, by: ME.user || "TD" });
     const d = r.data.data || {};
     CANCELS[s.table] = r.ok ? `✔ ${typo(LANG === "fr" ? d.text : d.text_en)}` : `✘ ${refusalText(r)}`;
@@ -290,7 +293,7 @@ const CANCELS = {};
 // A fault in words: its kind, the hand as the header names it, cards as the chips show them, the
 // ruling's article and decision from the page's own tables (the hub's text is one language only).
 function faultHead(f) {
-  return `${t("table")} ${f.table} · ${t("hand")} ${f.hand} · ${label("fault", f.kind)}`;
+  return `${tableName(f.table)} · ${t("hand")} ${f.hand} · ${label("fault", f.kind)}`;
 }
 function renderFault(f) {
   const r = f.ruling || {};

@@ -64,7 +64,7 @@ async function showDeal() {
 
 // --- the TD's own actions, newest first, each undone from here while nothing has played since --------
 function actionWords(e) {
-  const who = e.player || "", table = e.table ? `${t("table")} ${e.table}` : "";
+  const who = e.player || "", table = e.table ? tableName(e.table) : "";
   switch (e.type) {
     case "PlayerRegistered": return tf("h_registered", { p: who });
     case "PlayerReentered": return tf("h_reentered", { p: who });
@@ -114,6 +114,8 @@ async function loadTemplates() {
   } catch (e) { NEW.structures = []; }
   const select = $("n-template");
   select.replaceChildren(...NEW.structures.map(s => el("option", { value: s.id }, s.name)));
+  const date = $("f-new").querySelector("[name=date]");
+  if (!date.value) date.value = new Date().toLocaleDateString("sv-SE");  // today, as YYYY-MM-DD
   pickTemplate();
 }
 function pickTemplate() {
@@ -132,7 +134,7 @@ function newTournament(form) {
     seats_per_table: Number(get("seats")), tables, buy_in_cents: Math.round(euros * 100),
     payouts: get("payouts").replace(/\s+/g, "") || "ruleset", pool_percent: wholeNumber(get("pool"), 1, 100) || 100,
     guarantee_cents: Math.round(100 * (Number(get("guarantee").replace(",", ".")) || 0)),
-    seed: Math.floor(Math.random() * 2 ** 31) };
+    seed: Math.floor(Math.random() * 2 ** 31), date: get("date") || null };
 }
 function drawLists() {
   const res = DESK.results;
@@ -144,7 +146,7 @@ function drawLists() {
     el("tr", {}, el("th", {}, t("player_col")), el("th", {}, t("where")), el("th", { class: "num" }, t("chips_col")), el("th", {}, "")),
     ...(playing.length ? playing.map(r => el("tr", { "data-player": r.player },
       el("td", { class: "player" }, r.player),
-      el("td", {}, r.table ? `${r.table} · ${r.seat}` : label("standing", "registered")),
+      el("td", {}, r.table ? `${tableName(r.table)} · ${t("seat").toLowerCase()} ${r.seat}` : label("standing", "registered")),
       el("td", { class: "num" }, r.table ? chips(r.chips) : ""),
       el("td", {}, ME.role === "td" && r.status === "playing" ? el("button", { class: "eliminate", onclick: () => eliminate(r.player) }, t("eliminate")) : null)))
       : [el("tr", {}, el("td", { colspan: "4", class: "dim" }, t("no_players")))]));

@@ -11,7 +11,7 @@ function seated(c) {
   return out.sort((a, b) => a.player.localeCompare(b.player, LANG));
 }
 function moveText(m) {
-  const where = (table, seat) => `${t("table")} ${table} · ${t("seat").toLowerCase()} ${seat}`;
+  const where = (table, seat) => `${tableName(table)} · ${t("seat").toLowerCase()} ${seat}`;
   return `${m.player}${colon()}${where(m.from_table, m.from_seat)} → ${where(m.to_table, m.to_seat)} (${label("move_reason", m.reason)})`;
 }
 function drawMoves(c, only) {
@@ -28,7 +28,7 @@ function drawPlayerList(c) {
   const wanted = fold((document.getElementById("player-search") || {}).value);
   const rows = seated(c).filter(p => !wanted || fold(p.player).includes(wanted));
   box.replaceChildren(...(rows.length ? rows.map(p => el("tr", { class: p.status === "out" ? "out" : "", "data-player": p.player },
-    el("td", { class: "player" }, p.player), el("td", {}, `${t("table")} ${p.table}`), el("td", {}, `${t("seat")} ${p.seat}`),
+    el("td", { class: "player" }, p.player), el("td", {}, tableName(p.table)), el("td", {}, `${t("seat")} ${p.seat}`),
     el("td", { class: "num" }, chips(p.chips)), el("td", {}, label("player_status", p.status))))
     : [el("tr", {}, el("td", {}, t("no_players")))]));
 }
@@ -36,7 +36,7 @@ function drawSeating(c) {
   const box = document.getElementById("seating");
   if (!box) return;
   box.replaceChildren(...Object.entries((c && c.tables) || {}).map(([table, at]) =>
-    el("div", { "data-table": table }, el("b", {}, `${t("table")} ${table}`),
+    el("div", { "data-table": table }, el("b", {}, tableName(table)),
       Object.entries(at.seats || {}).map(([seat, p]) => el("div", {}, `${seat}. ${p.player}`)))));
 }
 // Redrawn when the players, seats or moves change (the clock comes every second).

@@ -8,8 +8,13 @@ function draw() {
   const res = RESULTS;
   if (!res) { document.getElementById("r-facts").textContent = t("no_tournament"); return; }
   document.getElementById("r-name").textContent = res.name;
-  document.getElementById("r-facts").textContent =
-    `${res.entries} ${t("entries_of")} · ${t("players_left")} ${res.players_left} · ${t("prize_pool")} ${euro(res.prize_pool_cents)}`;
+  // the printed sheet says which night: its date, its rulebook, its buy-in (issue #30)
+  const day = res.date ? new Date(res.date + "T12:00:00").toLocaleDateString(LANG === "fr" ? "fr-FR" : "en-GB",
+    { day: "numeric", month: "long", year: "numeric" }) : null;
+  document.getElementById("r-facts").textContent = [day, res.ruleset_name,
+    res.buy_in_cents != null ? `${t("buy_in_of")} ${euro(res.buy_in_cents)}` : null,
+    `${res.entries} ${t("entries_of")}`, `${t("players_left")} ${res.players_left}`,
+    `${t("prize_pool")} ${euro(res.prize_pool_cents)}`].filter(Boolean).join(" · ");
   document.getElementById("r-table").replaceChildren(
     el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
     ...res.ranking.map(r => el("tr", { "data-player": r.player },

@@ -21,7 +21,7 @@ function drawFaults() {
   const tables = [...new Set(open.map(f => f.table))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   const box = document.getElementById("faults");
   const groups = tables.map(table => el("div", { class: "fault-group", "data-table": table },
-    el("h4", {}, `${t("table")} ${table}`), open.filter(f => f.table === table).sort((x, y) => y.at - x.at).map(renderFault)));
+    el("h4", {}, tableName(table)), open.filter(f => f.table === table).sort((x, y) => y.at - x.at).map(renderFault)));
   box.replaceChildren(...(list.length ? [...groups, ...seen.map(renderFault)] : [el("div", { class: "text" }, t("no_faults"))]));
 }
 function drawAll() {

@@ -30,7 +30,7 @@ function drawLog() {
 }
 window.rerender = () => { draw(); drawLog(); };
 (async function main() {
-  document.getElementById("table-id").textContent = TABLE;
+  document.getElementById("table-id").textContent = tableName(TABLE).replace(/^\S+ /, "");
   applyTexts(); langSwitch();
   await whoAmI();
   const earlier = await (await fetch("/api/log?t=" + encodeURIComponent(TABLE), { credentials: "same-origin" })).json();
