@@ -264,8 +264,8 @@ def test_with_the_firmwares_timing_each_antenna_is_written_as_it_is_read() -> No
                                rng=random.Random(3), timing=slow_when_empty)
     with sim:
         host = Host(sim.port)
+        sim.place(0, ACE)  # before the scan starts: antenna 0 is read first
         host.send(HostHello(), StartScan())
-        sim.place(0, ACE)
         host.until(lambda fs: TagSeen(0, ACE) in [TagSeen(f.antenna, f.uid) for f in fs if isinstance(f, TagSeen)],
                    "antenna 0's card")
         assert sim.scans == 1
