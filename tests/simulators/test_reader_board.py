@@ -29,9 +29,9 @@ from firmware_bridge import (
     encode,
 )
 from firmware_bridge.errors import BoardStateError, FrameRejected
+from firmware_bridge.timing import AntennaTiming
 from hw.errors import LinkError
 from hw.serial_link import SerialLink
-from firmware_bridge.timing import AntennaTiming
 from simulators.reader_board import ReaderBoardSimulator, make_noise
 
 ACE = bytes.fromhex("04a1b2c3")
