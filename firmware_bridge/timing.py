@@ -1,7 +1,7 @@
 """How long the reference firmware takes to read one antenna: the simulated board's timing model.
 
 Figures from `benchmarks/bench_firmware_scan.py`, the real `hw/firmware` code run against the
-register-level MFRC522 model (tests/firmware_ref): SPI at 3.9 MHz (`SPI_HZ` 4 MHz asked, the buffered
+register-level MFRC522 model (tests/firmware_ref): SPI at 1.95 MHz (`SPI_HZ` 2 MHz asked, the buffered
 bus of hw/README.md), 25 µs of MicroPython per SPI call, 5 ms of field before WUPA, 7-byte NXP UIDs,
 plus 10 % for the Python work between SPI calls that the model does not count.
 `tests/firmware_ref/test_fw_timing.py` keeps these figures equal to the model's.
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 # ms for one antenna's inventory with 0, 1, ... 8 cards on it, on the register-level model
-MODEL_MS = (5.90, 12.01, 19.13, 26.65, 34.53, 42.70, 51.58, 59.40, 67.53)
+MODEL_MS = (5.96, 12.35, 19.80, 27.67, 35.92, 44.48, 53.79, 61.98, 70.49)
 PYTHON_WORK = 1.10  # the model counts SPI and air time only: ~10 % more between the calls
 SILENT_MS = 0.3  # a silent chip: one VersionReg read that answers 0x00, no field
 

@@ -80,17 +80,20 @@ class ReaderBoardSimulator:
         max_consecutive_misses: int = 1,
         corrupt_rate: float = 0.0,
         timing: AntennaTiming | None = None,
+        whole_scans: bool = False,
     ) -> None:
         """`corrupt_rate`: the chance that each byte the board writes reaches the host changed (a noisy
         line: 0.01 hits about one frame in seven). `timing`: read the antennas one by one in real time,
         as the firmware does (`firmware_bridge.timing.REFERENCE`): a card is read if it lies there when
         its antenna's inventory starts, and the antenna's frames are written when it ends. Without it a
-        whole scan takes no time."""
+        whole scan takes no time. `whole_scans` (with `timing`): the firmware before issue #33, which
+        wrote a scan's frames at its end (benchmarks/bench_felt_to_ruling.py compares the two)."""
         if not 0.0 <= corrupt_rate < 1.0:
             raise ValueError(f"corrupt_rate must be in [0, 1), got {corrupt_rate}")
         self._rng = rng if rng is not None else random.Random()
         self._corrupt_rate = corrupt_rate
         self._timing = timing
+        self._whole_scans = whole_scans
         self._line_rng = random.Random(self._rng.random())  # the board thread's only: no lock
         self.bytes_corrupted = 0
         self._logic = ReaderBoardLogic(
@@ -297,6 +300,7 @@ class ReaderBoardSimulator:
         """The antennas one by one: what lies on each when its inventory starts is read, and its frames
         go out when it ends (`timing`). Placements and host frames wait between antennas."""
         end = time.monotonic()
+        held: list[BoardFrame] = []
         for antenna in range(self._logic.antennas):
             with self._lock:
                 silent = self._logic.is_silent(antenna)
@@ -305,8 +309,14 @@ class ReaderBoardSimulator:
             end += (timing.silent_ms if silent else timing.antenna_ms(cards)) / 1000
             if self._stop.wait(max(0.0, end - time.monotonic())):
                 return
+            if self._whole_scans:
+                held += frames
+                continue
             with self._lock:
                 self._emit(frames)
+        if held:
+            with self._lock:
+                self._emit(held)
 
     def _corrupt(self, data: bytes) -> bytes:
         out = bytearray(data)
