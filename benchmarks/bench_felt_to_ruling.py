@@ -171,7 +171,8 @@ def main() -> None:
         print(f"{kind + order:<30}{where:>6}" + "".join(f"{summary(results[m][0].get(key, [])):>24}      "
                                                        for m in modes))
     for mode, (lat, _) in results.items():
-        groups = {"seat, judged at once": [], "seat, order (held for the window)": [], "other zones": []}
+        groups: dict[str, list[float]] = {"seat, judged at once": [], "seat, order (held for the window)": [],
+                                          "other zones": []}
         for key, values in lat.items():
             kind, where = key.split("|")
             if where != "seat":
