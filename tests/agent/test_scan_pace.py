@@ -24,14 +24,26 @@ def beats(period_ms: float, count: int, *, start_ms: int = 1000, first_scan: int
     return [Heartbeat(start_ms + 1000 * i, first_scan + int(1000 * i / period_ms)) for i in range(count)]
 
 
-def test_a_dealt_tables_pace_is_followed_and_said_when_the_profile_is_far_off() -> None:
+def test_a_dealt_tables_pace_is_followed_and_noted_when_the_profile_asks_back_to_back_scans() -> None:
     pace = ScanPace(configured_ms=50)
     changes = [c for c in map(pace.beat, beats(282, 6)) if c is not None]
     assert changes and 265 <= changes[-1].period_ms <= 300  # one second holds 3 or 4 such scans
-    assert pace.period_ms == changes[-1].period_ms and changes[-1].disagrees
+    assert pace.period_ms == changes[-1].period_ms and not changes[-1].disagrees
     said = changes[-1].describe()
-    assert "le profil dit 50 ms" in said and "the profile says 50 ms" in said
+    assert f"toutes les {pace.period_ms} ms" in said and f"scans every {pace.period_ms} ms, windows follow it" in said
+
+
+def test_a_fixed_pace_the_board_cannot_keep_is_a_warning_in_plain_words() -> None:
+    pace = ScanPace(configured_ms=200)
+    changes = [c for c in map(pace.beat, beats(282, 6)) if c is not None]
+    assert changes and changes[-1].disagrees
+    said = changes[-1].describe()
+    assert "le profil dit 200 ms" in said and "the profile says 200 ms" in said
     assert f"set scan_period_ms = {pace.period_ms}" in said
+
+
+def test_a_board_faster_than_asked_disagrees() -> None:
+    assert PaceChanged(90, 300).disagrees and not PaceChanged(290, 300).disagrees
 
 
 def test_a_pace_within_a_quarter_of_the_profile_changes_nothing() -> None:
@@ -85,6 +97,7 @@ def test_the_agents_windows_follow_the_boards_heartbeats() -> None:
         assert agent.presence.scan_period == period and agent.presence.gone_after == pytest.approx(10 * period)
         assert agent.watch.judge.window == pytest.approx(1.5 * period)
         status = [e for e in publisher.all() if e["type"] == "reader_status"][-1]
-        assert status["state"] == "connected" and "the profile says 50 ms" in str(status["detail"])
+        assert status["state"] == "connected"
+        assert f"the board scans every {agent.stats.scan_period_ms} ms" in str(status["detail"])
     finally:
         agent.stop()
