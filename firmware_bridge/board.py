@@ -129,6 +129,9 @@ class ReaderBoardLogic:
         self._check_antenna(antenna)
         self._silent.pop(antenna, None)
 
+    def is_silent(self, antenna: int) -> bool:
+        return antenna in self._silent
+
     def present(self, antenna: int) -> tuple[bytes, ...]:
         return tuple(self._present[antenna])
 
@@ -193,45 +196,68 @@ class ReaderBoardLogic:
         """Run what is due at `now_ms`: at most one scan and one heartbeat (a late board skips
         missed slots rather than bursting, like firmware on a timer)."""
         out: list[BoardFrame] = []
-        if self.scanning and now_ms >= self._next_scan_ms:
+        if self.scan_due(now_ms):
             out += self.scan()
-            self._next_scan_ms += self.scan_period_ms
-            if self._next_scan_ms <= now_ms:
-                self._next_scan_ms = now_ms + self.scan_period_ms
-        if now_ms >= self._next_heartbeat_ms:
-            out.append(Heartbeat((now_ms - self._boot_ms) & _U32, self.scans & _U32))
-            self._next_heartbeat_ms += HEARTBEAT_PERIOD_MS
-            if self._next_heartbeat_ms <= now_ms:
-                self._next_heartbeat_ms = now_ms + HEARTBEAT_PERIOD_MS
-        return out
+        return out + self.beat(now_ms)
+
+    def scan_due(self, now_ms: int) -> bool:
+        """A scan starts at `now_ms` if one is due (and the next is scheduled a period after it, or
+        a period after now when the board is late). The shell then reads the antennas: all at once
+        (`scan`), or one by one in real time (`begin_scan`, `read_antenna`, as the simulator's
+        timing model does)."""
+        if not (self.scanning and now_ms >= self._next_scan_ms):
+            return False
+        self._next_scan_ms += self.scan_period_ms
+        if self._next_scan_ms <= now_ms:
+            self._next_scan_ms = now_ms + self.scan_period_ms
+        return True
+
+    def beat(self, now_ms: int) -> list[BoardFrame]:
+        """The heartbeat, if due: uptime and scans since boot (the host derives the real scan period)."""
+        if now_ms < self._next_heartbeat_ms:
+            return []
+        self._next_heartbeat_ms += HEARTBEAT_PERIOD_MS
+        if self._next_heartbeat_ms <= now_ms:
+            self._next_heartbeat_ms = now_ms + HEARTBEAT_PERIOD_MS
+        return [Heartbeat((now_ms - self._boot_ms) & _U32, self.scans & _U32)]
 
     def scan(self) -> list[BoardFrame]:
         """One scan of every antenna, in antenna order: reads, then tags gone on that antenna."""
-        self.scans += 1
+        self.begin_scan()
         out: list[BoardFrame] = []
         for antenna in range(self.antennas):
-            if antenna in self._silent:  # unread, not gone: its tags' unread counts stand still
-                if not self._silent[antenna]:
-                    self._silent[antenna] = True
-                    out.append(ReaderFault(antenna, FaultCode.READER_TIMEOUT, "reader chip silent"))
+            out += self.read_antenna(antenna)
+        return out
+
+    def begin_scan(self) -> None:
+        self.scans += 1
+
+    def read_antenna(self, antenna: int) -> list[BoardFrame]:
+        """One antenna's inventory in the current scan: its `TagSeen`, then its tags now gone (the
+        firmware sends these as soon as the antenna is read)."""
+        out: list[BoardFrame] = []
+        if antenna in self._silent:  # unread, not gone: its tags' unread counts stand still
+            if not self._silent[antenna]:
+                self._silent[antenna] = True
+                out.append(ReaderFault(antenna, FaultCode.READER_TIMEOUT, "reader chip silent"))
+            return out
+        antenna_missed = self._rng.random() < self.miss_rate
+        read: set[bytes] = set()
+        for uid in self._present[antenna]:
+            key = (antenna, uid)
+            dropped = self._rng.random() < self.dropout_rate
+            misses = self._misses.get(key, 0)
+            if (antenna_missed or dropped) and misses < self.max_consecutive_misses:
+                self._misses[key] = misses + 1
                 continue
-            antenna_missed = self._rng.random() < self.miss_rate
-            read: set[bytes] = set()
-            for uid in self._present[antenna]:
-                key = (antenna, uid)
-                dropped = self._rng.random() < self.dropout_rate
-                misses = self._misses.get(key, 0)
-                if (antenna_missed or dropped) and misses < self.max_consecutive_misses:
-                    self._misses[key] = misses + 1
-                    continue
-                self._misses[key] = 0
-                read.add(uid)
-                rssi = self._rng.randint(-75, -35) if self.rssi else None
-                out.append(TagSeen(antenna, uid, rssi))
-                self._unread[key] = 0
-            for key in [k for k in self._unread if k[0] == antenna and k[1] not in read]:
-                self._unread[key] += 1
-                if self._unread[key] >= GONE_AFTER_SCANS:
-                    del self._unread[key]
-                    out.append(TagGone(antenna, key[1]))
+            self._misses[key] = 0
+            read.add(uid)
+            rssi = self._rng.randint(-75, -35) if self.rssi else None
+            out.append(TagSeen(antenna, uid, rssi))
+            self._unread[key] = 0
+        for key in [k for k in self._unread if k[0] == antenna and k[1] not in read]:
+            self._unread[key] += 1
+            if self._unread[key] >= GONE_AFTER_SCANS:
+                del self._unread[key]
+                out.append(TagGone(antenna, key[1]))
         return out

@@ -22,6 +22,7 @@ from firmware_bridge.codec import MAX_ENCODED, cobs_encode, decode_chunk, encode
 from firmware_bridge.decoder import Decoder
 from firmware_bridge.errors import FrameRejected
 from firmware_bridge.frames import BoardFrame, FaultCode, Frame, ReaderFault, TagSeen
+from firmware_bridge.timing import AntennaTiming
 
 _log = logging.getLogger(__name__)
 
@@ -78,13 +79,21 @@ class ReaderBoardSimulator:
         autostart: bool = False,
         max_consecutive_misses: int = 1,
         corrupt_rate: float = 0.0,
+        timing: AntennaTiming | None = None,
+        whole_scans: bool = False,
     ) -> None:
         """`corrupt_rate`: the chance that each byte the board writes reaches the host changed (a noisy
-        line: 0.01 hits about one frame in seven)."""
+        line: 0.01 hits about one frame in seven). `timing`: read the antennas one by one in real time,
+        as the firmware does (`firmware_bridge.timing.REFERENCE`): a card is read if it lies there when
+        its antenna's inventory starts, and the antenna's frames are written when it ends. Without it a
+        whole scan takes no time. `whole_scans` (with `timing`): the firmware before issue #33, which
+        wrote a scan's frames at its end (benchmarks/bench_felt_to_ruling.py compares the two)."""
         if not 0.0 <= corrupt_rate < 1.0:
             raise ValueError(f"corrupt_rate must be in [0, 1), got {corrupt_rate}")
         self._rng = rng if rng is not None else random.Random()
         self._corrupt_rate = corrupt_rate
+        self._timing = timing
+        self._whole_scans = whole_scans
         self._line_rng = random.Random(self._rng.random())  # the board thread's only: no lock
         self.bytes_corrupted = 0
         self._logic = ReaderBoardLogic(
@@ -267,7 +276,13 @@ class ReaderBoardSimulator:
                 for frame in frames:
                     self.host_frames.append(frame)
                     self._emit(self._logic.handle(frame, now_ms()))
-                self._emit(self._logic.advance(now_ms()))
+                if self._timing is None:
+                    self._emit(self._logic.advance(now_ms()))
+                    timed_scan = False
+                else:
+                    timed_scan = self._logic.scan_due(now_ms())
+                    if timed_scan:
+                        self._logic.begin_scan()
                 outbox, self._outbox = self._outbox, []
             for data, valid in outbox:
                 if self._write(data):
@@ -275,6 +290,33 @@ class ReaderBoardSimulator:
                         self.frames_written += 1
                     else:
                         self.noise_written += 1
+            if self._timing is not None:
+                if timed_scan:
+                    self._timed_scan(self._timing)
+                with self._lock:
+                    self._emit(self._logic.beat(now_ms()))
+
+    def _timed_scan(self, timing: AntennaTiming) -> None:
+        """The antennas one by one: what lies on each when its inventory starts is read, and its frames
+        go out when it ends (`timing`). Placements and host frames wait between antennas."""
+        end = time.monotonic()
+        held: list[BoardFrame] = []
+        for antenna in range(self._logic.antennas):
+            with self._lock:
+                silent = self._logic.is_silent(antenna)
+                cards = len(self._logic.present(antenna))
+                frames = self._logic.read_antenna(antenna)
+            end += (timing.silent_ms if silent else timing.antenna_ms(cards)) / 1000
+            if self._stop.wait(max(0.0, end - time.monotonic())):
+                return
+            if self._whole_scans:
+                held += frames
+                continue
+            with self._lock:
+                self._emit(frames)
+        if held:
+            with self._lock:
+                self._emit(held)
 
     def _corrupt(self, data: bytes) -> bytes:
         out = bytearray(data)

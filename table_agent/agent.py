@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from firmware_bridge import PROTOCOL_VERSION, FaultCode, Frame, Hello, ReaderFault, TagGone, TagSeen
+from firmware_bridge import PROTOCOL_VERSION, FaultCode, Frame, Heartbeat, Hello, ReaderFault, TagGone, TagSeen
 from hw.decks import DeckRegistry
 from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
@@ -30,6 +30,7 @@ from table_agent.outbox import Outbox, OutboxSender
 from table_agent.presence import Presence
 from table_agent.read_order import Item
 from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
+from table_agent.scan_pace import ScanPace
 from table_agent.zones import ZoneTracker
 from tablewire import wire
 from tablewire.mqtt import Message
@@ -112,6 +113,7 @@ class AgentStats:
     reconsidered: int = 0  # order faults dropped: a card read late was dealt before (ReadOrder)
     reader_up: bool = False
     reader: str = ""
+    scan_period_ms: int = 0  # the windows' scan period: the profile's, then the board's own pace
     rejects_by_reason: dict[str, int] = field(default_factory=dict)
 
 
@@ -136,8 +138,12 @@ class TableAgent:
         self._stall_after = stall_after
         self._inbox: queue.Queue[object] = queue.Queue()
         period = profile.reader.scan_period_ms / 1000
+        # The serial board sends each antenna's reads as it reads it: presence finds the scans in them.
+        # A PC/SC poll comes whole.
         self.presence = Presence(scan_period=period, gone_after=max(0.5, 10 * period),
-                                 unknown=lambda uid: registry.lookup(uid).card is None)
+                                 unknown=lambda uid: registry.lookup(uid).card is None,
+                                 split_scans=reader_factory is None)
+        self.pace = ScanPace(configured_ms=profile.reader.scan_period_ms)
         self.zones_by_antenna = profile.antenna_map()
         self.zones = ZoneTracker(antennas=self.zones_by_antenna, lookup=registry.lookup)
         if reader_factory is None:
@@ -149,7 +155,7 @@ class TableAgent:
         else:
             self.reader = reader_factory(out=self._inbox, clock=clock,
                                          scan_period_ms=profile.reader.scan_period_ms, name=f"reader-{self.table}")
-        self.stats = AgentStats()
+        self.stats = AgentStats(scan_period_ms=profile.reader.scan_period_ms)
         # Two reads less than 1.5 scans apart may be out of dealing order: one missed scan (ReadOrder).
         self.watch = HandWatch(table=self.table, order_window=1.5 * period)
         self.outbox = outbox if outbox is not None else Outbox()
@@ -245,7 +251,7 @@ class TableAgent:
             unread = self.presence.unread_antennas
             for frame in item.frames:
                 self._frame(frame, item.at)
-            self._zone_events(self.presence.settle())
+            self._zone_events(self.presence.settle_passed() if self.presence.split_scans else self.presence.settle())
             if unread != self.presence.unread_antennas:
                 self._unread_zones()
             if unread - self.presence.unread_antennas:
@@ -337,6 +343,10 @@ class TableAgent:
             self._zone_events(self.presence.seen(frame.antenna, frame.uid.hex().upper(), at))
         elif isinstance(frame, TagGone):
             self._zone_events(self.presence.gone(frame.antenna, frame.uid.hex().upper(), at))
+        elif isinstance(frame, Heartbeat):
+            if self.presence.split_scans:  # sent between two scans: the last one is whole
+                self._zone_events(self.presence.end_scan())
+            self._paced(frame)
         elif isinstance(frame, Hello):
             if frame.version != PROTOCOL_VERSION:
                 self._reader_status("fault", f"board speaks protocol v{frame.version}, "
@@ -354,6 +364,25 @@ class TableAgent:
                 self.presence.unread(frame.antenna)  # its cards are unknown, not gone
                 detail += " (cartes non lues, pas parties / cards unread, not gone)"
             self._reader_status("fault", detail)
+
+    def _paced(self, beat: Heartbeat) -> None:
+        """The board's own pace, from its heartbeats: presence and read-order windows follow it, and a
+        pace far from the profile's `scan_period_ms` is said (journal and reader status)."""
+        change = self.pace.beat(beat)
+        if change is None:
+            return
+        period = change.period_ms / 1000
+        self.presence.set_scan_period(period, max(0.5, 10 * period))
+        self.watch.judge.window = 1.5 * period
+        self.stats.scan_period_ms = change.period_ms
+        if change.disagrees:
+            log.warning("table %s: %s", self.table, change.describe())
+        else:
+            log.info("table %s: %s", self.table, change.describe())
+        state = self._reader_state or {"state": "connected"}
+        if state["state"] == "connected":  # a fault's own words stay on the status until it clears
+            self._reader_status("connected", change.describe(),
+                                **{k: v for k, v in state.items() if k not in ("state", "detail")})
 
     def _unread_zones(self) -> None:
         """The dealing monitor learns which zones are unknown (a zone is unread while any of its

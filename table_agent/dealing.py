@@ -180,7 +180,10 @@ class DealingMonitor:
     def zone_unread(self, zone: Zone, unread: bool) -> list[FaultDetected]:
         """That zone's reader is down (`unread`) or reads again. An unread zone is unknown, not empty:
         no fault is raised from it. While a seat is unread in a hand the deal order is not judged
-        (its cards are not seen arriving), and a seat still unread at the end of the deal is not short."""
+        (its cards are not seen arriving), and a seat still unread at the end of the deal is not short.
+        A burn unread in a hand leaves its count unknown: no fault that counts burns (`*_without_burn`,
+        `flop_two_burns`, a 4th flop card told from a premature turn); a board unread in a hand leaves
+        the board's positions unknown: no board fault from a card's place on it."""
         h = self._h
         if h is None:
             return []
@@ -404,8 +407,15 @@ class DealingMonitor:
                                 deal_complete=h.deal_complete)]
         return []
 
+    @staticmethod
+    def _unknown(h: HandState, kind: ZoneKind) -> bool:
+        """A zone of this kind was unread at some time in this hand: what it holds is not known."""
+        return any(z.kind is kind for z in h.unread_seen)
+
     def _to_burn(self, h: HandState, uid: str, prev: Zone | None) -> list[FaultDetected]:
         h.burn.append(uid)
+        if self._unknown(h, ZoneKind.BURN) or self._unknown(h, ZoneKind.BOARD):
+            return []  # two burns counted, but one may have gone unseen, or a flop card
         if not h.board and len(h.burn) == 2 and Street.FLOP not in h.faulted_streets:
             h.faulted_streets.add(Street.FLOP)
             return [self._fault(h, FaultKind.FLOP_TWO_BURNS, None, tuple(self._face(h, u) for u in h.burn),
@@ -435,22 +445,25 @@ class DealingMonitor:
             return faults
         if position not in (0, 3, 4):
             return faults  # 2nd/3rd flop card, or beyond the river: judged with the first
+        if self._unknown(h, ZoneKind.BOARD):
+            return faults  # cards may have landed unseen: this one's place on the board is not known
         card = (self._face(h, uid),)
         burns = len(h.burn)
+        counted = not self._unknown(h, ZoneKind.BURN)  # a burn unread in this hand: its count is not known
         gate_open = _GATE[street] not in h.closed
         kind: FaultKind | None = None
         if street is Street.FLOP:
             kind = (FaultKind.PREMATURE_FLOP if gate_open
-                    else FaultKind.FLOP_WITHOUT_BURN if burns < 1 else None)
+                    else FaultKind.FLOP_WITHOUT_BURN if burns < 1 and counted else None)
         elif street is Street.TURN:
-            if gate_open:
+            if gate_open and counted:
                 kind = FaultKind.PREMATURE_TURN if burns >= 2 else FaultKind.FLOP_FOUR_CARDS
                 street = Street.TURN if burns >= 2 else Street.FLOP
-            elif burns < 2:
+            elif not gate_open and burns < 2 and counted:
                 kind = FaultKind.TURN_WITHOUT_BURN
         elif gate_open:
             kind = FaultKind.PREMATURE_RIVER
-        elif burns < 3:
+        elif burns < 3 and counted:
             kind = FaultKind.RIVER_WITHOUT_BURN
         if kind is None:
             return faults

@@ -15,6 +15,12 @@ lying there (it is read again at the next scan), and a ghost whose `TagGone` was
 `ghost_bound()`: `gone_after` after its last read on a busy felt, two heartbeats and two scans on an
 empty one, where the board only says its heartbeat once a second.
 
+A board that sends each antenna's reads as it reads it (the reference firmware since issue #33) hands
+over a scan in pieces: with `split_scans` the scan's end is found in the reads themselves, since a scan
+reads antennas in ascending order and each tag once (an antenna number going down, or a tag read twice
+on one antenna, starts the next scan; a heartbeat ends one too). Moves are decided on whole scans: at
+the scan's end, or at once for a tag whose antenna this scan has already passed without reading it.
+
 An antenna whose reader is down (`unread`: a silent module, an unplugged PC/SC reader) holds its tags
 as they were: unread, never timed out, and moved away only on `confirm_reads` reads elsewhere. The
 first frame from that antenna again (`TagSeen` or `TagGone`) says it reads again.
@@ -79,13 +85,17 @@ class Presence:
     """
 
     def __init__(self, *, scan_period: float = 0.05, gone_after: float = 0.5, confirm_reads: int = 2,
-                 unknown: Callable[[str], bool] | None = None) -> None:
-        """`unknown(uid)`: no registered card carries this UID (it waits for confirmation)."""
+                 unknown: Callable[[str], bool] | None = None, split_scans: bool = False) -> None:
+        """`unknown(uid)`: no registered card carries this UID (it waits for confirmation).
+        `split_scans`: reads come antenna by antenna, the scans are found in them (`settle_passed`)."""
         if gone_after <= scan_period:
             raise ValueError("gone_after must be longer than one scan period")
         self.scan_period = scan_period
         self.gone_after = gone_after
         self.confirm_reads = confirm_reads
+        self.split_scans = split_scans
+        self._scan_at = -1  # the highest antenna read in the current scan (split_scans)
+        self._scan_reads: set[tuple[int, str]] = set()
         self._unknown = unknown
         self._tracks: dict[str, _Track] = {}
         self._unconfirmed: dict[str, _Pending] = {}  # unknown UIDs read, not yet placed
@@ -100,6 +110,13 @@ class Presence:
         # scan just after it), yet it counts: a ghost's window closes whatever the board's pace.
         self._gap_counts = max(gone_after - 2 * scan_period, scan_period)
         self._skipped = 0.0
+
+    def set_scan_period(self, scan_period: float, gone_after: float) -> None:
+        """The board's real pace (from its heartbeats): the windows follow it."""
+        if gone_after <= scan_period:
+            raise ValueError("gone_after must be longer than one scan period")
+        self.scan_period, self.gone_after = scan_period, gone_after
+        self._gap_counts = max(gone_after - 2 * scan_period, scan_period)
 
     @staticmethod
     def ghost_bound(*, scan_period: float, gone_after: float, heartbeat: float = 1.0) -> float:
@@ -126,6 +143,40 @@ class Presence:
         return at - self._skipped
 
     def seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
+        ended = self._scan_read(antenna, uid)
+        return ended + self._seen(antenna, uid, at) if ended else self._seen(antenna, uid, at)
+
+    def _scan_read(self, antenna: int, uid: str) -> list[PresenceEvent]:
+        """With `split_scans`: a read that cannot belong to the current scan ends it first."""
+        if not self.split_scans:
+            return []
+        ended: list[PresenceEvent] = []
+        if antenna < self._scan_at or (antenna, uid) in self._scan_reads:
+            ended = self.end_scan()
+        self._scan_at = antenna
+        self._scan_reads.add((antenna, uid))
+        return ended
+
+    def end_scan(self) -> list[PresenceEvent]:
+        """The current scan is over (split_scans; a heartbeat says so too): its moves are decided."""
+        self._scan_at = -1
+        self._scan_reads.clear()
+        return self.settle()
+
+    def settle_passed(self) -> list[PresenceEvent]:
+        """After a piece of a scan (split_scans): a tag read elsewhere whose own antenna this scan has
+        already passed without reading it was picked up, and moves now; the rest waits for the scan's end."""
+        moves: list[PresenceEvent] = []
+        for uid in list(self._elsewhere):
+            track = self._tracks.get(uid)
+            if track is None or track.candidate is None or uid in self._in_place:
+                continue
+            if track.antenna < self._scan_at and track.antenna not in self._unread:
+                del self._elsewhere[uid]
+                moves.append(self._move(uid, track, track.candidate, track.candidate_at))
+        return moves
+
+    def _seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
         self._reads_again(antenna, at)
         track = self._tracks.get(uid)
         if track is None:
@@ -189,6 +240,10 @@ class Presence:
         return placed
 
     def gone(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
+        ended = self._scan_read(antenna, uid)
+        return ended + self._gone(antenna, uid, at) if ended else self._gone(antenna, uid, at)
+
+    def _gone(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
         self._reads_again(antenna, at)
         self._unconfirmed.pop(uid, None)
         track = self._tracks.get(uid)

@@ -1,14 +1,16 @@
 """Read order: the dealing monitor judged in the order cards were read, with the benefit of the doubt.
 
-A reader sees the felt one scan at a time (50 ms on the reader board), and misses a card now and then
-for one scan: two cards put down less than a scan apart are read in the same scan, and a card whose
-first read was missed is read a scan after the card dealt after it. Below that resolution the read
+A reader sees the felt one scan at a time (~0.3 s on a dealt 14-antenna board: the agent takes the
+period from the board's heartbeats, `table_agent/scan_pace.py`), antenna after antenna, and misses a
+card now and then for one scan: a card put down on an antenna the scan has just passed is read a scan
+later, after a card dealt after it on an antenna further on, and a card whose first read was missed is
+read a scan after the card dealt after it. Below that resolution the read
 order is not the dealing order, and a croupier who pitches fast would be told "seat skipped" or
 "flop without burn" (joueur oublié, flop sans brûlée) for a card the reader only saw late.
 
 So when a card (or a press: the first action ends the deal, and the last hole card may be read just
 after it) reveals a fault that depends on order, the table holds it, its faults and what follows for
-`window` seconds (1.5 scans by default in the agent). If a card read within the window,
+`window` seconds (1.5 scan periods in the agent, following the board's pace). If a card read within the window,
 judged before the doubtful one, gives fewer faults, the hand is judged again in that order and the
 fault is dropped; otherwise everything held goes out as first judged once the window has passed.
 Nothing is published out of its judged order meanwhile, so the hub still learns of a board fault

@@ -62,3 +62,47 @@ def test_a_seat_read_again_and_short_is_reported_short() -> None:
     t.burn(DECK[20])
     faults = t.board(DECK[21])
     assert [(f.kind, f.seat) for f in faults] == [(K.MISSING_HOLE_CARD, 2)]
+
+
+def deal_preflop(t: TableScript, ctx: HandContext) -> None:
+    for seat, card in zip(ctx.deal_order * 2, DECK[:8]):
+        assert t.hole(seat, card) == []
+    t.monitor.betting_closed(Street.PREFLOP)
+
+
+def test_a_burn_whose_reader_is_down_is_not_counted_as_empty() -> None:
+    """The burn's reader goes down before the flop: the burn card lands unseen, and the flop is not
+    `flop_without_burn`; the turn's burn read once it is back is not a second burn before the flop."""
+    t, ctx = start()
+    deal_preflop(t, ctx)
+    t.monitor.zone_unread(Zone.parse("burn"), True)
+    assert t.board(DECK[21], DECK[22], DECK[23]) == []
+    t.monitor.zone_unread(Zone.parse("burn"), False)
+    t.monitor.betting_closed(Street.FLOP)
+    assert t.burn(DECK[20]) == [] and t.burn(DECK[24]) == [] and t.board(DECK[25]) == []
+
+
+def test_the_same_flop_with_the_burn_read_and_empty_is_judged() -> None:
+    """The control: a burn read as empty at the flop is `flop_without_burn`."""
+    t, ctx = start()
+    deal_preflop(t, ctx)
+    faults = t.board(DECK[21], DECK[22], DECK[23])
+    assert [f.kind for f in faults] == [K.FLOP_WITHOUT_BURN]
+
+
+def test_a_board_whose_reader_is_down_judges_no_card_by_its_place() -> None:
+    """Cards may have landed on the board unseen: a card read there is not judged by its position."""
+    t, ctx = start()
+    deal_preflop(t, ctx)
+    t.burn(DECK[20])
+    t.monitor.zone_unread(Zone.parse("board"), True)
+    t.monitor.zone_unread(Zone.parse("board"), False)
+    assert t.board(DECK[21]) == [] and t.board(DECK[22], DECK[23], DECK[24]) == []  # 4 flop cards, unjudged
+
+
+def test_the_same_board_read_all_along_is_judged() -> None:
+    t, ctx = start()
+    deal_preflop(t, ctx)
+    t.burn(DECK[20])
+    faults = t.board(DECK[21], DECK[22], DECK[23], DECK[24])
+    assert [f.kind for f in faults] == [K.FLOP_FOUR_CARDS]

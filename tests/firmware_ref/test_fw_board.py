@@ -143,3 +143,23 @@ def test_a_stack_too_deep_is_a_collision_fault_once() -> None:
     assert first[0] == ReaderFault(0, FaultCode.COLLISION, "more tags than one scan reads")
     assert first[1:] == [TagSeen(0, c) for c in cards]
     assert decode(board.scan()) == [TagSeen(0, c) for c in cards]
+
+
+def test_each_antennas_frames_go_out_as_it_is_read_not_at_the_end_of_the_scan() -> None:
+    """Issue #33 point 4: a card on antenna 0 must not wait for the 13 antennas after it."""
+    log: list[object] = []
+
+    class LoggingBank(FakeBank):
+        def inventory(self, antenna: int) -> tuple[list[bytes], bool]:
+            log.append(("inventory", antenna))
+            return super().inventory(antenna)
+
+    bank = LoggingBank(14)
+    ace, king = bytes.fromhex("04A1B2C3"), bytes.fromhex("04D1E2F3")
+    bank.tags[0][ace] = None
+    bank.tags[13][king] = None
+    board = Board(bank, emit=lambda frames: log.append(decode(frames)))
+    assert board.scan() == []
+    assert log.index([TagSeen(0, ace)]) == log.index(("inventory", 0)) + 1  # before antenna 1 is read
+    assert log[-1] == [TagSeen(13, king)]
+    assert sum(isinstance(entry, list) for entry in log) == 2  # empty antennas send nothing

@@ -29,6 +29,7 @@ from firmware_bridge import (
     encode,
 )
 from firmware_bridge.errors import BoardStateError, FrameRejected
+from firmware_bridge.timing import AntennaTiming
 from hw.errors import LinkError
 from hw.serial_link import SerialLink
 from simulators.reader_board import ReaderBoardSimulator, make_noise
@@ -253,3 +254,22 @@ def test_a_rebooted_board_says_so_and_waits_for_the_host(sim: ReaderBoardSimulat
     host.send(StartScan())  # what the agent does on a Hello it did not ask for
     host.until(lambda fs: any(isinstance(f, TagSeen) and f.uid == KING for f in fs), "reads again")
     host.link.close()
+
+
+def test_with_the_firmwares_timing_each_antenna_is_written_as_it_is_read() -> None:
+    """Issue #33 point 4: antenna 0's card reaches the host while the board still reads the others
+    (each empty antenna takes a second here, so the scan's end is 12 s away)."""
+    slow_when_empty = AntennaTiming(by_cards=(1000.0, 1.0, 2.0))
+    sim = ReaderBoardSimulator(antennas=14, scan_period=0.01, miss_rate=0, dropout_rate=0,
+                               rng=random.Random(3), timing=slow_when_empty)
+    with sim:
+        host = Host(sim.port)
+        sim.place(0, ACE)  # before the scan starts: antenna 0 is read first
+        host.send(HostHello(), StartScan())
+        host.until(lambda fs: TagSeen(0, ACE) in [TagSeen(f.antenna, f.uid) for f in fs if isinstance(f, TagSeen)],
+                   "antenna 0's card")
+        assert sim.scans == 1
+        sim.place(13, KING)  # antennas 1..12 still to read: about 12 s
+        assert not any(isinstance(f, TagSeen) and f.antenna == 13 for f in host.frames)
+        assert sim.scans == 1
+        host.link.close()
