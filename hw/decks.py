@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hw.errors import ConfigError
-from table_agent.events import CardTag
+from hw.felt import CardTag
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"  # trèfle, carreau, cœur, pique

@@ -27,8 +27,8 @@ from firmware_bridge.frames import MAX_TEXT_BYTES, UID_LENGTHS
 from hw.errors import ConfigError
 from hw.pcsc import CardReadError, PcscPort
 from hw.ports import Clock
+from hw.reads import FramesRead, LinkChanged
 from hw.reconnect import Reconnect
-from table_agent.reader import FramesRead, LinkChanged
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hw.errors import ConfigError
+from hw.felt import Zone, ZoneKind
 from hw.panel_pins import PanelConfig
-from table_agent.events import Zone, ZoneKind
 from tablewire.wire import table_deck_ids
 
 

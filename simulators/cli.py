@@ -19,11 +19,8 @@ import signal
 import sys
 import threading
 
+from simulators.room_defaults import DASHBOARD_PORT, FAULT_RATE
 from tablewire import credentials
-
-# The room demo's defaults, named here for the help (importing the room itself waits for the verb).
-DASHBOARD_PORT = 8092
-FAULT_RATE = 0.1
 
 # The games a simulated croupier deals (hub/rules/games.toml): the pineapples' discards it does not make,
 # and five-card Omaha does not fit nine players in one deck (9 x 5 + 8 = 53 cards).

@@ -151,6 +151,27 @@ def deal(room: Room, table: SimTable, *, hands: int | None, pace: float, seed: i
             return
 
 
+def watch_dealers(room: Room, done: threading.Event, out: TextIO, *, timeout: float | None,
+                  redraw: Callable[[], None] | None, finished: Callable[[], bool] = lambda: False,
+                  stopped: str = "demo: every dealer stopped") -> bool:
+    """Wait for `done` or `finished()`, redrawing the screen every half second (`redraw`, None for
+    none); False, said on `out`, when every dealer stopped first or `timeout` seconds went by."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while not done.wait(0.5):
+        over = finished()  # asked before the redraw: the last screen shows the end
+        if redraw is not None:
+            redraw()
+        if over:
+            break
+        if not any(t.thread is not None and t.thread.is_alive() for t in room.tables):
+            out.write(stopped + "\n")
+            return False
+        if deadline is not None and time.monotonic() > deadline:
+            out.write(f"demo: timed out after {timeout} s\n")
+            return False
+    return True
+
+
 def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False, broker: str | None = None,
              pace: float = 0.12, seed: int = 1, out: TextIO = sys.stdout, timeout: float | None = None,
              dashboard: int | None = None, fault_rate: float = 0.0, ruleset: str = "cdc-2013",
@@ -194,16 +215,10 @@ def run_demo(*, tables: int = 4, hands: int | None = None, as_json: bool = False
                                                         f"{seed}:{table.profile.table}:faults"))},
                                             name=f"dealer-{table.profile.table}", daemon=True)
             table.thread.start()
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while not done.wait(0.5):
-            if not as_json:
-                render(room, out)
-            if not any(t.thread is not None and t.thread.is_alive() for t in room.tables):
-                out.write("demo: every dealer stopped before the hands were played\n")
-                return 1
-            if deadline is not None and time.monotonic() > deadline:
-                out.write(f"demo: timed out after {timeout} s\n")
-                return 1
+        if not watch_dealers(room, done, out, timeout=timeout,
+                             redraw=None if as_json else lambda: render(room, out),
+                             stopped="demo: every dealer stopped before the hands were played"):
+            return 1
         if not as_json:
             render(room, out)
         return 0

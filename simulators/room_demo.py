@@ -33,16 +33,14 @@ from hub.rulings.model import Decision
 from hub.rulings.texts import DECISIONS, FAULTS
 from hub.tournament.structure import AnteKind, Level, Structure
 from hw.decks import DeckRegistry
-from simulators.cli import DASHBOARD_PORT, FAULT_RATE
 from simulators.croupier import Croupier
-from simulators.demo import Room, SimTable, start_tables
+from simulators.demo import Room, SimTable, start_tables, watch_dealers
 from simulators.fault_plan import FaultPlan
+from simulators.room_defaults import DASHBOARD_PORT, FAULT_RATE
 from simulators.tournament_demo import describe, new_demo
 from tablewire.broker_url import parse_url
 from tablewire.faults import FaultKind
 
-# FAULT_RATE (0.1): a dealing fault in one hand in ten per table, a few a minute in a room of three
-# tables; DASHBOARD_PORT (8092): the documented default (README), `--dashboard 0`: none.
 ALLIN_RATE = 0.02  # the chance a player pushes when he acts: short stacks bust and tables break
 SEATS = 10  # antennas per simulated table: the floor seats up to ten
 
@@ -200,20 +198,14 @@ def _watch(room: Room, parts: HubParts, log: RoomLog, done: threading.Event, out
            timeout: float | None, lock: threading.Lock) -> int:
     assert parts.floor_tables is not None
     floor = parts.floor_tables.floor
-    deadline = None if timeout is None else time.monotonic() + timeout
-    while not done.wait(0.5):
+
+    def finished() -> bool:
         with parts.service.floor_lock:
-            finished = len(floor.require().state.alive()) <= 1
-        if not as_json:
-            render(room, parts, log, out, lock)
-        if finished:
-            break
-        if not any(t.thread is not None and t.thread.is_alive() for t in room.tables):
-            out.write("demo: every dealer stopped\n")
-            return 1
-        if deadline is not None and time.monotonic() > deadline:
-            out.write(f"demo: timed out after {timeout} s\n")
-            return 1
+            return len(floor.require().state.alive()) <= 1
+
+    if not watch_dealers(room, done, out, timeout=timeout, finished=finished,
+                         redraw=None if as_json else lambda: render(room, parts, log, out, lock)):
+        return 1
     with parts.service.floor_lock:
         results = floor.results()
     if as_json:

@@ -115,18 +115,8 @@ def start_agent(profile_path: str, decks_path: str, broker: str, outbox_path: st
     agent = TableAgent(profile=profile, registry=registry, publisher=link, clock=MonotonicClock(),
                        open_link=lambda: SerialLink(profile.reader.url, baudrate=profile.reader.baudrate),
                        reader_factory=reader_factory, outbox=Outbox(outbox_path or ":memory:"))
-    attached: list[Panel] = []
-
-    class Owner:  # keeps the panel the setup attaches, for a simulated table's fingers
-        def panel_event(self, event: object) -> None:
-            agent.panel_event(event)
-
-        def attach_panel(self, panel: Panel) -> None:
-            attached.append(panel)
-            agent.attach_panel(panel)
-
     # the profile's [panel]; none: said once in the log
-    close_panel = attach_profile_panel(Owner(), profile, pin_factory=pin_factory, bus=bus)
+    panel, close_panel = attach_profile_panel(agent, profile, pin_factory=pin_factory, bus=bus)
     agent.start()
     try:
         link.start(timeout=30)
@@ -140,7 +130,7 @@ def start_agent(profile_path: str, decks_path: str, broker: str, outbox_path: st
         close_panel()
         link.stop()
 
-    return RunningTable(agent, link, attached[0] if attached else None, close)
+    return RunningTable(agent, link, panel, close)
 
 
 def run_agent(profile_path: str, decks_path: str, broker: str, outbox_path: str | None = None,

@@ -93,20 +93,22 @@ def build_panel(config: PanelConfig, *, seats: int, clock: Clock, on_event: Even
 
 
 def attach_profile_panel(agent: PanelOwner, profile: TableProfile, *, pin_factory: Factory | None = None,
-                         bus: I2CBus | None = None, clock: Clock | None = None) -> Callable[[], None]:
-    """Build the profile's panel with `on_event=agent.panel_event` and attach it to `agent`; returns what
-    releases it (LEDs off, pins and bus closed). A profile without `[panel]` runs without one, said once."""
+                         bus: I2CBus | None = None, clock: Clock | None = None
+                         ) -> tuple[Panel | None, Callable[[], None]]:
+    """Build the profile's panel with `on_event=agent.panel_event` and attach it to `agent`; returns the
+    panel (None without one: a simulated table's fingers press it) and what releases it (LEDs off, pins
+    and bus closed). A profile without `[panel]` runs without one, said once."""
     if profile.panel is None:
         log.warning("table %s: pas de section [panel] dans le profil, table sans boutons ni voyants / "
                     "no [panel] section in the profile: no seat or dealer panel", profile.table)
-        return lambda: None
+        return None, lambda: None
     stack = ExitStack()
     panel = build_panel(profile.panel, seats=profile.seats, clock=clock or MonotonicClock(),
                         on_event=agent.panel_event, pin_factory=pin_factory, bus=bus, cleanup=stack)
     stack.callback(panel.close)  # last in, first out: the panel before its factory
     agent.attach_panel(panel)
     log.info("table %s: panel of %d seats attached", profile.table, profile.seats)
-    return stack.close
+    return panel, stack.close
 
 
 class _Poller:

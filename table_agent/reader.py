@@ -12,12 +12,10 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from firmware_bridge import (
     PROTOCOL_VERSION,
     Decoder,
-    Frame,
     Hello,
     HostHello,
     Rejected,
@@ -26,32 +24,10 @@ from firmware_bridge import (
     encode,
 )
 from hw.ports import ByteLink, Clock
+from hw.reads import FrameRejected, FramesRead, LinkChanged
 from hw.reconnect import Reconnect
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class FramesRead:
-    frames: list[Frame]
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class LinkChanged:
-    up: bool
-    detail: str
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class FrameRejected:
-    reason: str
-    raw: bytes
-    at: float
-
-
-ReaderItem = FramesRead | LinkChanged | FrameRejected
 
 
 class ReaderWorker:

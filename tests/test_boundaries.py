@@ -19,7 +19,7 @@ RULES: dict[str, set[str]] = {
     "tablewire": PRODUCT - {"tablewire"},  # the contract at the bottom imports nothing of the product
     "firmware_bridge": {"serial", "paho", "gpiozero", "smartcard", "hw", "table_agent", "hub", "simulators"},
     "table_agent": {"hub"},  # the table knows the hub only through the contract
-    "hw": {"hub"},  # the adapters under the table: the contract's names, never the hub's
+    "hw": {"hub", "table_agent"},  # the adapters under the table: the contract's names, never the hub's
     "table_agent/presence.py": IO_LIBS | {"time"},
     "table_agent/zones.py": IO_LIBS | {"time"},
     "table_agent/events.py": IO_LIBS | {"time"},
@@ -35,7 +35,9 @@ RULES: dict[str, set[str]] = {
 }
 PRODUCTION = ("tablewire", "firmware_bridge", "table_agent", "hub", "hw")
 # what each side may reach through the modules it imports, not only directly
-NEVER_REACHES = {"hub": "table_agent", "table_agent": "hub", "tablewire": "table_agent"}
+NEVER_REACHES = {"hub": "table_agent", "table_agent": "hub", "tablewire": "table_agent", "hw": "table_agent"}
+# every package whose modules must not import each other in a circle
+CIRCLE_FREE = PRODUCTION + ("simulators", "tapis")
 
 
 def imports_of(path: Path, *, full: bool = False) -> set[str]:
@@ -103,3 +105,83 @@ def test_the_command_on_top_imports_a_package_only_through_its_verb() -> None:
     top_level = {n.module.split(".")[0] for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
     top_level |= {a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import) for a in n.names}
     assert not top_level & PRODUCT
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """The modules `path` imports: `from pkg import module` imports the module, not pkg's names."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.add(sub if _file_of(sub) is not None else node.module)
+    return found
+
+
+def package_graphs() -> dict[str, dict[str, set[str]]]:
+    """package -> module -> the modules of the same package it imports (type-only imports too:
+    a circle hidden behind TYPE_CHECKING or a function-level import is still a circle)."""
+    graphs: dict[str, dict[str, set[str]]] = {}
+    for path in sorted(p for pkg in CIRCLE_FREE for p in (ROOT / pkg).rglob("*.py")):
+        name = _module_name(path)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges = graphs.setdefault(package, {}).setdefault(name, set())
+        for imported in _imported_modules(path):
+            found = _file_of(imported)
+            if found is not None and found != path:
+                target = _module_name(found)
+                if target == package or target.rpartition(".")[0] == package:
+                    edges.add(target)
+    return graphs
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of two or more modules (Tarjan's, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, todo = work[-1]
+            step = next((n for n in todo if n in graph), None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    work.append((step, iter(sorted(graph[step]))))
+                elif step in stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(package_graphs()))
+def test_no_import_circle_inside_a_package(package: str) -> None:
+    """Inside one package the imports run one way too: the state below, the operations on it above."""
+    found = circles(package_graphs()[package])
+    assert not found, f"{package}: modules that import each other in a circle: {found}"

@@ -2,7 +2,9 @@
 
 One idea: what a request may be and what it is answered. Malformed requests get a 4xx and a `code`,
 never a traceback; TD actions need a session cookie and its CSRF token. The `Dashboard` (server.py)
-owns the state; this module only reads and calls it.
+owns the state; this module only reads and calls it, through `Served`: what of it the routes use,
+declared here so the server imports the routes and never the other way (a new route that needs
+more of the dashboard names it in `Served`).
 """
 
 from __future__ import annotations
@@ -12,20 +14,22 @@ import logging
 import queue
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
-from hub.dashboard.auth import Session, Sessions
-from hub.dashboard.model import DashboardError, JSONDict, Role
+from hub.dashboard.auth import LoginLimiter, Session, Sessions
+from hub.dashboard.model import DashboardError, JSONDict, Role, RoomModel
 from hub.floor.results_view import results_csv
 
 if TYPE_CHECKING:
-    from hub.dashboard.server import Dashboard
+    import threading
 
 log = logging.getLogger(__name__)
 
+CLIENT_QUEUE = 2000  # messages buffered per browser; a browser that falls this far behind is dropped
 COOKIE = "tapis_td"
 MAX_BODY = 65536  # a TD action is a few hundred bytes
 PAGES = {"/": "room.html", "/table": "table.html", "/clock": "clock.html", "/login": "login.html",
@@ -36,6 +40,50 @@ _SECURITY = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Re
              "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'"}
 
 
+@dataclass(eq=False)
+class Browser:
+    """One browser's event stream: the server queues each message (None: the end), `_stream` writes them."""
+
+    role: Role
+    messages: queue.Queue[bytes | None] = field(default_factory=lambda: queue.Queue(CLIENT_QUEUE))
+    dropped: bool = False
+
+
+class Served(Protocol):
+    """What the routes read and call of the dashboard (server.py's `Dashboard`)."""
+
+    @property
+    def sessions(self) -> Sessions: ...
+    @property
+    def logins(self) -> LoginLimiter: ...
+    @property
+    def request_timeout(self) -> float: ...
+    @property
+    def floor(self) -> object: ...  # only whether there is one
+    @property
+    def model(self) -> RoomModel: ...
+    @property
+    def _lock(self) -> threading.Lock: ...  # the model's
+    @property
+    def _static(self) -> Mapping[str, bytes]: ...
+    @property
+    def _running(self) -> bool: ...
+    @property
+    def _last_clock(self) -> JSONDict | None: ...
+
+    def hub_health(self, role: Role = Role.TD) -> JSONDict: ...
+    def clock_snapshot(self) -> JSONDict | None: ...
+    def deal_offer(self) -> JSONDict | None: ...
+    def history(self) -> JSONDict | None: ...
+    def results(self) -> JSONDict | None: ...
+    def subscribe(self, role: Role) -> tuple[Browser, bytes]: ...
+    def unsubscribe(self, client: Browser) -> None: ...
+    def acknowledge(self, fault_id: str, by: str) -> JSONDict: ...
+    def acknowledge_all(self, by: str, table: str | None = None) -> JSONDict: ...
+    def decide(self, fault_id: str, option: str, by: str) -> JSONDict: ...
+    def floor_command(self, command: JSONDict) -> JSONDict: ...
+
+
 class _HttpError(Exception):
     """A request refused before it reaches a page or an action: answered `status`, connection closed."""
 
@@ -44,7 +92,7 @@ class _HttpError(Exception):
         self.status = status
 
 
-def handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
+def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
     """The request handler class bound to `dash` (it reads the dashboard's private state: one owner, two modules)."""
     class Handler(BaseHTTPRequestHandler):
         server_version = "tapis-dashboard"

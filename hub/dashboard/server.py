@@ -15,7 +15,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
@@ -33,7 +32,7 @@ from hub.dashboard.model import (
     reseated,
     viewer_event,
 )
-from hub.dashboard.routes import handler
+from hub.dashboard.routes import Browser, handler
 from hub.edge.service import HubService
 from hub.floor.service import FloorError, FloorService, table_number
 from hub.floor.store import StoreError
@@ -44,15 +43,7 @@ from hw.ports import Clock, MonotonicClock
 
 log = logging.getLogger(__name__)
 
-CLIENT_QUEUE = 2000  # messages buffered per browser; a browser that falls this far behind is dropped
 REQUEST_TIMEOUT = 10.0  # seconds a socket may stay silent (a request's headers, its body, an SSE write)
-
-
-@dataclass(eq=False)
-class _Client:
-    role: Role
-    messages: queue.Queue[bytes | None] = field(default_factory=lambda: queue.Queue(CLIENT_QUEUE))
-    dropped: bool = False
 
 
 def _sse(name: str, data: Mapping[str, Any]) -> bytes:
@@ -139,7 +130,7 @@ class Dashboard:
         self.decisions: list[DecisionTaken] = []
         self._clock_period = clock_period
         self._lock = threading.Lock()  # the model and the client list
-        self._clients: list[_Client] = []
+        self._clients: list[Browser] = []
         self._inbox: queue.Queue[tuple[float, HubEvent, JSONDict | None] | None] = queue.Queue()
         self._static = _static_files()
         self._running = False
@@ -341,21 +332,21 @@ class Dashboard:
 
     # --- browsers -----------------------------------------------------------------------------------
 
-    def subscribe(self, role: Role) -> tuple[_Client, bytes]:
+    def subscribe(self, role: Role) -> tuple[Browser, bytes]:
         """A new stream: the whole room now, then every change (registered under the model's lock)."""
-        client = _Client(role)
+        client = Browser(role)
         with self._lock:
             first = _sse("room", {**self.model.room(role), "clock": self._last_clock, "hub": self.hub_health(role)})
             self._clients.append(client)
         return client, first
 
-    def unsubscribe(self, client: _Client) -> None:
+    def unsubscribe(self, client: Browser) -> None:
         with self._lock:
             if client in self._clients:
                 self._clients.remove(client)
 
     @staticmethod
-    def _close(client: _Client) -> None:
+    def _close(client: Browser) -> None:
         try:
             client.messages.put_nowait(None)
         except queue.Full:

@@ -1,31 +1,42 @@
 """The hub service: every table's events in from MQTT, table views and hand events out.
 
-Everything runs on one asyncio loop, on one thread: the link's own with `hub.edge.link.HubLink` (the
-link reads a burst of messages, the service applies each to its `TableView` and the games, and the
-retained states, hub events and acknowledgements leave in the same turn, no thread hand-over), or a
-thread of the service's own, named `hub`, with another link (paho's `MqttLink`: its thread only
-validates and hands each message over). A malformed payload is logged
+Everything runs on one asyncio loop, on one thread (`hub.edge.service_loop`): the link's own with
+`hub.edge.link.HubLink` (the link reads a burst of messages, the service applies each to its
+`TableView` and the games, and the retained states, hub events and acknowledgements leave in the same
+turn, no thread hand-over), or a thread of the service's own, named `hub`, with another link (paho's
+`MqttLink`: its thread only validates and hands each message over). A malformed payload is logged
 and counted (`stats.malformed`), never a crash; one too big is dropped unread (`stats.oversized`),
 one of a table the room does not have is dropped (`stats.unknown_table`). With a store, an event is
-acknowledged only once stored: a store that cannot write holds the events back, stops every
-acknowledgement, says so (`health`, retained on `hub/health`) and tries again on the clock. Listeners
-(the demo's terminal view, `--json` output, later the dashboard) are called on the consumer thread
-with every hub event. With a `shard`, the service is one worker of several and serves only its tables
-(`hub.edge.shard`).
+acknowledged only once stored (`hub.edge.service_store`): a store that cannot write holds the events
+back, stops every acknowledgement, says so (`health`, retained on `hub/health`) and tries again on the
+clock. Listeners (the demo's terminal view, `--json` output, later the dashboard) are called on the
+consumer thread with every hub event. With a `shard`, the service is one worker of several and serves
+only its tables (`hub.edge.shard`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 
-from hub.edge.coalesce import Coalescer
+from hub.edge.service_loop import (
+    MAX_BACKLOG,
+    STATE_WINDOW,
+    AckRead,
+    Cancel,
+    Configure,
+    Decide,
+    FloorCommand,
+    Item,
+    Reconnected,
+    ServiceLoop,
+    Settle,
+    Tick,
+)
+from hub.edge.service_store import ERROR_CHARS, HubStats, StoreFirst
 from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of, subscriptions
 from hub.floor.commands import CommandResult
 from hub.floor.store import JSON, StoreError
@@ -42,84 +53,11 @@ log = logging.getLogger(__name__)
 # A table's event is well under 2 kB; anything bigger on a table's topic is refused before it is
 # decoded or queued (counted in `stats.oversized`). The shipped brokers refuse far bigger packets.
 MAX_TABLE_PAYLOAD = 16 * 1024
-_ERROR_CHARS = 300  # each remembered error text, cut
-_HEALTH_EVERY = 2.0  # seconds between health publishes while counters move
-# A table's retained states go out at most once per window, the latest (`hub.edge.coalesce`): short
-# enough for a TD's screen, long enough to fold the states of one burst (a card and its fault).
-STATE_WINDOW = 0.03
 # Made once, compact: the hub encodes ~3 documents per table event (benchmarks/bench_mqtt_path.py)
 _JSON = json.JSONEncoder(separators=(",", ":"))
-# Messages applied before the loop reads and writes again: a backlog does not hold the acknowledgements
-# and PUBACKs of the whole backlog back
-_BURST = 500
-# Past this many messages waiting, the link stops reading the broker until half are applied (a link
-# that can: HubLink): a flood waits at the broker and in the tables' outboxes, not in the hub's memory
-MAX_BACKLOG = 20_000
 
 
-@dataclass
-class HubStats:
-    received: int = 0
-    other_shards: int = 0  # messages about tables another worker serves, dropped on arrival
-    malformed: int = 0
-    oversized: int = 0  # payloads over MAX_TABLE_PAYLOAD, dropped before decoding
-    unknown_table: int = 0  # messages about a table the room does not have, dropped
-    store_errors: int = 0  # writes the event store refused (never counted as malformed)
-    internal_errors: int = 0
-    events_out: int = 0
-    errors: list[str] = field(default_factory=list)  # the last few, for `status`
-
-
-@dataclass(frozen=True, slots=True)
-class _Tick:
-    done: threading.Event | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Settle:
-    done: threading.Event
-
-
-@dataclass(frozen=True, slots=True)
-class _Decide:
-    table: str
-    kind: str
-    option: str
-    by: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Cancel:
-    table: str
-    by: str
-
-
-@dataclass(frozen=True, slots=True)
-class _FloorCommand:
-    command: dict[str, JSON]
-    answer: Callable[[CommandResult], None]
-
-
-@dataclass(frozen=True, slots=True)
-class _Reconnected:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class _AckRead:
-    message: Message
-
-
-@dataclass(frozen=True, slots=True)
-class _Configure:
-    table: str
-    setup: TableSetup
-
-
-_Item = Message | _Tick | _Settle | _Configure | _Decide | _Cancel | _FloorCommand | _Reconnected | _AckRead
-
-
-class HubService:
+class HubService(StoreFirst, ServiceLoop):
     def __init__(self, *, link: Link, clock: Clock | None = None, tick: float = 0.2,
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
                  shard: Shard | None = None, tables: Callable[[str], bool] | None = None,
@@ -150,25 +88,7 @@ class HubService:
         self._wall = wall
         self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
         self._clock = clock or MonotonicClock()
-        self._tick = tick
-        # What waits for the loop, from any thread, in order: the link's messages and the TD's commands
-        self._inbox: deque[_Item | None] = deque()
-        self._wake_lock = threading.Lock()
-        self._woken = False  # a drain is scheduled on the loop
-        self._busy = False  # the loop is applying what it took from the inbox
-        self._stopped = threading.Event()
-        link_loop = getattr(link, "loop", None)  # HubLink: the service runs on the link's thread
-        self._own_loop = not isinstance(link_loop, asyncio.AbstractEventLoop)
-        self._loop: asyncio.AbstractEventLoop = link_loop if isinstance(link_loop, asyncio.AbstractEventLoop) \
-            else asyncio.new_event_loop()
-        self._loop_thread: threading.Thread | None = None
-        self._ticker: asyncio.TimerHandle | None = None
-        self._state_timer: asyncio.TimerHandle | None = None
-        self._state_timer_at = 0.0
-        self._max_backlog = max_backlog
-        self._pause = getattr(link, "pause_reading", None) if self._own_loop is False else None
-        self._paused = False
-        self.max_backlog_seen = 0
+        super().__init__(link, tick=tick, state_window=state_window, max_backlog=max_backlog)
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self.commands_sent: dict[str, int] = {}
@@ -176,7 +96,6 @@ class HubService:
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
         self._floor_store_error: str | None = None  # the floor's clock could not be stored (said once)
         self._resend_due: set[str] = set()  # tables back online (or resending): their hand's commands again
-        self._states = Coalescer(state_window)
         self._ack_qos = ack_qos
         self.stats = HubStats()
         self._knows = tables
@@ -185,7 +104,6 @@ class HubService:
         self._health_at = 0.0
         self.health_topic = hub_health_topic(shard)
         self._listeners: list[Callable[[HubEvent], None]] = []
-        self._thread = threading.Thread(target=self._run, name="hub", daemon=True) if self._own_loop else None
         self.status_topic = hub_status_topic(shard)
         link.on_connect(self._connected)
         receive = self._receive if shard is None else self._receive_own
@@ -203,53 +121,7 @@ class HubService:
     def start(self) -> None:
         if self.floor_tables is not None:
             self._resume_from_store()
-        self._loop.call_soon_threadsafe(self._begin)
-        if self._thread is not None:
-            self._thread.start()
-
-    def _run(self) -> None:
-        """The service's own loop, for a link without one (paho's)."""
-        asyncio.set_event_loop(self._loop)
-        try:
-            self._loop.run_forever()
-        finally:
-            self._loop.close()
-
-    def _resume_from_store(self) -> None:
-        """A hub with a store knows where each table stands without its retained acks (a broker that
-        died with it lost them): each boot's last stored sequence. The hub stores in order, so all
-        before it is stored or forgotten by the outbox; waiting for it would stall the table for good.
-        The acknowledgements go out on connect (`_Reconnected`). Before the consumer thread runs."""
-        assert self.floor_tables is not None
-        for table, boot, seq in self.floor_tables.store.last_seqs():
-            if not self.knows(table):
-                continue  # stored by an earlier hub that took every table: not shown again
-            view = self._view(table)
-            view.resume_after(boot, seq)
-            view.boot, view.last_seq, view.managed = boot, seq, True
-            game = self.floor_tables.game(table)
-            if game is not None:
-                view.hand, view.hand_open = game.hand_no, game.in_hand
-                view.hand_since = view.noted_at = self._wall()
-                if not game.in_hand:
-                    view.hand_since = None
-        self._felt_from_store()
-
-    def _felt_from_store(self) -> None:
-        """The cards on each felt, for the TD's view: the current hand's card events, replayed from the
-        store into the table views (published on connect). A card left from an earlier hand and never
-        moved since is not known until it moves or the agent restarts."""
-        assert self.floor_tables is not None
-        boots: dict[str, str] = {}
-        for row, event in self.floor_tables.facts_since(self.floor_tables.hand_rows()):
-            if not self.knows(row.table):
-                continue
-            view = self._view(row.table)
-            if boots.setdefault(row.table, event.boot) != event.boot:
-                view.zones.clear()  # the agent restarted mid-hand: it reported its felt afresh
-                boots[row.table] = event.boot
-            if isinstance(event, wire.CardEvent):
-                view.apply(event)
+        self._start_loop()
 
     def knows(self, table: str) -> bool:
         """The room has this table (see `tables` in the constructor)."""
@@ -257,15 +129,6 @@ class HubService:
             return True
         with self.floor_lock:  # a floor-backed answer reads the tournament, which the dashboard changes
             return self._knows(table)
-
-    def health(self) -> dict[str, object]:
-        """What `hub/health` says (retained) and the dashboard shows: the store, what was refused."""
-        s = self.stats
-        return {"store": "down" if self.store_down else "ok", "store_error": self.store_down,
-                "store_errors": s.store_errors, "received": s.received, "malformed": s.malformed,
-                "oversized": s.oversized, "unknown_table": s.unknown_table,
-                "held_dropped": sum(v.held_dropped for v in list(self.tables.values())),
-                "internal_errors": s.internal_errors}
 
     def serves(self, table: str) -> bool:
         """This worker serves `table` (always, unsharded)."""
@@ -279,25 +142,25 @@ class HubService:
         if self.shard is not None and not self.serves(table):
             raise ValueError(f"table {table} is served by hub shard {shard_of(table, self.shard.count)}/"
                              f"{self.shard.count}, not by this one ({self.shard})")
-        self._submit(_Configure(table, setup))
+        self._submit(Configure(table, setup))
 
     def decide(self, table: str, kind: str, option: str, by: str = "td") -> None:
         """A TD's choice for a pending `td_decision` (the dashboard's `on_decision`), any thread. A
         tournament table's goes through the floor, store-first (`floor_command`), answered in the events."""
         if self.floor_tables is not None and table not in self.games:
-            self._submit(_FloorCommand({"cmd": "decide", "table": table, "kind": kind, "option": option,
-                                        "by": by[:64] or "TD"}, lambda result: None))
+            self._submit(FloorCommand({"cmd": "decide", "table": table, "kind": kind, "option": option,
+                                       "by": by[:64] or "TD"}, lambda result: None))
             return
-        self._submit(_Decide(table, kind, option, by))
+        self._submit(Decide(table, kind, option, by))
 
     def cancel_hand(self, table: str, by: str = "td") -> None:
         """The TD cancels the table's hand in progress ("annuler la donne"), any thread; a tournament
         table's through the floor, store-first, as `decide`."""
         if self.floor_tables is not None and table not in self.games:
-            self._submit(_FloorCommand({"cmd": "cancel_hand", "table": table, "by": by[:64] or "TD"},
-                                       lambda result: None))
+            self._submit(FloorCommand({"cmd": "cancel_hand", "table": table, "by": by[:64] or "TD"},
+                                      lambda result: None))
             return
-        self._submit(_Cancel(table, by))
+        self._submit(Cancel(table, by))
 
     def floor_command(self, command: dict[str, JSON], timeout: float = 5.0) -> CommandResult | None:
         """A TD's command run by the floor on the hub's thread (any thread may ask: the dashboard's); None
@@ -310,160 +173,48 @@ class HubService:
             answers.append(result)
             done.set()
 
-        self._submit(_FloorCommand(command, answer))
+        self._submit(FloorCommand(command, answer))
         done.wait(timeout)
         return answers[0] if answers else None
 
-    def tick(self, wait: float | None = None) -> bool:
-        """Let the games see the clock now (Time countdowns); with `wait`, block until done."""
-        done = threading.Event() if wait is not None else None
-        self._submit(_Tick(done))
-        return done.wait(wait) if done is not None else True
+    # On the loop: the hooks of `ServiceLoop` ----------------------------------------------------
 
-    def settle(self, timeout: float = 10.0) -> bool:
-        """Block until everything handed to the service before this call is applied (tests, tools)."""
-        done = threading.Event()
-        self._submit(_Settle(done))
-        return done.wait(timeout)
-
-    def idle(self) -> bool:
-        """Everything received is applied and every table's state is published."""
-        return not self._inbox and not self._busy and not self._woken and not self._states
-
-    def backlog(self) -> int:
-        """Messages received and not yet applied: grows without end past this hub's ceiling."""
-        return len(self._inbox)
-
-    def stop(self) -> None:
-        """Publish the states still in their window and the acknowledgements due, then stop (the link,
-        if it owns the loop, is stopped after: `HubParts.stop`)."""
-        if not self._loop.is_closed() and self._loop.is_running() and not self._stopped.is_set():
-            self._submit(None)
-            self._stopped.wait(5)
-        if self._thread is not None and self._thread.is_alive():
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(5)
-
-    # On the loop ---------------------------------------------------------------------------------
-
-    def _on_loop(self) -> bool:
-        return self._loop_thread is threading.current_thread()
-
-    def _submit(self, item: _Item | None) -> None:
-        """From the link's handlers (on the loop with HubLink) or any other thread: applied in order."""
-        if self._stopped.is_set():
-            return
-        self._inbox.append(item)
-        if self._on_loop():
-            if not self._woken:  # one drain per burst of the link's messages, after the burst
-                self._woken = True
-                self._loop.call_soon(self._drain)
-            if len(self._inbox) > self._max_backlog and self._pause is not None and not self._paused:
-                self._paused = True
-                self._pause(True)
-                log.warning("hub: %d messages wait to be applied: reading the broker paused until half are",
-                            len(self._inbox))
-            return
-        with self._wake_lock:
-            if self._woken:
-                return
-            self._woken = True
-        if not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._drain)
-
-    def _begin(self) -> None:
-        self._loop_thread = threading.current_thread()
-        # The games see the clock every `tick` seconds even when the inbox never runs dry: near its
-        # ceiling it does not, and a Time countdown must still expire, and the tables' outboxes still
-        # hear what is stored (else they resend it all and the load doubles).
-        self._ticker = self._loop.call_later(self._tick, self._on_tick)
-
-    def _on_tick(self) -> None:
-        if self._stopped.is_set():
-            return
-        self._ticker = self._loop.call_later(self._tick, self._on_tick)
+    def _on_clock(self) -> None:
         self._tick_games()
         if self.store_down is not None:
             self._retry_store()
         self._publish_health()
         if self._acks_due:
             self._publish_acks()
-        self._arm_states()
 
-    def _drain(self) -> None:
-        with self._wake_lock:
-            self._woken = False
-        self._busy = True
-        self.max_backlog_seen = max(self.max_backlog_seen, len(self._inbox))
-        try:
-            for _ in range(_BURST):
-                if not self._inbox:
-                    break
-                item = self._inbox.popleft()
-                if item is None:
-                    self._finish()
-                    return
-                self._apply_item(item)
-            else:
-                if self._inbox:  # more than a burst: the rest after the loop has read and written
-                    with self._wake_lock:
-                        self._woken = True
-                    self._loop.call_soon(self._drain)
-                    return
-            if self._acks_due:
-                self._publish_acks()
-            if self._resend_due:
-                self._resend()
-        finally:
-            self._busy = False
-            if self._paused and len(self._inbox) <= self._max_backlog // 2 and self._pause is not None:
-                self._paused = False
-                self._pause(False)
-            self._arm_states()
+    def _after_burst(self) -> None:
+        if self._acks_due:
+            self._publish_acks()
+        if self._resend_due:
+            self._resend()
 
-    def _finish(self) -> None:
+    def _state_due(self, table: str) -> None:
+        self._publish_state(self.tables[table])
+
+    def _on_stop(self) -> None:
         for table in self._states.take_all():  # none left stale on the broker
             self._publish_state(self.tables[table])
         if self._acks_due:
             self._publish_acks()
-        for timer in (self._ticker, self._state_timer):
-            if timer is not None:
-                timer.cancel()
-        self._inbox.clear()
-        self._stopped.set()
 
-    def _arm_states(self) -> None:
-        """A timer for the next table whose states' window ends (`hub.edge.coalesce`)."""
-        due = self._states.next_due()
-        if due is None or self._stopped.is_set():
-            return
-        if self._state_timer is not None:
-            if self._state_timer_at <= due:
-                return
-            self._state_timer.cancel()
-        self._state_timer_at = due
-        # the coalescer's clock is time.monotonic, the loop's too (asyncio's default)
-        self._state_timer = self._loop.call_at(due, self._states_due)
-
-    def _states_due(self) -> None:
-        self._state_timer = None
-        for table in self._states.due(time.monotonic()):
-            self._publish_state(self.tables[table])
-        self._arm_states()
-
-    def _apply_item(self, item: _Item) -> None:
+    def _apply_item(self, item: Item) -> None:
         try:
-            if isinstance(item, _Tick):
+            if isinstance(item, Tick):
                 self._tick_games()
                 if self._acks_due:
                     self._publish_acks()
                 if item.done is not None:
                     item.done.set()
-            elif isinstance(item, _Settle):
+            elif isinstance(item, Settle):
                 item.done.set()
-            elif isinstance(item, _Configure):
+            elif isinstance(item, Configure):
                 self._configure(item.table, item.setup)
-            elif isinstance(item, _Reconnected):
+            elif isinstance(item, Reconnected):
                 self._acked.clear()  # a broker that restarted may have lost them: all again
                 self._resend_due.update(self.tables)  # and the commands published while it was down
                 self._publish_health(force=True)
@@ -472,15 +223,15 @@ class HubService:
                     self._publish_state(view)
                     if view.boot is not None:
                         self._acks_due[table] = view.boot
-            elif isinstance(item, _AckRead):
+            elif isinstance(item, AckRead):
                 self._ack_read(item.message)
-            elif isinstance(item, _Cancel):
+            elif isinstance(item, Cancel):
                 self._cancel(item)
-            elif isinstance(item, _FloorCommand):
+            elif isinstance(item, FloorCommand):
                 if self.floor_tables is not None:
                     with self.floor_lock:
                         self.floor_tables.floor.submit(item.command, self._wall(), item.answer)
-            elif isinstance(item, _Decide):
+            elif isinstance(item, Decide):
                 self._decide(item)
             else:
                 self._handle_message(item)
@@ -488,7 +239,7 @@ class HubService:
             log.exception("hub: failed on %r", type(item).__name__)
             self._internal_error(f"internal error {err!r}")
 
-    def _decide(self, item: _Decide) -> None:
+    def _decide(self, item: Decide) -> None:
         """A tournament table's decision goes through the floor (stored, a hand it ends counted); a cash
         table's straight to its game."""
         game = self.games.get(item.table)
@@ -535,7 +286,7 @@ class HubService:
             view.hand, view.hand_open = game.hand_no, game.in_hand
         self._emit(view, out)
 
-    def _cancel(self, item: _Cancel) -> None:
+    def _cancel(self, item: Cancel) -> None:
         game = self.games.get(item.table)
         if game is not None:
             out = game.cancel(item.by)
@@ -571,7 +322,7 @@ class HubService:
         """The link's thread, every (re)connect: the hub's birth now, every table's state after (a broker
         that restarted lost them, and they go at QoS 0: see `_publish_state`)."""
         self._link.publish(self.status_topic, wire.ONLINE, retain=True)
-        self._submit(_Reconnected())
+        self._submit(Reconnected())
 
     def _too_big(self, message: Message) -> bool:
         """The link's thread: a payload no table sends is dropped before it is queued or decoded."""
@@ -594,7 +345,7 @@ class HubService:
         if self.shard is not None and not self.serves(message.topic.rsplit("/", 1)[-1]):
             self.stats.other_shards += 1
             return
-        self._submit(_AckRead(message))
+        self._submit(AckRead(message))
 
     def _receive_own(self, message: Message) -> None:
         """The link's thread, sharded: enqueue this worker's tables only (a bad topic goes on, to be counted)."""
@@ -609,22 +360,6 @@ class HubService:
             self._submit(message)
         else:
             self.stats.other_shards += 1
-
-    def _publish_acks(self) -> None:
-        """After a burst: tell each table what is applied (and, with a store, stored), in order.
-        None while the store cannot write: they wait in `_acks_due` until it can. At QoS 0 (`ack_qos`)
-        a lost one would be said again when the table resends (a duplicate clears `_acked`) and on
-        every reconnect; it saved no CPU measurably, so QoS 1 stays (docs/scale-out.md)."""
-        if self.store_down is not None:
-            return
-        for table, boot in self._acks_due.items():
-            view = self.tables.get(table)
-            seq = view.last_by_boot.get(boot, 0) if view is not None else 0
-            if seq and self._acked.get(table) != (boot, seq):
-                self._acked[table] = (boot, seq)
-                self._link.publish(wire.hub_ack(table), wire.encode(wire.Ack(boot=boot, seq=seq)), retain=True,
-                                   qos=self._ack_qos)
-        self._acks_due.clear()
 
     def _ack_read(self, message: Message) -> None:
         """A retained acknowledgement of an earlier run of this hub (or worker): start the table there."""
@@ -687,64 +422,14 @@ class HubService:
 
     def _malformed(self, why: str) -> None:
         self.stats.malformed += 1
-        self.stats.errors = (self.stats.errors + [why[:_ERROR_CHARS]])[-20:]
-        log.warning("hub: ignored a malformed message: %s", why[:_ERROR_CHARS])
+        self.stats.errors = (self.stats.errors + [why[:ERROR_CHARS]])[-20:]
+        log.warning("hub: ignored a malformed message: %s", why[:ERROR_CHARS])
 
     def _internal_error(self, why: str) -> None:
         self.stats.internal_errors += 1
-        self.stats.errors = (self.stats.errors + [why[:_ERROR_CHARS]])[-20:]
+        self.stats.errors = (self.stats.errors + [why[:ERROR_CHARS]])[-20:]
 
-    # --- the event store, durable before acknowledged -------------------------------------------
-
-    def _apply_all(self, table: str, view: TableView, ready: list[tuple[wire.AnyTableEvent, bytes]]) -> bool:
-        """Apply admitted events in order; False if the store failed: that event and those after it
-        wait in the view again (`TableView.hold_back`), so no acknowledgement passes them."""
-        for i, (event, payload) in enumerate(ready):
-            try:
-                self._apply(table, view, event, payload)
-            except StoreError as err:
-                view.hold_back(ready[i:])
-                self._store_failed(err)
-                return False
-            except Exception as err:  # noqa: BLE001 - one bad event does not stop the ones after it
-                log.exception("hub: table %s failed on seq %d", table, event.seq)
-                self._internal_error(f"{table} seq {event.seq}: internal error {err!r}")
-        return True
-
-    def _store_failed(self, err: StoreError) -> None:
-        self.stats.store_errors += 1
-        if self.store_down is None:
-            self.store_down = str(err)[:_ERROR_CHARS]
-            log.error("hub: THE EVENT STORE CANNOT WRITE, no table is acknowledged until it can (the "
-                      "tables' outboxes keep every event): %s", err)
-            self._publish_health(force=True)
-
-    def _retry_store(self) -> None:
-        """On the clock while the store is down: the events it refused, again, oldest first per table.
-        When all went in, acknowledgements resume for every table."""
-        for table, view in list(self.tables.items()):
-            while ready := view.stalled():
-                if not self._apply_all(table, view, ready):
-                    return
-                self._acks_due[table] = ready[0][0].boot
-        log.warning("hub: the event store writes again; acknowledgements resume (was: %s)", self.store_down)
-        self.store_down = None
-        for table, view in self.tables.items():
-            if view.boot is not None:
-                self._acks_due.setdefault(table, view.boot)
-        self._publish_health(force=True)
-        if self._resend_due:
-            self._resend()  # what waited behind the store: the tables that came back meanwhile
-
-    def _publish_health(self, *, force: bool = False) -> None:
-        now = time.monotonic()
-        if not force and now - self._health_at < _HEALTH_EVERY:
-            return
-        health = self.health()
-        if health == self._health_sent and not force:
-            return
-        self._health_sent, self._health_at = health, now
-        self._link.publish(self.health_topic, json.dumps(health).encode(), retain=True)
+    # --- a table's message, stored first (`hub.edge.service_store`), then played -------------------
 
     def _handle(self, message: Message) -> None:
         self.stats.received += 1

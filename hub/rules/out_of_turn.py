@@ -8,9 +8,9 @@ Consumes the hand's pending actions; emits `action_binding` / `action_released` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from hub.rules.records import (
     ActionKind,
@@ -20,11 +20,9 @@ from hub.rules.records import (
     FaultKind,
     Ruling,
     RulingGiven,
+    Street,
 )
-from hub.rules.rulesets import SimultaneousRule, SkippedRule
-
-if TYPE_CHECKING:
-    from hub.rules.hand import Hand
+from hub.rules.rulesets import Ruleset, SimultaneousRule, SkippedRule
 
 _WAGERS = (ActionKind.BET, ActionKind.RAISE, ActionKind.ALLIN)
 
@@ -49,7 +47,50 @@ class Restriction:
     group: frozenset[int]
 
 
-def hold(hand: Hand, seat: int, kind: ActionKind, to: int | None, announced: bool,
+class OutOfTurnHand(Protocol):
+    """What the out-of-turn rules read, change and call of a hand (`hub.rules.hand.Hand`, which
+    calls this module: declared here so the two import one way)."""
+
+    dark: dict[int, Pending]
+
+    @property
+    def rules(self) -> Ruleset: ...
+    @property
+    def seats(self) -> Sequence[int]: ...
+    @property
+    def live(self) -> Set[int]: ...
+    @property
+    def stack(self) -> Mapping[int, int]: ...
+    @property
+    def bet(self) -> Mapping[int, int]: ...
+    @property
+    def max_bet(self) -> int: ...
+    @property
+    def street(self) -> Street: ...
+    @property
+    def round_open(self) -> bool: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def aggressors(self) -> Mapping[Street, list[int]]: ...
+    @property
+    def pending(self) -> dict[int, Pending]: ...
+    @property
+    def restricted(self) -> dict[int, Restriction]: ...
+    @property
+    def log(self) -> list[ActionRecord | RulingGiven]: ...
+
+    def act(self, seat: int, action: ActionKind | str, to: int | None = None, *, announced: bool = False,
+            chips: Sequence[int] | None = None) -> ActionRecord: ...
+    def kill_hand(self, seat: int, ruling: Ruling) -> RulingGiven: ...
+    def _record(self, seat: int, kind: ActionKind, to: int | None, status: ActionStatus,
+                applied: ActionKind | None, reason: str | None, ruling: Ruling | None = None,
+                added: int = 0, pending: bool = False) -> ActionRecord: ...
+    def _apply(self, seat: int, kind: ActionKind, to: int | None, announced: bool,
+               chips: Sequence[int] | None, ruling: Ruling | None = None) -> ActionRecord: ...
+
+
+def hold(hand: OutOfTurnHand, seat: int, kind: ActionKind, to: int | None, announced: bool,
          chips: Sequence[int] | None) -> ActionRecord:
     rules = hand.rules
     if seat in hand.pending:
@@ -64,7 +105,7 @@ def hold(hand: Hand, seat: int, kind: ActionKind, to: int | None, announced: boo
     return rec
 
 
-def in_the_dark(hand: Hand, seat: int, kind: ActionKind, to: int | None, announced: bool,
+def in_the_dark(hand: OutOfTurnHand, seat: int, kind: ActionKind, to: int | None, announced: bool,
                 chips: Sequence[int] | None) -> ActionRecord:
     """An action before the street's cards are out (cdc 10.14 « in the dark », brest VII.7):
     allowed, held until the round opens; then it is treated as announced before his turn."""
@@ -74,7 +115,7 @@ def in_the_dark(hand: Hand, seat: int, kind: ActionKind, to: int | None, announc
     return hand._record(seat, kind, to, ActionStatus.ACCEPTED, None, "in_the_dark", pending=True)
 
 
-def release_dark(hand: Hand) -> None:
+def release_dark(hand: OutOfTurnHand) -> None:
     """The street is out: actions in the dark wait for their turn like actions out of turn
     (they stand unless someone bets before them) and apply at once if the turn is theirs."""
     dark, hand.dark = hand.dark, {}
@@ -87,7 +128,7 @@ def release_dark(hand: Hand) -> None:
         resolve(hand)
 
 
-def _seen(hand: Hand) -> int:
+def _seen(hand: OutOfTurnHand) -> int:
     """The bet the player faced when he acted: held wagers made before his count too (brest
     VII.21: the actions of those who forgot a player are maintained as they were made)."""
     seen = hand.max_bet
@@ -99,12 +140,12 @@ def _seen(hand: Hand) -> int:
     return seen
 
 
-def restrict(hand: Hand, seat: int, ruling: Ruling) -> None:
+def restrict(hand: OutOfTurnHand, seat: int, ruling: Ruling) -> None:
     hand.restricted[seat] = Restriction(ruling, frozenset(hand.pending))
     hand.log.append(RulingGiven(ruling, hand.street))
 
 
-def _check_skipped(hand: Hand) -> None:
+def _check_skipped(hand: OutOfTurnHand) -> None:
     """Once enough players acted after the skipped one, his options shrink (cdc 10.2)."""
     rules = hand.rules
     skipped = hand.to_act
@@ -128,13 +169,13 @@ def _check_skipped(hand: Hand) -> None:
         restrict(hand, skipped, cof)
 
 
-def lift_restrictions(hand: Hand, raiser: int) -> None:
+def lift_restrictions(hand: OutOfTurnHand, raiser: int) -> None:
     """A full raise from a player outside the out-of-turn group frees the skipped seat."""
     for seat in [s for s, r in hand.restricted.items() if raiser != s and raiser not in r.group]:
         del hand.restricted[seat]
 
 
-def resolve(hand: Hand) -> None:
+def resolve(hand: OutOfTurnHand) -> None:
     """Apply pending actions whose turn has come, or release them if the action changed."""
     rules = hand.rules
     while hand.round_open and hand.to_act in hand.pending:
@@ -159,7 +200,7 @@ def resolve(hand: Hand) -> None:
         break
 
 
-def act_together(hand: Hand, requests: Sequence[tuple[int, ActionKind | str, int | None]]
+def act_together(hand: OutOfTurnHand, requests: Sequence[tuple[int, ActionKind | str, int | None]]
                  ) -> list[ActionRecord]:
     """Simultaneous actions: in turn order (cdc 10.16), or the second out of turn (pcpm)."""
     to_act = hand.to_act

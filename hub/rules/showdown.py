@@ -7,18 +7,50 @@ first and awarded outermost first (cdc 11.7), odd chips from the button's left (
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Set
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence, Set
+from typing import Protocol
 
 from hub.rules.evaluator import parse_card, parse_cards
-from hub.rules.positions import clockwise
+from hub.rules.games import Game
+from hub.rules.positions import Positions, clockwise
 from hub.rules.pots import build_pots, split_pot
 from hub.rules.records import HandEndKind, HandResult, PotResult, Street
 from hub.rules.rulesets import Ruleset, ShowdownOrder
 from hub.rules.variant_eval import score
 
-if TYPE_CHECKING:
-    from hub.rules.hand import Hand
+
+class ShowdownHand(Protocol):
+    """What the showdown reads of a hand (`hub.rules.hand.Hand`, which calls this module: declared
+    here so the two import one way)."""
+
+    @property
+    def rules(self) -> Ruleset: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def positions(self) -> Positions: ...
+    @property
+    def seats(self) -> Sequence[int]: ...
+    @property
+    def live(self) -> Set[int]: ...
+    @property
+    def board(self) -> Sequence[int]: ...
+    @property
+    def stack(self) -> Mapping[int, int]: ...
+    @property
+    def contributed(self) -> Mapping[int, int]: ...
+    @property
+    def returned(self) -> Mapping[int, int]: ...
+    @property
+    def dead(self) -> Mapping[int, int]: ...
+    @property
+    def ante_capped(self) -> Set[int]: ...
+    @property
+    def aggressors(self) -> Mapping[Street, list[int]]: ...
+    @property
+    def last_round_street(self) -> Street: ...
+    @property
+    def pot(self) -> int: ...
 
 
 def order(rules: Ruleset, live: Set[int], button: int, aggressors: Mapping[Street, list[int]],
@@ -36,7 +68,7 @@ def order(rules: Ruleset, live: Set[int], button: int, aggressors: Mapping[Stree
     return seats[i:] + seats[:i]
 
 
-def uncontested(hand: Hand, winner: int) -> HandResult:
+def uncontested(hand: ShowdownHand, winner: int) -> HandResult:
     stacks = dict(hand.stack)
     amount = hand.pot
     stacks[winner] += amount
@@ -54,7 +86,7 @@ def _cards(cards: Iterable[int | str] | None) -> tuple[int, ...] | None:
     return out or None
 
 
-def award(hand: Hand, hole_cards: Mapping[int, Iterable[int | str] | None]) -> HandResult:
+def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | None]) -> HandResult:
     contributed = hand.contributed
     shown = order(hand.rules, hand.live, hand.positions.button, hand.aggressors,
                   hand.last_round_street)

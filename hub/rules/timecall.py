@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from hub.rules.records import Decision, FaultKind, RulesError, Ruling, RulingGiven
-from hub.rules.rulesets import TimeCaller
-
-if TYPE_CHECKING:
-    from hub.rules.hand import Hand
+from hub.rules.rulesets import Ruleset, TimeCaller
 
 
 class TimeCallRefused(RulesError, ValueError):
@@ -46,7 +43,23 @@ class TimeCall:
         return max(0.0, self.expires_at - now)
 
 
-def call(hand: Hand, seat: int, now: float, caller: TimeCaller) -> TimeCall | Ruling:
+class TimedHand(Protocol):
+    """What the Time call reads and changes of a hand (`hub.rules.hand.Hand`, which calls this
+    module: declared here so the two import one way)."""
+
+    time_call: TimeCall | None
+
+    @property
+    def rules(self) -> Ruleset: ...
+    @property
+    def round_open(self) -> bool: ...
+    @property
+    def to_act(self) -> int | None: ...
+
+    def kill_hand(self, seat: int, ruling: Ruling) -> RulingGiven: ...
+
+
+def call(hand: TimedHand, seat: int, now: float, caller: TimeCaller) -> TimeCall | Ruling:
     rules = hand.rules
     article = rules.article("time")
     if not hand.round_open or seat != hand.to_act:
@@ -64,7 +77,7 @@ def call(hand: Hand, seat: int, now: float, caller: TimeCaller) -> TimeCall | Ru
     return tc
 
 
-def tick(hand: Hand, now: float) -> list[RulingGiven]:
+def tick(hand: TimedHand, now: float) -> list[RulingGiven]:
     tc = hand.time_call
     if tc is None or now < tc.expires_at:
         return []

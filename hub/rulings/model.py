@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
+from hub.rulings.texts import DECISIONS, FAULTS, WORDS
 from tablewire.faults import Deadline, Decision, FaultKind
 
 
@@ -126,6 +127,18 @@ class Ruling:
                 "refunds": {str(k): v for k, v in self.refunds.items()}, "text": self.text(lang)}
 
     def text(self, lang: str = "fr") -> str:
-        from hub.rulings.texts import ruling_text
-
-        return ruling_text(self, lang)
+        """`Carte retournée pendant la donne — siège 3, 7h — cdc-2013 7.3 : la carte est morte ; ...`"""
+        lang = lang if lang in FAULTS else "fr"
+        words = WORDS[lang]
+        head = [FAULTS[lang][self.kind], f"{words['hand']} {self.hand}"]
+        if self.seat is not None:
+            head.append(f"{words['seat']} {self.seat}")
+        if self.cards:
+            head.append(" ".join(self.cards))
+        colon = " : " if lang == "fr" else ": "
+        body = DECISIONS[lang][self.decision]
+        if self.options:
+            body += f" ({words['options']}{colon}" + " / ".join(DECISIONS[lang][o] for o in self.options) + ")"
+        if self.dead_seats and self.decision is not Decision.HAND_DEAD:
+            body += f" ({words['dead']}{colon}" + ", ".join(str(s) for s in self.dead_seats) + ")"
+        return f"{' — '.join(head)} — {self.article}{colon}{body}"

@@ -1,19 +1,15 @@
 """Texts for people: what a ruling says, in French (default) or English.
 
-Consumed by `Ruling.text()`; feeds the TD dashboard and the table's display. Pure data and
-string formatting; the article cited comes from the ruleset tables.
+Consumed by `Ruling.text()` (hub.rulings.model), which puts them together; feeds the TD dashboard
+and the table's display. Pure data; the article cited comes from the ruleset tables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
-from hub.rulings.model import Decision as D
+from tablewire.faults import Decision as D
 from tablewire.faults import FaultKind as K
-
-if TYPE_CHECKING:
-    from hub.rulings.model import Ruling
 
 FAULTS: Mapping[str, Mapping[K, str]] = {
     "fr": {
@@ -139,25 +135,7 @@ DECISIONS: Mapping[str, Mapping[D, str]] = {
     },
 }
 
-_WORDS: Mapping[str, Mapping[str, str]] = {
+WORDS: Mapping[str, Mapping[str, str]] = {
     "fr": {"seat": "siège", "hand": "donne", "options": "au choix", "dead": "mains mortes"},
     "en": {"seat": "seat", "hand": "hand", "options": "options", "dead": "dead hands"},
 }
-
-
-def ruling_text(ruling: Ruling, lang: str = "fr") -> str:
-    """`Carte retournée pendant la donne — siège 3, 7h — cdc-2013 7.3 : la carte est morte ; ...`"""
-    lang = lang if lang in FAULTS else "fr"
-    words = _WORDS[lang]
-    head = [FAULTS[lang][ruling.kind], f"{words['hand']} {ruling.hand}"]
-    if ruling.seat is not None:
-        head.append(f"{words['seat']} {ruling.seat}")
-    if ruling.cards:
-        head.append(" ".join(ruling.cards))
-    colon = " : " if lang == "fr" else ": "
-    body = DECISIONS[lang][ruling.decision]
-    if ruling.options:
-        body += f" ({words['options']}{colon}" + " / ".join(DECISIONS[lang][o] for o in ruling.options) + ")"
-    if ruling.dead_seats and ruling.decision is not D.HAND_DEAD:
-        body += f" ({words['dead']}{colon}" + ", ".join(str(s) for s in ruling.dead_seats) + ")"
-    return f"{' — '.join(head)} — {ruling.article}{colon}{body}"

@@ -152,10 +152,10 @@ def test_the_shipped_panel_on_the_mcp23017_driver_lights_the_seat_to_act_and_pub
     hub = _Hub("t1")
     agent = _agent(profile, hub)
     clock = ManualClock(100.0)
-    close = attach_profile_panel(agent, profile, pin_factory=pi, bus=bus, clock=clock)
+    attached, close = attach_profile_panel(agent, profile, pin_factory=pi, bus=bus, clock=clock)
     try:
         panel = agent._panel
-        assert isinstance(panel, Panel) and panel.seats == 9
+        assert isinstance(panel, Panel) and panel.seats == 9 and attached is panel
         _deal_to(hub, 3, 100)
         _drain(agent)
         assert bus.output("MCP21:A4")  # seat 3: chip 0x21, port A, to-act LED on bit 4
@@ -210,9 +210,9 @@ def test_without_panel_section_the_agent_runs_without_and_says_it_once(caplog: p
     profile = TableProfile.default("t1")
     agent = _agent(profile, _Hub("t1"))
     with caplog.at_level(logging.WARNING):
-        close = attach_profile_panel(agent, profile)
+        attached, close = attach_profile_panel(agent, profile)
     close()
-    assert agent._panel is None
+    assert agent._panel is None and attached is None
     said = [r for r in caplog.records if "[panel]" in r.getMessage()]
     assert len(said) == 1 and "no seat or dealer panel" in said[0].getMessage()
 

@@ -41,10 +41,10 @@ def test_players_act_by_pressing_the_shipped_panel_on_its_simulated_expanders() 
     hub = _Hub("t1")
     agent = _agent(profile, hub)
     agent.player_action = lambda *a, **k: pytest.fail("a simulated player pressed no button")  # type: ignore[method-assign]
-    close = attach_profile_panel(agent, profile, pin_factory=pins, bus=bus)
+    attached, close = attach_profile_panel(agent, profile, pin_factory=pins, bus=bus)
     try:
         panel = agent._panel
-        assert panel is not None
+        assert panel is not None and attached is panel
         registry = DeckRegistry.generate(["t1"])
         with ReaderBoardSimulator(antennas=profile.antenna_count) as board:
             felt = Felt(profile=profile, registry=registry, board=board)
