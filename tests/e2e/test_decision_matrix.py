@@ -218,9 +218,13 @@ class Play:
             self.room.td("decide", "t1", case.option, "--kind", case.kind, "--by", by)
         self.wait("the TD's decision carried out", lambda: any(
             e["decision"] == case.option and e.get("by") == by for e in self.events("ruling", hand)))
-        rulings = self.table.sent(wire.RulingCmd, hand)
-        assert any(r.decision == case.option for r in rulings), rulings  # what the table carries out
-        if not case.ends:
+        # what the table carries out: its command comes on its own subscription, not in step with the
+        # room's events (the ruling event seen first does not mean the table has its command yet)
+        self.wait("the table told the decision", lambda: any(
+            r.decision == case.option for r in self.table.sent(wire.RulingCmd, hand)))
+        if case.ends:  # the hand's end is a later event than the ruling: waited for, not assumed
+            self.wait("the hand ended by the decision", lambda: self.events("hand_end", hand))
+        else:
             self.wait("play resumes", lambda: not waiting() or self.events("hand_end", hand))
 
 
