@@ -116,8 +116,9 @@ def main() -> None:
     ap.add_argument("--profile", default=None, metavar="FILE",
                     help="cProfile the hub's loop thread (variants link, tournament) over the run, stats to FILE "
                          "(and the top 25 by own time printed)")
-    ap.add_argument("--db-dir", default=None,
-                    help="variant tournament: the directory of the store (default: the system's temporary one)")
+    ap.add_argument("--db-dir", default=".",
+                    help="variants tournament*: where the store's directory is made, on the disk the hub would "
+                         "use (default: here; not a tmpfs such as /tmp on some systems, where fsync costs nothing)")
     ap.add_argument("--apply-cost", action="store_true",
                     help="also record the table messages (a spy client here) and replay them without MQTT")
     ap.add_argument("--hub-gc", default="default", choices=("default", "off", "young"),

@@ -135,6 +135,19 @@ class Probe:
                 "eliminated": self.records["PlayerEliminated"], "moves": self.records["MoveOrdered"],
                 "broken": self.records["TableBroken"], "levels": self.records["LevelStarted"]}
 
+    def filesystem(self) -> str:
+        """The store's directory and its filesystem (/proc/mounts): a tmpfs never waits for a disk."""
+        where = str(Path(self.tmp).resolve())
+        best, kind = "", "?"
+        try:
+            for line in Path("/proc/mounts").read_text().splitlines():
+                _dev, mount, fstype, *_ = line.split()
+                if (where == mount or where.startswith(mount.rstrip("/") + "/")) and len(mount) > len(best):
+                    best, kind = mount, fstype
+        except OSError:
+            pass
+        return f"{self.tmp} on {kind}" + (" (in memory: its fsyncs cost nothing)" if kind == "tmpfs" else "")
+
     def report(self, a: dict[str, float], b: dict[str, float], seconds: float, events: float) -> list[str]:
         """The floor's lines for the run between samples `a` and `b`."""
         def rate(key: str) -> float:
@@ -159,7 +172,8 @@ class Probe:
             + (", hand for hand" if state.hand_for_hand else ""),
             f"table event -> hand start p50/p99 {p('hand_start')}; -> ruling {p('fault')}; "
             f"hand's last event -> seat moves {p('floor_moves')}",
-            f"store: {rate('commits'):.0f} commits/s ({(b['commits'] - a['commits']) / events:.2f} per table event), "
+            f"store ({self.filesystem()}): {rate('commits'):.0f} commits/s "
+            f"({(b['commits'] - a['commits']) / events:.2f} per table event), "
             f"{rate('syncs'):.0f} group fsyncs/s ({(b['syncs'] - a['syncs']) / events:.2f} per table event; "
             "0: each COMMIT synced itself), "
             f"{(b['statements'] - a['statements']) / events:.1f} statements and "

@@ -82,6 +82,7 @@ class EventStore:
         self._unsynced = False  # committed since the last `sync()`, grouped: not on the disk yet
         self._wal: tuple[int, int] | None = None  # (fd, inode) of the WAL file, opened by `sync()`
         self.syncs = 0  # fsyncs `sync()` made (the benchmark's figure)
+        self.appended_row = 0  # row of the last table event `append_table_event` stored
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
@@ -206,13 +207,15 @@ class EventStore:
     # --- table events ---------------------------------------------------------------------------
 
     def append_table_event(self, table: str, boot: str, seq: int, payload: bytes, at: float) -> bool:
-        """Store a table's event; False if (table, boot, seq) is already stored (a resend)."""
+        """Store a table's event (its row: `appended_row`); False if (table, boot, seq) is already stored
+        (a resend)."""
         try:
             with self.atomic():
-                self._exec("INSERT INTO table_event (tbl, boot, seq, at, payload) VALUES (?, ?, ?, ?, ?)",
-                           (table, boot, seq, at, payload))
+                cur = self._exec("INSERT INTO table_event (tbl, boot, seq, at, payload) VALUES (?, ?, ?, ?, ?)",
+                                 (table, boot, seq, at, payload))
         except sqlite3.IntegrityError:
             return False
+        self.appended_row = int(cur.lastrowid or 0)  # the highest row: ids only grow (AUTOINCREMENT)
         return True
 
     def table_events(self, table: str | None = None) -> Iterator[tuple[str, bytes]]:
