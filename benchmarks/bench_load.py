@@ -24,6 +24,19 @@ backlog grows, or whose p99 leaves the realistic figures, and which process is a
     python benchmarks/bench_load.py --tables 1000 --procs 8 --shard 1/4 [--all-workers]   # every worker's CPU
     python benchmarks/bench_load.py --variant link --figures-out figures.json   # the hub on hub.edge.link
     python benchmarks/bench_against.py --base /tmp/base -- --tables 1000 --procs 8   # against an older tree
+    python benchmarks/bench_load.py --tables 200 --seconds 30 --compare link,tournament-commit,tournament
+                                   # the tournament hub (`tapis hub --db`) beside the cash hub, in one run
+
+The tournament variants (`benchmarks/load_tournament.py`) run the hub `tapis hub --db` builds
+(`hub.cli.build_hub`): a tournament of nine players a table seated on the simulated tables, one-minute
+levels, its clock running, each table event stored (SQLite WAL) before its acknowledgement, the floor
+(eliminations, balancing moves, broken tables; `--hand-for-hand S`: the TD calls it S seconds in) on
+the hub's thread; the players move all in now and then (`--allin`) so that players bust. `tournament`
+syncs the store once per turn of the hub's loop (group commit), `tournament-commit` at every COMMIT
+(the code before it). They add: event -> acknowledgement at the table (p50/p99), events per hub CPU
+second, time in the store per event (its fsyncs included), COMMITs and group fsyncs per event, and a
+floor's lines: hand starts, hands ended and rulings per second, players out, seat moves, tables
+broken, table event -> hand start / ruling / seat moves (p50/p99), the store's filesystem.
 
 Per-event figures, which do not depend on how loaded the machine is (`--compare` prints them for each
 variant and as ratios to the first): MQTT messages the hub publishes per table event in, bytes
@@ -116,6 +129,8 @@ def main() -> None:
     ap.add_argument("--profile", default=None, metavar="FILE",
                     help="cProfile the hub's loop thread (variants link, tournament) over the run, stats to FILE "
                          "(and the top 25 by own time printed)")
+    ap.add_argument("--hand-for-hand", type=float, default=None, metavar="SECONDS",
+                    help="variants tournament*: the TD calls hand for hand this many seconds into the run")
     ap.add_argument("--db-dir", default=".",
                     help="variants tournament*: where the store's directory is made, on the disk the hub would "
                          "use (default: here; not a tmpfs such as /tmp on some systems, where fsync costs nothing)")
@@ -252,6 +267,9 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
         threads = hub_threads(variant, shard)  # the hub's and paho's, looked up by name
         samples: list[dict[str, float]] = []
+        if args.hand_for_hand and variant in TOURNAMENTS:  # the TD's call, as the dashboard sends it
+            threading.Timer(max(0.0, t0 + args.hand_for_hand - time.monotonic()), hub.floor_command,
+                            ({"cmd": "hand_for_hand", "on": True},)).start()
         for k in range(len(paces) + 1):
             time.sleep(max(0.0, t0 + k * args.seconds - time.monotonic()))
             floor = load_tournament.probe.sample() if variant in TOURNAMENTS and load_tournament.probe else {}
