@@ -24,6 +24,19 @@ backlog grows, or whose p99 leaves the realistic figures, and which process is a
     python benchmarks/bench_load.py --tables 1000 --procs 8 --shard 1/4 [--all-workers]   # every worker's CPU
     python benchmarks/bench_load.py --variant link --figures-out figures.json   # the hub on hub.edge.link
     python benchmarks/bench_against.py --base /tmp/base -- --tables 1000 --procs 8   # against an older tree
+    python benchmarks/bench_load.py --tables 200 --seconds 30 --compare link,tournament-commit,tournament
+                                   # the tournament hub (`tapis hub --db`) beside the cash hub, in one run
+
+The tournament variants (`benchmarks/load_tournament.py`) run the hub `tapis hub --db` builds
+(`hub.cli.build_hub`): a tournament of nine players a table seated on the simulated tables, one-minute
+levels, its clock running, each table event stored (SQLite WAL) before its acknowledgement, the floor
+(eliminations, balancing moves, broken tables; `--hand-for-hand S`: the TD calls it S seconds in) on
+the hub's thread; the players move all in now and then (`--allin`) so that players bust. `tournament`
+syncs the store once per turn of the hub's loop (group commit), `tournament-commit` at every COMMIT
+(the code before it). They add: event -> acknowledgement at the table (p50/p99), events per hub CPU
+second, time in the store per event (its fsyncs included), COMMITs and group fsyncs per event, and a
+floor's lines: hand starts, hands ended and rulings per second, players out, seat moves, tables
+broken, table event -> hand start / ruling / seat moves (p50/p99), the store's filesystem.
 
 Per-event figures, which do not depend on how loaded the machine is (`--compare` prints them for each
 variant and as ratios to the first): MQTT messages the hub publishes per table event in, bytes
@@ -54,18 +67,22 @@ CPU is not the hub's alone.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import gc
 import json
 import os
+import pstats
 import resource
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from load_figures import (  # beside this script
+import load_tournament  # beside this script
+from load_figures import (
     NAN,
     GcPauses,
     Pace,
@@ -77,6 +94,7 @@ from load_figures import (  # beside this script
     proc_rss_mb,
 )
 from load_hub import (
+    TOURNAMENTS,
     VARIANTS,
     apply_cost,
     drain_and_stop,
@@ -106,6 +124,16 @@ def main() -> None:
     ap.add_argument("--boxed", type=float, default=0.02, help="chance of a boxed card before each hole card")
     ap.add_argument("--shard", default=None, help="N/K: the hub is worker N of K (serves its tables only)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--allin", type=float, default=0.03,
+                    help="variant tournament: chance that a player to act moves all in (eliminations, moves)")
+    ap.add_argument("--profile", default=None, metavar="FILE",
+                    help="cProfile the hub's loop thread (variants link, tournament) over the run, stats to FILE "
+                         "(and the top 25 by own time printed)")
+    ap.add_argument("--hand-for-hand", type=float, default=None, metavar="SECONDS",
+                    help="variants tournament*: the TD calls hand for hand this many seconds into the run")
+    ap.add_argument("--db-dir", default=".",
+                    help="variants tournament*: where the store's directory is made, on the disk the hub would "
+                         "use (default: here; not a tmpfs such as /tmp on some systems, where fsync costs nothing)")
     ap.add_argument("--apply-cost", action="store_true",
                     help="also record the table messages (a spy client here) and replay them without MQTT")
     ap.add_argument("--hub-gc", default="default", choices=("default", "off", "young"),
@@ -145,6 +173,9 @@ def main() -> None:
             Shard.parse(args.shard)
         except ValueError as e:
             raise SystemExit(f"bench_load: --shard: {e}") from None
+    if set(TOURNAMENTS) & set((args.compare or args.variant).split(",")) and (args.shard or args.all_workers):
+        raise SystemExit("bench_load: the tournament hub (--db) is room-wide, one unsharded process "
+                         "in this one: no --shard, no --all-workers")
     if args.quick:
         # few tables, long enough for hands to end, and at the hub's niceness: on a loaded machine, tables
         # at niceness 10 are starved and the mix of events differs from one run to the next
@@ -186,7 +217,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     with EmbeddedBroker() as broker:
         hub: Any = None
         if local:
-            hub, link, sent = start_hub(broker.port, shard, ids, args.seed, variant)
+            hub, link, sent = start_hub(broker.port, shard, ids, args.seed, variant, args.db_dir)
 
             def on_event(event: dict[str, Any]) -> None:
                 now = time.monotonic()
@@ -198,6 +229,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
             hub.add_listener(on_event)
             hub.start()
             link.start()
+            profiler = start_profile(link, args.profile)
         recorded: list[Message] = []
         spy = MqttLink(client_id="bench-spy", host=broker.host, port=broker.port)
         if args.apply_cost:
@@ -209,7 +241,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         go = Path(f"/tmp/tapis-load-{os.getpid()}-go")
         common = ["--port", str(broker.port), "--go", str(go), "--step", str(args.seconds),
                   "--paces", ",".join(map(str, paces)), "--tables", str(args.tables), "--seed", str(args.seed),
-                  "--variant", variant]
+                  "--variant", variant, "--allin", str(args.allin if variant in TOURNAMENTS else 0.0)]
         procs = [subprocess.Popen([sys.executable, __file__, "--worker", "--ids", ",".join(ids[i::args.procs]),
                                    "--boxed", str(args.boxed), "--nice", str(args.nice), "--out", outs[i], *common])
                  for i in range(args.procs)]
@@ -235,9 +267,14 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         mosquitto = broker._proc.pid  # type: ignore[union-attr]  # the benchmark reads /proc of its broker
         threads = hub_threads(variant, shard)  # the hub's and paho's, looked up by name
         samples: list[dict[str, float]] = []
+        if args.hand_for_hand and variant in TOURNAMENTS:  # the TD's call, as the dashboard sends it
+            threading.Timer(max(0.0, t0 + args.hand_for_hand - time.monotonic()), hub.floor_command,
+                            ({"cmd": "hand_for_hand", "on": True},)).start()
         for k in range(len(paces) + 1):
             time.sleep(max(0.0, t0 + k * args.seconds - time.monotonic()))
-            samples.append({**(sample_hub(hub, sent, threads) if local else {}), "mq_cpu": proc_cpu(mosquitto),
+            floor = load_tournament.probe.sample() if variant in TOURNAMENTS and load_tournament.probe else {}
+            samples.append({**(sample_hub(hub, sent, threads) if local else {}), **floor,
+                            "mq_cpu": proc_cpu(mosquitto),
                             "tables_cpu": sum(proc_cpu(p.pid) for p in procs),  # not reaped yet: /proc stays
                             "mq_rss": proc_rss_mb(mosquitto)})
         for proc in procs + others:
@@ -245,6 +282,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         for done in [go, *go.parent.glob(f"{go.name}.ready-*")]:
             done.unlink(missing_ok=True)
         if local:
+            stop_profile(link, profiler, args.profile)
             hands = drain_and_stop(hub, link)
         if args.apply_cost:
             spy.stop()
@@ -256,6 +294,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     workers.sort(key=lambda w: int(w[0].split("/")[0]))
     cards: list[tuple[str, int, float]] = []
     boxed: list[tuple[str, int, str, float]] = []
+    acked: list[tuple[float, float]] = []  # (at, event -> its ack) at the tables
     emitted = [0] * len(paces)
     pending = tables_hands = 0
     tables_gc = [0.0, 0.0, 0.0, 0.0]
@@ -266,6 +305,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
         Path(out).unlink()
         cards += [tuple(c) for c in data["cards"]]
         boxed += [tuple(b) for b in data["boxed"]]
+        acked += [(a[0], a[1]) for a in data.get("acks", [])]
         for s, n in data["emitted"]:
             emitted[s] += n
         pending += data["pending"]
@@ -281,6 +321,9 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
                 lost += 1
             else:
                 card_lat[step_of(at)].append(got - at)
+    ack_lat: list[list[float]] = [[] for _ in paces]
+    for at, lat in acked:
+        ack_lat[step_of(at)].append(lat)
     for table, hand, card, at in boxed:
         got = ruled_at.get((table, hand, card))
         if got is not None:
@@ -292,14 +335,16 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
           + (f" in each of {len(workers)} worker process(es), this process none (hub figures: the workers' sums; "
              "latency n/a)" if not local else "")
           + (" (MQTT and rules engine on one thread)" if one else "")
+          + (" (the tournament hub of `tapis hub --db`: each table event stored before its ack)"
+             if variant in TOURNAMENTS else "")
           + f", {len(paces)} step(s) of {args.seconds:.0f} s; {hands} hands at the hub,"
           f" {tables_hands} dealt to the end")
     print(" pace | tables ev/s | hub in/s  out/s | card->hub event p50/p99 ms | boxed->ruling p50/p99 ms (n) "
-          "| hub CPU (consumer, paho)  RSS MB | mosquitto CPU  RSS | tables CPU | hub backlog")
+          "| event->ack p50/p99 ms | hub CPU (consumer, paho)  RSS MB | mosquitto CPU  RSS | tables CPU | hub backlog")
     for k, p in enumerate(paces):
         a, b = samples[k], samples[k + 1]
         dt = args.seconds
-        cl, fl = card_lat[k], fault_lat[k]
+        cl, fl, al = card_lat[k], fault_lat[k], ack_lat[k]
         latency = (f"{statistics.median(cl) * 1000 if cl else 0:12.1f} {pct(cl, 99):11.1f} | "
                    f"{statistics.median(fl) * 1000 if fl else 0:10.1f} {pct(fl, 99):8.1f} ({len(fl):3d})") if local \
             else f"{'n/a':>12} {'n/a':>11} | {'n/a':>10} {'n/a':>8} (n/a)"
@@ -307,6 +352,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
             f"({(b['consumer'] - a['consumer']) / dt * 100:3.0f}, {(b['network'] - a['network']) / dt * 100:3.0f})"
         print(f" {p:4.2f} | {emitted[k] / dt:11.0f} | {(b['received'] - a['received']) / dt:8.0f} "
               f"{(b['sent'] - a['sent']) / dt:6.0f} | {latency} | "
+              f"{statistics.median(al) * 1000 if al else NAN:10.1f} {pct(al, 99):6.1f} | "
               f"{(b['hub_cpu'] - a['hub_cpu']) / dt * 100:6.0f} % {split}"
               f"{b['hub_rss']:10.0f} | {(b['mq_cpu'] - a['mq_cpu']) / dt * 100:11.0f} % {b['mq_rss']:5.0f} "
               f"| {(b['tables_cpu'] - a['tables_cpu']) / dt * 100:8.0f} % | {b['backlog']:6.0f}"
@@ -314,6 +360,13 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     worker_max = print_workers(workers, paces, args.seconds, show=shard is not None)
     print(f"hub max RSS {max_rss(local, hub_outs):.0f} MB; card events the hub never applied: "
           f"{lost if local else 'n/a'}; events still unacknowledged in the tables' outboxes at the end: {pending}")
+    probe = load_tournament.probe if variant in TOURNAMENTS else None
+    if probe is not None:
+        for line in probe.report(samples[0], samples[-1], args.seconds * len(paces),
+                                 max(1, samples[-1]["received"] - samples[0]["received"])):
+            print(line)
+        probe.close()
+        load_tournament.probe = None
     hub_gc.close()
     gc.enable()
     gc.set_threshold(*gc_as_it_was)
@@ -326,12 +379,18 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     a, b = samples[0], samples[-1]
     events = max(1, b["received"] - a["received"])
     every = [x for step in card_lat for x in step]
+    every_ack = [x for step in ack_lat for x in step]
     figures = {"in_s": events / (args.seconds * len(paces)), "msgs": (b["sent"] - a["sent"]) / events,
                "bytes": (b["bytes"] - a["bytes"]) / events, "cpu": (b["hub_cpu"] - a["hub_cpu"]) / events * 1000,
                "consumer": (b["consumer"] - a["consumer"]) / events * 1000,
                "paho": (b["network"] - a["network"]) / events * 1000,
                "heard": (events + b["other"] - a["other"]) / events, "dropped": (b["other"] - a["other"]) / events,
                "p50": statistics.median(every) * 1000 if every else NAN, "p99": pct(every, 99),
+               "ack_p50": statistics.median(every_ack) * 1000 if every_ack else NAN, "ack_p99": pct(every_ack, 99),
+               "per_cpu_s": events / max(1e-9, b["hub_cpu"] - a["hub_cpu"]),
+               "store_us": (b["sql_s"] - a["sql_s"]) / events * 1e6 if "sql_s" in b else NAN,
+               "commits": (b["commits"] - a["commits"]) / events if "commits" in b else NAN,
+               "syncs": (b["syncs"] - a["syncs"]) / events if "syncs" in b else NAN,
                "hub_pct": (b["hub_cpu"] - a["hub_cpu"]) / (args.seconds * len(paces)) * 100,
                "worker_cpu_max": worker_max, "one_thread": float(one),
                **{k: (b[k] - a[k]) / events for k in ("states", "events", "acks", "cmds")}}
@@ -341,6 +400,33 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
           f"hub CPU {figures['cpu']:.3f} s per 1,000 ({split})"
           + (f", {figures['heard']:.2f} received and {figures['dropped']:.2f} dropped per applied" if shard else ""))
     return figures
+
+
+def start_profile(link: Any, path: str | None) -> cProfile.Profile | None:
+    """cProfile on the hub's loop thread (HubLink's), enabled from that thread."""
+    if path is None:
+        return None
+    loop = getattr(link, "loop", None)
+    if loop is None:
+        raise SystemExit("bench_load: --profile needs a hub on its own loop (variants link, tournament)")
+    profiler = cProfile.Profile()
+    loop.call_soon_threadsafe(profiler.enable)
+    return profiler
+
+
+def stop_profile(link: Any, profiler: cProfile.Profile | None, path: str | None) -> None:
+    if profiler is None or path is None:
+        return
+    done = threading.Event()
+
+    def off() -> None:
+        profiler.disable()
+        done.set()
+
+    link.loop.call_soon_threadsafe(off)
+    done.wait(10)
+    profiler.dump_stats(path)
+    pstats.Stats(path).sort_stats("tottime").print_stats(25)
 
 
 def read_workers(outs: list[str]) -> list[tuple[str, list[dict[str, float]]]]:

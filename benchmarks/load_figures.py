@@ -65,6 +65,11 @@ PER_EVENT = [("events in/s", "in_s", "{:.0f}"), ("messages out per event", "msgs
              ("received per applied event", "heard", "{:.2f}"),
              ("dropped (others' tables) per event", "dropped", "{:.2f}"),
              ("card->hub p50 ms", "p50", "{:.1f}"), ("card->hub p99 ms", "p99", "{:.1f}"),
+             ("event->ack p50 ms (at the table)", "ack_p50", "{:.1f}"), ("event->ack p99 ms", "ack_p99", "{:.1f}"),
+             ("events per hub CPU second", "per_cpu_s", "{:.0f}"),
+             ("us in the store per event (fsyncs too)", "store_us", "{:.0f}"),
+             ("store COMMITs per event", "commits", "{:.2f}"),
+             ("  group fsyncs per event (0: per COMMIT)", "syncs", "{:.2f}"),
              ("hub CPU % of a core", "hub_pct", "{:.0f}"), ("worker CPU max % of a core", "worker_cpu_max", "{:.0f}")]
 
 

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from load_figures import proc_cpu, proc_rss_mb, ready_then_start  # beside this script
+import load_tournament  # beside this script
+from load_figures import proc_cpu, proc_rss_mb, ready_then_start
 
 from hub.edge.service import STATE_WINDOW, HubService
 from hub.edge.shard import Shard, hub_client_id, hub_status_topic
@@ -41,7 +42,13 @@ def configure_games(hub: HubService, ids: list[str], seed: int) -> None:
 VARIANTS: dict[str, tuple[float, bool, bool, str]] = {
     "today": (0.0, False, False, "paho"), "window": (STATE_WINDOW, False, False, "paho"),
     "acks": (0.0, False, True, "paho"), "own": (0.0, True, False, "paho"), "new": (STATE_WINDOW, True, False, "paho"),
-    "gmqtt": (STATE_WINDOW, True, False, "gmqtt"), "link": (STATE_WINDOW, True, False, "link")}
+    "gmqtt": (STATE_WINDOW, True, False, "gmqtt"), "link": (STATE_WINDOW, True, False, "link"),
+    "tournament": (STATE_WINDOW, False, False, "link"), "tournament-commit": (STATE_WINDOW, False, False, "link")}
+# `tournament`: `tapis hub --db` as installed (`hub.cli.build_hub`, benchmarks/load_tournament.py): HubLink, every
+# table event stored (SQLite, WAL) before its ack, the floor beside it; wildcard subscriptions. Its store is synced
+# once per turn of the hub's loop (group commit); `tournament-commit`: once per COMMIT, as before the group commit
+TOURNAMENT = "tournament"
+TOURNAMENTS = (TOURNAMENT, "tournament-commit")
 CONSUMER = "hub"  # the hub's consumer thread (HubService's; with `link`, the hub's only thread)
 
 
@@ -98,12 +105,19 @@ def link_class(variant: str) -> Any:
 
 
 def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
-              variant: str = "new") -> tuple[HubService, MqttLink, list[int]]:
+              variant: str = "new", db_dir: str | None = None) -> tuple[HubService, MqttLink, list[int]]:
     """The hub (or one worker of a sharded room) with its games; counts what it publishes:
-    [messages, bytes of topic and payload]."""
+    [messages, bytes of topic and payload]. `tournament`: the hub of `tapis hub --db`, its store in a new
+    directory under `db_dir` (`load_tournament.probe` measures it)."""
     window, own, acks, _client = VARIANTS[variant]
-    link = link_class(variant)(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
-                               will=(hub_status_topic(shard), wire.OFFLINE))
+    parts = None
+    if variant in TOURNAMENTS:
+        parts, load_tournament.probe = load_tournament.start_tournament_hub(port, len(ids), seed, db_dir,
+                                                                            group_sync=variant == TOURNAMENT)
+        link = parts.link
+    else:
+        link = link_class(variant)(client_id=hub_client_id(shard), host="127.0.0.1", port=port,
+                                   will=(hub_status_topic(shard), wire.OFFLINE))
     sent = [0, 0, 0, 0, 0, 0]  # messages, bytes; then states, hub events, acks, commands (messages)
     publish = link.publish
     kinds = {"state": 2, "event": 3, "ack": 4, "cmd": 5}
@@ -117,6 +131,8 @@ def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
         return publish(topic, payload, **kw)
 
     link.publish = counted
+    if parts is not None:
+        return parts.service, link, sent
     hub = HubService(link=link, shard=shard, state_window=window, subscribe=ids if own else None,
                      ack_qos=0 if acks else 1)
     configure_games(hub, ids, seed)
@@ -168,8 +184,12 @@ def drain_and_stop(hub: HubService, link: Any) -> int:
     while not hub.idle() and time.monotonic() - drained < 30:
         time.sleep(0.1)
     hands = sum(g.hand_no for g in hub.games.values())
+    if hub.floor_tables is not None:
+        hands += sum(g.hand_no for t in hub.floor_tables.tables if (g := hub.floor_tables.game(t)))
     hub.stop()  # first: it publishes what is still in its window (HubParts.stop's order)
     link.stop()
+    if hub.floor_tables is not None:
+        hub.floor_tables.store.close()
     return hands
 
 

@@ -17,6 +17,7 @@ import queue
 import random
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,12 @@ class LightTable:
     """One table as the hub hears it, driven by the worker's scheduler thread (no thread of its own)."""
 
     def __init__(self, table: str, *, registry: DeckRegistry, host: str, port: int, rng: random.Random,
-                 pace: Pace, boxed: float, inbox: queue.Queue[tuple[LightTable, Message]]) -> None:
+                 pace: Pace, boxed: float, inbox: queue.Queue[tuple[LightTable, Message]],
+                 allin: float = 0.0) -> None:
         self.table, self.registry, self.rng, self.pace, self.boxed = table, registry, rng, pace, boxed
+        self.allin = allin  # chance that a player to act moves all in (a tournament's eliminations)
+        self.unacked: deque[tuple[int, float]] = deque()  # (seq, at) of each event not yet acknowledged
+        self.acks: list[tuple[float, float]] = []  # (at, event -> its acknowledgement s) of each event
         self.profile = TableProfile.default(table, seats=9)
         self.antennas = self.profile.antenna_map()
         self.felt = Felt(profile=self.profile, registry=registry, board=self)
@@ -77,6 +82,7 @@ class LightTable:
     def _emit(self, event: wire.AnyTableEvent) -> None:
         payload = wire.encode(event)
         self.outbox.append(event.boot, event.seq, payload)
+        self.unacked.append((event.seq, event.at))
         self.link.publish(wire.table_events(self.table), payload)
         step = self.pace.index(event.at)
         self.emitted_by_step[step] = self.emitted_by_step.get(step, 0) + 1
@@ -109,6 +115,10 @@ class LightTable:
         if message.topic == wire.hub_ack(self.table):
             ack = wire.decode_ack(message.topic, message.payload)
             self.outbox.acknowledged(ack.boot, ack.seq)
+            now, unacked = time.monotonic(), self.unacked
+            while unacked and unacked[0][0] <= ack.seq and ack.boot == self.boot:
+                _seq, at = unacked.popleft()
+                self.acks.append((at, now - at))
         else:
             self._publish(self.watch.command(wire.decode_command(message.topic, message.payload)))
 
@@ -158,6 +168,9 @@ class LightTable:
 
     def _player(self, seat: int, to_call: int) -> None:
         r = self.rng.random()
+        if self.allin and self.rng.random() < self.allin:
+            self._act(seat, "allin")
+            return
         if to_call == 0:
             if r < 0.85:
                 self._act(seat, "check")
@@ -224,7 +237,7 @@ def worker(args: argparse.Namespace) -> None:
     tables = Tables()
     unset = Pace([0.4], 0.0, 1.0)  # until the parent says when the run starts
     room = [LightTable(t, registry=registry, host="127.0.0.1", port=args.port, rng=random.Random(f"{args.seed}:{t}"),
-                       pace=unset, boxed=args.boxed, inbox=tables.inbox) for t in ids]
+                       pace=unset, boxed=args.boxed, inbox=tables.inbox, allin=args.allin) for t in ids]
     for table in room:
         table.link.start()
     args.t0 = ready_then_start(args)
@@ -242,6 +255,7 @@ def worker(args: argparse.Namespace) -> None:
     Path(args.out).write_text(json.dumps({
         "cards": [[t.table, o, at] for t in room for o, at in t.cards],
         "boxed": [[t.table, h, c, at] for t in room for h, c, at in t.boxed_at],
+        "acks": [[at, lat] for t in room for at, lat in t.acks],
         "emitted": [[s, n] for t in room for s, n in t.emitted_by_step.items()],
         "pending": sum(len(t.outbox) for t in room), "hands": sum(t.hands for t in room),
         "cpu": cpu.user + cpu.system, "gc": gc_pauses.summary()}))

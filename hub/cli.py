@@ -186,10 +186,11 @@ class _Wall:
 def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0,
               dashboard_host: str = "127.0.0.1", users: Mapping[str, str] | None = None,
               link_options: dict[str, object] | None = None, shard: Shard | None = None,
-              listed: frozenset[str] | None = None, durable: bool = True) -> HubParts:
+              listed: frozenset[str] | None = None, durable: bool = True, group_sync: bool = True) -> HubParts:
     """The hub's object graph on a broker (`tapis hub`, and `tapis demo`'s room): the service, the
     tournament floor and its tables from the store `db`, the TD dashboard on `dashboard` (0: none;
-    served at once). Nothing is connected until `start()`."""
+    served at once). Nothing is connected until `start()`. `group_sync=False`: the store syncs every
+    COMMIT, as before the group commit (the benchmark's `tournament-commit`)."""
     from hub.dashboard import Dashboard
     from hub.edge.link import HubLink
     from hub.edge.service import HubService
@@ -205,6 +206,10 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
                     will=(hub_status_topic(shard), wire.OFFLINE),
                     session_expiry=3600, **(link_options or {}))  # type: ignore[arg-type]
     store = EventStore(db, durable=durable) if db else None
+    if store is not None and group_sync:
+        # one fsync per turn of the loop, before any of its packets (acknowledgements) leave, instead of
+        # one per table event (docs/scale-out.md, "A tournament hub")
+        link.before_write(store.group_sync())
     floor_tables = None
     if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
         floor_tables = FloorTables.open(FloorService.open(store, link=link), store)

@@ -66,6 +66,8 @@ class HubLink:
         self._matching: tuple[tuple[list[str], Handler], ...] = ()  # read by the loop, swapped whole
         self._subscriptions: dict[str, bool] = {}  # filter -> no_local, replayed on each connect
         self._hooks: list[Callable[[], None]] = []
+        self._before_write: list[Callable[[], None]] = []  # each turn's barrier: the store's sync
+        self._held_since: float | None = None  # a barrier failed: the turn's packets wait since then
         self._transport: asyncio.Transport | None = None
         self._out = bytearray()  # packets of this turn of the loop, written together
         self._flush_due = False
@@ -147,6 +149,12 @@ class HubLink:
     def on_connect(self, hook: Callable[[], None]) -> None:
         """Run on every (re)connect, on the loop's thread: republish birth and retained state."""
         self._hooks.append(hook)
+
+    def before_write(self, barrier: Callable[[], None]) -> None:
+        """Run on the loop's thread before each write of a turn's packets (the store's group commit,
+        `EventStore.group_sync`: what the turn stored is on the disk before its acknowledgements leave).
+        A barrier that raises holds every packet of the turn, and those after, until it passes."""
+        self._before_write.append(barrier)
 
     def subscribe(self, pattern: str, handler: Handler, *, no_local: bool = False) -> Callable[[], None]:
         """`handler` is called on the loop's thread. `no_local`: not this client's own publishes."""
@@ -507,8 +515,29 @@ class HubLink:
     def _flush(self) -> None:
         self._flush_due = False
         if self._out and self._transport is not None:
+            if not self._barriers_pass():
+                return
             self._transport.write(bytes(self._out))
         self._out.clear()
+
+    def _barriers_pass(self) -> bool:
+        """The barriers before a write; one that fails holds the packets (tried again every 0.2 s):
+        nothing the store has not synced is acknowledged, the tables keep it in their outboxes."""
+        try:
+            for barrier in self._before_write:
+                barrier()
+        except Exception as err:  # noqa: BLE001 - the disk's error, said once per outage; the loop goes on
+            if self._held_since is None:
+                self._held_since = self.loop.time()
+                log.error("%s: nothing is sent until the store is on the disk (%s)", self.client_id, err)
+            self._flush_due = True  # `_send` schedules no other flush meanwhile
+            self.loop.call_later(0.2, self._flush)
+            return False
+        if self._held_since is not None:
+            log.warning("%s: the store is on the disk again; sending what waited %.1f s", self.client_id,
+                        self.loop.time() - self._held_since)
+            self._held_since = None
+        return True
 
     def _pause(self, paused: bool) -> None:
         self._paused = paused

@@ -198,8 +198,10 @@ class FloorService:
         # position, so a tournament rebuilt from the store draws exactly what the original would.
         self._rng.seed(f"{self._seed}/{position}")
 
-    def _run(self, command: Callable[[Tournament], T]) -> tuple[T, list[Event]]:
-        """Run a command on the aggregate; store its events before anyone sees them."""
+    def _run(self, command: Callable[[Tournament], T], *, by_table: bool = False) -> tuple[T, list[Event]]:
+        """Run a command on the aggregate; store its events before anyone sees them. `by_table`: a table's
+        hand started or ended: the clock's snapshot shows it within the second (`publish_clock`), not at
+        once: it holds every seat of the room, and a festival's tables change it many times a second."""
         t = self.require()
         before = len(t.events)
         try:
@@ -226,7 +228,7 @@ class FloorService:
                 self._load()  # a refused command left no trace in memory either
             raise
         if new:
-            self._changed = True
+            self._changed = self._changed or not by_table
             for listener in self.listeners:
                 listener(list(new))
         return result, list(new)
@@ -281,14 +283,14 @@ class FloorService:
                     t.move_confirmed(name, number, now)
             return level
 
-        level, _ = self._run(start)
+        level, _ = self._run(start, by_table=True)
         return hand_level(level)
 
     def hand_ended(self, table: str, hand_no: int, stacks: Mapping[int, int], now: float) -> list[MoveInstruction]:
         """Stacks after the hand: eliminations, then the moves and broken tables the tables must apply."""
         number = table_number(table)
         before = self._seat_map()
-        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now))
+        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now), by_table=True)
         return move_instructions(events, before)
 
     def _seat_map(self) -> dict[str, tuple[int, int]]:
@@ -618,7 +620,7 @@ class FloorService:
             self._link.publish(TOURNAMENT_RESULT, result.model_dump_json().encode())
 
     def publish_clock(self, now: float, *, force: bool = False) -> bool:
-        """Retained snapshot on every change and at least every second."""
+        """Retained snapshot on every change (a table's hand: within the second) and at least every second."""
         if self._link is None or self.tournament is None:
             return False
         if not (force or self._changed or self._published_at is None or now - self._published_at >= 1.0):

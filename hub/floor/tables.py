@@ -113,7 +113,7 @@ class FloorTables:
                 if self.clock.learn(table, event.boot, event.at, now):
                     offsets: dict[str, JSON] = dict(self.clock.offsets(table))
                     self.store.put_config(_CLOCK + table, offsets)
-                row = self.store.last_table_row()
+                row = self.store.appended_row  # its row, without a query per event
             elif key in self._unplayed:
                 row = self.store.table_event_row(table, event.boot, event.seq)
             else:

@@ -130,6 +130,9 @@ class FloorState:
     eliminations_asked: set[str] = field(default_factory=set)  # out when their table's hand ends
     deal: dict[str, int] = field(default_factory=dict)  # the final table's deal: player -> prize (cents)
     now: float = 0.0
+    # The players still in, worked out once per record applied: a hand's end asks it several times, and a
+    # festival has thousands of players (every status changes in `apply`'s handlers)
+    _alive: list[PlayerState] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def created(cls, event: TournamentCreated) -> FloorState:
@@ -138,7 +141,9 @@ class FloorState:
                    event.buy_in_cents, event.paid_places, ClockState(structure), now=event.at)
 
     def alive(self) -> list[PlayerState]:
-        return [p for p in self.players.values() if p.alive]
+        if self._alive is None:
+            self._alive = [p for p in self.players.values() if p.alive]
+        return list(self._alive)  # the caller's own list
 
     def counts(self) -> dict[int, int]:
         return {n: len(t.seats) for n, t in self.tables.items()}
@@ -149,6 +154,7 @@ class FloorState:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise EventError(f"cannot apply {type(event).__name__}")
+        self._alive = None
         handler(self, event)
 
     def _unseat(self, player: PlayerState) -> None:

@@ -204,6 +204,24 @@ def test_clock_published_retained_every_second_and_on_change(tmp_path: Path) -> 
         assert json.loads(payload)["running"] is False
 
 
+def test_a_tables_hand_shows_on_the_clock_within_the_second_not_at_once(tmp_path: Path) -> None:
+    """The snapshot holds every seat of the room: a festival's hands would republish it on every tick."""
+    import json
+
+    link = FakeLink()
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 6)
+        floor = FloorService.open(store, link=link)  # type: ignore[arg-type]
+        floor.pump(10.0)
+        published = len(link.published)
+        floor.hand_started("t1", 1, 10.1)
+        floor.pump(10.2)
+        assert len(link.published) == published  # not at once
+        floor.pump(11.0)
+        assert len(link.published) == published + 1  # within the second, the hand in it
+        assert json.loads(link.published[-1][1])["tables"]["1"]["in_hand"] is True
+
+
 def test_tables_refuse_hands_the_floor_does_not_allow(tmp_path: Path) -> None:
     from tablewire import wire
 

@@ -271,3 +271,13 @@ def test_appends_survive_sigkill(tmp_path: Path) -> None:
         # The kill may fall between a table append and the tournament append that follows it.
         assert confirmed - confirmed % 3 <= 3 * len(ticks) <= len(payloads)
         assert store.append_table_event("t1", "boot", confirmed, b"again", 0.0) is False
+
+
+def test_the_row_of_each_appended_event_is_known_without_a_query(tmp_path: Path) -> None:
+    with EventStore(tmp_path / "hub.db") as store:
+        for seq in (1, 2):
+            assert store.append_table_event("t1", "b", seq, b"e", 0.0)
+            assert store.appended_row == store.table_event_row("t1", "b", seq) == store.last_table_row()
+        assert store.append_table_event("t2", "b", 1, b"e", 0.0)
+        assert not store.append_table_event("t1", "b", 1, b"e", 0.0)  # a resend: stored before
+        assert store.appended_row == store.table_event_row("t2", "b", 1) == 3
