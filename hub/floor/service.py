@@ -169,9 +169,13 @@ class FloorService:
             raise FloorError(str(err)) from err
         self._seed = command.seed
         self._reseed(0)
-        t = Tournament(name=command.name, ruleset=command.ruleset, structure=structure, now=now,
-                       rng=self._rng, seats_per_table=command.seats_per_table,
-                       buy_in_cents=command.buy_in_cents, paid_places=command.paid_places)
+        try:  # a club's rulebook is read again from the texts sent, as a restart will read it
+            t = Tournament(name=command.name, ruleset=command.ruleset, structure=structure, now=now,
+                           rng=self._rng, seats_per_table=command.seats_per_table,
+                           buy_in_cents=command.buy_in_cents, paid_places=command.paid_places,
+                           rulebook=command.rulebook)
+        except TournamentError as err:
+            raise FloorError(str(err)) from err
         rule: dict[str, JSON] = {"payouts": command.payouts, "pool_percent": command.pool_percent,
                                  "guarantee_cents": command.guarantee_cents}
         # a bad payout table is refused before anything is stored; so is a pool nobody would be paid

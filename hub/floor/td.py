@@ -20,7 +20,14 @@ import uuid
 from pathlib import Path
 from typing import Any, TextIO
 
-from hub.floor.commands import TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandError, CommandResult, decode_command
+from hub.floor.commands import (
+    MAX_RULEBOOK_CHARS,
+    TOURNAMENT_CMD,
+    TOURNAMENT_RESULT,
+    CommandError,
+    CommandResult,
+    decode_command,
+)
 from hub.floor.store import EventStore, StoreError
 from hub.tournament.structure import pouques_2020, to_toml
 from tablewire import credentials
@@ -51,7 +58,9 @@ def parser() -> argparse.ArgumentParser:
                                 description="The TD's commands: create, register, seat, clock, floor, results.")
     sub = p.add_subparsers(dest="command", required=True)
     new = sub.add_parser("new", parents=[common], help="create the tournament (an empty --db)")
-    new.add_argument("--ruleset", required=True, choices=RULESETS)
+    new.add_argument("--ruleset", required=True, metavar="ID|FILE",
+                     help=f"one of {', '.join(RULESETS)}, or the club's rulebook file (.toml, docs/rulebooks.md): "
+                          "its text is stored with the tournament")
     new.add_argument("--structure", required=True, help="structure TOML file, or `pouques` (built in)")
     new.add_argument("--tables", type=int, default=None, help="tables for the seat draw (default: as few as fit)")
     new.add_argument("--buy-in", type=float, required=True, help="buy-in in euros")
@@ -113,8 +122,10 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         if not (math.isfinite(args.buy_in) and 0 <= args.buy_in <= MAX_BUY_IN):
             raise CommandError(f"--buy-in {args.buy_in:g}: euros from 0 to {MAX_BUY_IN:,}")
         seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-        return {"cmd": "new", "name": args.name or f"Tournoi {args.ruleset}", "ruleset": args.ruleset,
-                "structure_toml": text, "seats_per_table": args.seats, "tables": args.tables,
+        ruleset, rulebook = rulebook_of(args.ruleset)
+        return {"cmd": "new", "name": args.name or f"Tournoi {ruleset}", "ruleset": ruleset,
+                "rulebook": list(rulebook), "structure_toml": text, "seats_per_table": args.seats,
+                "tables": args.tables,
                 "buy_in_cents": round(args.buy_in * 100), "payouts": args.payouts,
                 "pool_percent": args.pool_percent, "seed": seed,
                 "guarantee_cents": _guarantee_cents(args.guarantee)}
@@ -143,6 +154,29 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         table = args.table if args.table.startswith("t") else f"t{args.table}"
         return {"cmd": "decide", "table": table, "option": args.option, "kind": args.kind, "by": args.by}
     return {"cmd": c}
+
+
+def rulebook_of(name: str) -> tuple[str, tuple[str, ...]]:
+    """(id, texts to store) for `--ruleset`: a seed by its id (nothing stored: it ships with tapis), or a
+    club's file, read and checked here; a bad file is refused in one line, as `tapis rules check` says it."""
+    import hub.rulebooks as rb
+
+    if name in RULESETS:
+        return name, ()
+    if not name.endswith(".toml"):
+        raise CommandError(f"--ruleset {name}: one of {', '.join(RULESETS)}, or a club's rulebook file (.toml)")
+    try:
+        book = rb.load_file(name)
+    except rb.RulebookError as err:
+        raise CommandError(rb.one_line(err)) from err
+    if book.floor is None:
+        raise CommandError(f"{name}: pas de section [tournament] ni de règlement hérité qui en ait une / no "
+                           "[tournament] section: inherits = \"cdc-2013\" (or another rulebook) gives one")
+    texts = rb.stored(book)
+    if len(texts) > 6 or any(len(t) > MAX_RULEBOOK_CHARS for t in texts):
+        raise CommandError(f"{name}: trop long pour un tournoi / too long for a tournament: at most 6 files "
+                           f"of {MAX_RULEBOOK_CHARS} characters")
+    return book.id, texts
 
 
 def _guarantee_cents(euros: float) -> int:
