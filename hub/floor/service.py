@@ -154,9 +154,10 @@ class FloorService:
         self._guarantee = guarantee(self.store.get_config(_PAYOUT_KEY))
         try:
             events = [event_from_dict(d) for d in self.store.tournament_events()]
+            # a club's rulebook is read again from the text stored with the tournament, not from its file
+            self.tournament = Tournament.replay(events, rng=self._rng) if events else None
         except TournamentError as err:
             raise StoreError(f"the event store {self.store.path} holds a bad tournament event: {err}") from err
-        self.tournament = Tournament.replay(events, rng=self._rng) if events else None
         self._changed = True
 
     def create(self, command: NewTournament, now: float) -> list[Event]:

@@ -91,7 +91,7 @@ def from_stored(texts: tuple[str, ...] | list[str]) -> Rulebook:
         def resolve(name: str, chain: tuple[str, ...], parent: Rulebook | None = parent) -> Rulebook:
             return parent if parent is not None else _resolve(name, chain)
 
-        book = parse_rulebook(text, f"<stored rulebook {len(texts) - i}>", resolve)
+        book = parse_rulebook(text, f"règlement conservé / stored rulebook {len(texts) - i}", resolve)
     if book is None:
         raise RulebookError("<stored rulebook>", ["nothing stored"])
     return register(book)

@@ -49,7 +49,7 @@ def test_the_club_file_resolves_over_cdc_2013() -> None:
     assert {str(k) for k in changed} == {"exposed_card", "flop_without_burn"}
     assert club.texts["pcbl-2026 9"].startswith("Toute carte retournée")
     # the tournament's floor (ladder, payouts...) is cdc-2013's, unchanged, under the club's id
-    assert club.floor == dataclasses.replace(cdc.floor, ruleset="pcbl-2026")
+    assert cdc.floor is not None and club.floor == dataclasses.replace(cdc.floor, ruleset="pcbl-2026")
 
 
 def test_replay_an_exposed_card_is_a_misdeal_under_the_club_article_9(tmp_path: Path) -> None:
