@@ -21,20 +21,20 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from hub.floor.commands import (
-    MAX_RULEBOOK_CHARS,
     TOURNAMENT_CMD,
     TOURNAMENT_RESULT,
     CommandError,
     CommandResult,
     decode_command,
 )
+from hub.floor.rulebook_files import rulebook_of
 from hub.floor.store import EventStore, StoreError
 from hub.tournament.structure import pouques_2020, to_toml
 from tablewire import credentials
 
 DEFAULT_DB = "tapis-tournament.db"
 MAX_BUY_IN = 1_000_000  # euros: far above any club's, far below a float's cents overflowing
-RULESETS = ("cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87")
+RULESETS = ("cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87")  # hub.rulebooks.SEED_IDS
 
 
 def _options() -> argparse.ArgumentParser:
@@ -154,29 +154,6 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         table = args.table if args.table.startswith("t") else f"t{args.table}"
         return {"cmd": "decide", "table": table, "option": args.option, "kind": args.kind, "by": args.by}
     return {"cmd": c}
-
-
-def rulebook_of(name: str) -> tuple[str, tuple[str, ...]]:
-    """(id, texts to store) for `--ruleset`: a seed by its id (nothing stored: it ships with tapis), or a
-    club's file, read and checked here; a bad file is refused in one line, as `tapis rules check` says it."""
-    import hub.rulebooks as rb
-
-    if name in RULESETS:
-        return name, ()
-    if not name.endswith(".toml"):
-        raise CommandError(f"--ruleset {name}: one of {', '.join(RULESETS)}, or a club's rulebook file (.toml)")
-    try:
-        book = rb.load_file(name)
-    except rb.RulebookError as err:
-        raise CommandError(rb.one_line(err)) from err
-    if book.floor is None:
-        raise CommandError(f"{name}: pas de section [tournament] ni de règlement hérité qui en ait une / no "
-                           "[tournament] section: inherits = \"cdc-2013\" (or another rulebook) gives one")
-    texts = rb.stored(book)
-    if len(texts) > 6 or any(len(t) > MAX_RULEBOOK_CHARS for t in texts):
-        raise CommandError(f"{name}: trop long pour un tournoi / too long for a tournament: at most 6 files "
-                           f"of {MAX_RULEBOOK_CHARS} characters")
-    return book.id, texts
 
 
 def _guarantee_cents(euros: float) -> int:

@@ -52,7 +52,6 @@ def room(tmp_path: Path) -> Iterator[ClubRoom]:
 
 def test_a_room_plays_a_tournament_under_the_club_file(room: ClubRoom) -> None:
     books = room.etc / "rulebooks"  # /etc/tapis/rulebooks, as install.sh makes it
-    books.mkdir()
     club = books / "bords-de-loire.toml"
     shutil.copy(CLUB, club)
     assert "ok: pcbl-2026" in run("rules", "check", str(club))
