@@ -114,7 +114,8 @@ def floor_policy(ruleset: str, stored: tuple[str, ...] = ()) -> FloorPolicy:
     except ValueError as err:  # a RulebookError: the stored text no longer reads (a newer tapis)
         raise TournamentError(rulebooks.one_line(err)) from err
     if book.id != ruleset:
-        raise TournamentError(f"the stored rulebook is {book.id!r}, not {ruleset!r}")
+        raise TournamentError(f"le règlement conservé est « {book.id} », pas « {ruleset} » / "
+                              f"the stored rulebook is {book.id!r}, not {ruleset!r}")
     if book.floor is None:  # every seed has its [tournament] section, every club inherits one
-        raise TournamentError(f"{ruleset}: no [tournament] section")
+        raise TournamentError(f"{ruleset} : pas de section [tournament] / {ruleset}: no [tournament] section")
     return book.floor
