@@ -23,12 +23,12 @@ def rulebook_of(name: str | Path) -> tuple[str, tuple[str, ...]]:
         raise CommandError(f"--ruleset {text}: one of {', '.join(SEEDS)}, or a club's rulebook file (.toml)")
     try:
         book = rb.load_file(text)
+        texts = rb.stored(book)
     except rb.RulebookError as err:
         raise CommandError(rb.one_line(err)) from err
     if book.floor is None:
         raise CommandError(f"{text}: pas de section [tournament] ni de règlement hérité qui en ait une / no "
                            "[tournament] section: inherits = \"cdc-2013\" (or another rulebook) gives one")
-    texts = rb.stored(book)
     if len(texts) > 6 or any(len(t) > MAX_RULEBOOK_CHARS for t in texts):
         raise CommandError(f"{text}: trop long pour un tournoi / too long for a tournament: at most 6 files "
                            f"of {MAX_RULEBOOK_CHARS} characters")

@@ -78,6 +78,9 @@ def stored(book: Rulebook) -> tuple[str, ...]:
     while node is not None and node.id not in SEED_IDS:
         texts.append(node.source)
         node = node.parent
+    if node is not None and node.source != get(node.id).source:  # a file calling itself cdc-2013
+        raise RulebookError(node.id, [f"id: {node.id!r} est un règlement livré avec tapis, le fichier du club "
+                                      "a besoin de son propre id / is a seed's id: give the club's file its own id"])
     return tuple(texts)
 
 

@@ -141,6 +141,7 @@ def test_a_tournament_stored_before_rulebook_files_reads_as_before() -> None:
     ('id = "club-x"\nname = "x"\ninherits = "nowhere.toml"\n', "cannot read the file"),
     ('id = "Club X"\n', "+1 autre(s) / more: tapis rules check"),
     ("not toml [", "pas un fichier TOML"),
+    ('id = "cdc-2013"\nname = "Mon cdc"\ninherits = "pouques-2020"\n', "give the club's file its own id"),
 ])
 def test_a_broken_file_is_refused_at_tournament_new_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                                text: str, says: str) -> None:
