@@ -16,6 +16,7 @@ SEEDS_DIR = Path(__file__).parent
 SEED_IDS = ("cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87")  # RULES.md's order
 
 _BOOKS: dict[str, Rulebook] = {}
+_STORED: dict[tuple[str, ...], Rulebook] = {}  # what tournaments stored, as read (`from_stored`)
 
 
 def _resolve(name: str, chain: tuple[str, ...], base: Path | None = None) -> Rulebook:
@@ -87,6 +88,9 @@ def stored(book: Rulebook) -> tuple[str, ...]:
 def from_stored(texts: tuple[str, ...] | list[str]) -> Rulebook:
     """The rulebook a tournament stored (`stored`), read again without its files and made known to the
     engines: each text inherits the one after it, whatever path its `inherits` names; the last, a seed."""
+    texts = tuple(texts)
+    if texts in _STORED:  # read once: an undo rebuilds the tournament from its first record
+        return register(_STORED[texts])
     book: Rulebook | None = None
     for i, text in enumerate(reversed(texts)):
         parent = book
@@ -97,6 +101,7 @@ def from_stored(texts: tuple[str, ...] | list[str]) -> Rulebook:
         book = parse_rulebook(text, f"règlement conservé / stored rulebook {len(texts) - i}", resolve)
     if book is None:
         raise RulebookError("<stored rulebook>", ["nothing stored"])
+    _STORED[texts] = book
     return register(book)
 
 
