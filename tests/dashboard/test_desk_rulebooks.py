@@ -74,3 +74,44 @@ def test_a_file_the_desk_cannot_use_is_refused_in_one_line(desk: tuple[Dashboard
     status, body, _ = request(dash, "POST", "/api/td/floor", new(rulebook_file=file), cookie=cookie, csrf=csrf)
     assert status == 409 and says in body["error_fr"] and len(body["error_fr"].splitlines()) == 1, body
     assert dash.floor is not None and dash.floor.tournament is None
+
+
+def test_the_desk_page_offers_the_club_file_and_creates_the_tournament(desk: tuple[Dashboard, Path]) -> None:
+    """In Chromium: the desk's list shows the seeds, the club's file and the broken one (not selectable);
+    the tournament created with the club's file rules under pcbl-2026."""
+    from tests.dashboard import browser
+
+    if (why := browser.missing()) is not None:
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    dash, _ = desk
+    with sync_playwright() as playwright:
+        chromium = browser.launch(playwright)
+        try:
+            page = chromium.new_context(viewport={"width": 1400, "height": 900}).new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(dash.url + "/login")
+            page.fill("#user", "alice")
+            page.fill("#password", PASSWORD)
+            page.click("#submit")
+            page.wait_for_url(dash.url + "/")
+            page.goto(dash.url + "/desk")
+            page.wait_for_selector("#f-new [name=ruleset] option[value='file:bords-de-loire.toml']", state="attached")
+            options = page.eval_on_selector_all("#f-new [name=ruleset] option",
+                                                "os => os.map(o => [o.value, o.textContent, o.disabled])")
+            assert [o[0] for o in options[:5]] == ["cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87"]
+            assert options[5][1] == ("Poker Club des Bords de Loire, règlement intérieur 2026 "
+                                     "(fichier du club bords-de-loire.toml)")
+            assert options[6][2] and "casse.toml" in options[6][1] and "burns" in options[6][1]
+            page.fill("#f-new [name=name]", "Jeudi du club")
+            page.select_option("#f-new [name=ruleset]", "file:bords-de-loire.toml")
+            page.click("#f-new button")
+            page.wait_for_selector("#desk-registration", state="visible")
+            assert errors == []
+        finally:
+            chromium.close()
+    assert dash.floor is not None
+    t = dash.floor.require()
+    assert (t.state.name, t.state.policy.ruleset) == ("Jeudi du club", "pcbl-2026")
