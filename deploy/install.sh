@@ -212,6 +212,11 @@ if [ "$role" = hub ]; then
   run chgrp tapis "$conf/td-users"
   run chmod 0640 "$conf/td-users"
   hub_room="${hub_room:+$hub_room }--td-users $conf/td-users"
+  # the club's own rulebook files (docs/rulebooks.md): the desk offers them for a new tournament
+  run mkdir -p "$conf/rulebooks"
+  run chgrp tapis "$conf/rulebooks"
+  run chmod 0750 "$conf/rulebooks"
+  hub_room="$hub_room --rulebooks $conf/rulebooks"
   printf '# written by install.sh on every run: the hub'"'"'s broker user and the room'"'"'s tables\nTAPIS_HUB_ROOM=%s\n' \
     "$hub_room" | put "$conf/hub-room.env" 0644
   run systemctl enable mosquitto >/dev/null

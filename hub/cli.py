@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tablewire import credentials
@@ -43,6 +44,9 @@ def parser() -> argparse.ArgumentParser:
     hub.add_argument("--dashboard-host", default="127.0.0.1", help="address the dashboard listens on")
     hub.add_argument("--td-users", default=None,
                      help="file of `name:scrypt-hash` lines (hub.dashboard.hash_password) for TD logins")
+    hub.add_argument("--rulebooks", default=None, metavar="DIR",
+                     help="the club's rulebook files the dashboard's desk offers for a new tournament "
+                          "(install.sh: /etc/tapis/rulebooks; docs/rulebooks.md)")
     hub.add_argument("--tables", default=None, metavar="t1,t2,...",
                      help="the room's tables: events of any other table id are counted and dropped, never stored "
                           "nor shown (with --db, also the tournament's tables; neither: every table)")
@@ -88,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "hub":
             return run_hub(args.broker, args.db, dashboard=args.dashboard, dashboard_host=args.dashboard_host,
                            td_users=args.td_users, link_options=credentials.link_options(args), shard=args.shard,
-                           tables=args.tables)
+                           tables=args.tables, rulebooks=args.rulebooks)
     except (ValueError, OSError, RuntimeError) as err:  # config and environment errors, in plain words
         print(f"tapis {args.command}: {err}", file=sys.stderr)
         return 2
@@ -186,7 +190,8 @@ class _Wall:
 def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0,
               dashboard_host: str = "127.0.0.1", users: Mapping[str, str] | None = None,
               link_options: dict[str, object] | None = None, shard: Shard | None = None,
-              listed: frozenset[str] | None = None, durable: bool = True, group_sync: bool = True) -> HubParts:
+              listed: frozenset[str] | None = None, durable: bool = True, group_sync: bool = True,
+              rulebooks: str | None = None) -> HubParts:
     """The hub's object graph on a broker (`tapis hub`, and `tapis demo`'s room): the service, the
     tournament floor and its tables from the store `db`, the TD dashboard on `dashboard` (0: none;
     served at once). Nothing is connected until `start()`. `group_sync=False`: the store syncs every
@@ -222,18 +227,21 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
         wall: Clock = _Wall()
         dash = Dashboard(service, floor=floor_tables.floor if floor_tables else None, host=dashboard_host,
                          port=dashboard, users=users or {}, clock=wall, floor_lock=service.floor_lock,
-                         on_decision=lambda d: service.decide(d.table, d.kind, d.option, d.by)).start()
+                         on_decision=lambda d: service.decide(d.table, d.kind, d.option, d.by),
+                         rulebooks=Path(rulebooks) if rulebooks else None).start()
     return HubParts(service, link, floor_tables, store, dash)
 
 
 def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, dashboard_host: str = "127.0.0.1",
             td_users: str | None = None, link_options: dict[str, object] | None = None,
-            shard: str | None = None, tables: str | None = None) -> int:
+            shard: str | None = None, tables: str | None = None, rulebooks: str | None = None) -> int:
     from hub.edge.broker import EmbeddedBroker
     from hub.edge.shard import Shard
     from tablewire.broker_url import parse_url
 
     worker = Shard.parse(shard) if shard else None
+    if rulebooks is not None and not Path(rulebooks).is_dir():
+        raise ValueError(f"--rulebooks {rulebooks}: pas de tel dossier / no such folder")
     listed = parse_tables(tables) if tables is not None else None
     if worker is not None and (broker is None or db):  # refused before anything starts
         raise ValueError(f"--shard {worker}: " + ("the workers share the room's broker: give --broker"
@@ -244,7 +252,7 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
     host, port = (embedded.host, embedded.port) if embedded else parse_url(broker or "")
     try:
         parts = build_hub(host, port, db, dashboard=dashboard, dashboard_host=dashboard_host, users=users,
-                          link_options=link_options, shard=worker, listed=listed)
+                          link_options=link_options, shard=worker, listed=listed, rulebooks=rulebooks)
     except BaseException:
         if embedded:
             embedded.stop()

@@ -100,7 +100,7 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument("--broker", default=None, help="mqtt://host:port (default: a private Mosquitto)")
     demo.add_argument("--pace", type=_pace, default=None, help="seconds between the dealer's cards (0.12)")
     demo.add_argument("--seed", type=int, default=1)
-    demo.add_argument("--ruleset", default="cdc-2013", help="a rulebook id, or a club's file (.toml, with --cash)")
+    demo.add_argument("--ruleset", default="cdc-2013", help="a rulebook id, or a club's file (.toml)")
     demo.add_argument("--dashboard", type=_port, default=None, metavar="PORT",
                       help=f"serve the TD dashboard on 127.0.0.1:PORT, a TD login printed (room: {DASHBOARD_PORT}; "
                            "0: none; --cash: none unless given)")
@@ -211,26 +211,23 @@ def _demo(args: argparse.Namespace) -> int:
     why = refused(args)
     if why is not None:
         raise ValueError(why)
-    from typing import get_args
+    import hub.rulebooks as rulebooks
 
-    from hub.floor.commands import NewTournament
-    known = get_args(NewTournament.model_fields["ruleset"].annotation)
+    known = rulebooks.SEED_IDS
+    rulebook: tuple[str, ...] = ()
     if args.ruleset.endswith(".toml"):  # a club's rulebook file: checked, then known to the hub by its id
-        if not args.cash:
-            raise ValueError("--ruleset FILE goes with --cash: a tournament names one of the five seed rulebooks "
-                             f"({', '.join(known)}), whose floor policy it follows")
-        import hub.rulebooks as rulebooks
-
         try:
-            args.ruleset = rulebooks.register_file(args.ruleset).id
+            book = rulebooks.register_file(args.ruleset)
         except rulebooks.RulebookError as err:
             raise ValueError(f"--ruleset {args.ruleset[:80]}: {'; '.join(err.problems)}") from err
+        # a tournament keeps the file's text, as `tapis tournament new --ruleset FILE` does
+        args.ruleset, rulebook = book.id, rulebooks.stored(book)
     elif args.ruleset not in known:
         raise ValueError(f"--ruleset {args.ruleset[:40]!r}: unknown (known: {', '.join(known)}, or a .toml file)")
     if args.tournament:
         from simulators.tournament_demo import run_tournament_demo
         return run_tournament_demo(players=args.players or 60, tables=args.tables or 6, ruleset=args.ruleset,
-                                   seed=args.seed, as_json=args.json)
+                                   seed=args.seed, as_json=args.json, rulebook=rulebook)
     pace = 0.12 if args.pace is None else args.pace
     if args.cash:
         from simulators.demo import run_demo
@@ -241,7 +238,7 @@ def _demo(args: argparse.Namespace) -> int:
     return run_room_demo(tables=args.tables or 3, players=args.players, hands=args.hands, as_json=args.json,
                          broker=args.broker, pace=pace, seed=args.seed, ruleset=args.ruleset,
                          dashboard=DASHBOARD_PORT if args.dashboard is None else args.dashboard,
-                         fault_rate=FAULT_RATE if args.fault_rate is None else args.fault_rate)
+                         fault_rate=FAULT_RATE if args.fault_rate is None else args.fault_rate, rulebook=rulebook)
 
 
 if __name__ == "__main__":

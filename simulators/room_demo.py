@@ -86,7 +86,7 @@ def fault_line(event: HubEvent) -> str:
 def run_room_demo(*, tables: int = 3, players: int | None = None, hands: int | None = None, as_json: bool = False,
                   broker: str | None = None, pace: float = 0.12, seed: int = 1, ruleset: str = "cdc-2013",
                   dashboard: int = DASHBOARD_PORT, fault_rate: float = FAULT_RATE, out: TextIO = sys.stdout,
-                  timeout: float | None = None, db: str | None = None) -> int:
+                  timeout: float | None = None, db: str | None = None, rulebook: tuple[str, ...] = ()) -> int:
     """The room until the tournament has a winner (or `hands` hands ended at each table still in
     play); 0 when it got there, 1 when it timed out or every dealer stopped."""
     players = players or 6 * tables
@@ -100,7 +100,7 @@ def run_room_demo(*, tables: int = 3, players: int | None = None, hands: int | N
         with EventStore(path, durable=False) as store:
             if store.count_tournament_events() == 0:
                 new_demo(store, players=players, tables=tables, ruleset=ruleset, seed=seed,
-                         structure=room_structure(), now=time.time())
+                         structure=room_structure(), now=time.time(), rulebook=rulebook)
         password = secrets.token_urlsafe(8)
         parts: HubParts | None = None
         embedded: EmbeddedBroker | None = None

@@ -183,12 +183,13 @@ class SimRoom:
 
 
 def new_demo(store: EventStore, *, players: int, tables: int, ruleset: str, seed: int,
-             structure: Structure | None = None, now: float = 0.0) -> FloorService:
+             structure: Structure | None = None, now: float = 0.0, rulebook: tuple[str, ...] = ()) -> FloorService:
     """Create, register, draw and start the demo tournament (`demo_structure()` by default) in an empty
-    store; `now`: the clock's time at the start (the wall clock's for a room the hub ticks)."""
+    store; `now`: the clock's time at the start (the wall clock's for a room the hub ticks); `rulebook`:
+    a club's file as the tournament stores it (`hub.rulebooks.stored`), `ruleset` its id."""
     floor = FloorService(store)
     floor.create(NewTournament.model_validate({
-        "name": f"Démo {players} joueurs", "ruleset": ruleset,
+        "name": f"Démo {players} joueurs", "ruleset": ruleset, "rulebook": list(rulebook),
         "structure_toml": to_toml(structure or demo_structure()),
         "tables": tables, "buy_in_cents": 5_000, "payouts": "pouques", "seed": seed}), now)
     names: list[JSON] = [f"joueur{i:02d}" for i in range(1, players + 1)]
@@ -227,13 +228,13 @@ def describe(event: Event, floor: FloorService) -> str | None:
 
 def run_tournament_demo(players: int = 60, tables: int = 6, ruleset: str = "cdc-2013", seed: int = 1,
                         out: TextIO = sys.stdout, as_json: bool = False, db: str | None = None,
-                        max_steps: int = 400_000) -> int:
+                        max_steps: int = 400_000, rulebook: tuple[str, ...] = ()) -> int:
     """Play a whole tournament; print the log and the final ranking and payouts (or JSON lines)."""
     with tempfile.TemporaryDirectory(prefix="tapis-demo-") as tmp:
         path = db or str(Path(tmp) / "tournament.db")
         with EventStore(path, durable=False) as store:
             if store.count_tournament_events() == 0:
-                new_demo(store, players=players, tables=tables, ruleset=ruleset, seed=seed)
+                new_demo(store, players=players, tables=tables, ruleset=ruleset, seed=seed, rulebook=rulebook)
             room = open_room(store, seed=seed)
             while not room.finished() and room.steps < max_steps:
                 for event in room.step():

@@ -232,6 +232,10 @@ def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
 
                 self._json(200, {"structures": [{"id": key, "name": s.name, "toml": to_toml(s)}
                                                 for key, s in templates().items()]})
+            elif path == "/api/rulebooks":  # the seeds and the club's files the desk offers
+                from hub.floor.rulebook_files import offered
+
+                self._json(200, {"rulebooks": offered(dash.rulebooks)})
             elif path in ("/api/results", "/api/results.csv"):
                 results = dash.results()
                 if results is None:

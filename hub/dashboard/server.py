@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from hub.dashboard.auth import LoginLimiter, Sessions
@@ -34,6 +35,8 @@ from hub.dashboard.model import (
 )
 from hub.dashboard.routes import Browser, handler
 from hub.edge.service import HubService
+from hub.floor.commands import CommandError
+from hub.floor.rulebook_files import from_folder
 from hub.floor.service import FloorError, FloorService, table_number
 from hub.floor.store import StoreError
 from hub.room.game import TableGame
@@ -115,13 +118,15 @@ class Dashboard:
                  port: int = 0, users: Mapping[str, str] | None = None, clock: Clock | None = None,
                  floor_lock: threading.Lock | None = None,
                  on_decision: Callable[[DecisionTaken], None] | None = None,
-                 clock_period: float = 1.0, request_timeout: float = REQUEST_TIMEOUT) -> None:
+                 clock_period: float = 1.0, request_timeout: float = REQUEST_TIMEOUT,
+                 rulebooks: Path | None = None) -> None:
         if not 0 <= port <= 65535:
             raise ValueError(f"dashboard port {port}: expected 0 to 65535 (0: any free port)")
         self.hub = hub
         self.request_timeout = request_timeout
         self.logins = LoginLimiter()
         self.floor = floor
+        self.rulebooks = rulebooks  # the club's rulebook files the desk offers (tapis hub --rulebooks)
         self.clock: Clock = clock or MonotonicClock()
         self.floor_lock = floor_lock or threading.Lock()
         self.on_decision = on_decision
@@ -422,6 +427,13 @@ class Dashboard:
                 return _refused(command, "pas encore enregistré : la commande sera jouée dès que le disque écrira",
                                 "not stored yet: the command is played as soon as the store writes")
             return played.model_dump()
+        if command.get("cmd") == "new" and "rulebook_file" in command:  # a club's file, read now and kept
+            try:
+                ruleset, texts = from_folder(self.rulebooks, str(command["rulebook_file"]))
+            except CommandError as err:
+                return _refused(command, str(err), str(err))
+            command = {k: v for k, v in command.items() if k != "rulebook_file"} | {
+                "ruleset": ruleset, "rulebook": list(texts)}
         with self.floor_lock:
             try:
                 result = self.floor.execute(command, self.clock.now())

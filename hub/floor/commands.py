@@ -25,6 +25,9 @@ class CommandError(ValueError):
     """A TD command that is not well formed (the floor never saw it)."""
 
 
+MAX_RULEBOOK_CHARS = 30_000  # a club's file (the seeds are under 12 000): well inside the broker's packet
+
+
 class _Cmd(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -35,7 +38,10 @@ class _Cmd(BaseModel):
 class NewTournament(_Cmd):
     cmd: Literal["new"] = "new"
     name: str = Field(min_length=1, max_length=80)
-    ruleset: Literal["cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87"]
+    ruleset: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{1,39}$")  # a seed's id, or a club's with `rulebook`
+    # a club's file (`hub.rulebooks.stored`): its text, then the files it inherits from; stored with the
+    # tournament, so the file changed or deleted later never changes the rules of a running tournament
+    rulebook: tuple[Annotated[str, Field(max_length=MAX_RULEBOOK_CHARS)], ...] = Field((), max_length=6)
     structure_toml: str = Field(min_length=1)
     seats_per_table: int = Field(10, ge=2, le=10)
     tables: int | None = Field(None, ge=1, le=100)  # tables for the draw (None: as few as fit)

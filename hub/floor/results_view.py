@@ -37,7 +37,7 @@ def results(state: FloorState, ranking: list[Standing], won: Mapping[str, int], 
             rows.append({"place": None, "player": p.name, "tied": 1, "status": "registered", "chips": 0,
                          "entries": p.entries, "table": None, "seat": None, "prize_cents": 0})
     waiting = [name for name in state.wait_list if state.players[name].status is PlayerStatus.WAITING]
-    return {"name": state.name, "ruleset": state.policy.ruleset.value, "entries": state.entries,
+    return {"name": state.name, "ruleset": state.policy.ruleset, "entries": state.entries,
             "players_left": len(alive), "finished": finished, "prize_pool_cents": pool_cents,
             "ranking": rows, "wait_list": list(waiting)}
 

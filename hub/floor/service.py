@@ -157,9 +157,10 @@ class FloorService:
         self._guarantee = guarantee(self.store.get_config(_PAYOUT_KEY))
         try:
             events = [event_from_dict(d) for d in self.store.tournament_events()]
+            # a club's rulebook is read again from the text stored with the tournament, not from its file
+            self.tournament = Tournament.replay(events, rng=self._rng) if events else None
         except TournamentError as err:
             raise StoreError(f"the event store {self.store.path} holds a bad tournament event: {err}") from err
-        self.tournament = Tournament.replay(events, rng=self._rng) if events else None
         self._changed = True
 
     def create(self, command: NewTournament, now: float) -> list[Event]:
@@ -172,9 +173,13 @@ class FloorService:
             raise FloorError(str(err)) from err
         self._seed = command.seed
         self._reseed(0)
-        t = Tournament(name=command.name, ruleset=command.ruleset, structure=structure, now=now,
-                       rng=self._rng, seats_per_table=command.seats_per_table,
-                       buy_in_cents=command.buy_in_cents, paid_places=command.paid_places)
+        try:  # a club's rulebook is read again from the texts sent, as a restart will read it
+            t = Tournament(name=command.name, ruleset=command.ruleset, structure=structure, now=now,
+                           rng=self._rng, seats_per_table=command.seats_per_table,
+                           buy_in_cents=command.buy_in_cents, paid_places=command.paid_places,
+                           rulebook=command.rulebook)
+        except TournamentError as err:
+            raise FloorError(str(err)) from err
         rule: dict[str, JSON] = {"payouts": command.payouts, "pool_percent": command.pool_percent,
                                  "guarantee_cents": command.guarantee_cents}
         # a bad payout table is refused before anything is stored; so is a pool nobody would be paid

@@ -326,7 +326,7 @@ class FloorTables:
     def _deal(self, table: str, state: TableSeat, hand_no: int, players: dict[int, int],
               positions: Positions, level: HandLevel, now: float, dead: dict[int, str]) -> Output:
         setup = TableSetup(players=players, button=positions.button, level=level,
-                           ruleset=self.floor.require().state.policy.ruleset.value, seats=self.seats,
+                           ruleset=self.floor.require().state.policy.ruleset, seats=self.seats,
                            decks=self.decks or wire.table_deck_ids(table))
         game = state.game
         if game is None:
@@ -340,7 +340,7 @@ class FloorTables:
         tournament = self.floor.require()
         number = table_number(table)
         s = tournament.state
-        ruleset = s.policy.ruleset.value
+        ruleset = s.policy.ruleset
         absent = rulings.clauses_for(FaultKind.ABSENT_PLAYER, ruleset)[0][1]
         penalty = {step.kind: step.article for step in s.policy.penalties}
         seats = s.tables[number].seats if number in s.tables else {}

@@ -20,14 +20,21 @@ import uuid
 from pathlib import Path
 from typing import Any, TextIO
 
-from hub.floor.commands import TOURNAMENT_CMD, TOURNAMENT_RESULT, CommandError, CommandResult, decode_command
+from hub.floor.commands import (
+    TOURNAMENT_CMD,
+    TOURNAMENT_RESULT,
+    CommandError,
+    CommandResult,
+    decode_command,
+)
+from hub.floor.rulebook_files import SEEDS, rulebook_of
 from hub.floor.store import EventStore, StoreError
 from hub.tournament.structure import pouques_2020, to_toml
 from tablewire import credentials
 
 DEFAULT_DB = "tapis-tournament.db"
 MAX_BUY_IN = 1_000_000  # euros: far above any club's, far below a float's cents overflowing
-RULESETS = ("cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87")
+RULESETS = SEEDS  # the five shipped with tapis; a club names its file instead
 
 
 def _options() -> argparse.ArgumentParser:
@@ -51,7 +58,9 @@ def parser() -> argparse.ArgumentParser:
                                 description="The TD's commands: create, register, seat, clock, floor, results.")
     sub = p.add_subparsers(dest="command", required=True)
     new = sub.add_parser("new", parents=[common], help="create the tournament (an empty --db)")
-    new.add_argument("--ruleset", required=True, choices=RULESETS)
+    new.add_argument("--ruleset", required=True, metavar="ID|FILE",
+                     help=f"one of {', '.join(RULESETS)}, or the club's rulebook file (.toml, docs/rulebooks.md): "
+                          "its text is stored with the tournament")
     new.add_argument("--structure", required=True, help="structure TOML file, or `pouques` (built in)")
     new.add_argument("--tables", type=int, default=None, help="tables for the seat draw (default: as few as fit)")
     new.add_argument("--buy-in", type=float, required=True, help="buy-in in euros")
@@ -114,8 +123,10 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         if not (math.isfinite(args.buy_in) and 0 <= args.buy_in <= MAX_BUY_IN):
             raise CommandError(f"--buy-in {args.buy_in:g}: euros from 0 to {MAX_BUY_IN:,}")
         seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-        return {"cmd": "new", "name": args.name or f"Tournoi {args.ruleset}", "ruleset": args.ruleset,
-                "structure_toml": text, "seats_per_table": args.seats, "tables": args.tables,
+        ruleset, rulebook = rulebook_of(args.ruleset)
+        return {"cmd": "new", "name": args.name or f"Tournoi {ruleset}", "ruleset": ruleset,
+                "rulebook": list(rulebook), "structure_toml": text, "seats_per_table": args.seats,
+                "tables": args.tables,
                 "buy_in_cents": round(args.buy_in * 100), "payouts": args.payouts,
                 "pool_percent": args.pool_percent, "seed": seed,
                 "guarantee_cents": _guarantee_cents(args.guarantee), "date": args.date}

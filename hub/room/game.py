@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub import rulings
+from hub import rulebooks, rulings
 from hub.room.hand_cancel import KIND as CANCEL_KIND
 from hub.room.hand_cancel import cancel_ruling
 from hub.rules import (
@@ -208,8 +208,8 @@ class TableGame:
     def _dealer(self, positions: Positions) -> int | None:
         """Dealerless rooms: the player on the button deals (cdc, brest, pcpm, cpt87)."""
         croupier = self.setup.croupier
-        if croupier is None:
-            croupier = self.ruleset == "pouques-2020"
+        if croupier is None:  # a club's file follows the rooms of the text it inherits
+            croupier = rulebooks.seed_of(self.ruleset) == "pouques-2020"
         return None if croupier else positions.button
 
     # -- facts from the table -------------------------------------------------------------------
@@ -374,8 +374,8 @@ class TableGame:
         hand = self.hand
         if hand is None or hand.result is not None or seat not in hand.live or hand.stack.get(seat, 0) == 0:
             return Output()
-        article = f"{self.ruleset} 5.1" if self.ruleset in ("cdc-2013", "cpt87") else \
-            f"cdc-2013 5.1 ({self.ruleset} silent)"
+        text = rulebooks.seed_of(self.ruleset)  # a club's file: the text it inherits says it
+        article = f"{text} 5.1" if text in ("cdc-2013", "cpt87") else f"cdc-2013 5.1 ({text} silent)"
         out = self._feed_board()
         hand.kill_hand(seat, EngineRuling(EngineDecision.HAND_DEAD, article, seat, EngineFaultKind.ABSENT_PLAYER))
         return out.extend(self._after_engine())
@@ -388,7 +388,8 @@ class TableGame:
         out = self._feed_board()
         if hand.round_open:
             return out.extend(self._act(seat, "fold", None, via="muck"))
-        article = "cdc-2013 9.4" if self.ruleset == "cdc-2013" else f"cdc-2013 9.4 ({self.ruleset} silent)"
+        text = rulebooks.seed_of(self.ruleset)
+        article = "cdc-2013 9.4" if text == "cdc-2013" else f"cdc-2013 9.4 ({text} silent)"
         hand.kill_hand(seat, EngineRuling(EngineDecision.HAND_DEAD, article, seat))
         return out.extend(self._after_engine(via="muck"))
 

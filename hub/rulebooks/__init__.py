@@ -16,6 +16,7 @@ SEEDS_DIR = Path(__file__).parent
 SEED_IDS = ("cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87")  # RULES.md's order
 
 _BOOKS: dict[str, Rulebook] = {}
+_STORED: dict[tuple[str, ...], Rulebook] = {}  # what tournaments stored, as read (`from_stored`)
 
 
 def _resolve(name: str, chain: tuple[str, ...], base: Path | None = None) -> Rulebook:
@@ -70,6 +71,58 @@ def register_file(path: str | Path) -> Rulebook:
     return register(load_file(path))
 
 
+def stored(book: Rulebook) -> tuple[str, ...]:
+    """What a tournament keeps of its rulebook: the file's text, then the text of each file it inherits
+    from, nearest first; a seed is kept by its id alone (it ships with tapis). A seed itself: ()."""
+    texts: list[str] = []
+    node: Rulebook | None = book
+    while node is not None and node.id not in SEED_IDS:
+        texts.append(node.source)
+        node = node.parent
+    if node is not None and node.source != get(node.id).source:  # a file calling itself cdc-2013
+        raise RulebookError(node.id, [f"id: {node.id!r} est un règlement livré avec tapis, le fichier du club "
+                                      "a besoin de son propre id / is a seed's id: give the club's file its own id"])
+    return tuple(texts)
+
+
+def from_stored(texts: tuple[str, ...] | list[str]) -> Rulebook:
+    """The rulebook a tournament stored (`stored`), read again without its files and made known to the
+    engines: each text inherits the one after it, whatever path its `inherits` names; the last, a seed."""
+    texts = tuple(texts)
+    if texts in _STORED:  # read once: an undo rebuilds the tournament from its first record
+        return register(_STORED[texts])
+    book: Rulebook | None = None
+    for i, text in enumerate(reversed(texts)):
+        parent = book
+
+        def resolve(name: str, chain: tuple[str, ...], parent: Rulebook | None = parent) -> Rulebook:
+            return parent if parent is not None else _resolve(name, chain)
+
+        book = parse_rulebook(text, f"règlement conservé / stored rulebook {len(texts) - i}", resolve)
+    if book is None:
+        raise RulebookError("<stored rulebook>", ["nothing stored"])
+    _STORED[texts] = book
+    return register(book)
+
+
+def one_line(error: Exception) -> str:
+    """A `RulebookError` in one line, as `tapis rules check` says its first problem."""
+    if isinstance(error, RulebookError) and error.problems:
+        more = len(error.problems) - 1
+        return f"{error.source}: {error.problems[0]}" + (
+            f" (+{more} autre(s) / more: tapis rules check {error.source})" if more else "")
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def seed_of(rulebook_id: str) -> str:
+    """The seed a rulebook descends from through `inherits` (a seed: itself); where the code follows a
+    federation's text no file states (who deals, which article a silent rule cites)."""
+    node: Rulebook | None = get(rulebook_id)
+    while node is not None and node.id not in SEED_IDS:
+        node = node.parent
+    return node.id if node is not None else rulebook_id
+
+
 def get(rulebook_id: str) -> Rulebook:
     """The rulebook of that id; `RulebookError` (a ValueError) naming the known ones."""
     books = _seeds()
@@ -96,5 +149,5 @@ class BookView(Mapping[str, Rulebook]):
         return len(_seeds())
 
 
-__all__ = ["SEED_IDS", "BookView", "Rulebook", "RulebookError", "get", "known", "load_file", "parse",
-           "register", "register_file"]
+__all__ = ["SEED_IDS", "BookView", "Rulebook", "RulebookError", "from_stored", "get", "known", "load_file",
+           "one_line", "parse", "register", "register_file", "seed_of", "stored"]

@@ -27,7 +27,16 @@ from hub.rules.rulesets import (
 from hub.rulings.model import Clause, Decision, RulingsError, RulingsTable, Substantial, When
 from hub.tournament.penalties import PenaltyKind, PenaltyStep
 from hub.tournament.results import ChipRaceRounding, PayoutRule, PayoutTier
-from hub.tournament.rulesets import FloorPolicy, LeaveWithoutNotice, Mover, RulesetId, SeatChoice, StopReference
+from hub.tournament.rulesets import (
+    ArrivalWait,
+    ButtonDraw,
+    FloorPolicy,
+    LeaveWithoutNotice,
+    Mover,
+    RulesetId,
+    SeatChoice,
+    StopReference,
+)
 from tablewire.faults import Deadline, FaultKind
 
 TOPICS = (
@@ -79,6 +88,7 @@ class Rulebook:
     # "club 12" -> the club's wording of its own article (French)
     texts: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     source: str = ""  # the file's text, kept with a tournament so a restart never changes rules
+    parent: Rulebook | None = field(default=None, compare=False, repr=False)  # the one it inherits
 
 
 class _Clause(BaseModel):
@@ -181,6 +191,10 @@ class _Tournament(BaseModel):
     elimination_article: str | None = None
     payouts: _Payouts | None = None
     heads_up_article: str | None = None
+    hand_for_hand_article: str | None = None
+    button_draw: ButtonDraw | None = None
+    button_article: str | None = None
+    arrival_wait: ArrivalWait | None = None
 
 
 class _File(BaseModel):
@@ -347,14 +361,15 @@ def _build(doc: _File, parent: Rulebook | None, text: str, problems: list[str]) 
         if number not in own_articles:
             problems.append(f"texts.\"{number}\": no rule cites this article")
     return Rulebook(id=doc.id, name=doc.name, ruleset=ruleset, rulings=rulings, inherits=doc.inherits,
-                    floor=_floor(doc, parent, problems), texts=MappingProxyType(texts), source=text)
+                    floor=_floor(doc, parent, problems), texts=MappingProxyType(texts), source=text,
+                    parent=parent)
 
 
 def _floor(doc: _File, parent: Rulebook | None, problems: list[str]) -> FloorPolicy | None:
     """The tournament's floor: a seed's own (all of it), or the parent's with what the club wrote."""
     base = parent.floor if parent is not None else None
     if doc.tournament is None:
-        return base
+        return None if base is None else replace(base, ruleset=doc.id)
     t = doc.tournament
     given = {k: getattr(t, k) for k in type(t).model_fields if getattr(t, k) is not None}
     if "penalties" in given:
@@ -364,8 +379,8 @@ def _floor(doc: _File, parent: Rulebook | None, problems: list[str]) -> FloorPol
         given["payouts"] = PayoutRule(t.payouts.pool_percent,
                                       tuple(PayoutTier(x.min_entries, x.basis_points) for x in t.payouts.tiers),
                                       t.payouts.article)
-    if base is not None:
-        return replace(base, **given)
+    if base is not None:  # the club's floor is its parent's, under the club's own id
+        return replace(base, **given, ruleset=doc.id)
     given.setdefault("stop_gap", None)
     given.setdefault("payouts", None)
     given.setdefault("late_arrival_levels", None)
@@ -376,4 +391,4 @@ def _floor(doc: _File, parent: Rulebook | None, problems: list[str]) -> FloorPol
     if lacking:
         problems.append(f"tournament: missing {', '.join(lacking)} (required without `inherits`)")
         return None
-    return FloorPolicy(ruleset=RulesetId(doc.id), **given)
+    return FloorPolicy(ruleset=doc.id, **given)

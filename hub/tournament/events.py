@@ -85,6 +85,8 @@ def event_from_dict(data: dict[str, JSON]) -> Event:
     kwargs: dict[str, object] = {}
     try:
         for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if field.name not in data and field.default is not dataclasses.MISSING:
+                continue  # a record stored before the field was added: its default
             raw = _from_json(data[field.name])
             hint = hints[field.name]
             if isinstance(hint, type) and issubclass(hint, StrEnum):
@@ -107,6 +109,9 @@ class TournamentCreated(Event):
     buy_in_cents: int
     paid_places: int  # for rulesets without a payout table (0: unknown); ranks the bubble
     at: float
+    # a club's rulebook: its file's text, then the texts of the files it inherits from (a seed by its id:
+    # none), kept with the tournament so a file changed or deleted later never changes its rules
+    rulebook: tuple[str, ...] = ()
 
 
 @event

@@ -81,7 +81,7 @@ def _break_table(s: FloorState, rng: random.Random, number: int, now: float, emi
         dst = min(others)[1]
         target = s.tables[dst]
         seat = rng.choice(seating.free_seats(set(target.seats), s.capacity(dst)))
-        waits = seating.waits_one_hand(pol.ruleset, seat, set(target.seats) | {seat},
+        waits = seating.waits_one_hand(pol.arrival_wait, seat, set(target.seats) | {seat},
                                        target.button, s.capacity(dst))
         _emit(emit, MoveOrdered(name, number, p.seat or 0, dst, seat, MoveReason.BREAK,
                                 waits, pol.break_article, now))
@@ -99,7 +99,7 @@ def _move_one(s: FloorState, rng: random.Random, src: int, dst: int, now: float,
         from_seat = rng.choice(sorted(settled))
     seat = seating.choose_seat(pol.seat_choice, set(target.seats), s.capacity(dst), target.button,
                                target.big_blind, rng)
-    waits = seating.waits_one_hand(pol.ruleset, seat, set(target.seats) | {seat}, target.button,
+    waits = seating.waits_one_hand(pol.arrival_wait, seat, set(target.seats) | {seat}, target.button,
                                    s.capacity(dst))
     _emit(emit, MoveOrdered(source.seats[from_seat], src, from_seat, dst, seat,
                             MoveReason.BALANCE, waits, pol.move_article, now))
@@ -118,7 +118,7 @@ def _hand_for_hand_auto(s: FloorState, now: float, emit: Emit) -> None:
     left = len(s.alive())
     due = len(s.tables) > 1 and left >= 2 and prize(left) != prize(left - 1)
     if due and not s.hand_for_hand:
-        _emit(emit, HandForHandStarted("pouques-2020 39", now))
+        _emit(emit, HandForHandStarted(pol.hand_for_hand_article, now))
     elif not due and s.hand_for_hand:
         _emit(emit, HandForHandEnded(now))
 

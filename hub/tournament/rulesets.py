@@ -1,8 +1,9 @@
 """Floor policies of the five rulebooks, each rule with its article (hub, tournament floor).
 
 Consumed by the aggregate, `seating.py` and `balancing.py`; the code stays one, the rulebooks
-differ only in the `[tournament]` section of their files (hub/rulebooks/*.toml; RULES.md §1 and §4).
-`floor_policy(ruleset_id)` picks one.
+differ only in the `[tournament]` section of their files (hub/rulebooks/*.toml; RULES.md §1 and §4):
+the floor never asks which rulebook it runs, it reads these values. `floor_policy(ruleset_id)` picks
+a seed's, or a club's file from the texts a tournament stored.
 """
 
 from __future__ import annotations
@@ -41,6 +42,18 @@ class StopReference(StrEnum):
     # full-table reference would stop every table once all are short (deadlock at 2 tables).
 
 
+class ButtonDraw(StrEnum):
+    PER_TABLE = "per_table"  # a button drawn at each table
+    SAME_SEAT = "same_seat"  # pouques 23: one seat number drawn for every table
+
+
+class ArrivalWait(StrEnum):
+    """Who, arriving at a table (moved or late), sits out the next hand (the dead button's consequences)."""
+
+    BEFORE_SMALL_BLIND = "before_small_blind"  # cdc 3.4, brest VI.7, pcpm: between next button and SB
+    BESIDE_BUTTON = "beside_button"  # pouques 37: just to the right or just to the left of the button
+
+
 class LeaveWithoutNotice(StrEnum):
     CHIPS_STAY = "chips_stay"  # cdc 2.9, brest IX.5: blinded away, out when the stack is gone
     RANKED_LAST = "ranked_last"  # pcpm, cpt87 2.12: stack removed, ranked last
@@ -48,7 +61,7 @@ class LeaveWithoutNotice(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class FloorPolicy:
-    ruleset: RulesetId
+    ruleset: str  # the rulebook's id, the one its tables cite (a club's file: the club's own)
     balance_gap: int  # move players when the biggest table has this many more than the smallest
     balance_article: str
     stop_gap: int | None  # play stops at a table this many short (see stop_reference)
@@ -74,10 +87,14 @@ class FloorPolicy:
     chip_race_article: str
     penalties: tuple[PenaltyStep, ...]
     hand_for_hand_before_prize_jump: bool  # pouques 39; elsewhere the TD's call (brest I.12)
+    hand_for_hand_article: str
     bubble_ranked_by_stack: bool  # cdc 2.10: simultaneous bubble eliminations across tables
     elimination_article: str
     payouts: PayoutRule | None
     heads_up_article: str
+    button_draw: ButtonDraw
+    button_article: str
+    arrival_wait: ArrivalWait
 
     def final_table_size(self, seats_per_table: int) -> int:
         if seats_per_table in self.final_table_sizes:
@@ -85,12 +102,20 @@ class FloorPolicy:
         return seats_per_table
 
 
-def floor_policy(ruleset: RulesetId | str) -> FloorPolicy:
+def floor_policy(ruleset: str, stored: tuple[str, ...] = ()) -> FloorPolicy:
+    """A seed's floor by its id; a club's from the texts its tournament stored (`rulebooks.stored`),
+    read again and made known to the tables' engines. A `TournamentError` in one line otherwise."""
     from hub import rulebooks  # the files are read at the edge; hub.rulebooks imports this module
 
+    if not stored and ruleset not in tuple(RulesetId):
+        raise TournamentError(f"unknown ruleset {ruleset!r}")
     try:
-        policy = rulebooks.get(RulesetId(ruleset).value).floor
-    except ValueError as err:
-        raise TournamentError(f"unknown ruleset {ruleset!r}") from err
-    assert policy is not None  # every seed file has its [tournament] section (tests/rulebooks)
-    return policy
+        book = rulebooks.from_stored(stored) if stored else rulebooks.get(ruleset)
+    except ValueError as err:  # a RulebookError: the stored text no longer reads (a newer tapis)
+        raise TournamentError(rulebooks.one_line(err)) from err
+    if book.id != ruleset:
+        raise TournamentError(f"le règlement conservé est « {book.id} », pas « {ruleset} » / "
+                              f"the stored rulebook is {book.id!r}, not {ruleset!r}")
+    if book.floor is None:  # every seed has its [tournament] section, every club inherits one
+        raise TournamentError(f"{ruleset} : pas de section [tournament] / {ruleset}: no [tournament] section")
+    return book.floor

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from hub.tournament.rulesets import RulesetId, SeatChoice
+from hub.tournament.rulesets import ArrivalWait, SeatChoice
 
 
 def clockwise_after(occupied: set[int], seat: int, seats_per_table: int) -> list[int]:
@@ -75,7 +75,7 @@ def choose_seat(choice: SeatChoice, occupied: set[int], seats_per_table: int, bu
     return max(free, key=distance)  # pouques 36: as far from the button as possible
 
 
-def waits_one_hand(ruleset: RulesetId, seat: int, occupied: set[int], button: int | None,
+def waits_one_hand(rule: ArrivalWait, seat: int, occupied: set[int], button: int | None,
                    seats_per_table: int) -> bool:
     """Whether a player arriving at `seat` sits out the next hand (dead-button consequences).
 
@@ -87,7 +87,7 @@ def waits_one_hand(ruleset: RulesetId, seat: int, occupied: set[int], button: in
         return False
     next_button = next_occupied(others, button, seats_per_table)
     ring = clockwise_after(others | {seat}, next_button, seats_per_table)
-    if ruleset is RulesetId.POUQUES_2020:
+    if rule is ArrivalWait.BESIDE_BUTTON:
         return ring[0] == seat or ring[-2] == seat
     return ring[0] == seat
 

@@ -70,7 +70,7 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
                                "stopped": number in stopped, "seats": seats}
     item = clock.item
     return {
-        "schema": SNAPSHOT_SCHEMA, "name": s.name, "ruleset": s.policy.ruleset.value,
+        "schema": SNAPSHOT_SCHEMA, "name": s.name, "ruleset": s.policy.ruleset,
         "started": clock.started, "running": clock.running, "on_break": isinstance(item, Break),
         "break": item.name if isinstance(item, Break) else None,
         "level": level.number, "small_blind": level.small_blind, "big_blind": level.big_blind,

@@ -137,7 +137,7 @@ class FloorState:
     @classmethod
     def created(cls, event: TournamentCreated) -> FloorState:
         structure = from_toml(event.structure_toml)
-        return cls(event.name, floor_policy(event.ruleset), structure, event.seats_per_table,
+        return cls(event.name, floor_policy(event.ruleset, event.rulebook), structure, event.seats_per_table,
                    event.buy_in_cents, event.paid_places, ClockState(structure), now=event.at)
 
     def alive(self) -> list[PlayerState]:

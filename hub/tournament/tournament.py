@@ -52,7 +52,7 @@ from hub.tournament.events import (
 )
 from hub.tournament.penalties import PenaltyKind, PenaltyStep, next_step, resolve
 from hub.tournament.results import Standing, chip_race, deal_chip_race, prizes, wait_list_stack
-from hub.tournament.rulesets import LeaveWithoutNotice, RulesetId
+from hub.tournament.rulesets import ButtonDraw, LeaveWithoutNotice
 from hub.tournament.snapshot import build_snapshot
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
 from hub.tournament.structure import Break, Level, Structure, to_toml
@@ -63,11 +63,12 @@ CLOCK_EVENTS = (ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjus
 
 
 class Tournament:
-    def __init__(self, *, name: str, ruleset: RulesetId | str, structure: Structure, now: float,
+    def __init__(self, *, name: str, ruleset: str, structure: Structure, now: float,
                  rng: random.Random, seats_per_table: int = 10, buy_in_cents: int = 0,
-                 paid_places: int = 0) -> None:
-        created = TournamentCreated(name, RulesetId(ruleset).value, to_toml(structure),
-                                    seats_per_table, buy_in_cents, paid_places, now)
+                 paid_places: int = 0, rulebook: tuple[str, ...] = ()) -> None:
+        """`ruleset`: a seed's id, or a club's with `rulebook` its stored texts (`rulebooks.stored`)."""
+        created = TournamentCreated(name, str(ruleset), to_toml(structure), seats_per_table, buy_in_cents,
+                                    paid_places, now, tuple(rulebook))
         self._rng = rng
         self._now = now  # latest time seen, kept outside the state: ticks record no event
         self.state = FloorState.created(created)
@@ -159,12 +160,12 @@ class Tournament:
         if not s.drawn:
             raise FloorError("draw the seats before starting")
         out: list[Event] = []
-        if s.policy.ruleset is RulesetId.POUQUES_2020:
-            self._emit(out, ButtonDrawn(0, self._rng.randint(1, s.seats_per_table), "pouques-2020 23", now))
+        if s.policy.button_draw is ButtonDraw.SAME_SEAT:
+            self._emit(out, ButtonDrawn(0, self._rng.randint(1, s.seats_per_table), s.policy.button_article, now))
         else:
             for number, table in sorted(s.tables.items()):
                 self._emit(out, ButtonDrawn(number, self._rng.choice(sorted(table.seats)),
-                                            "tirage du bouton", now))
+                                            s.policy.button_article, now))
         self._emit(out, *s.clock.start(now))
         return out
 
@@ -204,7 +205,7 @@ class Tournament:
         if player in s.players and s.players[player].status is PlayerStatus.OUT and pol.reentries:
             return out + self.reenter(player, now)  # the same person pays again: a re-entry (pouques 7)
         if player in s.players and s.players[player].status is PlayerStatus.OUT:
-            raise RegistrationError(f"no re-entry under {pol.ruleset.value} (freezeout)")
+            raise RegistrationError(f"no re-entry under {pol.ruleset} (freezeout)")
         if player in s.players:
             raise RegistrationError(f"{player} is already entered (one entry per person)")
         if s.clock.started and not (pol.late_registration_levels and not self._past(pol.late_registration_levels)):
@@ -237,7 +238,7 @@ class Tournament:
         out = self._advance(now)
         p = self._player(player)
         if not pol.reentries:
-            raise RegistrationError(f"no re-entry under {pol.ruleset.value} (freezeout)")
+            raise RegistrationError(f"no re-entry under {pol.ruleset} (freezeout)")
         if p.status is not PlayerStatus.OUT or player in s.ranked_last:
             raise RegistrationError(f"{player} is not eliminated")
         if p.entries > pol.reentries:
@@ -256,7 +257,7 @@ class Tournament:
     def join_wait_list(self, player: str, now: float) -> list[Event]:
         out = self._advance(now)
         if not self.state.policy.wait_list:
-            raise RegistrationError(f"no wait-list under {self.state.policy.ruleset.value}")
+            raise RegistrationError(f"no wait-list under {self.state.policy.ruleset}")
         if player in self.state.players:
             raise RegistrationError(f"{player} is already entered")
         self._emit(out, WaitListJoined(player, now))
@@ -480,7 +481,7 @@ class Tournament:
             raise FloorError(f"{player} cannot move to table {table}")
         if seat in target.seats or not 1 <= seat <= s.capacity(table):
             raise FloorError(f"seat {seat} at table {table} is not free")
-        waits = seating.waits_one_hand(s.policy.ruleset, seat, set(target.seats) | {seat}, target.button,
+        waits = seating.waits_one_hand(s.policy.arrival_wait, seat, set(target.seats) | {seat}, target.button,
                                        s.capacity(table))
         self._emit(out, MoveOrdered(player, p.table, p.seat, table, seat, MoveReason.TD, waits, "TD", now))
         self._reorganise(now, out)

@@ -391,7 +391,7 @@ def test_a_tournament_is_created_from_the_desk_with_a_template(chromium: Browser
     floor = empty_dash.floor
     assert floor is not None
     t = floor.require()
-    assert (t.state.name, t.state.policy.ruleset.value, t.state.structure.starting_stack) == (
+    assert (t.state.name, t.state.policy.ruleset, t.state.structure.starting_stack) == (
         "Jeudi du club", "pouques-2020", 30_000)
     register(page, "Agnès")
     register(page, "Bruno")

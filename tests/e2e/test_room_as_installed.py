@@ -102,6 +102,7 @@ class Room:
             f"user {getpass.getuser()}\npersistence_location {self.tmp}/\nlog_dest stderr\n"
             f"include_dir {self.tmp / 'conf.d'}\n", encoding="utf-8")
         self.etc.mkdir()
+        (self.etc / "rulebooks").mkdir()  # the club's rulebook files, offered by the desk
         decks = run("sim", "decks", *TABLES)  # the simulated tags (a real room enrols its own: `agent scan`)
         (self.etc / "decks.toml").write_text(decks, encoding="utf-8")
         (self.etc / "structure.toml").write_text(STRUCTURE, encoding="utf-8")
@@ -133,7 +134,7 @@ class Room:
         """tapis-hub.service's ExecStart from the shipped hub.env and the hub-room.env install.sh writes."""
         broker = read_env(DEPLOY / "etc-tapis" / "hub.env")["TAPIS_BROKER"].replace(":1883", f":{self.port}")
         hub_room = ["--password-file", str(self.room / "credentials" / "hub.json"), "--tables", ",".join(TABLES),
-                    "--td-users", str(self.etc / "td-users")]
+                    "--td-users", str(self.etc / "td-users"), "--rulebooks", str(self.etc / "rulebooks")]
         return tapis("hub", "--broker", broker, *hub_room, "--db", str(self.db), "--dashboard", str(self.dashboard))
 
     def td(self, *args: str) -> str:

@@ -1,5 +1,5 @@
-"""A club's file at simulated tables (`tapis demo --cash --ruleset club.toml`): the hub deals under it and
-its rulings cite the club's articles; a broken file, or a file for a tournament, is refused in one line."""
+"""A club's file at simulated tables (`tapis demo --cash --ruleset club.toml`, and `--tournament`): the hub
+deals under it and its rulings cite the club's articles; a broken file is refused in one line."""
 
 from __future__ import annotations
 
@@ -35,9 +35,21 @@ def test_cash_tables_run_under_the_club_file() -> None:
             assert article.split()[0] in ("pcbl-2026", "cdc-2013")
 
 
+def test_a_demo_tournament_under_the_club_file() -> None:
+    """The tournament keeps the file's text (as `tapis tournament new --ruleset FILE`) and plays to its end."""
+    done = subprocess.run([sys.executable, "-m", "tapis", "demo", "--tournament", "--ruleset", str(CLUB), "--players",
+                           "6", "--tables", "1", "--json", "--seed", "2"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    results = lines[-1]
+    assert results["type"] == "results" and results["ruleset"] == "pcbl-2026" and results["finished"]
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--cash", "--ruleset", "BAD"], "burns: clé inconnue"),
-    (["--tournament", "--ruleset", str(CLUB)], "--ruleset FILE goes with --cash"),
+    (["--tournament", "--ruleset", "BAD"], "burns: clé inconnue"),
+    (["--tournament", "--ruleset", "pcbl"], "unknown (known: cdc-2013, brest-2011"),
 ])
 def test_a_file_the_demo_cannot_use_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                 args: list[str], says: str) -> None:

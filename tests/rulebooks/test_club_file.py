@@ -5,6 +5,7 @@ change still cites cdc-2013."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import shutil
@@ -47,7 +48,8 @@ def test_the_club_file_resolves_over_cdc_2013() -> None:
     changed = {k for k in cdc.rulings.table if cdc.rulings.table[k] != club.rulings.table[k]}
     assert {str(k) for k in changed} == {"exposed_card", "flop_without_burn"}
     assert club.texts["pcbl-2026 9"].startswith("Toute carte retournée")
-    assert club.floor == cdc.floor  # the tournament's floor (ladder, payouts...) is cdc-2013's, unchanged
+    # the tournament's floor (ladder, payouts...) is cdc-2013's, unchanged, under the club's id
+    assert cdc.floor is not None and club.floor == dataclasses.replace(cdc.floor, ruleset="pcbl-2026")
 
 
 def test_replay_an_exposed_card_is_a_misdeal_under_the_club_article_9(tmp_path: Path) -> None:

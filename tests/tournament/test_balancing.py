@@ -8,7 +8,7 @@ from floor_helpers import clockwise, end, start, started
 
 from hub.tournament.errors import FloorError
 from hub.tournament.events import MoveOrdered, MoveReason, TableBroken
-from hub.tournament.rulesets import RulesetId
+from hub.tournament.rulesets import floor_policy
 from hub.tournament.seating import waits_one_hand
 from hub.tournament.tournament import Tournament
 
@@ -114,7 +114,7 @@ def test_the_last_table_breaks_when_the_others_can_seat_its_players(ruleset: str
 
 
 def test_dead_button_consequence_of_the_new_seat() -> None:
-    cdc, pouques = RulesetId.CDC_2013, RulesetId.POUQUES_2020
+    cdc, pouques = floor_policy("cdc-2013").arrival_wait, floor_policy("pouques-2020").arrival_wait
     # Between the next button (2) and the small blind: waits one hand (cdc 3.4, brest VI.7).
     assert waits_one_hand(cdc, 3, {1, 2, 3, 4, 5, 6}, 1, 10)
     assert not waits_one_hand(cdc, 4, {1, 2, 3, 4, 5, 6}, 1, 10)

@@ -118,6 +118,21 @@ async function loadTemplates() {
   if (!date.value) date.value = new Date().toLocaleDateString("sv-SE");  // today, as YYYY-MM-DD
   pickTemplate();
 }
+// the rulebooks offered: the five seeds, then the club's files of the hub's folder (tapis hub --rulebooks);
+// a broken file is shown, not offered, with its one-line error (tapis rules check says the rest)
+async function loadRulebooks() {
+  let books = null;
+  try {
+    const r = await fetch("/api/rulebooks", { credentials: "same-origin" });
+    books = r.ok ? (await r.json()).rulebooks : null;
+  } catch (e) { books = null; }
+  if (!books) return;  // the page's own list of the seeds stays
+  const select = document.querySelector("#f-new [name=ruleset]");
+  select.replaceChildren(...books.map(b => b.error
+    ? el("option", { value: "", disabled: "" }, `\u26a0 ${b.file} : ${b.error}`)
+    : b.file ? el("option", { value: `file:${b.file}`, "data-id": b.id }, `${b.name} (${t("club_file")} ${b.file})`)
+      : el("option", { value: b.id }, b.name)));
+}
 function pickTemplate() {
   const s = NEW.structures.find(x => x.id === $("n-template").value);
   if (s) $("n-structure").value = s.toml;
@@ -130,7 +145,10 @@ function newTournament(form) {
     say(() => t("bad_new"), false);
     return null;
   }
-  return { cmd: "new", name: get("name"), ruleset: get("ruleset"), structure_toml: $("n-structure").value,
+  const book = form.querySelector("[name=ruleset]");
+  const file = book.value.startsWith("file:") ? { rulebook_file: book.value.slice(5) } : {};
+  return { cmd: "new", name: get("name"), ...file, structure_toml: $("n-structure").value,
+    ruleset: file.rulebook_file ? book.selectedOptions[0].dataset.id : book.value,
     seats_per_table: Number(get("seats")), tables, buy_in_cents: Math.round(euros * 100),
     payouts: get("payouts").replace(/\s+/g, "") || "ruleset", pool_percent: wholeNumber(get("pool"), 1, 100) || 100,
     guarantee_cents: Math.round(100 * (Number(get("guarantee").replace(",", ".")) || 0)),
@@ -308,6 +326,7 @@ window.rerender = () => { penaltyKinds(); drawLists(); drawSummary(ROOM.clock); 
   penaltyKinds();
   wire();
   loadTemplates();
+  loadRulebooks();
   let last = 0;
   connect({
     room: d => { drawSummary(d.clock); loadResults(); },
