@@ -26,6 +26,7 @@ from hub.floor.results_view import results_csv
 
 if TYPE_CHECKING:
     import threading
+    from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,8 @@ class Served(Protocol):
     def request_timeout(self) -> float: ...
     @property
     def floor(self) -> object: ...  # only whether there is one
+    @property
+    def rulebooks(self) -> Path | None: ...  # the club's rulebook files (tapis hub --rulebooks)
     @property
     def model(self) -> RoomModel: ...
     @property

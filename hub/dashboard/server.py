@@ -426,7 +426,7 @@ class Dashboard:
             if played is None:
                 return _refused(command, "pas encore enregistré : la commande sera jouée dès que le disque écrira",
                                 "not stored yet: the command is played as soon as the store writes")
-            return played.model_dump()
+            return self._on_disk(command) or played.model_dump()
         if command.get("cmd") == "new" and "rulebook_file" in command:  # a club's file, read now and kept
             try:
                 ruleset, texts = from_folder(self.rulebooks, str(command["rulebook_file"]))
@@ -441,4 +441,15 @@ class Dashboard:
                 return _refused(command, f"non enregistré : {err}", f"not kept: {err}")
         self.publish_clock()
         self.follow_floor()
-        return result.model_dump()
+        return self._on_disk(command) or result.model_dump()
+
+    def _on_disk(self, command: JSONDict) -> JSONDict | None:
+        """The TD is answered only once his command is on the disk: the hub groups its commits and syncs
+        them before its own packets leave, the dashboard's answer is not one of them. None when it is."""
+        store = getattr(self.floor, "store", None)
+        try:
+            if store is not None:
+                store.sync()
+        except StoreError as err:
+            return _refused(command, f"non enregistré sur le disque : {err}", f"not on the disk: {err}")
+        return None

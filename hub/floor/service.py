@@ -593,10 +593,11 @@ class FloorService:
         pool = rule.prize_pool(t.state.entries, t.state.buy_in_cents) if rule else 0
         out = results_view(t.state, t.standings(), self.prizes(), pool)
         date = self.store.get_config(_DATE_KEY)
+        ruleset = str(t.state.policy.ruleset)  # a seed's id, or a club's
         try:
-            ruleset_name = rulebooks.get(t.state.policy.ruleset.value).name
+            ruleset_name = rulebooks.get(ruleset).name
         except ValueError:
-            ruleset_name = t.state.policy.ruleset.value
+            ruleset_name = ruleset
         # what the printed sheet says of the night: its date, its rulebook, its buy-in
         out.update(date=date if isinstance(date, str) else None, ruleset_name=ruleset_name,
                    buy_in_cents=t.state.buy_in_cents)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -80,6 +81,7 @@ class EventStore:
         self._batch = 0  # depth of `atomic()` blocks: commit only at the outermost end
         self._grouped = False  # `group_sync`: a COMMIT does not wait for the disk, `sync()` does
         self._unsynced = False  # committed since the last `sync()`, grouped: not on the disk yet
+        self._sync_lock = threading.Lock()
         self._wal: tuple[int, int] | None = None  # (fd, inode) of the WAL file, opened by `sync()`
         self.syncs = 0  # fsyncs `sync()` made (the benchmark's figure)
         self.appended_row = 0  # row of the last table event `append_table_event` stored
@@ -185,19 +187,23 @@ class EventStore:
     def sync(self) -> None:
         """Every commit so far onto the disk: one fsync of the WAL file (nothing to do when none was
         committed since the last). A StoreError when the disk refuses: nothing may be acknowledged."""
-        if not self._unsynced:
-            return
-        wal = f"{self.path}-wal"
-        try:
-            inode = os.stat(wal).st_ino
-            if self._wal is None or self._wal[1] != inode:  # first time, or a new WAL file (never while we are open)
-                self._close_wal()
-                self._wal = (os.open(wal, os.O_RDONLY), inode)
-            os.fsync(self._wal[0])  # Linux flushes the file's dirty pages whichever descriptor wrote them
-        except OSError as err:
-            raise StoreError(f"the event store {self.path} cannot be synced to the disk: {err}") from err
-        self._unsynced = False
-        self.syncs += 1
+        # Two threads sync: the hub's loop before its packets, the dashboard before it answers the TD.
+        # The mark is cleared before the fsync, so a commit made meanwhile marks it again for the next.
+        with self._sync_lock:
+            if not self._unsynced:
+                return
+            self._unsynced = False
+            wal = f"{self.path}-wal"
+            try:
+                inode = os.stat(wal).st_ino
+                if self._wal is None or self._wal[1] != inode:  # first time, or a new WAL file
+                    self._close_wal()
+                    self._wal = (os.open(wal, os.O_RDONLY), inode)
+                os.fsync(self._wal[0])  # Linux flushes the file's dirty pages whichever descriptor wrote them
+            except OSError as err:
+                self._unsynced = True
+                raise StoreError(f"the event store {self.path} cannot be synced to the disk: {err}") from err
+            self.syncs += 1
 
     def _close_wal(self) -> None:
         if self._wal is not None:
