@@ -270,8 +270,11 @@ def test_a_cancel_sent_while_the_store_cannot_write_is_played_once_it_can(tmp_pa
             {"cmd": "cancel_hand", "table": "t1", "by": "alice", "id": "c1"}).encode(), False))
         assert wait_until(lambda: tables.floor.held == 1)
         assert hub.settle() and hub.tick(5.0)
-        game = tables.game("t1")
-        assert game is not None and game.in_hand and tables.floor.in_hand("t1") == 1
+        # read as the dashboard reads it, under the floor's lock: the hub retries the held cancel every
+        # 0.2 s and, each time the COMMIT fails, rebuilds the table's game from the store
+        with hub.floor_lock:
+            game = tables.game("t1")
+            assert game is not None and game.in_hand and tables.floor.in_hand("t1") == 1
         held = [r for r in _results(link) if r["id"] == "c1"]  # said not stored yet, never "ok"
         assert len(held) == 1 and not held[0]["ok"] and held[0]["data"] == {"held": True, "table": "t1", "hand": 1}
         assert "pas encore enregistré" in str(held[0]["error_fr"]) and "not stored yet" in str(held[0]["error_en"])
@@ -279,7 +282,9 @@ def test_a_cancel_sent_while_the_store_cannot_write_is_played_once_it_can(tmp_pa
         assert wait_until(lambda: len([r for r in _results(link) if r["id"] == "c1"]) == 2)
         answer = [r for r in _results(link) if r["id"] == "c1"][1]
         assert answer["ok"] and answer["data"]["article"] == "cdc-2013 6.4", answer  # type: ignore[index]
-        assert tables.floor.in_hand("t1") is None and not game.in_hand
+        with hub.floor_lock:
+            game = tables.game("t1")  # the game of the last rebuild, which played the cancel
+            assert tables.floor.in_hand("t1") is None and game is not None and not game.in_hand
         events = [json.loads(p) for topic, p, _, _ in list(link.published) if topic == wire.hub_table_events("t1")]
         assert [e["kind"] for e in events if e["type"] == "ruling"] == ["td_cancel"]  # played once
         _send(link, t.event("press"))
@@ -339,14 +344,16 @@ def test_a_decision_sent_while_the_store_cannot_write_is_played_once_it_can(tmp_
             {"cmd": "decide", "table": "t1", "option": "set_aside", "id": "d1"}).encode(), False))
         assert wait_until(lambda: tables.floor.held == 1)
         assert hub.settle() and hub.tick(5.0)
-        game = tables.game("t1")  # rebuilt from the store after each failed COMMIT
-        assert game is not None and game.waiting_td
+        with hub.floor_lock:  # rebuilt from the store after each failed COMMIT, on the hub's thread
+            game = tables.game("t1")
+            assert game is not None and game.waiting_td
         assert [r["ok"] for r in _results(link) if r["id"] == "d1"] == [False]
         store.full = False
         assert wait_until(lambda: len([r for r in _results(link) if r["id"] == "d1"]) == 2)
         assert [r for r in _results(link) if r["id"] == "d1"][1]["ok"]
-        game = tables.game("t1")
-        assert game is not None and not game.waiting_td and game.in_hand
+        with hub.floor_lock:
+            game = tables.game("t1")
+            assert game is not None and not game.waiting_td and game.in_hand
         assert tables_state(FloorTables.open(FloorService.open(store), store)) == tables_state(tables)
     finally:
         hub.stop()
