@@ -2,7 +2,6 @@
 
     tapis hands list   --db FILE [--tournament NAME] [--table T] [--since WHEN] [--until WHEN] [--json]
     tapis hands export --db FILE --out DIR|FILE|- [--format phh|jsonl] [--td] [same selection]
-    tapis hands bench  [--hands N]                 the export of N hands, timed (a benchmark, figures printed)
 
 WHEN: a date and time (2026-11-25T21:30, local time unless it names its zone) or Unix seconds. The
 public histories unless --td (the TD's: every card, hole cards included; for the TD's use only).
@@ -64,8 +63,6 @@ def parser() -> argparse.ArgumentParser:
         else:
             v.add_argument("--out", required=True, help="a folder (phh: one file per hand), a file or - (jsonl)")
             v.add_argument("--format", choices=("phh", "jsonl"), default="phh")
-    b = sub.add_parser("bench", help="time the export of N hands (prints figures)")
-    b.add_argument("--hands", type=int, default=10_000)
     return p
 
 
@@ -109,9 +106,6 @@ def _selected(args: argparse.Namespace) -> Selection:
 
 def run(argv: list[str], out: TextIO = sys.stdout) -> int:
     args = parser().parse_args(argv)
-    if args.verb == "bench":
-        from hub.history.bench import main as bench
-        return bench(args.hands, out)
     with _open(args.db) as store:
         history = HistoryStore(store)
         selection = _selected(args)

@@ -97,7 +97,8 @@ def test_every_hand_of_a_room_with_faults_is_on_record_and_pokerkit_replays_it(t
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     decided: Counter[str] = Counter()
     with ExitStack() as stack:
-        stack.callback(lambda: (broker.terminate(), broker.wait(10)))
+        stack.callback(broker.wait, 10)
+        stack.callback(broker.terminate)
         stack.callback(room.stop)
         assert wait_until(lambda: installed._listening(room.tls_port) and installed._listening(room.port), 20)
         hub = room.start("hub", room.hub_command())
@@ -109,7 +110,8 @@ def test_every_hand_of_a_room_with_faults_is_on_record_and_pokerkit_replays_it(t
         stop = threading.Event()
         td = threading.Thread(target=_td, args=(room, watcher, stop, decided), name="td", daemon=True)
         td.start()
-        stack.callback(lambda: (stop.set(), td.join(30)))
+        stack.callback(td.join, 30)
+        stack.callback(stop.set)
         started = time.monotonic()
         for table in installed.TABLES:
             room.start(table, room.agent_command(table))
