@@ -66,7 +66,7 @@ def run(hands: int, out: TextIO) -> int:
                          "ended_at": 1_800_000_000.0 + i}
                     history.put(r, public_record(r))
             stored = time.perf_counter() - started
-            size = (root / "bench.db").stat().st_size
+            size = sum(p.stat().st_size for p in root.glob("bench.db*"))
             started = time.perf_counter()
             n_phh = write_phh(history.records(Selection(), td=True), root / "phh")
             phh_s = time.perf_counter() - started
