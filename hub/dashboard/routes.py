@@ -20,6 +20,8 @@ from urllib.parse import parse_qs, urlsplit
 from hub.dashboard.auth import Session, Sessions
 from hub.dashboard.model import DashboardError, JSONDict, Role
 from hub.floor.results_view import results_csv
+from hub.history.web import HistoryReader
+from hub.history.web import answer as hand_history
 
 if TYPE_CHECKING:
     from hub.dashboard.server import Dashboard
@@ -46,6 +48,8 @@ class _HttpError(Exception):
 
 def handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
     """The request handler class bound to `dash` (it reads the dashboard's private state: one owner, two modules)."""
+    hands = HistoryReader(dash.floor.store.path) if dash.floor is not None else None  # hub.history.web
+
     class Handler(BaseHTTPRequestHandler):
         server_version = "tapis-dashboard"
         protocol_version = "HTTP/1.1"
@@ -193,6 +197,8 @@ def handler(dash: Dashboard) -> type[BaseHTTPRequestHandler]:
                                {"Content-Disposition": 'attachment; filename="resultats.csv"'})
                 else:
                     self._json(200, results)
+            elif (page := hand_history(hands, path, parse_qs(urlsplit(self.path).query), td=session is not None)):
+                self._send(page[0], page[2], page[1])  # the hands played, the TD's replay (hub.history.web)
             elif path == "/favicon.ico":
                 self._send(204, b"", "image/x-icon")
             elif path == "/events":

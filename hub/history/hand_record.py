@@ -249,11 +249,23 @@ def build_record(start: HandStart, events: Sequence[Mapping[str, Any]], cards: S
     faults: list[dict[str, Any]] = []
     decisions: list[dict[str, Any]] = []
     rulings: list[dict[str, Any]] = []
+    timeline: list[dict[str, Any]] = []  # what happened after how many of the hand's cards: the TD's replay
+    seen = 0
     for e in events:
         kind = e.get("type")
+        if kind == "card":
+            seen += 1
+            continue
         if kind == "action" and e.get("applied") and e.get("status") != "rejected":
             shadow.action(int(e["seat"]), str(e["applied"]), e.get("amount"))
-        elif kind == "fault":
+            timeline.append({"after": seen, "what": "action", "seat": e.get("seat"), "action": e.get("applied"),
+                             "amount": e.get("amount"), "street": e.get("street")})
+        elif kind in ("fault", "ruling"):
+            ruling = dict(e.get("ruling") or {}) if kind == "fault" else dict(e)
+            timeline.append({"after": seen, "what": kind, "kind": e.get("kind"), "seat": e.get("seat"),
+                             "decision": ruling.get("decision"), "article": ruling.get("article"),
+                             "by": _cut(e["by"]) if e.get("by") else None, "cards": list(e.get("cards") or [])})
+        if kind == "fault":
             ruling = dict(e.get("ruling") or {})
             faults.append({"kind": e.get("kind"), "seat": e.get("seat"), "cards": list(e.get("cards") or []),
                            "decision": ruling.get("decision"), "article": ruling.get("article"),
@@ -286,7 +298,8 @@ def build_record(start: HandStart, events: Sequence[Mapping[str, Any]], cards: S
             problems.append("the actions end before the hand does")
     showdown = end.get("result") == "showdown"
     shown = sorted(s for s in order if showdown and p[s] in shadow.hand.live and p[s] in hole_p)
-    truncated = len(cards) > MAX_CARDS or len(faults) > MAX_FAULTS or len(actions) > MAX_ACTIONS
+    truncated = len(cards) > MAX_CARDS or len(faults) > MAX_FAULTS or len(actions) > MAX_ACTIONS \
+        or len(timeline) > MAX_ACTIONS
     return {
         "v": RECORD_VERSION, "version": "td", "table": start.table, "hand": start.hand, "tournament": tournament,
         "started_at": round(started_at, 3), "ended_at": round(ended_at, 3), "ruleset": start.ruleset,
@@ -301,6 +314,7 @@ def build_record(start: HandStart, events: Sequence[Mapping[str, Any]], cards: S
         "dead": {str(s): a for s, a in sorted(start.dead.items())},
         "faults": faults[:MAX_FAULTS], "decisions": decisions[:MAX_FAULTS], "rulings": rulings[:MAX_FAULTS],
         "cards": [c.to_dict() for c in cards[:MAX_CARDS]], "dealer": dict(dealer),
+        "timeline": timeline[:MAX_ACTIONS],
         "replayable": not problems and not void, "problems": problems[:10], "truncated": truncated,
     }
 
@@ -322,6 +336,7 @@ def public_record(record: Mapping[str, Any]) -> dict[str, Any]:
     out["actions"] = actions
     out["version"] = "public"
     out["faults"] = [{k: v for k, v in f.items() if k not in ("cards", "text")} for f in record["faults"]]
+    out["timeline"] = [{k: v for k, v in t.items() if k != "cards"} for t in record.get("timeline") or []]
     out["cards"] = [c if c["zone"] == "board" and c["card"] in board or c["zone"] in shown_zones and c["card"] in held
                     else {**c, "card": None} for c in record["cards"]]
     return out

@@ -60,8 +60,8 @@ def _bounded(record: Mapping[str, Any]) -> str:
     text = json.dumps(cut, separators=(",", ":"), ensure_ascii=False)
     if len(text.encode()) <= MAX_RECORD_BYTES:
         return text
-    return json.dumps({**cut, "faults": [], "decisions": [], "rulings": [], "problems": ["record too big"]},
-                      separators=(",", ":"), ensure_ascii=False)
+    cut = {**cut, "faults": [], "decisions": [], "rulings": [], "timeline": [], "problems": ["record too big"]}
+    return json.dumps(cut, separators=(",", ":"), ensure_ascii=False)
 
 
 class HistoryStore:

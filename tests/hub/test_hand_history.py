@@ -59,6 +59,7 @@ class Felt:
     def card(self, zone: str, face: str) -> None:
         self.seq += 1
         self.cards.append(CardFact(self.seq, float(self.seq), float(self.seq) + 0.2, zone, face, True))
+        self.events.append(wire.hub_event("t1", "card", hand=self.game.hand_no, zone=zone, card=face))  # the view's
         self._keep(self.game.card(wire.CardEvent(
             table="t1", boot="b", seq=self.seq, at=float(self.seq), type="card_arrived", zone=zone,
             uid=f"{DECK.index(face) + 1:08X}", card=face, deck="A", order=self.seq)))
@@ -100,7 +101,8 @@ def replays(record: dict[str, Any]) -> None:
         assert list(replay_hand(loads(text))) == record["finishing_stacks"], text
 
 
-def test_a_hand_to_showdown_is_a_phh_pokerkit_replays_and_its_public_version_hides_the_folded_cards() -> None:
+def showdown_record() -> tuple[Felt, dict[str, Any]]:
+    """Three-handed to a showdown: seat 2 (As Ah) folds, seats 3 (Kd Ks) and 1 (Qh 2c) show down."""
     felt = Felt({1: 5000, 2: 5000, 3: 5000})
     felt.new_hand()
     felt.deal("As", "Kd", "Qh", "Ah", "Ks", "2c")  # seats 2, 3, 1
@@ -115,7 +117,11 @@ def test_a_hand_to_showdown_is_a_phh_pokerkit_replays_and_its_public_version_hid
         felt.card("board", street)
         felt.act(3, "check")
         felt.act(1, "check")
-    record = felt.record()
+    return felt, felt.record()
+
+
+def test_a_hand_to_showdown_is_a_phh_pokerkit_replays_and_its_public_version_hides_the_folded_cards() -> None:
+    felt, record = showdown_record()
     assert record["replayable"] and not record["problems"], record["problems"]
     assert record["finishing_stacks"] == [felt.stacks[s] for s in record["seats"]]
     assert record["seats"] == [2, 3, 1] and record["players"] == ["Joueur 2", "Joueur 3", "Joueur 1"]
