@@ -2,6 +2,7 @@
 
     tapis hands list   --db FILE [--tournament NAME] [--table T] [--since WHEN] [--until WHEN] [--json]
     tapis hands export --db FILE --out DIR|FILE|- [--format phh|jsonl] [--td] [same selection]
+    tapis hands stats  --db FILE [same selection] [--csv]   hands per hour, faults per 100 hands, per table and dealer
 
 WHEN: a date and time (2026-11-25T21:30, local time unless it names its zone) or Unix seconds. The
 public histories unless --td (the TD's: every card, hole cards included; for the TD's use only).
@@ -20,6 +21,7 @@ from typing import Any, TextIO
 
 from hub.floor.store import EventStore, StoreError
 from hub.history.phh_text import file_name, json_line, phh
+from hub.history.stats import statistics, stats_csv
 from hub.history.store import HistoryStore, Selection
 
 VERBOSE = ("-v", "-vv", "-vvv", "--verbose")
@@ -50,7 +52,8 @@ def when(text: str) -> float:
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="tapis hands", description="the hand histories the hub wrote (PHH, or JSON lines)")
     sub = p.add_subparsers(dest="verb", required=True, parser_class=_Parser)
-    for name, summary in (("list", "one line per hand"), ("export", "write the histories selected")):
+    for name, summary in (("list", "one line per hand"), ("export", "write the histories selected"),
+                          ("stats", "hands per hour, faults per 100 hands by kind, per table and per dealer")):
         v = sub.add_parser(name, help=summary)
         v.add_argument("--db", required=True, help="the hub's store (tapis hub --db FILE)")
         v.add_argument("--tournament", default=None, help="only this tournament's hands (its name)")
@@ -60,6 +63,8 @@ def parser() -> argparse.ArgumentParser:
         v.add_argument("--td", action="store_true", help="the TD's histories (hole cards included)")
         if name == "list":
             v.add_argument("--json", action="store_true", help="one JSON object per hand")
+        elif name == "stats":
+            v.add_argument("--csv", action="store_true", help="as CSV (semicolons), for a spreadsheet")
         else:
             v.add_argument("--out", required=True, help="a folder (phh: one file per hand), a file or - (jsonl)")
             v.add_argument("--format", choices=("phh", "jsonl"), default="phh")
@@ -110,6 +115,17 @@ def run(argv: list[str], out: TextIO = sys.stdout) -> int:
         history = HistoryStore(store)
         selection = _selected(args)
         records: Iterator[dict[str, Any]] = history.records(selection, td=args.td)
+        if args.verb == "stats":
+            lines = statistics(records)
+            if args.csv:
+                out.write(stats_csv(lines))
+            else:
+                for line in lines:
+                    d = line.to_dict()
+                    out.write(f"{d['scope']:<10} {d['name']:<20} {d['hands']:>5} mains/hands  "
+                              f"{d['hands_per_hour'] or '-':>6}/h  {d['faults_per_100']:>6} incidents/100  "
+                              f"DT/TD {d['td_decisions']}  {d['by_kind']}\n")
+            return 0
         if args.verb == "list":
             n = 0
             for r in records:

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from hub.history.stats import Line, statistics, stats_csv
+
 Answer = tuple[int, str, bytes]
 _HTML = "text/html; charset=utf-8"
 _JSON = "application/json"
@@ -53,6 +55,11 @@ class HistoryReader:
         column = "td" if td else "public"
         rows = self._rows(f"SELECT {column} FROM hand_history WHERE tbl = ? ORDER BY hand DESC LIMIT ?",
                           (table, _LIST_LIMIT))
+        return [json.loads(str(text)) for (text,) in rows]
+
+    def every(self) -> list[dict[str, Any]]:
+        """Every hand's public record, oldest first (the statistics)."""
+        rows = self._rows("SELECT public FROM hand_history ORDER BY ended_at", ())
         return [json.loads(str(text)) for (text,) in rows]
 
     def hand(self, table: str, hand: int, *, td: bool = False) -> dict[str, Any] | None:
@@ -180,6 +187,20 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
     return _page(f"{table} #{hand}", body)
 
 
+def _stats_page(lines: list[Line]) -> bytes:
+    rows = "".join(
+        f"<tr><td>{escape(d['scope'])}</td><td>{escape(str(d['name']))}</td><td class=\"num\">{d['hands']}</td>"
+        f"<td class=\"num\">{d['hands_per_hour'] or ''}</td><td class=\"num\">{d['faults']}</td>"
+        f"<td class=\"num\">{d['faults_per_100']}</td><td class=\"num\">{d['td_decisions']}</td>"
+        f"<td>{escape(', '.join(f'{k} {v}' for k, v in d['by_kind'].items()))}</td></tr>"
+        for d in (line.to_dict() for line in lines))
+    body = ("<h2>Statistiques des tables / Table statistics</h2><p><a href=\"/api/stats.csv\">CSV</a></p>"
+            "<table class=\"seats\" id=\"stats\"><tr><th>Portée / Scope</th><th>Nom / Name</th><th>Mains / Hands</th>"
+            "<th>Mains par heure / Hands per hour</th><th>Incidents / Faults</th><th>Pour 100 mains / Per 100 hands"
+            "</th><th>Décisions du DT / TD decisions</th><th>Par type / By kind</th></tr>" + rows + "</table>")
+    return _page("statistiques / statistics", body)
+
+
 def _int(query: Mapping[str, list[str]], key: str) -> int | None:
     raw = (query.get(key) or [""])[0]
     return int(raw) if raw.isdigit() and len(raw) < 10 else None
@@ -187,10 +208,17 @@ def _int(query: Mapping[str, list[str]], key: str) -> int | None:
 
 def answer(reader: HistoryReader | None, path: str, query: Mapping[str, list[str]], *, td: bool) -> Answer | None:
     """The answer to a hand-history request, or None when `path` is not one."""
-    if path not in ("/hands", "/hand", "/api/hands", "/api/hand"):
+    if path not in ("/hands", "/hand", "/api/hands", "/api/hand", "/stats", "/api/stats", "/api/stats.csv"):
         return None
     if reader is None:
         return 404, _JSON, json.dumps({"error": "pas de tournoi / no tournament"}).encode()
+    if path in ("/stats", "/api/stats", "/api/stats.csv"):
+        lines = statistics(reader.every())
+        if path == "/api/stats.csv":
+            return 200, "text/csv; charset=utf-8", ("\ufeff" + stats_csv(lines)).encode()
+        if path == "/api/stats":
+            return 200, _JSON, json.dumps({"lines": [line.to_dict() for line in lines]}).encode()
+        return 200, _HTML, _stats_page(lines)
     table = (query.get("t") or [""])[0][:40]
     if not table:
         return 400, _JSON, json.dumps({"error": "?t=TABLE attendu / expected"}).encode()

@@ -71,3 +71,21 @@ def test_the_td_steps_through_the_hand_card_by_card_to_the_ruling(dashboard: Das
     assert "seat 3 (Joueur 3) : bet 200" in flop
     _, end = get(dashboard, f"/hand?t=t1&h=1&step={cards}", cookie)
     assert "seat 3 (Joueur 3) : bet 200" in end and f"card {cards} / {cards}" in end
+
+
+def test_the_statistics_page_and_csv_count_each_hand_and_fault(dashboard: Dashboard, floor: FloorService) -> None:
+    _, record = showdown_record()
+    history = HistoryStore(floor.store)
+    faults = [{"kind": "boxed_card", "seat": None, "cards": ["Qc"], "decision": "set_aside", "article": "cdc 6.3"}]
+    for hand, table in ((1, "t1"), (2, "t1"), (3, "t2")):
+        r = {**record, "hand": hand, "table": table, "faults": faults if hand != 2 else []}
+        history.put(r, public_record(r))
+    status, text = get(dashboard, "/api/stats")
+    lines = {(d["scope"], d["name"]): d for d in json.loads(text)["lines"]}
+    assert status == 200 and lines[("tournament", "Mardi")]["by_kind"] == {"boxed_card": 2}
+    assert lines[("table", "t1")]["hands"] == 2 and lines[("table", "t1")]["faults_per_100"] == 50.0
+    assert lines[("dealer", "Joueur 1")]["hands"] == 3  # the button deals (a dealerless room)
+    status, csv_text = get(dashboard, "/api/stats.csv")
+    assert status == 200 and csv_text.splitlines()[1].startswith("tournoi / tournament;Mardi;3;0;")
+    assert "table;t2;1;0;" in csv_text and csv_text.splitlines()[0].endswith(";boxed_card")
+    assert 'id="stats"' in get(dashboard, "/stats")[1]

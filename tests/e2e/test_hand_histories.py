@@ -4,6 +4,7 @@ decides what the tables wait for with `tapis tournament decide`) plays until HAN
 `tapis hands export` writes one history per hand, the public and the TD's, and PokerKit replays every
 played one to the finishing stacks the hub published for that hand (over MQTT, not from the file). A
 misdeal or a hand cancelled (no PHH can say "void") must hold its starting stacks, or its shared pot.
+The statistics count the faults the hub published for those hands, and the tables' own in the store.
 
 HANDS is what runs in about two minutes on a 2-core machine (the figures are printed); the issue's
 200: `TAPIS_HISTORY_HANDS=200`.
@@ -24,7 +25,11 @@ from pathlib import Path
 import pytest
 
 from hub.edge.broker import find_mosquitto
+from hub.floor.store import EventStore
+from hub.history.stats import statistics
+from hub.history.store import HistoryStore
 from hub.rules.phh import loads, replay_hand
+from tablewire import wire
 from tests.e2e import test_room_as_installed as installed
 from tests.support import wait_until
 
@@ -126,7 +131,8 @@ def test_every_hand_of_a_room_with_faults_is_on_record_and_pokerkit_replays_it(t
         codes = room.stop()
         assert codes["hub"] == 0, room.log("hub")[-3000:]
         ends = {(e["table"], e["hand"]): e for e in watcher.seen(lambda e: e["type"] == "hand_end")}
-        faults = Counter(str(e.get("kind")) for e in watcher.seen(lambda e: e["type"] == "fault"))
+        published = [e for e in watcher.seen(lambda e: e["type"] == "fault") if (e["table"], e["hand"]) in ends]
+        faults = Counter(str(e.get("kind")) for e in published)
     public, td_dir = tmp_path / "public", tmp_path / "td"
     installed.run("hands", "export", "--db", db, "--out", str(public))
     installed.run("hands", "export", "--db", db, "--out", str(td_dir), "--td")
@@ -151,6 +157,17 @@ def test_every_hand_of_a_room_with_faults_is_on_record_and_pokerkit_replays_it(t
             assert _pokerkit_stacks(text) == hub_stacks, (path.name, text)
             assert list(replay_hand(loads(text))) == hub_stacks, path.name  # and `tapis phh`'s engine
     replay = time.monotonic() - replay_started
+    # the statistics' faults: those the hub published for these hands, and the table's own in the event store
+    with EventStore(db) as store:
+        stats = statistics(HistoryStore(store).records())[0]
+        stored: Counter[str] = Counter()
+        for row in store.table_rows():
+            event = wire.decode_table_event(wire.table_events(row.table), row.payload)
+            if isinstance(event, wire.FaultSeen) and event.kind != "out_of_turn" and (row.table, event.hand) in ends:
+                stored[str(event.kind)] += 1
+    assert stats.hands == len(ends) and dict(stats.faults) == dict(faults), (stats.faults, faults)
+    assert {k: stats.faults[k] for k in stored} == dict(stored), (stats.faults, stored)
+    assert set(stats.faults) - set(stored) <= {"insufficient_bet", "out_of_turn", "time_expired"}  # the engine's
     print(f"\n{len(ends)} hands ended in {played:.0f} s of play ({len(ends) / played * 3600:.0f} an hour, 3 tables); "
           f"{len(files)} histories each version, {void // 2} void; PokerKit and ours replayed "
           f"{2 * len(files) - void} in {replay:.1f} s; faults {dict(faults)}; TD decisions {dict(decided)}")

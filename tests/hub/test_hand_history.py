@@ -85,7 +85,8 @@ class Felt:
                "positions": positions, "level": [50, 100, 0, False, "nlhe"], "row": 1, "dead": {}}
         return build_record(HandStart.from_context("t1", ctx, self.setup.ruleset), self.events, self.cards,
                             names={s: f"Joueur {s}" for s in self.setup.players}, tournament="Mardi",
-                            started_at=1.0, ended_at=1_800_000_000.0, dealer={"seat": start["button"]})
+                            started_at=1.0, ended_at=1_800_000_000.0,
+                            dealer={"seat": start["button"], "player": f"Joueur {start['button']}"})
 
     @property
     def stacks(self) -> dict[int, int]:
