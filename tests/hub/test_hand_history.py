@@ -73,10 +73,11 @@ class Felt:
     def act(self, seat: int, action: str, to: int | None = None) -> None:
         self._keep(self.game.action(seat, action, to))
 
-    def fault(self, kind: str, cards: list[str], seat: int | None = None) -> None:
+    def fault(self, kind: str, cards: list[str], seat: int | None = None, **details: Any) -> None:
         self.seq += 1
         self._keep(self.game.fault(wire.FaultSeen(table="t1", boot="b", seq=self.seq, at=float(self.seq),
-                                                  hand=self.game.hand_no, kind=kind, seat=seat, cards=cards)))
+                                                  hand=self.game.hand_no, kind=kind, seat=seat, cards=cards,
+                                                  details=details)))
 
     def record(self) -> dict[str, Any]:
         start = next(e for e in self.events if e["type"] == "hand_start")
