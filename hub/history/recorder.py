@@ -49,6 +49,11 @@ class HandRecorder:
         self.written = 0
         self.failed = 0
         self.last_error: str | None = None
+        # The hands in progress when the hub (re)started, replayed from the store (`FloorTables.open`):
+        # their events so far, so that their histories are whole (a hand it ended is written now)
+        replayed, floor_tables.replayed = floor_tables.replayed, []
+        for event in replayed:
+            self.event(dict(event))
 
     def event(self, event: dict[str, Any]) -> None:
         table = str(event.get("table", ""))

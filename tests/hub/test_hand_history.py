@@ -223,6 +223,46 @@ def test_the_hub_writes_every_hand_of_a_tournament_as_it_ends(tmp_path: Path) ->
         assert history.count(Selection(table="t1")) + history.count(Selection(table="t2")) == len(ended)
 
 
+def _listening(room: Any, recorder: HandRecorder, ended: list[dict[str, Any]]) -> None:
+    receive = room.tables.receive
+
+    def listened(table: str, event: Any, payload: bytes, now: float) -> Output | None:
+        out = receive(table, event, payload, now)
+        for e in out.events if out is not None else []:
+            recorder.event(e)
+            if e["type"] == "hand_end":
+                ended.append(e)
+        return out
+
+    room.tables.receive = listened
+
+
+def test_a_hand_the_hub_restarted_in_is_on_record_whole(tmp_path: Path) -> None:
+    """The hub killed mid-hand and started again on its store: the hand's history has its actions from
+    the start (`FloorTables.open` replays them to the recorder)."""
+    with EventStore(tmp_path / "hub.db", durable=False) as store:
+        new_demo(store, players=6, tables=1, ruleset="cdc-2013", seed=6)
+        room = open_room(store, seed=6)
+        ended: list[dict[str, Any]] = []
+        _listening(room, HandRecorder(room.tables, wall=lambda: room.now), ended)
+        while not ended:
+            room.step()
+        game = room.tables.game("t1")
+        while game is None or not game.in_hand or game.hand is None or len(game.hand.log) < 3:
+            room.step()
+            game = room.tables.game("t1")
+        midway = game.hand_no
+        room = open_room(store, seed=6)  # the hub again, on the same store
+        recorder = HandRecorder(room.tables, wall=lambda: room.now)
+        _listening(room, recorder, ended)
+        while not any(e["hand"] == midway for e in ended):
+            room.step()
+        record = HistoryStore(store).record("t1", midway, td=True)
+    assert record is not None and record["replayable"], record and record["problems"]
+    assert sum(1 for a in record["actions"] if a.startswith("p")) >= 3  # those before the restart too
+    replays(record)
+
+
 def _store_with_hands(path: Path) -> None:
     felt = Felt({1: 5000, 2: 5000})
     with EventStore(path) as store:
