@@ -26,21 +26,27 @@ from hub.history.store import HistoryStore, Selection  # noqa: E402
 from simulators.tournament_demo import new_demo, open_room  # noqa: E402
 
 
-def _played(store: EventStore, steps: int) -> tuple[list[dict[str, Any]], float]:
-    """Histories of a simulated tournament's first `steps` table facts, and the recorder's seconds per hand."""
+def _played(store: EventStore, steps: int, *, record: bool = True) -> tuple[list[dict[str, Any]], float, list[float]]:
+    """Histories of a simulated tournament's first `steps` table facts, the recorder's seconds per hand, and
+    each fact's seconds on the hub's thread (stored, played, ruled and, with `record`, recorded)."""
     new_demo(store, players=18, tables=2, ruleset="cdc-2013", seed=3)
     room = open_room(store, seed=3)
-    recorder = HandRecorder(room.tables, wall=lambda: room.now)
+    recorder = HandRecorder(room.tables, wall=lambda: room.now) if record else None
     receive = room.tables.receive
     spent = 0.0
+    per_fact: list[float] = []
 
     def listened(table: str, event: Any, payload: bytes, now: float) -> Any:
         nonlocal spent
-        out = receive(table, event, payload, now)
         started = time.perf_counter()
-        for e in out.events if out is not None else []:
-            recorder.event(e)
-        spent += time.perf_counter() - started
+        out = receive(table, event, payload, now)
+        played = time.perf_counter()
+        if out is not None and recorder is not None:
+            for e in out.events:
+                recorder.event(e)
+        done = time.perf_counter()
+        spent += done - played
+        per_fact.append(done - started)
         return out
 
     room.tables.receive = listened  # type: ignore[method-assign]
@@ -49,14 +55,23 @@ def _played(store: EventStore, steps: int) -> tuple[list[dict[str, Any]], float]
             break
         room.step()
     records = list(HistoryStore(store).records(td=True))
-    return records, spent / max(1, recorder.written)
+    return records, spent / max(1, recorder.written if recorder else 1), per_fact
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
 def run(hands: int, out: TextIO) -> int:
     with tempfile.TemporaryDirectory(prefix="tapis-hands-bench-") as tmp:
         root = Path(tmp)
-        with EventStore(root / "played.db", durable=False) as played:
-            records, per_hand = _played(played, 1500)
+        runs: dict[bool, list[list[float]]] = {True: [], False: []}
+        for i in range(4):  # alternated, so that other load on the machine hits both alike
+            for record in (False, True):
+                with EventStore(root / f"played-{i}-{record}.db", durable=False) as played:
+                    records, per_hand, per_fact = _played(played, 1500, record=record)
+                    runs[record].append(per_fact)
         with EventStore(root / "bench.db", durable=False) as store:
             history = HistoryStore(store)
             started = time.perf_counter()
@@ -76,6 +91,12 @@ def run(hands: int, out: TextIO) -> int:
             jsonl_s = time.perf_counter() - started
     out.write(f"bench_hands: {len(records)} hands played by the simulated room, recorded in "
               f"{per_hand * 1000:.2f} ms each (at each hand's end, on the hub's thread)\n")
+    for record, label in ((False, "without the recorder"), (True, "with the recorder   ")):
+        p50 = min(_pct(r, 0.50) for r in runs[record])
+        p99 = min(_pct(r, 0.99) for r in runs[record])
+        top = min(max(r) * 1000 for r in runs[record])
+        out.write(f"  each table fact on the hub's thread, {label}: p50 {p50:.2f} ms, p99 {p99:.2f} ms, "
+                  f"max {top:.1f} ms (best of {len(runs[record])} runs)\n")
     out.write(f"  {hands} hands stored in {stored:.2f} s ({size / hands / 1024:.1f} kB a hand, both versions)\n")
     out.write(f"  export PHH, TD's: {n_phh} files in {phh_s:.2f} s ({n_phh / phh_s:.0f} hands/s)\n")
     out.write(f"  export JSON lines, public: {n_jsonl} hands in {jsonl_s:.2f} s ({n_jsonl / jsonl_s:.0f} hands/s)\n")
