@@ -103,6 +103,7 @@ class _Shadow:
         self.killed: set[int] = set()
         self.actions: list[str] = []
         self.problems: list[str] = []
+        self.all_in = False
 
     def _deal(self) -> bool:
         hand = self.hand
@@ -164,6 +165,7 @@ class _Shadow:
         self.advance()
         hand = self.hand
         if hand.result is None and hand.street is Street.SHOWDOWN and not hand.round_open:
+            self.all_in = any(hand.stack[p] == 0 for p in hand.live)  # the hands were turned face up
             for p in hand.showdown_order():  # PHH: each hand shown (cards named) or mucked (none)
                 self.actions.append(f"p{p} sm {''.join(hole[p])}" if p in hole else f"p{p} sm")
             try:
@@ -297,7 +299,11 @@ def build_record(start: HandStart, events: Sequence[Mapping[str, Any]], cards: S
         elif shadow.stacks is None and not shadow.problems:
             problems.append("the actions end before the hand does")
     showdown = end.get("result") == "showdown"
-    shown = sorted(s for s in order if showdown and p[s] in shadow.hand.live and p[s] in hole_p)
+    # Shown at the table: every hand after an all-in (turned face up), else those that won a pot (a loser
+    # may muck face down; the antennas read his cards all the same, the public never gets them)
+    winners = {int(w) for pot in end.get("pots") or [] for w in pot.get("winners") or []}
+    shown = sorted(s for s in order if showdown and p[s] in shadow.hand.live and p[s] in hole_p
+                   and (shadow.all_in or s in winners))
     truncated = len(cards) > MAX_CARDS or len(faults) > MAX_FAULTS or len(actions) > MAX_ACTIONS \
         or len(timeline) > MAX_ACTIONS
     return {
@@ -330,6 +336,8 @@ def public_record(record: Mapping[str, Any]) -> dict[str, Any]:
         words = a.split()
         if words[:2] == ["d", "dh"] and int(words[2][1:]) not in shown_p:
             a = f"d dh {words[2]} {'?' * len(words[3])}"
+        elif words[1:2] == ["sm"] and int(words[0][1:]) not in shown_p:
+            a = f"{words[0]} sm"  # mucked face down
         actions.append(a)
     held = {c["card"] for c in record["cards"] if c["zone"] in shown_zones}
     board = set(record.get("board") or [])
