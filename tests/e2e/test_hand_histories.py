@@ -3,7 +3,8 @@ Mosquitto, `tapis hub --db`, three `tapis sim table` whose croupiers make dealin
 decides what the tables wait for with `tapis tournament decide`) plays until HANDS hands have ended;
 `tapis hands export` writes one history per hand, the public and the TD's, and PokerKit replays every
 played one to the finishing stacks the hub published for that hand (over MQTT, not from the file). A
-misdeal or a hand cancelled (no PHH can say "void") must hold its starting stacks, or its shared pot.
+misdeal or a hand cancelled (no PHH can say "void") must hold its starting stacks, or its shared pot; a
+hand whose dead big blind never got his turn (PHH cannot say it either) must say so in its record.
 The statistics count the faults the hub published for those hands, and the tables' own in the store.
 
 HANDS is what runs in about two minutes on a 2-core machine (the figures are printed); the issue's
@@ -139,7 +140,7 @@ def test_every_hand_of_a_room_with_faults_is_on_record_and_pokerkit_replays_it(t
     files = sorted(public.glob("*.phh"))
     assert len(files) == len(ends) >= HANDS, (len(files), len(ends))
     replay_started = time.monotonic()
-    void = 0
+    void = unsaid = 0
     for version in (public, td_dir):
         for path in sorted(version.glob("*.phh")):
             text = path.read_text(encoding="utf-8")
@@ -153,7 +154,15 @@ def test_every_hand_of_a_room_with_faults_is_on_record_and_pokerkit_replays_it(t
                 if not end.get("pots"):
                     assert hub_stacks == doc["starting_stacks"], path.name
                 continue
-            assert doc["_tapis_replayable"], (path.name, doc["_tapis_problems"])
+            if not doc["_tapis_replayable"]:
+                # The one deal PHH cannot say: a hand a ruling made dead (an absent player's big blind) whose
+                # turn never came, everyone else folding to one player before it: the hub ends the hand there,
+                # PHH waits for that player's action. Said in the record; counted below.
+                dead = [r for r in doc["_tapis_rulings"] + doc["_tapis_faults"] if r.get("decision") == "hand_dead"]
+                assert dead and doc["_tapis_problems"] == ["the actions end before the hand does"], \
+                    (path.name, doc["_tapis_problems"])
+                unsaid += 1
+                continue
             assert _pokerkit_stacks(text) == hub_stacks, (path.name, text)
             assert list(replay_hand(loads(text))) == hub_stacks, path.name  # and `tapis phh`'s engine
     replay = time.monotonic() - replay_started
@@ -169,5 +178,6 @@ def test_every_hand_of_a_room_with_faults_is_on_record_and_pokerkit_replays_it(t
     assert {k: stats.faults[k] for k in stored} == dict(stored), (stats.faults, stored)
     assert set(stats.faults) - set(stored) <= {"insufficient_bet", "out_of_turn", "time_expired"}  # the engine's
     print(f"\n{len(ends)} hands ended in {played:.0f} s of play ({len(ends) / played * 3600:.0f} an hour, 3 tables); "
-          f"{len(files)} histories each version, {void // 2} void; PokerKit and ours replayed "
-          f"{2 * len(files) - void} in {replay:.1f} s; faults {dict(faults)}; TD decisions {dict(decided)}")
+          f"{len(files)} histories each version, {void // 2} void, {unsaid // 2} a dead hand PHH cannot say; "
+          f"PokerKit and ours replayed {2 * len(files) - void - unsaid} to the hub's stacks in {replay:.1f} s; "
+          f"faults {dict(faults)}; TD decisions {dict(decided)}")
