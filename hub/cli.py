@@ -222,6 +222,9 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
     service = HubService(link=link, floor_tables=floor_tables, shard=shard,
                          tables=room_tables(listed, floor_tables),
                          subscribe=sorted(listed) if shard is not None and listed is not None else None)
+    if floor_tables is not None:  # every hand's history, written as it ends (hub.history, `tapis hands`)
+        from hub.history.recorder import HandRecorder
+        service.add_listener(HandRecorder(floor_tables).event)
     dash = None
     if dashboard:
         wall: Clock = _Wall()

@@ -19,6 +19,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "hub": ("hub.cli", "run the hub"),
     "tournament": ("hub.cli", "the TD's command line (new, seat, clock, status...)"),
     "phh": ("hub.cli", "replay PHH hand histories strictly"),
+    "hands": ("hub.history.cli", "the hand histories the hub wrote: list, export (PHH or JSON lines)"),
     "rules": ("hub.rulebooks.cli", "rulebook files: check FILE, show ID|FILE, diff A B"),
     "td-login": ("hub.cli", "make or change a TD login for the dashboard (the hub's --td-users file)"),
     "agent": ("table_agent.cli", "run one table's agent (agent scan|capture|replay: the installer's tools)"),

@@ -29,6 +29,8 @@ RULES: dict[str, set[str]] = {
     "hub/rulings": IO_LIBS | {"time"},
     "hub/tournament": IO_LIBS | {"time"},
     "hub/room/tables.py": IO_LIBS | {"time"},
+    "hub/history/hand_record.py": IO_LIBS | {"time"},  # a hand's record: events in, a dict out
+    "hub/history/phh_text.py": IO_LIBS | {"time"},
     "hub/edge/mqtt5.py": IO_LIBS | {"time", "asyncio", "ssl", "hub", "tablewire"},  # packets: bytes in, bytes out
     "hub/edge/link.py": {"paho"},  # the hub's own MQTT client: paho stays the tables' and the tools'
     "table_agent/panel_setup.py": {"serial", "paho", "smartcard", "sqlite3", "hub"},  # pins and I2C only

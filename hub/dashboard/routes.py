@@ -23,6 +23,8 @@ from urllib.parse import parse_qs, urlsplit
 from hub.dashboard.auth import LoginLimiter, Session, Sessions
 from hub.dashboard.model import DashboardError, JSONDict, Role, RoomModel
 from hub.floor.results_view import results_csv
+from hub.history.web import HistoryReader
+from hub.history.web import answer as hand_history
 
 if TYPE_CHECKING:
     import threading
@@ -97,6 +99,9 @@ class _HttpError(Exception):
 
 def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
     """The request handler class bound to `dash` (it reads the dashboard's private state: one owner, two modules)."""
+    store = getattr(dash.floor, "store", None)  # the tournament's store, where the hands are on record
+    hands = HistoryReader(store.path) if store is not None else None  # hub.history.web
+
     class Handler(BaseHTTPRequestHandler):
         server_version = "tapis-dashboard"
         protocol_version = "HTTP/1.1"
@@ -248,6 +253,8 @@ def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
                                {"Content-Disposition": 'attachment; filename="resultats.csv"'})
                 else:
                     self._json(200, results)
+            elif (page := hand_history(hands, path, parse_qs(urlsplit(self.path).query), td=session is not None)):
+                self._send(page[0], page[2], page[1])  # the hands played, the TD's replay (hub.history.web)
             elif path == "/favicon.ico":
                 self._send(204, b"", "image/x-icon")
             elif path == "/events":

@@ -291,6 +291,13 @@ class EventStore:
     def count_tournament_events(self) -> int:
         return int(self._exec("SELECT COUNT(*) FROM tournament_event").fetchone()[0])
 
+    # --- tables of other modules -----------------------------------------------------------------
+
+    def run(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        """A statement on a table another module keeps in this file (`hub.history.store`): its rows.
+        On the store's one connection, so it joins an `atomic()` block and never waits on this file's lock."""
+        return [tuple(row) for row in self._exec(sql, params).fetchall()]
+
     # --- config ---------------------------------------------------------------------------------
 
     def put_config(self, key: str, value: JSON) -> None:

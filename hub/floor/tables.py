@@ -62,6 +62,9 @@ class FloorTables:
         self._unplayed: dict[tuple[str, str, int], int] = {}  # stored, its play failed on the store: row
         self._redecided: dict[tuple[str, int], int] = {}  # replaying: (table, hand) -> its decisions played again
         self._boots: dict[str, set[str]] = {}  # table -> the agent's boots played since its hand's context
+        # `open`'s replay of each table's current hand: its hub events, for the hand's history (hub.history)
+        self.replayed: list[dict[str, object]] = []
+        self._collect = False
 
     def hand_rows(self) -> dict[str, int]:
         """Table -> the store row of the "new hand" that started its current (or last) hand."""
@@ -262,8 +265,8 @@ class FloorTables:
             if not isinstance(mark, dict) or not isinstance(row, int) or row >= before_row:
                 break
             self._redecided[key] = self._redecided.get(key, 0) + 1
-            self._after(table, state, game.decide(str(mark.get("kind")), str(mark.get("option")),
-                                                  str(mark.get("by", "TD"))), now)
+            self._collected(self._after(table, state, game.decide(str(mark.get("kind")), str(mark.get("option")),
+                                                                  str(mark.get("by", "TD"))), now))
 
     def _recancel(self, table: str, before_row: int, now: float) -> None:
         """Replaying: the TD's cancel of the table's hand, at its place among the table's facts."""
@@ -273,7 +276,12 @@ class FloorTables:
         if state is None or game is None or not game.in_hand or not isinstance(mark, dict):
             return
         if mark.get("hand") == game.hand_no and isinstance(mark.get("row"), int) and mark["row"] < before_row:  # type: ignore[operator]
-            self._after(table, state, game.cancel(str(mark.get("by", "TD"))), now)
+            self._collected(self._after(table, state, game.cancel(str(mark.get("by", "TD"))), now))
+
+    def _collected(self, out: Output) -> Output:
+        if self._collect:
+            self.replayed += out.events
+        return out
 
     def _new_hand(self, table: str, state: TableSeat, now: float, row: int, pressed: float) -> Output:
         """`pressed`: when the dealer pressed "new hand", in hub time (`now` unless heard late)."""
@@ -401,16 +409,17 @@ class FloorTables:
         if not starts:
             return tables
         tables._replaying, tables._context_rows, tables._last_row = True, contexts, last
+        tables._collect = True
         try:
             for row, event in tables.facts_since(starts):
                 tables._redecide(row.table, row.row, row.at)
                 tables._recancel(row.table, row.row, row.at)
-                tables.play(row.table, event, row.at, row=row.row)
+                tables._collected(tables.play(row.table, event, row.at, row=row.row))
             for table in list(tables.tables):
                 tables._redecide(table, last + 1, 0.0)
                 tables._recancel(table, last + 1, 0.0)
         finally:
-            tables._replaying = False
+            tables._replaying = tables._collect = False
         return tables
 
 

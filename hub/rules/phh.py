@@ -274,13 +274,17 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
     by_position = [2, 1] if n == 2 else list(range(1, n + 1))
     antes = {by_position[i]: a for i, a in enumerate(h.antes) if a > 0}
     dead = {by_position[i]: -b for i, b in enumerate(h.blinds) if b < 0}  # negative: dead blind
+    sb, bb = h.blinds[0], h.blinds[1]
     if n == 2:
         positions = Positions(button=2, small_blind=2, big_blind=1)
         straddles: list[tuple[int, int]] = []
+    elif sb > 0 and bb == 0 and not any(h.blinds[2:]):
+        # The first player alone posts, a big blind (no small blind: its seat was empty), and acts last
+        # before the flop and first after it, as PokerKit plays [bb, 0, ...] (tapis's own histories).
+        positions, straddles, sb, bb = Positions(button=n, small_blind=None, big_blind=1), [], 0, sb
     else:
         positions = Positions(button=n, small_blind=1 if h.blinds[0] > 0 else None, big_blind=2)
         straddles = [(i + 1, b) for i, b in enumerate(h.blinds) if i >= 2 and b > 0]
-    sb, bb = h.blinds[0], h.blinds[1]
     return Hand(get_ruleset(ruleset_id), stacks=stacks, positions=positions, sb=sb,
                 bb=max(bb, h.min_bet), antes=antes, straddles=straddles, dead=dead,
                 short_blind_is_full_bet=False, game=h.game)

@@ -316,5 +316,7 @@ function renderFault(f) {
     }
     box.append(said);
   }
+  if (f.table && f.hand) box.append(el("a", { class: "replay", href: `/hand?t=${encodeURIComponent(f.table)}&h=${f.hand}` +
+    (ME.role === "td" ? `&step=0&fault=${encodeURIComponent(f.id)}` : "") }, t("hand_replay")));
   return box;
 }

@@ -31,6 +31,7 @@ function drawLog() {
 window.rerender = () => { draw(); drawLog(); };
 (async function main() {
   document.getElementById("table-id").textContent = tableName(TABLE).replace(/^\S+ /, "");
+  document.getElementById("hands-link").href = "/hands?t=" + encodeURIComponent(TABLE);
   applyTexts(); langSwitch();
   await whoAmI();
   const earlier = await (await fetch("/api/log?t=" + encodeURIComponent(TABLE), { credentials: "same-origin" })).json();

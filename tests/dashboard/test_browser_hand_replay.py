@@ -1,0 +1,75 @@
+"""Issue #32 in headless Chromium: the TD opens the hand of an incident from the room's page and steps
+through its cards in the antennas' order to the ruling; a viewer's page of the same hand shows no card
+that was not shown at the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hub.dashboard import Dashboard
+from hub.floor.service import FloorService
+from hub.history.hand_record import public_record
+from hub.history.store import HistoryStore
+from tests.dashboard import browser
+from tests.dashboard.helpers import ScriptedRoom
+from tests.dashboard.test_http import deal_hole_cards
+from tests.hub.test_hand_history import Felt
+
+if (why := browser.missing()) is not None:
+    pytest.skip(why, allow_module_level=True)
+
+from playwright.sync_api import Browser  # noqa: E402
+
+from tests.dashboard.test_browser import chromium, login, open_page  # noqa: E402,F401 - a fixture
+
+DEALT = ("As", "Kd", "Qh", "Ah", "Ks", "2c")  # seats 2, 3, 1, 2, 3, 1
+
+
+def boxed_card_hand() -> dict[str, Any]:
+    """Hand 1 at t1: a boxed card found after three hole cards (cdc-2013 6.3), seat 2 folds, 3 and 1 show down."""
+    felt = Felt({1: 5000, 2: 5000, 3: 5000})
+    felt.new_hand()
+    felt.deal(*DEALT[:3])
+    felt.fault("boxed_card", ["5h"], seat=None, boxed_in_deal=1, during_deal=True)
+    for seat, face in zip((2, 3, 1), DEALT[3:], strict=True):
+        felt.card(f"seat:{seat}", face)
+    felt.act(1, "call")
+    felt.act(2, "fold")
+    felt.act(3, "check")
+    for street in (("7c", "8d", "9h"), ("Tc",), ("3s",)):
+        for face in street:
+            felt.card("board", face)
+        while felt.game.hand is not None and felt.game.hand.round_open and felt.game.hand.to_act is not None:
+            felt.act(felt.game.hand.to_act, "check")
+    return felt.record()
+
+
+def test_the_td_steps_from_an_incident_through_its_hand_card_by_card_to_the_ruling(
+        chromium: Browser, room: ScriptedRoom, dashboard: Dashboard, floor: FloorService) -> None:  # noqa: F811
+    record = boxed_card_hand()
+    assert record["replayable"], record["problems"]
+    HistoryStore(floor.store).put(record, public_record(record))
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    deal_hole_cards(room)  # the live room's incident, hand 1 at t1
+    room.fault("t1", 1, "boxed_card", seat=None, cards=["5h"], boxed_in_deal=1, during_deal=True)
+    room.settle()
+    td.wait_for_selector(".fault a.replay")
+    td.click(".fault a.replay")
+    td.wait_for_selector("#current")
+    assert "card 0 / " in td.inner_text("#current")
+    for step, (face, seat) in enumerate(zip(DEALT, (2, 3, 1, 2, 3, 1), strict=True), start=1):
+        td.click("#next")
+        td.wait_for_function(f"() => document.querySelector('#current').textContent.includes('card {step} /')")
+        current = td.inner_text("#current")
+        assert face[0] in current and f"seat:{seat}" in current, current
+        ruled = td.locator("#so-far li.fault").count()
+        assert ruled == (1 if step >= 3 else 0), (step, td.inner_text("#so-far"))  # the ruling after card 3
+    assert "cdc-2013 6.3" in td.inner_text("#so-far li.fault") and "set_aside" in td.inner_text("#so-far li.fault")
+    assert td.errors == []  # type: ignore[attr-defined]
+    viewer = open_page(chromium, dashboard.url + "/hand?t=t1&h=1")
+    text = viewer.content()
+    assert "A♠" not in text and "A♥" not in text and "K♦" in text  # seat 2 folded; seat 3 showed down
+    assert viewer.locator("#next").count() == 0

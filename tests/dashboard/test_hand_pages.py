@@ -1,0 +1,91 @@
+"""Hand histories on the dashboard (issue #32): a table's hand list, a public page per finished hand, and
+the TD's replay card by card behind his login; a viewer gets no face of a card that was not shown, from
+the page or the API."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+from hub.dashboard import Dashboard
+from hub.floor.service import FloorService
+from hub.history.hand_record import public_record
+from hub.history.store import HistoryStore
+from tests.dashboard.test_http import login
+from tests.hub.test_hand_history import showdown_record
+
+FOLDED = ("As", "Ah", "Qh", "2c")  # seat 2's cards (folded) and seat 1's (lost the showdown, mucked)
+
+
+def get(dash: Dashboard, path: str, cookie: str | None = None) -> tuple[int, str]:
+    req = urllib.request.Request(dash.url + path, headers={"Cookie": cookie} if cookie else {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, resp.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+def _stored(floor: FloorService) -> dict[str, object]:
+    _, record = showdown_record()
+    HistoryStore(floor.store).put(record, public_record(record))
+    return record
+
+
+def shows(text: str, face: str) -> bool:
+    """A face as JSON names it ("As") or as a page draws it (A♠)."""
+    suit = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[face[1]]
+    return f'"{face}"' in text or f"'{face}'" in text or f">{face[0]}{suit}<" in text
+
+
+def test_a_viewer_reads_the_hands_played_and_never_a_card_not_shown(dashboard: Dashboard, floor: FloorService) -> None:
+    _stored(floor)
+    status, listed = get(dashboard, "/api/hands?t=t1")
+    assert status == 200 and [h["hand"] for h in json.loads(listed)["hands"]] == [1]
+    status, page = get(dashboard, "/hands?t=t1")
+    assert status == 200 and 'href="/hand?t=t1&amp;h=1"' in page
+    for path in ("/api/hand?t=t1&h=1", "/hand?t=t1&h=1", "/hand?t=t1&h=1&step=3"):
+        status, text = get(dashboard, path)
+        assert status == 200, (path, text)
+        assert not any(shows(text, face) for face in FOLDED), (path, text)
+        assert shows(text, "Kd") and shows(text, "Ks"), path  # the winner's hand, shown down, is public
+    assert 'id="next"' not in get(dashboard, "/hand?t=t1&h=1&step=3")[1]  # no replay for a viewer
+    assert get(dashboard, "/api/hand?t=t1&h=9")[0] == 404
+    assert get(dashboard, "/api/hand?t=t1")[0] == 400
+
+
+def test_the_td_steps_through_the_hand_card_by_card_to_the_ruling(dashboard: Dashboard, floor: FloorService) -> None:
+    record = _stored(floor)
+    cookie, _ = login(dashboard)
+    status, text = get(dashboard, "/api/hand?t=t1&h=1", cookie)
+    assert status == 200 and json.loads(text)["actions"][0] == "d dh p1 AsAh"  # the TD's: every card
+    _, first = get(dashboard, "/hand?t=t1&h=1&step=1", cookie)
+    on_felt = first.split('id="felt"')[1].split("</table>")[0]  # the felt after the first card
+    assert "card 1 / " in first and shows(on_felt, "As") and not shows(on_felt, "Kd")
+    assert 'href="/hand?t=t1&amp;h=1&amp;step=2"' in first  # next
+    cards = len(record["cards"])  # type: ignore[arg-type]
+    _, before = get(dashboard, "/hand?t=t1&h=1&step=8", cookie)  # six hole cards, two of the flop
+    assert "seat 2 (Joueur 2) : fold" in before and "bet 200" not in before  # what came before, not after
+    _, flop = get(dashboard, "/hand?t=t1&h=1&step=9", cookie)
+    assert "seat 3 (Joueur 3) : bet 200" in flop
+    _, end = get(dashboard, f"/hand?t=t1&h=1&step={cards}", cookie)
+    assert "seat 3 (Joueur 3) : bet 200" in end and f"card {cards} / {cards}" in end
+
+
+def test_the_statistics_page_and_csv_count_each_hand_and_fault(dashboard: Dashboard, floor: FloorService) -> None:
+    _, record = showdown_record()
+    history = HistoryStore(floor.store)
+    faults = [{"kind": "boxed_card", "seat": None, "cards": ["Qc"], "decision": "set_aside", "article": "cdc 6.3"}]
+    for hand, table in ((1, "t1"), (2, "t1"), (3, "t2")):
+        r = {**record, "hand": hand, "table": table, "faults": faults if hand != 2 else []}
+        history.put(r, public_record(r))
+    status, text = get(dashboard, "/api/stats")
+    lines = {(d["scope"], d["name"]): d for d in json.loads(text)["lines"]}
+    assert status == 200 and lines[("tournament", "Mardi")]["by_kind"] == {"boxed_card": 2}
+    assert lines[("table", "t1")]["hands"] == 2 and lines[("table", "t1")]["faults_per_100"] == 50.0
+    assert lines[("dealer", "Joueur 1")]["hands"] == 3  # the button deals (a dealerless room)
+    status, csv_text = get(dashboard, "/api/stats.csv")
+    assert status == 200 and csv_text.splitlines()[1].startswith("tournoi / tournament;Mardi;3;0;")
+    assert "table;t2;1;0;" in csv_text and csv_text.splitlines()[0].endswith(";boxed_card")
+    assert 'id="stats"' in get(dashboard, "/stats")[1]
