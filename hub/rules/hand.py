@@ -254,14 +254,16 @@ class Hand:
         return None
 
     def _return_uncalled(self) -> None:
-        """The part of the highest bet nobody matched goes back to its owner (not antes)."""
+        """The part of the highest bet nobody matched goes back to its owner (not antes), if his hand is
+        still live: a dead hand's chips stay in the pot (cdc 5.1, an absent player's blinds; its
+        unmatched part joins the last pot, `pots.build_pots`)."""
         top_seat, top, second = None, 0, 0
         for seat, b in self.bet.items():
             if b > top:
                 top_seat, top, second = seat, b, top
             elif b > second:
                 second = b
-        if top_seat is not None and top > second:
+        if top_seat is not None and top > second and top_seat in self.live:
             back = top - second
             self.bet[top_seat] -= back
             self.contributed[top_seat] -= back

@@ -260,3 +260,19 @@ def test_a_time_run_out_is_a_ruling_the_table_carries_out() -> None:
     told = [c for c in out.commands if isinstance(c, wire.RulingCmd)]
     assert [(c.kind, c.seat, c.decision) for c in told] == [("time_expired", to_act, fault["ruling"]["decision"])]
     assert to_act not in felt.game.hand.live  # type: ignore[union-attr]
+
+
+def test_an_absent_big_blinds_blind_stays_in_the_pot_when_all_fold_to_the_small_blind() -> None:
+    """Seat 3 is away when dealt (cdc 5.1): his big blind is posted, his hand dead. All fold to the small
+    blind, the last live hand: he wins the whole pot. The hub gave the dead blind's unmatched half back
+    to the absent player, as if it were a live bet nobody called (found by the hand histories, #32)."""
+    felt = Felt("cdc-2013", {1: 10_000, 2: 10_000, 3: 10_000, 4: 10_000})
+    start = felt.new_hand()
+    assert (start["button"], start["small_blind"], start["big_blind"]) == (1, 2, 3)
+    felt.deal("As", "Kd", "Qh", "Jc", "Ah", "Ks", "Qd", "Jd")
+    ruled = felt.fault("absent_player", [], seat=3)  # the table saw his seat empty at the last card
+    assert next(e for e in ruled.events if e["type"] == "fault")["ruling"]["decision"] == "hand_dead"
+    felt.act(4, "fold")
+    felt.act(1, "fold")
+    end = felt.end()
+    assert end["result"] == "uncontested" and stacks(end) == {1: 10_000, 2: 10_100, 3: 9_900, 4: 10_000}, end
