@@ -8,7 +8,6 @@ Every hand starts under the club's rulebook and the rulings the hub publishes ci
 from __future__ import annotations
 
 import shutil
-import subprocess
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -16,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from hub.edge.broker import find_mosquitto
-from tests.e2e.test_room_as_installed import TABLES, Room, Watcher, _listening, run
+from tests.e2e.test_room_as_installed import TABLES, Room, Watcher, installed, run
 from tests.support import wait_until
 
 CLUB = Path(__file__).parents[1] / "rulebooks" / "club-bords-de-loire.toml"
@@ -36,18 +34,8 @@ class ClubRoom(Room):
 
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[ClubRoom]:
-    room = ClubRoom(tmp_path)
-    room.install()
-    broker = subprocess.Popen([find_mosquitto(), "-c", str(tmp_path / "mosquitto.conf")], cwd=tmp_path,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        assert wait_until(lambda: _listening(room.tls_port) and _listening(room.port), 20), "Mosquitto did not start"
-        yield room
-    finally:
-        room.stop()
-        broker.terminate()
-        broker.wait(10)
-        shutil.rmtree(tmp_path / "room", ignore_errors=True)  # private keys: not left in /tmp
+    with installed(ClubRoom(tmp_path)) as ready:
+        yield ready
 
 
 def test_a_room_plays_a_tournament_under_the_club_file(room: ClubRoom) -> None:

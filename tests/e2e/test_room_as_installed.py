@@ -19,9 +19,9 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -50,6 +50,7 @@ ante = 0
 minutes = 60
 """
 # the simulated tables: fast enough for a test, every dealing step still read by the agent on the board
+RoomT = TypeVar("RoomT", bound="Room")
 SIM_OPTIONS = ("--pace", "0.03", "--scan-ms", "40", "--boxed-rate", "0.04", "--allin-rate", "0.1")
 
 
@@ -198,11 +199,12 @@ class Watcher:
             return [e for e in self.events if test(e)]
 
 
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[Room]:
-    room = Room(tmp_path)
+@contextmanager
+def installed(room: RoomT) -> Iterator[RoomT]:
+    """`room`'s files laid out and its closed Mosquitto running; at the end every process stopped and
+    the private keys removed."""
     room.install()
-    broker = subprocess.Popen([find_mosquitto(), "-c", str(tmp_path / "mosquitto.conf")], cwd=tmp_path,
+    broker = subprocess.Popen([find_mosquitto(), "-c", str(room.tmp / "mosquitto.conf")], cwd=room.tmp,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         assert wait_until(lambda: _listening(room.tls_port) and _listening(room.port), 20), "Mosquitto did not start"
@@ -211,7 +213,13 @@ def room(tmp_path: Path) -> Iterator[Room]:
         room.stop()
         broker.terminate()
         broker.wait(10)
-        shutil.rmtree(tmp_path / "room", ignore_errors=True)  # private keys: not left in /tmp
+        shutil.rmtree(room.tmp / "room", ignore_errors=True)  # private keys: not left in /tmp
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Iterator[Room]:
+    with installed(Room(tmp_path)) as ready:
+        yield ready
 
 
 def _listening(port: int) -> bool:
