@@ -3,7 +3,6 @@ read-order windows follow it, and a pace far from the profile's is said in plain
 
 from __future__ import annotations
 
-import queue
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ from hw.profile import TableProfile
 from table_agent.agent import TableAgent
 from table_agent.reader import FramesRead, LinkChanged
 from table_agent.scan_pace import PaceChanged, ScanPace
+from tests.agent.test_reader_silence import ScriptedReader
 from tests.pcsc.agent_fakes import RecordingPublisher
 from tests.support import wait_until
 
@@ -60,15 +60,6 @@ def test_a_rebooted_or_stopped_board_is_measured_anew() -> None:
     assert pace.beat(Heartbeat(2000, 0)) is None  # idle after the reboot, until StartScan
     change = [c for c in map(pace.beat, beats(90, 5, start_ms=3000)) if c is not None]
     assert change == [PaceChanged(change[0].period_ms, 300)] and 85 <= change[0].period_ms <= 95
-
-
-class ScriptedReader:
-    def __init__(self, *, out: queue.Queue[object], **_: Any) -> None:
-        self.out = out
-
-    def start(self) -> None: ...
-
-    def stop(self, timeout: float = 2.0) -> None: ...
 
 
 def test_the_agents_windows_follow_the_boards_heartbeats() -> None:

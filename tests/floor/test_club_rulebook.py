@@ -25,30 +25,12 @@ from hub.tournament.events import ButtonDrawn, TournamentCreated, event_from_dic
 from hub.tournament.structure import pouques_2020, to_toml
 from hub.tournament.tournament import Tournament
 from tablewire import wire
+from tests.floor.test_td_decision import Table
 
 CLUB = Path(__file__).parents[1] / "rulebooks" / "club-bords-de-loire.toml"  # docs/rulebooks.md's example
 PLAYERS = [f"Joueur{i}" for i in range(1, 7)]
 # a club that plays pouques-2020 and writes only its name: every rule of the floor is pouques's
 POUQUES_CLUB = 'id = "club-nevers"\nname = "Cercle de Nevers"\ninherits = "pouques-2020"\n'
-
-
-class Table:
-    """One tournament table's facts, numbered and timed as its agent sends them."""
-
-    def __init__(self, tables: FloorTables, table: str = "t1") -> None:
-        self.tables, self.table, self.seq = tables, table, 0
-
-    def send(self, event: wire.AnyTableEvent) -> Output:
-        out = self.tables.receive(self.table, event, wire.encode(event), float(event.seq))
-        assert out is not None
-        return out
-
-    def head(self) -> dict[str, object]:
-        self.seq += 1
-        return {"table": self.table, "boot": "b1", "seq": self.seq, "at": float(self.seq)}
-
-    def press(self) -> Output:
-        return self.send(wire.DealerPressed(**self.head(), button="new_hand", seat=None))
 
 
 def td(*argv: str) -> tuple[int, str]:
