@@ -88,6 +88,11 @@ class Clocked:
         reconnect.cancel()
         self.link.loop.run_until_complete(asyncio.gather(reconnect, return_exceptions=True))
 
+    def turn(self) -> None:
+        """One turn of the loop: what was handed to it from another thread runs, and is written."""
+        self.link.loop.run_until_complete(asyncio.sleep(0))
+        self.link._flush()
+
     def close(self) -> None:
         for timer in (self.link._ping, self.link._no_connack):
             if timer is not None:

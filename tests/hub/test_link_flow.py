@@ -14,7 +14,6 @@ from hub.edge import mqtt5
 from hub.edge.link import HubLink
 from tests.hub.fake_broker import Conn, FakeBroker, connack
 from tests.hub.link_harness import Clocked, Wire, clocked, links, make_link, said
-from tests.support import wait_until
 
 __all__ = ["clocked", "links"]  # fixtures
 
@@ -54,3 +53,219 @@ def test_what_was_published_just_before_stop_reaches_the_broker_before_the_disco
         assert broker.connections[0].closed.wait(2)
         kinds = [first >> 4 for first, _ in broker.connections[0].received]
         assert kinds[-2:] == [mqtt5.PUBLISH, mqtt5.DISCONNECT]
+
+
+def test_a_publish_after_the_link_stopped_is_said_in_the_debug_log(
+        links: list[HubLink], caplog: pytest.LogCaptureFixture) -> None:
+    """The dashboard's thread publishing while the hub shuts down: nothing raised, and the debug log
+    says which message did not go."""
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        conn.send(connack())
+        await conn.serve()
+
+    caplog.set_level(logging.DEBUG, logger="hub.edge.link")
+    with FakeBroker(script) as broker:
+        link = make_link(links, broker.port)
+        link.start()
+        link.stop()
+        link.publish("room/late", b"x")
+    assert said(caplog, logging.DEBUG) == ["tapis-hub: stopped; publish on room/late not sent"]
+
+
+def test_small_packets_leave_at_once_without_waiting_for_more(links: list[HubLink]) -> None:
+    """TCP_NODELAY: a table's command is a few bytes; the kernel must not hold it back 40 ms for more."""
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        conn.send(connack())
+        await conn.serve()
+
+    with FakeBroker(script) as broker:
+        link = make_link(links, broker.port)
+        link.start()
+        assert link._transport is not None
+        sock = link._transport.get_extra_info("socket")
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+
+
+# --- After a reconnect: what goes again, and how -------------------------------------------------------
+
+
+def test_a_broker_that_lost_the_session_gets_the_resend_without_dup(clocked: Clocked) -> None:
+    """DUP says "you may have seen this": only true when the broker kept our session."""
+    link = clocked.link
+    wire = clocked.connect()
+    link._publish("room/a", b"1", 1, False)
+    link._flush()
+    (_, first), = _publishes(wire)
+    clocked.lose(None)
+    wire = clocked.connect(b"\x00\x00\x00")  # session_present 0
+    link._flush()
+    (flags, again), = _publishes(wire)
+    assert not flags & 0x08 and (again.topic, again.payload, again.packet_id) == ("room/a", b"1", first.packet_id)
+    clocked.lose(None)
+    wire = clocked.connect(b"\x01\x00\x00")  # session_present 1
+    link._flush()
+    (flags, _), = _publishes(wire)
+    assert flags & 0x08
+
+
+def test_a_resend_over_the_new_brokers_packet_size_is_refused_and_the_rest_goes(clocked: Clocked) -> None:
+    """The broker came back with a smaller Maximum Packet Size: the big one is refused (counted, not
+    sent, not kept), the others still go, in order."""
+    link = clocked.link
+    clocked.connect()
+    for topic, size in (("room/a", 10), ("room/big", 500), ("room/b", 10)):
+        link._publish(topic, b"x" * size, 1, False)
+    clocked.lose(None)
+    wire = clocked.connect(_connack(maximum_packet_size=200))
+    link._flush()
+    assert [m.topic for _, m in _publishes(wire)] == ["room/a", "room/b"]
+    assert link.publish_refused == {("room/big", "Packet too large"): 1}
+    assert sorted(t for t, _, _ in link._inflight.values()) == ["room/a", "room/b"]
+
+
+def test_a_resend_held_by_receive_maximum_goes_first_when_acks_come(clocked: Clocked) -> None:
+    """Five unacknowledged, a new broker allows two in flight: two go, the other three wait ahead of
+    what was published meanwhile, and each ack lets the next one go, in the original order."""
+    link = clocked.link
+    clocked.connect()
+    for k in range(5):
+        link._publish(f"room/{k}", b"p", 1, k == 4)
+    clocked.lose(None)
+    link._publish("room/new", b"n", 1, False)  # while down: waits
+    wire = clocked.connect(_connack(receive_maximum=2))
+    link._flush()
+    sent = [m for _, m in _publishes(wire)]
+    assert [m.topic for m in sent] == ["room/0", "room/1"]
+    order = []
+    while sent:
+        order += [m.topic for m in sent]
+        link._packets([(mqtt5.PUBACK << 4, struct.pack("!H", m.packet_id)) for m in sent])
+        link._flush()
+        sent = [m for _, m in _publishes(wire)]
+        assert len(sent) <= 2
+        assert all(m.retain == (m.topic == "room/4") for m in sent)
+    assert order == ["room/0", "room/1", "room/2", "room/3", "room/4", "room/new"]
+
+
+def test_a_receive_maximum_of_0_reads_as_no_limit(clocked: Clocked) -> None:
+    """0 is not a valid Receive Maximum (§3.2.2.3.3): read as the default, not as "send nothing"."""
+    link = clocked.link
+    wire = clocked.connect(_connack(receive_maximum=0))
+    for k in range(3):
+        link._publish(f"room/{k}", b"p", 1, False)
+    link._flush()
+    assert len(_publishes(wire)) == 3
+
+
+def test_a_brokers_limits_hold_for_its_connection_only(clocked: Clocked) -> None:
+    """Receive Maximum 1 and Maximum Packet Size 100 on one connection; the next says nothing: the
+    defaults again (65,535 in flight, no size but the protocol's)."""
+    link = clocked.link
+    clocked.connect(_connack(receive_maximum=1, maximum_packet_size=100))
+    clocked.lose(None)
+    wire = clocked.connect()
+    link._publish("room/big", b"x" * 1000, 1, False)
+    link._publish("room/next", b"x", 1, False)
+    link._flush()
+    assert [m.topic for _, m in _publishes(wire)] == ["room/big", "room/next"]
+
+
+# --- What waits while the broker is away or slow -------------------------------------------------------
+
+
+def test_qos1_published_while_down_goes_in_order_on_connect(clocked: Clocked) -> None:
+    link = clocked.link
+    for k in range(3):
+        link._publish(f"room/{k}", b"p", 1, False)
+    link._publish("room/state", b"s", 0, True)  # QoS 0 while down: not kept
+    wire = clocked.connect()
+    link._flush()
+    assert [m.topic for _, m in _publishes(wire)] == ["room/0", "room/1", "room/2"]
+
+
+def test_qos0_waits_behind_qos1_held_by_the_receive_maximum(clocked: Clocked) -> None:
+    """A state at QoS 0 published after events held back by the broker's Receive Maximum: it must not
+    overtake them (a table would see the state before the events it follows)."""
+    link = clocked.link
+    wire = clocked.connect(_connack(receive_maximum=1))
+    link._publish("room/event/1", b"e", 1, False)
+    link._publish("room/event/2", b"e", 1, False)
+    link._publish("room/state", b"s", 0, False)
+    link._flush()
+    (_, first), = _publishes(wire)
+    link._packets([(mqtt5.PUBACK << 4, struct.pack("!H", first.packet_id))])
+    link._flush()
+    assert [m.topic for _, m in _publishes(wire)] == ["room/event/2", "room/state"]
+
+
+def test_writes_paused_by_the_socket_hold_publishes_until_resumed(clocked: Clocked) -> None:
+    """The kernel's send buffer is full (a slow broker): publishes wait, QoS 0 too, then go in order."""
+    link = clocked.link
+    wire = clocked.connect()
+    link._pause(True)
+    link._publish("room/1", b"p", 1, False)
+    link._publish("room/2", b"p", 0, False)
+    link._flush()
+    assert _publishes(wire) == []
+    link._pause(False)
+    link._flush()
+    assert [m.topic for _, m in _publishes(wire)] == ["room/1", "room/2"]
+
+
+# --- Subscriptions --------------------------------------------------------------------------------------
+
+
+def test_a_subscription_made_while_down_goes_on_connect_and_one_made_while_up_at_once(clocked: Clocked) -> None:
+    link = clocked.link
+    link.subscribe("room/a", lambda m: None, no_local=True)
+    clocked.turn()  # while down: nothing to send yet
+    wire = clocked.connect()
+    link._flush()
+    subscribes = [body for first, body in wire.packets() if first >> 4 == mqtt5.SUBSCRIBE]
+    assert [body[3:] for body in subscribes] == [b"\x00\x06room/a\x05"]  # no_local kept
+    stop = link.subscribe("room/b", lambda m: None)
+    clocked.turn()
+    subscribes = [body for first, body in wire.packets() if first >> 4 == mqtt5.SUBSCRIBE]
+    assert [body[3:] for body in subscribes] == [b"\x00\x06room/b\x01"]
+    stop()
+    clocked.turn()
+    assert [(first >> 4, body[3:]) for first, body in wire.packets()] == [(mqtt5.UNSUBSCRIBE, b"\x00\x06room/b")]
+
+
+def test_unsubscribing_while_down_sends_nothing_and_is_not_replayed(clocked: Clocked) -> None:
+    link = clocked.link
+    stop = link.subscribe("room/a", lambda m: None)
+    link.subscribe("room/b", lambda m: None)
+    stop()
+    clocked.turn()  # the unsubscribe's turn: nothing to say while down
+    wire = clocked.connect()
+    link._flush()
+    said_ = [(first >> 4, body[3:]) for first, body in wire.packets() if first >> 4 != mqtt5.CONNECT]
+    assert said_ == [(mqtt5.SUBSCRIBE, b"\x00\x06room/b\x01")]
+
+
+def test_an_exact_topic_is_delivered_to_each_of_its_handlers(clocked: Clocked) -> None:
+    """Two parts of the hub on one table's topic: both get each message; after one leaves, the other
+    still does."""
+    link = clocked.link
+    first: list[bytes] = []
+    second: list[bytes] = []
+    link.subscribe("room/t1/event", lambda m: first.append(m.payload))
+    link.subscribe("room/t1/event", lambda m: second.append(m.payload))
+    clocked.connect()
+    link._packets(mqtt5.Reader(1 << 20).feed(mqtt5.publish(b"room/t1/event", b"1", qos=0, retain=False))[0])
+    assert first == second == [b"1"]
+
+
+def test_subscriptions_replayed_on_connect_go_two_hundred_filters_a_packet(clocked: Clocked) -> None:
+    """A worker of a big room subscribes to thousands of tables: replayed in SUBSCRIBEs of 200."""
+    link = clocked.link
+    for k in range(450):
+        link.subscribe(f"t/{k}", lambda m: None)
+    wire = clocked.connect()
+    link._flush()
+    subscribes = [body for first, body in wire.packets() if first >> 4 == mqtt5.SUBSCRIBE]
+    counts = [body.count(b"t/") for body in subscribes]
+    assert counts == [200, 200, 50] and link.pending_subscriptions == 3
