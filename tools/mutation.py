@@ -102,7 +102,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     # issue 29's round two added those on a clock the test moves (milliseconds each)
     "link": ("hub/edge/link.py", ["tests/hub/test_link_brokers.py", "tests/hub/test_hub_link.py",
                                   "tests/hub/test_link_incidents.py", "tests/hub/test_link_packets.py",
-                                  "tests/hub/test_link_flow.py"]),
+                                  "tests/hub/test_link_flow.py", "tests/security/test_hub_link_secure.py"]),
 }
 
 

@@ -40,6 +40,7 @@ class Wire:
     def __init__(self) -> None:
         self.written = bytearray()
         self.closed = self.aborted = False
+        self.reading = True
 
     def write(self, data: bytes) -> None:
         self.written += data
@@ -54,10 +55,10 @@ class Wire:
         self.aborted = True
 
     def pause_reading(self) -> None:
-        pass
+        self.reading = False
 
     def resume_reading(self) -> None:
-        pass
+        self.reading = True
 
     def packets(self) -> list[tuple[int, bytes]]:
         got, error = mqtt5.Reader(1 << 20).feed(bytes(self.written))

@@ -163,13 +163,19 @@ def test_a_brokers_limits_hold_for_its_connection_only(clocked: Clocked) -> None
     """Receive Maximum 1 and Maximum Packet Size 100 on one connection; the next says nothing: the
     defaults again (65,535 in flight, no size but the protocol's)."""
     link = clocked.link
-    clocked.connect(_connack(receive_maximum=1, maximum_packet_size=100))
+    wire = clocked.connect(_connack(receive_maximum=1, maximum_packet_size=100))
+    link._publish("room/big", b"x" * 1000, 1, False)
+    link._publish("room/1", b"x", 1, False)
+    link._publish("room/2", b"x", 1, False)
+    link._flush()
+    assert [m.topic for _, m in _publishes(wire)] == ["room/1"]  # one in flight, the big one refused
+    assert link.publish_refused == {("room/big", "Packet too large"): 1}
     clocked.lose(None)
     wire = clocked.connect()
     link._publish("room/big", b"x" * 1000, 1, False)
     link._publish("room/next", b"x", 1, False)
     link._flush()
-    assert [m.topic for _, m in _publishes(wire)] == ["room/big", "room/next"]
+    assert [m.topic for _, m in _publishes(wire)] == ["room/1", "room/2", "room/big", "room/next"]
 
 
 # --- What waits while the broker is away or slow -------------------------------------------------------
@@ -269,3 +275,36 @@ def test_subscriptions_replayed_on_connect_go_two_hundred_filters_a_packet(clock
     subscribes = [body for first, body in wire.packets() if first >> 4 == mqtt5.SUBSCRIBE]
     counts = [body.count(b"t/") for body in subscribes]
     assert counts == [200, 200, 50] and link.pending_subscriptions == 3
+
+
+def test_a_subscription_removed_twice_leaves_the_others(clocked: Clocked) -> None:
+    """A table taken out of the room twice (the TD's command repeated): no error, the other tables'
+    subscriptions stay and are the only ones replayed."""
+    link = clocked.link
+    gone = link.subscribe("room/t1/#", lambda m: None)
+    link.subscribe("room/t2/#", lambda m: None)
+    gone()
+    gone()
+    clocked.turn()
+    wire = clocked.connect()
+    link._flush()
+    assert [body[3:] for first, body in wire.packets() if first >> 4 == mqtt5.SUBSCRIBE] == [b"\x00\x09room/t2/#\x01"]
+
+
+# --- The hub's own pause on reading -----------------------------------------------------------------------
+
+
+def test_a_pause_on_reading_holds_across_a_reconnect_until_lifted(clocked: Clocked) -> None:
+    """The hub stops reading while it catches up; a reconnect meanwhile must not start reading again
+    behind its back (the backlog bound would not hold)."""
+    link = clocked.link
+    wire = clocked.connect()
+    link.pause_reading(True)
+    assert not wire.reading
+    clocked.lose(None)
+    wire = clocked.connect()
+    assert not wire.reading
+    link.pause_reading(False)
+    assert wire.reading
+    clocked.lose(None)
+    assert clocked.connect().reading

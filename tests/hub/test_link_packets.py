@@ -5,6 +5,7 @@ socket matters."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import struct
 
@@ -222,3 +223,55 @@ def test_a_failing_handler_is_logged_and_the_others_still_get_the_message(
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert [r.getMessage() for r in errors] == ["tapis-hub: handler for room/t1/event failed"] * 2
     assert errors[0].exc_info
+
+
+def test_the_hub_as_installed_asks_keepalive_15_gives_5_s_to_connect_and_keeps_200000_waiting(
+        clocked: Clocked) -> None:
+    """The figures docs/scale-out.md promises a club for `tapis hub` (which passes none of these): a dead
+    broker noticed within 1.5 x 15 s, a silent one left after 5 s, and at most 200,000 publishes wait."""
+    link = clocked.link
+    wire = Wire()
+    link._made(wire)  # type: ignore[arg-type]
+    (first, body), = wire.packets()
+    assert first >> 4 == mqtt5.CONNECT and struct.unpack_from("!H", body, 8)[0] == 15
+    assert link._no_connack is not None and link._no_connack.when() == clocked.now + 5.0
+    link._lost(None)
+    assert link._reconnect is not None
+    link._reconnect.cancel()
+    link.loop.run_until_complete(asyncio.gather(link._reconnect, return_exceptions=True))
+    for _ in range(200_001):
+        link._publish("t", b"", 1, False)
+    assert len(link._waiting) == 200_000 and link.dropped == 1
+
+
+@pytest.mark.allow_logged_exceptions
+def test_a_failing_on_connect_hook_is_logged_and_the_others_still_run(
+        clocked: Clocked, caplog: pytest.LogCaptureFixture) -> None:
+    """The hub's birth, then each table's retained state: one failing must not keep the others from
+    going out, nor the link from being up."""
+    ran: list[str] = []
+
+    def broken() -> None:
+        raise RuntimeError("bug")
+
+    clocked.link.on_connect(broken)
+    clocked.link.on_connect(lambda: ran.append("birth"))
+    clocked.connect()
+    assert ran == ["birth"] and clocked.link.connected
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [r.getMessage() for r in errors] == ["tapis-hub: on-connect hook failed"] and errors[0].exc_info
+
+
+def test_start_raises_the_brokers_refusal_and_leaves_nothing_running() -> None:
+    """`tapis hub` with a wrong password: one clear error naming the broker's reason, and the link's
+    thread ended (no reconnect loop behind the error)."""
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        conn.send(connack(code=0x87))  # Not authorized
+
+    with FakeBroker(script) as broker:
+        link = HubLink(client_id="tapis-hub", host=broker.host, port=broker.port)
+        with pytest.raises(ConnectionError, match=r"^tapis-hub: no connection to mqtt://127\.0\.0\.1:\d+ "
+                                                  r"\(Not authorized\)$"):
+            link.start(timeout=5)
+        assert not link._thread.is_alive() and len(broker.connections) == 1
