@@ -111,8 +111,7 @@ LEFT_OUT_BOUND: dict[str, int] = {"store": 50, "outbox": 20, "floor_service": 10
 
 # A Python string is SQL when it starts with one of these (a statement, or a clause continuing one)
 _SQL_START = re.compile(r"\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|BEGIN|COMMIT|ROLLBACK|"
-                        r"SAVEPOINT|RELEASE|WITH|VALUES|FROM|WHERE|ORDER|GROUP|LIMIT|ON\s+CONFLICT|"
-                        r"DO\s+UPDATE|AND|OR|SET|INTO)\b", re.IGNORECASE)
+                        r"SAVEPOINT|RELEASE|WITH|REPLACE|VACUUM)\b", re.IGNORECASE)  # a statement's first word
 _SQL_LITERAL = re.compile(r"'(?:[^']|'')*'")  # 'text' in SQL: compared case-sensitively, never left out
 
 
@@ -121,30 +120,43 @@ def _string_tokens(code: str) -> list[tuple[int, str]]:
             if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
 
 
+def _body(token: str) -> str:
+    """A string token's text between its quotes; an f-string's replacement fields without their quotes
+    (in `f"PRAGMA synchronous={'FULL' if durable else 'OFF'}"` the value is a PRAGMA keyword)."""
+    prefix = re.match(r"[a-zA-Z]*", token).group(0)  # type: ignore[union-attr]
+    quoted = token[len(prefix):]
+    quote = quoted[:3] if quoted[:3] in ('"""', "'''") else quoted[0]
+    body = quoted[len(quote):-len(quote)]
+    if "f" in prefix.lower():
+        body = re.sub(r"\{[^}]*\}", lambda m: m.group(0).replace("'", "").replace('"', ""), body)
+    return body
+
+
 def _sql_case_only(original: str, mutant: str) -> bool:
-    """The one token that differs is a string of SQL whose case changed outside its quoted literals."""
+    """The one token that differs is (part of) a string of SQL whose case changed outside its quoted
+    SQL literals. Adjacent string tokens are one string, as Python joins them."""
     try:
         before, after = _string_tokens(original), _string_tokens(mutant)
     except (tokenize.TokenError, SyntaxError):
         return False
     if len(before) != len(after):
         return False
-    changed = [(b, a) for b, a in zip(before, after, strict=True) if b != a]
+    changed = [k for k, (b, a) in enumerate(zip(before, after, strict=True)) if b != a]
     if len(changed) != 1:
         return False
-    (kind, old), (kind_after, new) = changed[0]
+    at = changed[0]
+    (kind, old), (kind_after, new) = before[at], after[at]
     if kind != tokenize.STRING or kind_after != tokenize.STRING or old.lower() != new.lower():
         return False
-    prefix = re.match(r"[a-zA-Z]*", old).group(0)  # type: ignore[union-attr]
-    quoted = old[len(prefix):]
-    quote = quoted[:3] if quoted[:3] in ('"""', "'''") else quoted[0]
-    body_old, body_new = (s[len(prefix) + len(quote):-len(quote)] for s in (old, new))
+    first = last = at
+    while first > 0 and before[first - 1][0] == tokenize.STRING:
+        first -= 1
+    while last + 1 < len(before) and before[last + 1][0] == tokenize.STRING:
+        last += 1
+    body_old = "".join(_body(t) for _, t in before[first:last + 1])
+    body_new = "".join(_body(t) for _, t in after[first:last + 1])
     if not _SQL_START.match(body_old):
         return False
-    if "f" in prefix.lower() and re.match(r"\s*PRAGMA\b", body_old, re.IGNORECASE):
-        # a PRAGMA's value interpolated from Python strings (`{'FULL' if durable else 'OFF'}`) is a keyword
-        body_old, body_new = (re.sub(r"\{[^}]*\}", lambda m: m.group(0).replace("'", ""), b)
-                              for b in (body_old, body_new))
     return _SQL_LITERAL.findall(body_old) == _SQL_LITERAL.findall(body_new)
 
 
