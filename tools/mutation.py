@@ -18,7 +18,7 @@ names; `--keep` leaves the copy (/tmp/tapis-mutation/<module>) to read a survivo
 Slices and merging: a module's copy keeps every mutant's result (mutmut's `mutants/*.meta`), so runs
 cut by the budget, `--only` slices and `--rerun` passes add up in one copy (`--resume` copies the
 working tree over it, tests included, and keeps the results; a mutant is rerun only when named). The
-tally is always over every mutant of the module: `untried` says what no slice has reached yet.
+tally is always over every mutant of the module: `not checked` says what no slice has reached yet.
 
 Left out of the score, by two rules, each counted and printed (the raw tally is printed too):
 - a survivor whose only change is the case of an SQL string outside its quoted SQL literals
@@ -220,7 +220,8 @@ json.dump(out, sys.stdout)
 """
 
 
-def _left_out(module: str, where: Path, names: list[str], env: dict[str, str]) -> dict[str, str]:
+def _left_out(module: str, where: Path, names: list[str], env: dict[str, str], *,
+              say_stale: bool = True) -> dict[str, str]:
     """mutant -> the rule that leaves it out, for the mutants some rule matches."""
     if not names:
         return {}
@@ -232,7 +233,7 @@ def _left_out(module: str, where: Path, names: list[str], env: dict[str, str]) -
     rules = {name: _rule_for(module, name, orig, mutant) for name, (orig, mutant) in code.items()}
     matched = {(module, _function_of(name), *line) for name, (orig, mutant) in code.items()
                if rules[name] == REVIEWED and (line := _changed_line(orig, mutant)) is not None}
-    for entry in EQUIVALENT:
+    for entry in EQUIVALENT if say_stale else ():
         if entry[0] == module and entry not in matched:
             print(f"  stale EQUIVALENT entry (matches no surviving mutant): {entry[1]}: {entry[2]!r} -> {entry[3]!r}")
     return {name: rule for name, rule in rules.items() if rule is not None}
@@ -308,10 +309,20 @@ def run_module(name: str, budget: float, *, keep: bool, resume: bool = False, on
     names = list(only or [])
     if rerun and resuming:
         names += [m for m, status in _results(where, env).items() if status in rerun]
-    if not (rerun and not names):  # nothing to rerun: nothing to run
+    elif not names:
+        # What no slice has tried yet, less what a rule leaves out: those are not worth their test time.
+        # mutmut makes its mutants on a run that matches none of them (its stats and clean run, ~1 min)
+        if not (where / "mutants").is_dir():
+            _mutmut_run(where, env, ["no-mutant-is-named-so*"], budget, name)
+        untried = [m for m, status in _results(where, env).items() if status == "not checked"]
+        skipped = _left_out(name, where, untried, env, say_stale=False)
+        names = [m for m in untried if m not in skipped]
+        print(f"{name}: {len(untried)} mutants to try, {len(skipped)} of them left out by rule")
+    if names:
         _mutmut_run(where, env, names, budget, name)
     status_of = _results(where, env)
-    left_out = _left_out(name, where, [m for m, status in status_of.items() if status == "survived"], env)
+    left_out = _left_out(name, where, [m for m, status in status_of.items()
+                                       if status in ("survived", "not checked")], env)
     tally: dict[str, int] = {}
     for mutant, status in status_of.items():
         key = "left out" if mutant in left_out else status
