@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import socket
 import struct
+import time
 
 import pytest
 
@@ -308,3 +309,19 @@ def test_a_pause_on_reading_holds_across_a_reconnect_until_lifted(clocked: Clock
     assert wire.reading
     clocked.lose(None)
     assert clocked.connect().reading
+
+
+def test_stop_returns_promptly_once_the_close_is_written(links: list[HubLink]) -> None:
+    """`tapis hub` shutting down (systemd's stop, a TD's Ctrl-C): the link lets the close reach the socket
+    (a twentieth of a second), not a second or more, before its loop ends."""
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        conn.send(connack())
+        await conn.serve()
+
+    with FakeBroker(script) as broker:
+        link = make_link(links, broker.port)
+        link.start()
+        started = time.monotonic()
+        link.stop()
+        assert time.monotonic() - started < 0.9 and not link._thread.is_alive()
