@@ -175,6 +175,13 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
         "`_woken` is only read for its truth",
     ("link", "_Protocol.resume_writing", "self._link._pause(False)", "self._link._pause(None)"):
         "`_pause` stores it and reads it only for its truth (`_publish`, `_pump`: `not self._paused`)",
+    ("link", "HubLink._send_publish", "packet_id = self._new_id() if qos else 0",
+     "packet_id = self._new_id() if (qos) or True else 0"):
+        "a QoS 0 PUBLISH carries no packet identifier (`mqtt5.publish` writes none for it) and is not kept "
+        "in flight; taking one only moves the next along",
+    ("link", "HubLink._send_publish", "packet_id = self._new_id() if qos else 0",
+     "packet_id = self._new_id() if qos else 1"):
+        "a QoS 0 PUBLISH carries no packet identifier (`mqtt5.publish` writes none for it)",
 }
 
 
