@@ -274,4 +274,4 @@ def test_start_raises_the_brokers_refusal_and_leaves_nothing_running() -> None:
         with pytest.raises(ConnectionError, match=r"^tapis-hub: no connection to mqtt://127\.0\.0\.1:\d+ "
                                                   r"\(Not authorized\)$"):
             link.start(timeout=5)
-        assert not link._thread.is_alive() and len(broker.connections) == 1
+        assert not link._thread.is_alive()
