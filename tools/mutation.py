@@ -182,6 +182,10 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
     ("link", "HubLink._send_publish", "packet_id = self._new_id() if qos else 0",
      "packet_id = self._new_id() if qos else 1"):
         "a QoS 0 PUBLISH carries no packet identifier (`mqtt5.publish` writes none for it)",
+    ("link", "HubLink._subacked", "for pattern, code in zip(filters, codes, strict=False):",
+     "for pattern, code in zip(filters, codes, strict=None):"): "`strict` is read for its truth; False is its default",
+    ("link", "HubLink._subacked", "for pattern, code in zip(filters, codes, strict=False):",
+     "for pattern, code in zip(filters, codes, ):"): "`strict=False` is `zip`'s default",
 }
 
 

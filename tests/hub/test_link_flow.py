@@ -325,3 +325,14 @@ def test_stop_returns_promptly_once_the_close_is_written(links: list[HubLink]) -
         started = time.monotonic()
         link.stop()
         assert time.monotonic() - started < 0.9 and not link._thread.is_alive()
+
+
+def test_a_burst_of_publishes_from_another_thread_costs_one_wake_up_of_the_loop(links: list[HubLink]) -> None:
+    """The dashboard or the floor publishing 100 messages at once: the hub's loop is woken once for the
+    burst, not 100 times (each wake-up is a write to the loop's self-pipe and a turn of the loop)."""
+    link = make_link(links, 1)
+    wake_ups: list[object] = []
+    link.loop.call_soon_threadsafe = wake_ups.append  # type: ignore[method-assign,assignment]
+    for k in range(100):
+        link.publish(f"room/{k}", b"p")
+    assert wake_ups == [link._take_from_threads] and len(link._from_threads) == 100
