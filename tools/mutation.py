@@ -186,6 +186,20 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
      "for pattern, code in zip(filters, codes, strict=None):"): "`strict` is read for its truth; False is its default",
     ("link", "HubLink._subacked", "for pattern, code in zip(filters, codes, strict=False):",
      "for pattern, code in zip(filters, codes, ):"): "`strict=False` is `zip`'s default",
+    ("link", "HubLink._pinger", "if self._transport is None or not self._up:",
+     "if self._transport is None and not self._up:"):
+        "the ping timer is set at CONNACK and cancelled by `_lost`, so it runs only with a transport and up",
+    ("link", "HubLink._pinger", "self._heard_at = self.loop.time()", "self._heard_at = None"):
+        "while reading is paused nothing is heard and nothing reads `_heard_at`; `pause_reading(False)` sets "
+        "it again before the next check",
+    ("link", "HubLink._new_id", "for _ in range(65535):", "for _ in range(65536):"):
+        "identifiers cycle through 65,535 values: the 65,536th try is the first one again, still in use",
+    ("link", "HubLink._flush", "self._flush_due = False", "self._flush_due = None"):
+        "`_flush_due` is only read for its truth",
+    ("link", "HubLink._flush", "if self._out and self._transport is not None:",
+     "if self._out or self._transport is not None:"):
+        "an empty write is nothing to asyncio's transport, and `_out` is empty whenever the transport is "
+        "gone (`_lost` clears it; nothing is sent while down)",
 }
 
 

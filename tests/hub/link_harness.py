@@ -39,11 +39,13 @@ class Wire:
 
     def __init__(self) -> None:
         self.written = bytearray()
+        self.writes = 0
         self.closed = self.aborted = False
         self.reading = True
 
     def write(self, data: bytes) -> None:
         self.written += data
+        self.writes += 1
 
     def get_extra_info(self, _name: str) -> None:
         return None

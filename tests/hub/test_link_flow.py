@@ -247,6 +247,12 @@ def test_unsubscribing_while_down_sends_nothing_and_is_not_replayed(clocked: Clo
     link.subscribe("room/b", lambda m: None)
     stop()
     clocked.turn()  # the unsubscribe's turn: nothing to say while down
+    connecting = Wire()
+    link._made(connecting)  # type: ignore[arg-type]
+    link.subscribe("room/c", lambda m: None)()
+    clocked.turn()  # nor while connecting: the broker has not said yes yet
+    assert [first >> 4 for first, _ in connecting.packets()] == [mqtt5.CONNECT]
+    clocked.lose(None)
     wire = clocked.connect()
     link._flush()
     said_ = [(first >> 4, body[3:]) for first, body in wire.packets() if first >> 4 != mqtt5.CONNECT]
@@ -336,3 +342,41 @@ def test_a_burst_of_publishes_from_another_thread_costs_one_wake_up_of_the_loop(
     for k in range(100):
         link.publish(f"room/{k}", b"p")
     assert wake_ups == [link._take_from_threads] and len(link._from_threads) == 100
+
+
+def test_an_unsubscribed_table_topic_reaches_its_handler_no_more(clocked: Clocked) -> None:
+    """A table leaves the room: its exact topic's handler is gone, what the broker still sends for it
+    (already on its way) goes nowhere."""
+    link = clocked.link
+    got: list[bytes] = []
+    stop = link.subscribe("room/t1/event", lambda m: got.append(m.payload))
+    clocked.connect()
+    stop()
+    link._packets(mqtt5.Reader(1 << 20).feed(mqtt5.publish(b"room/t1/event", b"late", qos=0, retain=False))[0])
+    assert got == []
+
+
+def test_the_packets_of_one_turn_leave_in_one_write(clocked: Clocked) -> None:
+    """What makes the hub cheap per table event (docs/scale-out.md): the answers of one turn of the
+    loop go to the socket together, one system call, not one per packet."""
+    link = clocked.link
+    wire = clocked.connect()
+    link._flush()
+    before = wire.writes
+    for k in range(5):
+        link._publish(f"room/{k}", b"p", 1, False)
+    clocked.turn()
+    assert wire.writes == before + 1 and len(_publishes(wire)) == 5
+    link._publish("room/next", b"p", 1, False)
+    clocked.turn()
+    assert wire.writes == before + 2
+
+
+def test_a_packet_identifier_in_use_is_never_given_again_even_when_all_are_taken(clocked: Clocked) -> None:
+    """65,535 QoS 1 publishes in flight (a broker allowing that many, never acknowledging): asking one
+    more identifier is an error that says so, never an identifier the broker would take for another
+    message."""
+    link = clocked.link
+    link._inflight = {k: ("t", b"", False) for k in range(1, 65_536)}
+    with pytest.raises(RuntimeError, match="^no MQTT packet identifier free$"):
+        link._new_id()
