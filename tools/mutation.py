@@ -234,8 +234,9 @@ from mutmut.mutation.diff_apply import get_diff_for_mutant  # noqa: F401 (loads 
 from mutmut.mutation import diff_apply as d
 import libcst as cst
 out = {}
-for name in json.load(sys.stdin):
-    path = d.find_mutant(name).path
+names = json.load(sys.stdin)
+path = d.find_mutant(names[0]).path  # one module, one file: finding it walks every source file
+for name in names:
     functions = d.read_functions_from_index(name, path)
     if functions is None:
         module = d.read_mutants_module(path)
@@ -288,8 +289,8 @@ def _config(target: str, tests: list[str]) -> str:
 
 
 def _mutmut_run(where: Path, env: dict[str, str], names: list[str], budget: float, name: str) -> None:
-    """mutmut's run, in its own process group: cut at the budget with ^C (each result so far is kept),
-    then its workers are ended with it, not left running."""
+    """mutmut's run, in its own process group: cut at the budget (each result so far is kept; mutmut
+    goes on past a ^C, so SIGTERM), its workers ended with it, not left running."""
     jobs = os.environ.get("TAPIS_MUTATION_JOBS", "2")
     run = subprocess.Popen([sys.executable, "-m", "mutmut", "run", "--max-children", jobs, *names], cwd=where,
                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
@@ -297,7 +298,7 @@ def _mutmut_run(where: Path, env: dict[str, str], names: list[str], budget: floa
         run.wait(timeout=budget)
     except subprocess.TimeoutExpired:
         print(f"{name}: stopped after {budget:.0f} s (the tally counts what ran)")
-        os.killpg(run.pid, signal.SIGINT)
+        os.killpg(run.pid, signal.SIGTERM)
         try:
             run.wait(timeout=30)
         except subprocess.TimeoutExpired:
