@@ -194,6 +194,10 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
         "it again before the next check",
     ("link", "HubLink._new_id", "for _ in range(65535):", "for _ in range(65536):"):
         "identifiers cycle through 65,535 values: the 65,536th try is the first one again, still in use",
+    ("outbox", "OutboxSender.resend", "oldest: str | None = None", 'oldest: str | None = ""'):
+        "read only through `oldest = oldest or boot`, where None and \"\" both give `boot`",
+    ("link", "HubLink._lost", "self._up = False", "self._up = None"): "`_up` is only read for its truth",
+    ("link", "HubLink._lost", "self._paused = False", "self._paused = None"): "`_paused` is only read for its truth",
     ("link", "HubLink._flush", "self._flush_due = False", "self._flush_due = None"):
         "`_flush_due` is only read for its truth",
     ("link", "HubLink._flush", "if self._out and self._transport is not None:",

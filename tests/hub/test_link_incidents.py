@@ -6,6 +6,7 @@ link's loop driven directly where only its timing is in question."""
 from __future__ import annotations
 
 import asyncio
+import re
 import struct
 
 import pytest
@@ -303,3 +304,26 @@ def test_while_the_hub_does_not_read_the_link_pings_and_stays(monkeypatch: pytes
         assert not wire.aborted
     finally:
         clocked.close()
+
+
+def test_a_connection_the_broker_resets_is_logged_with_the_sockets_reason(
+        links: list[HubLink], caplog: pytest.LogCaptureFixture) -> None:
+    """The broker's host drops the hub with a reset (a crash, a firewall): the log line carries the
+    socket's own reason, which tells a technician a reset from a clean close."""
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        conn.send(connack())
+        if conn.index == 0:
+            await conn.read()  # the SUBSCRIBE: CONNACK was heard
+            conn.reset()
+            return
+        await conn.serve()
+
+    with FakeBroker(script) as broker:
+        link = make_link(links, broker.port)
+        link.subscribe("room/in", lambda m: None)
+        link.start()
+        assert wait_until(lambda: len(broker.connections) == 2 and link.connected)
+        lost = [m for m in said(caplog) if "connection to the broker lost" in m]
+    assert len(lost) == 1 and re.fullmatch(r"tapis-hub: connection to the broker lost \d+\.\d s after it was made "
+                                           r"\(.*[Rr]eset.*\); connecting again", lost[0]), lost
