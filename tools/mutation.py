@@ -196,6 +196,72 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
         "identifiers cycle through 65,535 values: the 65,536th try is the first one again, still in use",
     ("outbox", "OutboxSender.resend", "oldest: str | None = None", 'oldest: str | None = ""'):
         "read only through `oldest = oldest or boot`, where None and \"\" both give `boot`",
+    ("link", "HubLink.__init__", "self._keepalive = keepalive  # this connection's: the broker's Server Keep Alive if it said one",  # noqa: E501
+     "self._keepalive = None  # this connection's: the broker's Server Keep Alive if it said one"):
+        'set again at each CONNACK, before the pings read it',
+    ("link", "HubLink.__init__", 'self._flush_due = False',
+     'self._flush_due = None'):
+        'only read for its truth',
+    ("link", "HubLink.__init__", "self._paused = False  # the socket's send buffer is full: publishes wait",
+     "self._paused = None  # the socket's send buffer is full: publishes wait"):
+        'only read for its truth',
+    ("link", "HubLink.__init__", 'self._stopping = False',
+     'self._stopping = None'):
+        'only read for its truth',
+    ("link", "HubLink.__init__", "self._last_error: str | None = None  # why the last attempt to connect failed, for start()'s error",  # noqa: E501
+     'self._last_error: str | None = ""  # why the last attempt to connect failed, for start()\'s error'):
+        'read only as `refused or _last_error` and `if why`: None and "" alike',
+    ("link", "HubLink.__init__", 'self._receive_max = 65535',
+     'self._receive_max = None'):
+        'set at each CONNACK; read only while up',
+    ("link", "HubLink.__init__", 'self._receive_max = 65535',
+     'self._receive_max = 65536'):
+        'set at each CONNACK; read only while up',
+    ("link", "HubLink.__init__", "self._max_out = 0  # the broker's Maximum Packet Size on this connection; 0: it said none",  # noqa: E501
+     "self._max_out = None  # the broker's Maximum Packet Size on this connection; 0: it said none"):
+        'set at each CONNACK; read only while up',
+    ("link", "HubLink.__init__", "self._max_out = 0  # the broker's Maximum Packet Size on this connection; 0: it said none",  # noqa: E501
+     "self._max_out = 1  # the broker's Maximum Packet Size on this connection; 0: it said none"):
+        'set at each CONNACK; read only while up',
+    ("link", "HubLink.__init__", 'self._next_id = 0',
+     'self._next_id = 1'):
+        'identifiers only need to differ from those in use: the first being 2 instead of 1 changes nothing MQTT or the broker sees',  # noqa: E501
+    ("link", "HubLink.__init__", 'self._woken = False',
+     'self._woken = None'):
+        'only read for its truth',
+    ("link", "HubLink.__init__", 'self._heard_at = 0.0',
+     'self._heard_at = None'):
+        'set when each connection is made, before any read',
+    ("link", "HubLink.__init__", 'self._heard_at = 0.0',
+     'self._heard_at = 1.0'):
+        'set when each connection is made, before any read',
+    ("link", "HubLink.__init__", "self._up = False  # CONNACK said yes on this connection (the loop's own view of `connected`)",  # noqa: E501
+     "self._up = None  # CONNACK said yes on this connection (the loop's own view of `connected`)"):
+        'only read for its truth',
+    ("link", "HubLink.__init__", 'self._reading_paused = False',
+     'self._reading_paused = None'):
+        'only read for its truth',
+    ("link", "HubLink.__init__", "self._goodbye: int | None = None  # the reason of the broker's DISCONNECT on this connection",  # noqa: E501
+     'self._goodbye: int | None = ""  # the reason of the broker\'s DISCONNECT on this connection'):
+        'set to None when each connection is made, before any read',
+    ("link", "HubLink.__init__", 'self._up_at = 0.0  # when CONNACK said yes on this connection',
+     'self._up_at = None  # when CONNACK said yes on this connection'):
+        'set at CONNACK; read only for a connection that was up',
+    ("link", "HubLink.__init__", 'self._up_at = 0.0  # when CONNACK said yes on this connection',
+     'self._up_at = 1.0  # when CONNACK said yes on this connection'):
+        'set at CONNACK; read only for a connection that was up',
+    ("link", 'HubLink._connect_until_up', 'server_hostname=self._host if self._tls else None),',
+     'server_hostname=None),'):
+        "asyncio's `create_connection` takes `host` as the TLS server name when `server_hostname` is None or left out",
+    ("link", 'HubLink._connect_until_up', 'server_hostname=self._host if self._tls else None),',
+     '),'):
+        "asyncio's `create_connection` takes `host` as the TLS server name when `server_hostname` is None or left out",
+    ("link", 'HubLink._connect_until_up', 'server_hostname=self._host if self._tls else None),',
+     'server_hostname=self._host if (self._tls) and False else None),'):
+        "asyncio's `create_connection` takes `host` as the TLS server name when `server_hostname` is None or left out",
+    ("link", 'HubLink._made', 'sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)',
+     'sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 2)'):
+        'any value but 0 turns TCP_NODELAY on',
     ("link", "HubLink._lost", "self._up = False", "self._up = None"): "`_up` is only read for its truth",
     ("link", "HubLink._lost", "self._paused = False", "self._paused = None"): "`_paused` is only read for its truth",
     ("link", "HubLink._flush", "self._flush_due = False", "self._flush_due = None"):

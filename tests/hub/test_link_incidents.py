@@ -155,6 +155,12 @@ def test_a_connection_lost_after_a_long_while_is_said_and_knocked_again_at_once(
     assert said(caplog)[-1] == ("tapis-hub: connection to the broker lost (Connection reset by peer); "
                                  "connecting again")
     assert link._retry == 0.05 and not link.connected
+    clocked.connect()
+    clocked.lose(None)  # at once: backs off again
+    clocked.connect()
+    clocked.now += 2.0  # held exactly the longest wait between tries: long enough
+    clocked.lose(None)
+    assert link._retry == 0.05
 
 
 def test_a_connection_lost_right_after_it_was_made_is_said_with_its_age_and_backed_off(

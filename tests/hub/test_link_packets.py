@@ -234,6 +234,7 @@ def test_the_hub_as_installed_asks_keepalive_15_gives_5_s_to_connect_and_keeps_2
     link._made(wire)  # type: ignore[arg-type]
     (first, body), = wire.packets()
     assert first >> 4 == mqtt5.CONNECT and struct.unpack_from("!H", body, 8)[0] == 15
+    assert body[7] & 0x02  # clean start: no session kept unless asked (`tapis hub` asks an hour)
     assert link._no_connack is not None and link._no_connack.when() == clocked.now + 5.0
     link._lost(None)
     assert link._reconnect is not None
