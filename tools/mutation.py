@@ -194,6 +194,14 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
         "it again before the next check",
     ("link", "HubLink._new_id", "for _ in range(65535):", "for _ in range(65536):"):
         "identifiers cycle through 65,535 values: the 65,536th try is the first one again, still in use",
+    ("store", "EventStore.__init__",
+     "self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)",
+     "self._db = sqlite3.connect(self.path, check_same_thread=False)"):
+        "every write is inside `atomic()`'s own BEGIN IMMEDIATE / COMMIT, where Python's sqlite3 opens no "
+        "transaction of its own (it opens one only before a write outside a transaction)",
+    ("store", "EventStore.append_tournament_events", "last = int(cur.lastrowid or 0)",
+     "last = int(cur.lastrowid or 1)"):
+        "after an INSERT into a table with an INTEGER PRIMARY KEY, `lastrowid` is that row's id, never 0 or None",
     ("outbox", "OutboxSender.resend", "oldest: str | None = None", 'oldest: str | None = ""'):
         "read only through `oldest = oldest or boot`, where None and \"\" both give `boot`",
     ("link", "HubLink.__init__", "self._keepalive = keepalive  # this connection's: the broker's Server Keep Alive if it said one",  # noqa: E501
@@ -413,7 +421,7 @@ def run_module(name: str, budget: float, *, keep: bool, resume: bool = False, on
         untried = [m for m, status in _results(where, env).items() if status == "not checked"]
         skipped = _left_out(name, where, untried, env, say_stale=False)
         names = [m for m in untried if m not in skipped]
-        print(f"{name}: {len(untried)} mutants to try, {len(skipped)} of them left out by rule")
+        print(f"{name}: {len(untried)} mutants not tried yet, {len(skipped)} of them left out by rule (not run)")
     if names:
         _mutmut_run(where, env, names, budget, name)
     status_of = _results(where, env)
