@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 import socket
 import struct
+import subprocess
+import sys
 import time
 
 import pytest
@@ -380,3 +382,14 @@ def test_a_packet_identifier_in_use_is_never_given_again_even_when_all_are_taken
     link._inflight = {k: ("t", b"", False) for k in range(1, 65_536)}
     with pytest.raises(RuntimeError, match="^no MQTT packet identifier free$"):
         link._new_id()
+
+
+def test_a_hub_whose_own_code_dies_exits_without_waiting_for_its_link() -> None:
+    """A crash in the hub's own code (or a Ctrl-C) once its link's thread runs: the process ends, so
+    systemd restarts it, instead of hanging on a loop nobody will stop."""
+    code = ("from hub.edge.link import HubLink\n"
+            "link = HubLink(client_id='tapis-hub', host='127.0.0.1', port=1)\n"
+            "link._thread.start()\n"
+            "raise SystemExit(7)\n")
+    done = subprocess.run([sys.executable, "-c", code], timeout=20, capture_output=True)
+    assert done.returncode == 7, done.stderr
