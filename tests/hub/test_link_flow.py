@@ -118,14 +118,15 @@ def test_a_resend_over_the_new_brokers_packet_size_is_refused_and_the_rest_goes(
     sent, not kept), the others still go, in order."""
     link = clocked.link
     clocked.connect()
-    for topic, size in (("room/a", 10), ("room/big", 500), ("room/b", 10)):
+    exactly = 200 - len(mqtt5.publish(b"room/fits", b"", qos=1, retain=False, packet_id=1))
+    for topic, size in (("room/a", 10), ("room/big", 500), ("room/fits", exactly), ("room/b", 10)):
         link._publish(topic, b"x" * size, 1, False)
     clocked.lose(None)
     wire = clocked.connect(_connack(maximum_packet_size=200))
     link._flush()
-    assert [m.topic for _, m in _publishes(wire)] == ["room/a", "room/b"]
+    assert [m.topic for _, m in _publishes(wire)] == ["room/a", "room/fits", "room/b"]  # exactly 200 goes
     assert link.publish_refused == {("room/big", "Packet too large"): 1}
-    assert sorted(t for t, _, _ in link._inflight.values()) == ["room/a", "room/b"]
+    assert sorted(t for t, _, _ in link._inflight.values()) == ["room/a", "room/b", "room/fits"]
 
 
 def test_a_resend_held_by_receive_maximum_goes_first_when_acks_come(clocked: Clocked) -> None:

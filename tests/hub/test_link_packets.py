@@ -54,6 +54,9 @@ def test_a_refused_connection_is_said_with_the_brokers_reason(
         assert link._answered.is_set()
         clocked.connect()
         assert link.refused is None and link.connected
+        clocked.lose(None)
+        clocked.connect(b"\x00\x80\x00")  # Unspecified error: the lowest refusal is a refusal too
+        assert link.refused == "Unspecified error" and not link.connected
     finally:
         clocked.close()
 
