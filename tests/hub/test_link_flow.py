@@ -118,7 +118,8 @@ def test_a_resend_over_the_new_brokers_packet_size_is_refused_and_the_rest_goes(
     sent, not kept), the others still go, in order."""
     link = clocked.link
     clocked.connect()
-    exactly = 200 - len(mqtt5.publish(b"room/fits", b"", qos=1, retain=False, packet_id=1))
+    exactly = 200 - len(mqtt5.publish(b"room/fits", b"", qos=1, retain=False, packet_id=1)) - 1  # 2 length bytes
+    assert len(mqtt5.publish(b"room/fits", b"x" * exactly, qos=1, retain=False, packet_id=1)) == 200
     for topic, size in (("room/a", 10), ("room/big", 500), ("room/fits", exactly), ("room/b", 10)):
         link._publish(topic, b"x" * size, 1, False)
     clocked.lose(None)
