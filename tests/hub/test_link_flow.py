@@ -395,3 +395,13 @@ def test_a_hub_whose_own_code_dies_exits_without_waiting_for_its_link() -> None:
             "raise SystemExit(7)\n")
     done = subprocess.run([sys.executable, "-c", code], timeout=20, capture_output=True)
     assert done.returncode == 7, done.stderr
+
+
+def test_a_broker_that_acknowledges_nothing_makes_the_65536th_publish_wait_not_fail(clocked: Clocked) -> None:
+    """No Receive Maximum said (65,535 by the protocol) and no PUBACK coming: 65,535 are in flight,
+    each with its own identifier; the next waits for one to be freed, it does not run out of them."""
+    link = clocked.link
+    clocked.connect()
+    for _ in range(65_536):
+        link._publish("room/x", b"", 1, False)
+    assert len(link._inflight) == 65_535 and len(link._waiting) == 1
