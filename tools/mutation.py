@@ -273,6 +273,9 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
     ("link", "HubLink._connack", "self._max_out = max_out if isinstance(max_out, int) else 0",
      "self._max_out = max_out if (isinstance(max_out, int)) or True else 0"):
         "without the property `max_out` is None, read only for its truth as 0 is",
+    ("link", "_Protocol.__init__", "self._transport: asyncio.Transport | None = None",
+     'self._transport: asyncio.Transport | None = ""'):
+        "asyncio calls `connection_made`, which sets it, before any `data_received` reads it",
     ("link", "HubLink._lost", "self._up = False", "self._up = None"): "`_up` is only read for its truth",
     ("link", "HubLink._lost", "self._paused = False", "self._paused = None"): "`_paused` is only read for its truth",
     ("link", "HubLink._flush", "self._flush_due = False", "self._flush_due = None"):
