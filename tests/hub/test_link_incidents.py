@@ -159,8 +159,9 @@ def test_a_connection_lost_after_a_long_while_is_said_and_knocked_again_at_once(
     clocked.lose(None)  # at once: backs off again
     clocked.connect()
     clocked.now += 2.0  # held exactly the longest wait between tries: long enough
-    clocked.lose(None)
+    clocked.lose(None)  # closed cleanly by the broker: no reason to give
     assert link._retry == 0.05
+    assert said(caplog)[-1] == "tapis-hub: connection to the broker lost; connecting again"
 
 
 def test_a_connection_lost_right_after_it_was_made_is_said_with_its_age_and_backed_off(
