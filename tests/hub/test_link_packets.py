@@ -279,3 +279,17 @@ def test_start_raises_the_brokers_refusal_and_leaves_nothing_running() -> None:
                                                   r"\(Not authorized\)$"):
             link.start(timeout=5)
         assert not link._thread.is_alive()
+
+
+def test_start_timing_out_before_any_reason_says_no_connection_and_nothing_more() -> None:
+    """`start(timeout)` shorter than the broker's silence: nothing has failed yet, so the error names the
+    broker and no reason (not "None")."""
+    async def script(conn: Conn) -> None:
+        await conn.read()
+        await asyncio.Event().wait()  # the CONNACK never comes; the test's end cancels this
+
+    with FakeBroker(script) as broker:
+        link = HubLink(client_id="tapis-hub", host=broker.host, port=broker.port, connect_timeout=30)
+        with pytest.raises(ConnectionError) as raised:
+            link.start(timeout=0.3)
+        assert str(raised.value) == f"tapis-hub: no connection to mqtt://127.0.0.1:{broker.port}"
