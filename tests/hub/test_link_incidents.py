@@ -334,3 +334,15 @@ def test_a_connection_the_broker_resets_is_logged_with_the_sockets_reason(
         lost = [m for m in said(caplog) if "connection to the broker lost" in m]
     assert len(lost) == 1 and re.fullmatch(r"tapis-hub: connection to the broker lost \d+\.\d s after it was made "
                                            r"\(.*[Rr]eset.*\); connecting again", lost[0]), lost
+
+
+def test_a_hub_started_before_its_broker_says_so_in_the_log_at_once(caplog: pytest.LogCaptureFixture) -> None:
+    """`tapis hub` started while Mosquitto is still coming up: the first failed try is in the log at once
+    (not after a backoff), naming the broker and why."""
+    with FakeBroker(lambda conn: asyncio.sleep(0)) as broker:
+        port = broker.port
+    link = HubLink(client_id="tapis-hub", host="127.0.0.1", port=port)  # nobody listens there any more
+    with pytest.raises(ConnectionError):
+        link.start(timeout=0.5)
+    first = [m for m in said(caplog) if "yet:" in m]
+    assert len(first) == 1 and first[0].startswith(f"tapis-hub: no connection to mqtt://127.0.0.1:{port} yet: ")
