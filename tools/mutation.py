@@ -10,6 +10,7 @@ the fast tests that target it, in a throwaway copy of the working tree, within a
     .venv/bin/python tools/mutation.py --resume --only 'hub.edge.link.x_HubLink__mutmut_*' link
                                                        # a slice (mutmut name globs), tried or not
     .venv/bin/python tools/mutation.py --resume --rerun survived link   # the survivors again (new tests)
+    .venv/bin/python tools/mutation.py --resume --report link           # the tally so far, nothing run
 
 Each module prints its tally (killed / survived / no tests / timeout) and the surviving mutants'
 names; `--keep` leaves the copy (/tmp/tapis-mutation/<module>) to read a survivor with
@@ -401,7 +402,7 @@ def _results(where: Path, env: dict[str, str]) -> dict[str, str]:
 
 
 def run_module(name: str, budget: float, *, keep: bool, resume: bool = False, only: list[str] | None = None,
-               rerun: list[str] | None = None) -> tuple[dict[str, int], bool]:
+               rerun: list[str] | None = None, report: bool = False) -> tuple[dict[str, int], bool]:
     """Run (or go on with) one module; returns its tally and whether its left-out count is within bound."""
     target, tests = MODULES[name]
     where = WORK / name
@@ -410,16 +411,20 @@ def run_module(name: str, budget: float, *, keep: bool, resume: bool = False, on
         copied = where / target
         if copied.read_bytes() != (ROOT / target).read_bytes():
             raise SystemExit(f"mutation: {target} changed since the copy's mutants were made: run without --resume")
-    _copy_tree(where, fresh=not resuming)
-    pyproject = where / "pyproject.toml"
-    text = pyproject.read_text()
-    if "[tool.mutmut]" in text:  # ours wins: one target, its tests
-        text = text[:text.index("[tool.mutmut]")]
-    pyproject.write_text(text + _config(target, tests))
+    if not report:
+        _copy_tree(where, fresh=not resuming)
+        pyproject = where / "pyproject.toml"
+        text = pyproject.read_text()
+        if "[tool.mutmut]" in text:  # ours wins: one target, its tests
+            text = text[:text.index("[tool.mutmut]")]
+        pyproject.write_text(text + _config(target, tests))
     env = {**os.environ, "TAPIS_SEED": os.environ.get("TAPIS_SEED", "1")}  # same random cases for each mutant
     started = time.monotonic()
     names = list(only or [])
-    if rerun and resuming:
+    if report:
+        if not resuming:
+            raise SystemExit(f"mutation: --report needs a kept copy of {name} (--resume)")
+    elif rerun and resuming:
         names += [m for m, status in _results(where, env).items() if status in rerun]
     elif not names:
         # What no slice has tried yet, less what a rule leaves out: those are not worth their test time.
@@ -430,7 +435,7 @@ def run_module(name: str, budget: float, *, keep: bool, resume: bool = False, on
         skipped = _left_out(name, where, untried, env, say_stale=False)
         names = [m for m in untried if m not in skipped]
         print(f"{name}: {len(untried)} mutants not tried yet, {len(skipped)} of them left out by rule (not run)")
-    if names:
+    if names and not report:
         _mutmut_run(where, env, names, budget, name)
     status_of = _results(where, env)
     left_out = _left_out(name, where, [m for m, status in status_of.items()
@@ -477,6 +482,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="go on in the kept copy (its results kept, the working tree copied over it)")
     parser.add_argument("--only", action="append", metavar="GLOB",
                         help="run these mutants (mutmut names, globs allowed), tried or not: a slice")
+    parser.add_argument("--report", action="store_true", help="with --resume, run nothing: the tally so far")
     parser.add_argument("--rerun", action="append", metavar="STATUS",
                         help="with --resume, run again the mutants of this status (survived, timeout)")
     args = parser.parse_args(argv)
@@ -488,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     within = True
     for name in args.modules or MODULES:
         within &= run_module(name, budget, keep=args.keep, resume=args.resume, only=args.only,
-                             rerun=args.rerun)[1]
+                             rerun=args.rerun, report=args.report)[1]
     return 0 if within else 1
 
 
