@@ -279,6 +279,12 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
         "asyncio calls `connection_made`, which sets it, before any `data_received` reads it",
     ("link", "HubLink._run", "asyncio.set_event_loop(self.loop)", "asyncio.set_event_loop(None)"):
         "everything on the link's thread runs inside `run_forever`, where asyncio answers the running loop",
+    ("link", "HubLink._send", "self._flush_due = True", "self._flush_due = None"):
+        "a flush is then scheduled per packet, but the first writes all of the turn's packets in one write "
+        "and the others find nothing to write",
+    ("link", "HubLink._send", "self._flush_due = True", "self._flush_due = False"):
+        "a flush is then scheduled per packet, but the first writes all of the turn's packets in one write "
+        "and the others find nothing to write",
     ("link", "HubLink._lost", "self._up = False", "self._up = None"): "`_up` is only read for its truth",
     ("link", "HubLink._lost", "self._paused = False", "self._paused = None"): "`_paused` is only read for its truth",
     ("link", "HubLink._flush", "self._flush_due = False", "self._flush_due = None"):
