@@ -167,6 +167,9 @@ def _sql_case_only(original: str, mutant: str) -> bool:
 SQL_CASE = "case of SQL words (SQLite reads keywords, names and PRAGMA values in any case)"
 REVIEWED = "reviewed one by one, cannot change behaviour (EQUIVALENT, with the reason of each)"
 
+_NODELAY = ("asyncio's socket transport turns TCP_NODELAY on itself for every TCP socket (Python 3.7 and later): "
+            "the link's own setsockopt only repeats it")
+
 # Survivors read one by one and found unable to change what the module does: (module, function, the
 # line as written, the line as mutated) -> why. Matched on the code, not on mutmut's numbers (which move
 # with the file): an entry that matches no mutant any more is said ("stale") and its mutant, changed,
@@ -285,6 +288,27 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
     ("link", "HubLink._send", "self._flush_due = True", "self._flush_due = False"):
         "a flush is then scheduled per packet, but the first writes all of the turn's packets in one write "
         "and the others find nothing to write",
+    ("link", 'HubLink._made', 'sock = transport.get_extra_info("socket")',
+     'sock = None'):
+        _NODELAY,
+    ("link", 'HubLink._made', 'sock = transport.get_extra_info("socket")',
+     'sock = transport.get_extra_info(None)'):
+        _NODELAY,
+    ("link", 'HubLink._made', 'sock = transport.get_extra_info("socket")',
+     'sock = transport.get_extra_info("XXsocketXX")'):
+        _NODELAY,
+    ("link", 'HubLink._made', 'sock = transport.get_extra_info("socket")',
+     'sock = transport.get_extra_info("SOCKET")'):
+        _NODELAY,
+    ("link", 'HubLink._made', 'self._heard_at = self.loop.time()',
+     'self._heard_at = None'):
+        'the pinger starts at CONNACK, whose arrival (`_packets`) sets `_heard_at` first',
+    ("link", 'HubLink._made', 'self._goodbye = None',
+     'self._goodbye = ""'):
+        'only compared with 0x8E',
+    ("link", 'HubLink._connect_until_up', 'first = False',
+     'first = None'):
+        'only read for its truth',
     ("link", "HubLink._lost", "self._up = False", "self._up = None"): "`_up` is only read for its truth",
     ("link", "HubLink._lost", "self._paused = False", "self._paused = None"): "`_paused` is only read for its truth",
     ("link", "HubLink._flush", "self._flush_due = False", "self._flush_due = None"):
