@@ -5,6 +5,7 @@ A link on a clock the test moves (`link_harness`) or a broker of the tests' own 
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import struct
 import subprocess
@@ -393,7 +394,8 @@ def test_a_hub_whose_own_code_dies_exits_without_waiting_for_its_link() -> None:
             "link = HubLink(client_id='tapis-hub', host='127.0.0.1', port=1)\n"
             "link._thread.start()\n"
             "raise SystemExit(7)\n")
-    done = subprocess.run([sys.executable, "-c", code], timeout=20, capture_output=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}  # the code this test process imports
+    done = subprocess.run([sys.executable, "-c", code], timeout=20, capture_output=True, env=env)
     assert done.returncode == 7, done.stderr
 
 
