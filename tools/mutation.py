@@ -309,6 +309,8 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
     ("link", 'HubLink._connect_until_up', 'first = False',
      'first = None'):
         'only read for its truth',
+    ("link", "HubLink.__init__", "self.refused: str | None = None", 'self.refused: str | None = ""'):
+        "`start` reads it once `_answered` is set, which only `_connack` does, after setting it",
     ("link", "HubLink._lost", "self._up = False", "self._up = None"): "`_up` is only read for its truth",
     ("link", "HubLink._lost", "self._paused = False", "self._paused = None"): "`_paused` is only read for its truth",
     ("link", "HubLink._flush", "self._flush_due = False", "self._flush_due = None"):

@@ -407,3 +407,15 @@ def test_a_broker_that_acknowledges_nothing_makes_the_65536th_publish_wait_not_f
     for _ in range(65_536):
         link._publish("room/x", b"", 1, False)
     assert len(link._inflight) == 65_535 and len(link._waiting) == 1
+
+
+def test_a_message_on_a_topic_never_subscribed_is_ignored(clocked: Clocked) -> None:
+    """A broker's stray delivery (a retained leftover, a bridge's mistake) on a topic the hub never asked
+    for: dropped quietly (acknowledged at QoS 1), the link stays up."""
+    link = clocked.link
+    wire = clocked.connect()
+    link._packets(mqtt5.Reader(1 << 20).feed(mqtt5.publish(b"room/stray", b"x", qos=1, retain=True,
+                                                           packet_id=5))[0])
+    link._flush()
+    assert [p for p in wire.packets() if p[0] >> 4 == mqtt5.PUBACK] == [(mqtt5.PUBACK << 4, struct.pack("!H", 5))]
+    assert link.connected and not wire.aborted
