@@ -16,6 +16,7 @@ packet read is kept in `conn.received` for the test to check from its own thread
 from __future__ import annotations
 
 import asyncio
+import socket
 import struct
 import threading
 from collections import deque
@@ -85,6 +86,12 @@ class Conn:
 
     def abort(self) -> None:
         """The broker's side drops the connection without a word (a crash, a cut cable)."""
+        self._writer.transport.abort()
+
+    def reset(self) -> None:
+        """The broker's host resets the connection (RST, not FIN): what a crash or a firewall does."""
+        sock = self._writer.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self._writer.transport.abort()
 
     def publishes(self) -> list[mqtt5.Incoming]:
