@@ -36,6 +36,7 @@ class _Hand:
     names: dict[int, str]
     events: list[dict[str, Any]] = field(default_factory=list)
     complete: bool = True
+    context: object = None  # the stored context of this hand, read at its start (the store keeps only the last)
 
 
 class HandRecorder:
@@ -60,7 +61,8 @@ class HandRecorder:
         kind = event.get("type")
         if kind == "hand_start" and "button" in event:  # the game's (a bare table view's has no button)
             self._hands[table] = _Hand(int(event["hand"]), self._wall(), str(event.get("ruleset", "")),
-                                       self._names(table))
+                                       self._names(table),
+                                       context=self.floor_tables.store.get_config(_CONTEXT + table))
             return
         current = self._hands.get(table)
         if current is not None and event.get("hand") == current.hand and len(current.events) < _MAX_EVENTS:
@@ -72,7 +74,7 @@ class HandRecorder:
         except Exception as err:  # noqa: BLE001 - a history lost is logged; the hub plays on
             self.failed += 1
             self.last_error = f"{table} hand {event.get('hand')}: {err!r}"[:300]
-            log.exception("hub: the history of %s hand %s was not written", table, event.get("hand"))
+            log.error("hub: the history of %s hand %s was not written: %s", table, event.get("hand"), err)
         finally:
             if current is not None and current.hand == event.get("hand"):
                 del self._hands[table]
@@ -89,7 +91,10 @@ class HandRecorder:
 
     def _write(self, table: str, end: dict[str, Any], current: _Hand | None) -> None:
         store = self.floor_tables.store
-        ctx = store.get_config(_CONTEXT + table)
+        # the hand's own context, kept at its start: by its end the store may hold the next hand's already
+        # (a hand ended and the next one started in one step: a cancel on "new hand", a hub back mid-hand)
+        ctx = current.context if current is not None and isinstance(current.context, dict) and \
+            current.context.get("hand_no") == end.get("hand") else store.get_config(_CONTEXT + table)
         if not isinstance(ctx, dict) or ctx.get("hand_no") != end.get("hand"):
             raise TournamentError(f"no stored start for {table} hand {end.get('hand')}")
         game = self.floor_tables.game(table)

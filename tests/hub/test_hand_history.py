@@ -264,6 +264,35 @@ def test_a_hand_the_hub_restarted_in_is_on_record_whole(tmp_path: Path) -> None:
     replays(record)
 
 
+def test_a_hand_heard_ending_after_the_next_one_started_is_on_record(tmp_path: Path) -> None:
+    """The store keeps only a table's last hand context: when the next hand has started (its context
+    stored) by the time the recorder hears this hand's end, the record is still written, from the context
+    it kept at the hand's start. (A hub killed mid-hand and started again met this in the room's outage
+    tests: "no stored start", every history of the restart lost.)"""
+    with EventStore(tmp_path / "hub.db", durable=False) as store:
+        new_demo(store, players=6, tables=1, ruleset="cdc-2013", seed=6)
+        room = open_room(store, seed=6)
+        recorder = HandRecorder(room.tables, wall=lambda: room.now)
+        heard_ends: list[dict[str, Any]] = []
+        late: list[dict[str, Any]] = []
+        receive = room.tables.receive
+
+        def one_step_late(table: str, event: Any, payload: bytes, now: float) -> Output | None:
+            out = receive(table, event, payload, now)
+            for e in late:  # the step before's events, heard once this one is stored too
+                recorder.event(e)
+                if e["type"] == "hand_end":
+                    heard_ends.append(e)
+            late[:] = out.events if out is not None else []
+            return out
+
+        room.tables.receive = one_step_late  # type: ignore[method-assign]
+        while len(heard_ends) < 4:
+            room.step()
+        assert (recorder.failed, recorder.last_error) == (0, None)
+        assert HistoryStore(store).count() == recorder.written == len(heard_ends)
+
+
 def _store_with_hands(path: Path) -> None:
     felt = Felt({1: 5000, 2: 5000})
     with EventStore(path) as store:
