@@ -196,9 +196,9 @@ function showHealth(h) {
   badge.classList.toggle("hidden", h.store !== "down");
 }
 
-// A seat's player: the table's own snapshot names tournament players; else the floor's clock data does.
 // One name for a table wherever a TD reads it (issue #30): "Table 1", whether the hub says t1 or 1.
 function tableName(id) { const s = String(id); return `${t("table")} ${/^t\d+$/.test(s) ? s.slice(1) : s}`; }
+// A seat's player: the table's own snapshot names tournament players; else the floor's clock data does.
 function seatName(table, seat) {
   const n = /^t(\d+)$/.exec(table), c = ROOM.clock;
   const at = n && c && c.tables ? c.tables[n[1]] : null;
