@@ -32,10 +32,9 @@ class ScriptedReader:
     def stop(self, timeout: float = 2.0) -> None: ...
 
 
-def test_a_second_without_frames_lifts_no_card_and_a_lost_tag_gone_still_times_out() -> None:
+def scripted_agent(clock: ManualClock) -> tuple[TableAgent, list[ScriptedReader], RecordingPublisher, DeckRegistry]:
+    """Table t1's agent (a 9-seat profile left alone) on a scripted reader, its publisher recording."""
     registry = DeckRegistry.generate(["t1"])
-    profile = TableProfile.default("t1", seats=9)
-    clock = ManualClock(100.0)
     readers: list[ScriptedReader] = []
     publisher = RecordingPublisher("t1")
 
@@ -43,8 +42,14 @@ def test_a_second_without_frames_lifts_no_card_and_a_lost_tag_gone_still_times_o
         readers.append(ScriptedReader(**kw))
         return readers[-1]
 
-    agent = TableAgent(profile=profile, registry=registry, open_link=None, publisher=publisher, clock=clock,
-                       reader_factory=reader)
+    agent = TableAgent(profile=TableProfile.default("t1", seats=9), registry=registry, open_link=None,
+                       publisher=publisher, clock=clock, reader_factory=reader)
+    return agent, readers, publisher, registry
+
+
+def test_a_second_without_frames_lifts_no_card_and_a_lost_tag_gone_still_times_out() -> None:
+    clock = ManualClock(100.0)
+    agent, readers, publisher, registry = scripted_agent(clock)
     ace, king = (bytes.fromhex(registry.uid_of("t1/A", c)) for c in ("As", "Kd"))
     out = readers[0].out
 

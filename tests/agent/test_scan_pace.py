@@ -3,19 +3,13 @@ read-order windows follow it, and a pace far from the profile's is said in plain
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from firmware_bridge import Heartbeat
-from hw.decks import DeckRegistry
 from hw.ports import ManualClock
-from hw.profile import TableProfile
-from table_agent.agent import TableAgent
 from table_agent.reader import FramesRead, LinkChanged
 from table_agent.scan_pace import PaceChanged, ScanPace
-from tests.agent.test_reader_silence import ScriptedReader
-from tests.pcsc.agent_fakes import RecordingPublisher
+from tests.agent.test_reader_silence import scripted_agent
 from tests.support import wait_until
 
 
@@ -63,18 +57,8 @@ def test_a_rebooted_or_stopped_board_is_measured_anew() -> None:
 
 
 def test_the_agents_windows_follow_the_boards_heartbeats() -> None:
-    registry = DeckRegistry.generate(["t1"])
-    profile = TableProfile.default("t1", seats=9)  # scan_period_ms = 50, as a profile left alone says
     clock = ManualClock(100.0)
-    readers: list[ScriptedReader] = []
-    publisher = RecordingPublisher("t1")
-
-    def reader(**kw: Any) -> ScriptedReader:
-        readers.append(ScriptedReader(**kw))
-        return readers[-1]
-
-    agent = TableAgent(profile=profile, registry=registry, open_link=None, publisher=publisher, clock=clock,
-                       reader_factory=reader)
+    agent, readers, publisher, registry = scripted_agent(clock)  # scan_period_ms = 50, as a profile left alone says
     assert agent.watch.judge.window == pytest.approx(0.075)
     agent.start()
     try:
