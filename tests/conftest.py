@@ -1,5 +1,6 @@
-"""Shared fixtures: a real Mosquitto on a free loopback port, and a guard that fails any test whose
-threads or callbacks logged an exception (a callback must never fail silently)."""
+"""Shared fixtures: a real Mosquitto on a free loopback port, the seed rulebooks alone in the registry,
+and a guard that fails any test whose threads or callbacks logged an exception (a callback must never
+fail silently)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import hub.rulebooks as rulebooks
 from hub.edge.broker import EmbeddedBroker
 from tests.seeds import ENV, draw_seed
 
@@ -29,6 +31,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         for name, value in item.user_properties:
             if name == ENV:
                 report.sections.append(("random seed", f"replay: {ENV}={value} pytest '{item.nodeid}'"))
+
+
+@pytest.fixture(autouse=True)
+def _seed_rulebooks_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club's rulebook one test registers is forgotten after it: each test starts with the five seeds
+    (the registry is process-wide; a club file left in it changed what a later test counted)."""
+    monkeypatch.setattr(rulebooks, "_BOOKS", dict(rulebooks._seeds()))
 
 
 @pytest.fixture
