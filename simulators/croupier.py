@@ -89,7 +89,9 @@ class Croupier:
         self._early: str | None = None  # a street already on the board when its round opens (pouques 77)
         self._aside: str | None = None  # a premature turn set aside, reshuffled for the river (cdc 8.4)
         self._first_burn: str | None = None  # an exposed card that is the first burn (cdc 7.3)
-        self._faulty = False  # a board fault this street: the hub deals it to the game at its first action
+        # a board fault whose street the hub holds: it deals it to the game at its first action (a street
+        # the game already had bets out as usual once the felt's board is the game's again)
+        self._faulty = False
         self._away: int | None = None  # the seat this croupier marked away (absent_player), back after the hand
 
     def _wait(self, condition: Callable[[], bool]) -> bool:
@@ -419,9 +421,9 @@ class Croupier:
         betting = self.watch.betting
         if betting is not None and betting.open and betting.street not in betting.closed \
                 and len(self._board) in (3, 4, 5) and betting.street == _NEXT_NAME[len(self._board)]:
-            # the street was out before the fault (a fourth flop card): the hub dealt it already, and
-            # will deal the next one at its first action
-            self._faulty = True
+            # the street was out before the fault (a fourth flop card): the hub dealt it already; once
+            # it is bet out with the board put right, the next one is dealt as usual
+            self._faulty = False
             return True
         self._faulty = False
         first = next(iter(self._live()), None)
@@ -513,7 +515,6 @@ class Croupier:
             if not self._pause() or not self._place(Board(card)):
                 return self._gave_up()
         self._made(kind)
-        self._faulty = True
         ruling = self._ruling(kind, ctx)
         if self.watch.result is not None or self.watch.hand != ctx.hand:
             return True
@@ -551,6 +552,7 @@ class Croupier:
                 return self._gave_up()
         else:
             self._board.extend(early)  # a ruling that leaves the cards where they are
+            self._faulty = True  # more cards on the felt than in the game when the round ends: held
         return True
 
     def _board_removed(self, ctx: HandContextCmd) -> bool | None:
@@ -559,11 +561,12 @@ class Croupier:
         if not self._pause() or not self._take_off(self.felt.uid(card)):
             return self._gave_up()
         self._made(FaultKind.BOARD_REMOVED)
-        self._faulty = True
         ruling = self._ruling(FaultKind.BOARD_REMOVED, ctx)
         if self.watch.result is not None or ruling is None:
             return True if self.watch.result is not None else self._gave_up()
-        if ruling.decision == "continue" and (not self._pause() or not self._place(Board(card))):
+        if ruling.decision != "continue":
+            self._faulty = True  # a card short on the felt when the round ends: the hub holds the next street
+        elif not self._pause() or not self._place(Board(card)):
             return self._gave_up()
         return True
 

@@ -357,12 +357,17 @@ class TableGame:
         hand = self.hand
         assert hand is not None
         out = self._feed_board()
+        round_was_open = hand.round_open
         try:
             hand.act(seat, action, to)
         except RulesError as err:
             out.events.append(self._event("action", seat=seat, action=action, to=to, status="rejected",
                                           reason=str(err), message=refusals.message("refused")))
             return out
+        if self._faulty_board and round_was_open and not hand.round_open and len(self.board) == len(hand.board):
+            # the faulty street bet out with the felt's board the engine's: the fault's remedy is done, the
+            # next street is fed as its cards land (the lights show who speaks), not at its first action
+            self._faulty_board = False
         if action != "fold" or via == "panel":
             self.actions.append(action)
         return out.extend(self._after_engine(via=via))

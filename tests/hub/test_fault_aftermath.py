@@ -276,3 +276,29 @@ def test_an_absent_big_blinds_blind_stays_in_the_pot_when_all_fold_to_the_small_
     felt.act(1, "fold")
     end = felt.end()
     assert end["result"] == "uncontested" and stacks(end) == {1: 10_000, 2: 10_100, 3: 9_900, 4: 10_000}, end
+
+
+def test_after_a_board_fault_bet_out_the_next_street_shows_who_speaks() -> None:
+    """A fourth card on the flop, burned for the turn (cdc 8.3), the flop bet out: the turn is dealt as
+    usual. The board fault's hold (a street fed to the game at its first action) lasted one street too
+    long: at the turn the table's lights showed nobody to act until someone pressed."""
+    felt = four_players("cdc-2013")
+    for seat in (4, 1, 2):
+        felt.act(seat, "call")
+    felt.act(3, "check")
+    felt.card("burn", "2c")
+    for face in ("3c", "4c", "5c"):
+        felt.card("board", face)
+    ruled = felt.fault("flop_four_cards", ["6c"])
+    assert next(e for e in ruled.events if e["type"] == "fault")["ruling"]["decision"] == "extra_card_burn"
+    felt.card("board", "6c")
+    felt.seq += 1
+    felt.game.card(wire.CardEvent(table="t1", boot="b", seq=felt.seq, at=float(felt.seq), type="card_left",
+                                  zone="board", uid=f"{DECK.index('6c') + 1:08X}", card="6c", deck="A",
+                                  order=felt.seq))
+    felt.card("burn", "6c")
+    for seat in (2, 3, 4, 1):
+        felt.act(seat, "check")
+    turn = felt.card("board", "7c")
+    told = [c for c in turn.commands if isinstance(c, wire.BettingCmd)]
+    assert [(c.street, c.open, c.to_act) for c in told] == [("turn", True, 2)], turn.commands
