@@ -21,7 +21,7 @@ from hub.rules.hand import Hand
 from hub.rules.phh import PhhHand, build_hand
 from hub.rules.positions import clockwise
 from hub.rules.records import ActionKind, ActionStatus, RulesError, Street
-from hub.rules.rulesets import get_ruleset
+from hub.rules.rulesets import OddChips, get_ruleset
 
 RECORD_VERSION = 1
 # Bounds: a hand's record stays a few kB; a table that misbehaves (a card shuffled on an antenna for
@@ -169,9 +169,15 @@ class _Shadow:
             for p in hand.showdown_order():  # PHH: each hand shown (cards named) or mucked (none)
                 self.actions.append(f"p{p} sm {''.join(hole[p])}" if p in hole else f"p{p} sm")
             try:
-                hand.showdown({p: tuple(hole[p]) if p in hole else None for p in hand.live})
+                result = hand.showdown({p: tuple(hole[p]) if p in hole else None for p in hand.live})
             except RulesError as err:
                 self.problems.append(_cut(f"showdown: {err}"))
+                return
+            if hand.rules.odd_chips is OddChips.ONE_EACH and any(p.amount % len(p.winners) >= 2 for p in result.pots):
+                # PHH's readers give a split pot's remainder to its first winner: the rulebook's one each
+                # is the hub's stacks, which this record keeps, but no PHH replay gives them
+                self.problems.append(f"odd chips one each ({hand.rules.article('odd_chip')}): "
+                                     "a PHH replay gives them all to the first winner")
 
     @property
     def stacks(self) -> list[int] | None:

@@ -34,7 +34,7 @@ from hub.rules.game_file import get_game
 from hub.rules.positions import clockwise, default_positions, next_positions
 from hub.rules.pots import build_pots, split_pot
 from hub.rules.records import FaultKind as EngineFaultKind
-from hub.rules.rulesets import TimeCaller, get_ruleset
+from hub.rules.rulesets import OddChips, TimeCaller, get_ruleset
 from hub.rules.timecall import TimeCall
 from tablewire import wire
 from tablewire.faults import FaultDetected, FaultKind
@@ -673,7 +673,7 @@ class TableGame:
             live = clockwise(hand.live, hand.positions.button)
             for amount, eligible in build_pots(finished, live, hand.dead, hand.ante_capped):
                 sharing = [s for s in live if s in eligible]
-                for seat, share in split_pot(amount, sharing):
+                for seat, share in split_pot(amount, sharing, hand.rules.odd_chips is OddChips.ONE_EACH):
                     stacks[seat] += share
                 pots.append({"amount": amount, "winners": sharing})
             if not pots:

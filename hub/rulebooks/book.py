@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hub.rules.rulesets import (
     MinRaiseRule,
+    OddChips,
     ReopenRule,
     Ruleset,
     ShowdownOrder,
@@ -121,6 +122,7 @@ class _Rules(BaseModel):
     bb_ante: bool | None = None
     no_ante_heads_up: bool | None = None
     released_raise_only_if_wagered: bool | None = None
+    odd_chips: OddChips | None = None
 
 
 class _Rulings(BaseModel):

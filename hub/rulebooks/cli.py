@@ -61,6 +61,7 @@ SETTINGS_FR: dict[str, tuple[str, str]] = {
     "bb_ante": ("Ante payée par la grosse blinde", "antes"),
     "no_ante_heads_up": ("Pas d'ante en tête-à-tête", "antes"),
     "released_raise_only_if_wagered": ("Joueur libéré : relance seulement s'il avait misé", "out_of_turn"),
+    "odd_chips": ("Jetons indivisibles d'un partage", "odd_chip"),
 }
 
 
@@ -73,6 +74,8 @@ VALUE_FR: dict[str, str] = {
     "dead_if_opened": "main morte si le pot était ouvert",
     "in_order": "prises dans l'ordre", "second_out_of_turn": "la seconde est hors de tour",
     "last_aggressor": "le dernier agresseur", "first_raiser": "le premier relanceur",
+    "nearest": "tous au gagnant le plus près à gauche du bouton",
+    "one_each": "un chacun aux premiers gagnants à gauche du bouton",
     "player": "un joueur", "self": "le joueur lui-même", "dealer": "le donneur", "official": "le directeur",
     "first_card": "la première carte", "own_last_card": "sa propre dernière carte",
     "button_second_card": "la deuxième carte du bouton", "last_card": "la dernière carte",

@@ -65,8 +65,11 @@ def build_pots(
     return pots
 
 
-def split_pot(amount: int, winners_in_order: Sequence[int]) -> list[tuple[int, int]]:
-    """Equal shares; the odd chips go one each from the first winner on (the button's left)."""
+def split_pot(amount: int, winners_in_order: Sequence[int], one_each: bool = False) -> list[tuple[int, int]]:
+    """Equal shares; the chips left over go to the first winner on the button's left (cdc 11.8), or
+    one each from him on (`one_each`: brest VIII.13, pcpm)."""
     n = len(winners_in_order)
     share, odd = divmod(amount, n)
+    if not one_each:
+        return [(seat, share + (odd if i == 0 else 0)) for i, seat in enumerate(winners_in_order)]
     return [(seat, share + (1 if i < odd else 0)) for i, seat in enumerate(winners_in_order)]

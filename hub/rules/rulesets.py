@@ -41,6 +41,13 @@ class ShowdownOrder(StrEnum):
     FIRST_RAISER = "first_raiser"  # « premier joueur à avoir relancé » (pouques 55)
 
 
+class OddChips(StrEnum):
+    """Who gets the chips a split pot cannot divide (« jetons indivisibles »)."""
+
+    NEAREST = "nearest"  # every one to the winner nearest the button's left (cdc 11.8, cpt87 2.10; PokerKit)
+    ONE_EACH = "one_each"  # one each to the first winners on the button's left (brest VIII.13, pcpm)
+
+
 class TimeCaller(StrEnum):
     PLAYER = "player"  # a seated player (opponent)
     SELF = "self"  # the player himself
@@ -72,6 +79,7 @@ class Ruleset:
     no_ante_heads_up: bool = False  # pouques: no ante heads-up
     released_raise_only_if_wagered: bool = False  # pcpm: a released player may raise only if
     # his own out-of-turn action was a bet or raise
+    odd_chips: OddChips = OddChips.NEAREST
     articles: Mapping[str, str] = field(default_factory=dict)
     cite: Mapping[str, str] = field(default_factory=dict)  # topic -> the rulebook whose article it is,
     # where a club's file inherits it unchanged ("cdc-2013 10.5"); absent: this rulebook's own

@@ -15,7 +15,7 @@ from hub.rules.games import Game
 from hub.rules.positions import Positions, clockwise
 from hub.rules.pots import build_pots, split_pot
 from hub.rules.records import HandEndKind, HandResult, PotResult, Street
-from hub.rules.rulesets import Ruleset, ShowdownOrder
+from hub.rules.rulesets import OddChips, Ruleset, ShowdownOrder
 from hub.rules.variant_eval import score
 
 
@@ -102,6 +102,7 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
     stacks = dict(hand.stack)
     results: list[PotResult] = []
     button = hand.positions.button
+    one_each = hand.rules.odd_chips is OddChips.ONE_EACH
     for amount, eligible in reversed(layers):  # outermost pot first (cdc 11.7)
         contenders = [s for s in eligible if s in scores]
         if contenders:
@@ -110,7 +111,7 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
         else:  # nobody showed: the hands mucked last stand in showdown order
             winners = [next(s for s in shown if s in eligible)]
         in_order = clockwise(winners, button)
-        shares = split_pot(amount, in_order)
+        shares = split_pot(amount, in_order, one_each)
         for s, chips in shares:
             stacks[s] += chips
         results.append(PotResult(amount, eligible, tuple(in_order), tuple(shares)))

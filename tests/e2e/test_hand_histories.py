@@ -155,12 +155,14 @@ def test_every_hand_of_a_room_with_faults_is_on_record_and_pokerkit_replays_it(t
                     assert hub_stacks == doc["starting_stacks"], path.name
                 continue
             if not doc["_tapis_replayable"]:
-                # The one deal PHH cannot say: a hand a ruling made dead (an absent player's big blind) whose
-                # turn never came, everyone else folding to one player before it: the hub ends the hand there,
-                # PHH waits for that player's action. Said in the record; counted below.
+                # What PHH cannot say, said in the record and counted below: a hand a ruling made dead (an
+                # absent player's big blind) whose turn never came, everyone else folding to one player
+                # before it (the hub ends the hand there, PHH waits for that player's action); a split
+                # pot's odd chips one each (brest VIII.13, pcpm: PHH gives them all to the first winner).
                 dead = [r for r in doc["_tapis_rulings"] + doc["_tapis_faults"] if r.get("decision") == "hand_dead"]
-                assert dead and doc["_tapis_problems"] == ["the actions end before the hand does"], \
-                    (path.name, doc["_tapis_problems"])
+                said = doc["_tapis_problems"]
+                assert (dead and said == ["the actions end before the hand does"]) or \
+                    (len(said) == 1 and said[0].startswith("odd chips one each")), (path.name, said)
                 unsaid += 1
                 continue
             assert _pokerkit_stacks(text) == hub_stacks, (path.name, text)

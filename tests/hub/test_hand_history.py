@@ -353,3 +353,34 @@ def test_a_big_blind_alone_first_after_the_button_replays_as_pokerkit_plays_it()
         "'p4 f', 'p1 cc', 'p2 cc', 'd db 3c4d9h', 'p1 cbr 200', 'p2 f', 'p3 cc', 'd db Ts', 'p1 cc', 'p3 cc', "
         "'d db Jd', 'p1 cc', 'p3 cc', 'p1 sm AsAh', 'p3 sm QhQd']", ""])
     assert list(replay_hand(loads(text))) == pokerkit_stacks(text) == [1800, 700, 500, 1000]
+
+
+@pytest.mark.parametrize(("ruleset", "first_winner"), [("cdc-2013", 118), ("brest-2011", 117)])
+def test_a_pot_split_three_ways_with_two_odd_chips_says_whether_a_phh_replay_gives_them(
+        ruleset: str, first_winner: int) -> None:
+    """350 shared by seats 3, 4 and 1 (the board plays): cdc 11.8 gives both odd chips to seat 3, the
+    nearest on the button's left, as PokerKit does; brest VIII.13 gives one each to seats 3 and 4, which
+    no PHH replay gives: the record keeps the hub's stacks and says why it cannot be replayed."""
+    felt = Felt({1: 5000, 2: 5000, 3: 5000, 4: 5000}, ruleset=ruleset)
+    felt.new_hand()
+    felt.deal("2c", "3d", "4s", "5c", "2d", "3c", "4d", "5s")  # seats 2, 3, 4, 1
+    felt.act(4, "call")
+    felt.act(1, "call")
+    felt.act(2, "fold")
+    felt.act(3, "check")
+    for street in (("Ah", "Kh", "Qh"), ("Jh",), ("Th",)):
+        for face in street:
+            felt.card("board", face)
+        for seat in (3, 4, 1):
+            felt.act(seat, "check")
+    assert felt.stacks[3] - 4900 == first_winner, felt.stacks
+    record = felt.record()
+    assert record["finishing_stacks"] == [felt.stacks[s] for s in record["seats"]]
+    if ruleset == "cdc-2013":
+        assert record["replayable"], record["problems"]
+        replays(record)
+    else:
+        assert not record["replayable"]
+        assert record["problems"] == ["odd chips one each (brest-2011 VIII.13): a PHH replay gives them all to the "
+                                      "first winner"]
+        assert pokerkit_stacks(phh(record)) != record["finishing_stacks"]

@@ -119,8 +119,6 @@ def play(rng: random.Random, game: Game) -> tuple[list[int], list[int]] | None:
     assert not st.status
     assert h.result is not None
     pots = h.result.pots
-    if any(p.amount % len(p.winners) >= 2 for p in pots):
-        return None  # several odd chips: one each from the button's left (brest VIII.13)
     odd = [p.winners for p in pots if p.amount % len(p.winners)]
     if odd and any(sum(q.winners == w for q in pots) > 1 for w in odd):
         return None  # pots won by the same players: PokerKit merges them before the split

@@ -39,10 +39,11 @@ def test_nothing_but_dead_money_goes_to_the_live_seats() -> None:
     assert build_pots({1: 25, 2: 25}, [1, 2], {1: 25, 2: 25}) == [(50, (1, 2))]
 
 
-def test_odd_chips_go_one_each_from_the_first_winner() -> None:
+def test_odd_chips_go_to_the_first_winner_or_one_each_from_him() -> None:
     assert split_pot(101, [5, 2]) == [(5, 51), (2, 50)]
     assert split_pot(102, [5, 2, 3]) == [(5, 34), (2, 34), (3, 34)]
-    assert split_pot(104, [5, 2, 3]) == [(5, 35), (2, 35), (3, 34)]
+    assert split_pot(104, [5, 2, 3]) == [(5, 36), (2, 34), (3, 34)]  # cdc 11.8: the nearest on the left
+    assert split_pot(104, [5, 2, 3], one_each=True) == [(5, 35), (2, 35), (3, 34)]  # brest VIII.13, pcpm
 
 
 def test_three_pots_and_the_dead_chips_go_to_the_last_one() -> None:
