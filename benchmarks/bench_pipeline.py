@@ -174,7 +174,7 @@ def run_room(args: argparse.Namespace, hub_kind: str) -> dict[str, Any]:
     for stamps in (hub_received, hub_dequeued, hub_handled):
         stamps.clear()
     faults: dict[tuple[str, int], tuple[float, float]] = {}
-    recorder_s: list[float] = []
+    recorder_s: list[tuple[float, float]] = []
     probe = None
     with EmbeddedBroker() as broker:
         room = demo.Room(hub=None, tables=[], registry=registry)
@@ -277,18 +277,31 @@ def run_room(args: argparse.Namespace, hub_kind: str) -> dict[str, Any]:
     return {"wall": wall, "hands": counts["hands"], "events": counts["events"], "cards": pair(received),
             "rulings": pair(rulings), "agent_read": agent_read, "to_broker": to_broker, "by_stage": by_stage,
             "hub_cpu": (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / wall, "worker_cpu": worker_cpu,
-            "recorder_s": recorder_s}
+            "recorder_s": [end - began for began, end in recorder_s],
+            "waited": waited(faults, hub_dequeued, recorder_s)}
 
 
-def _timed(write: Any, spent: list[float]) -> Any:
-    """`HandRecorder._write` timed: the hub's thread's time on a hand's history, at its end."""
+def _timed(write: Any, spent: list[tuple[float, float]]) -> Any:
+    """`HandRecorder._write` timed: when the hub's thread wrote a hand's history (CLOCK_MONOTONIC, shared by
+    the processes: a ruling published by a table meanwhile waited for it)."""
     def timed(self: Any, *a: Any) -> Any:
-        began = time.perf_counter()
+        began = time.monotonic()
         try:
             return write(self, *a)
         finally:
-            spent.append(time.perf_counter() - began)
+            spent.append((began, time.monotonic()))
     return timed
+
+
+def waited(faults: dict[tuple[str, int], tuple[float, float]], dequeued: dict[tuple[str, int], float],
+           writes: list[tuple[float, float]]) -> list[float]:
+    """For each ruling the hub's loop took up, the seconds it waited behind a history being written: the
+    overlap of (the table published it, the hub's loop took it) with the recorder's writes (0: none)."""
+    out = []
+    for k, (_read, sent) in faults.items():
+        if k in dequeued:
+            out.append(sum(max(0.0, min(end, dequeued[k]) - max(began, sent)) for began, end in writes))
+    return out
 
 
 def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
@@ -338,6 +351,13 @@ def report_recorder(args: argparse.Namespace, runs: dict[str, list[dict[str, Any
     spent = [v for r in runs["on"] for v in r["recorder_s"]]
     if len(spent) >= 2:
         print(percentiles("the recorder on the hub's thread, per hand's history written", spent))
+    behind = [v for r in runs["on"] for v in r["waited"]]
+    hit = sorted(v for v in behind if v > 0)
+    if behind:
+        print(f"rulings that waited behind a history being written: {len(hit)} of {len(behind)} "
+              f"({len(hit) / len(behind) * 100:.1f} %)"
+              + (f", by {statistics.median(hit) * 1000:.2f} ms (median), {hit[-1] * 1000:.2f} ms at most"
+                 if hit else ""))
 
 
 def main() -> None:

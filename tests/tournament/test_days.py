@@ -3,6 +3,7 @@ seeded, recorded), on the TD's word or at the structure's day-end break once the
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from typing import Any
@@ -11,7 +12,7 @@ import pytest
 
 from hub.floor.bag_sheet import bags_csv, bags_text, sheet
 from hub.tournament.errors import FloorError
-from hub.tournament.events import ClockPaused, DayEnded
+from hub.tournament.events import ClockPaused, DayEnded, event_from_dict
 from hub.tournament.structure import Break, Level, Structure
 from hub.tournament.tournament import Tournament
 from tests.tournament.floor_helpers import end, start, started
@@ -78,6 +79,8 @@ def test_the_draw_is_seeded_and_a_replay_gives_the_same_day() -> None:
 
     a, b, c = day_one(1), day_one(1), day_one(2)
     assert a.state.days == b.state.days and a.state.days[0].draw != c.state.days[0].draw
+    day = a.state.days[0]
+    assert event_from_dict(json.loads(json.dumps(day.to_dict()))) == day  # as the store keeps it
     again = Tournament.replay(a.events, rng=random.Random(99))
     assert again.state.days == a.state.days
     assert sheet(again.state) == sheet(a.state) == sheet(a.state, day=1)
