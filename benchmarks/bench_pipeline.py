@@ -112,9 +112,16 @@ def published_at(publish):  # type: ignore[no-untyped-def]
 Stamps = dict[tuple[str, int], float]
 
 
+_HOOKS: list[tuple[Stamps, Stamps, Stamps]] = []  # installed once: every run of the process shares them
+
+
 def hub_timings() -> tuple[Stamps, Stamps, Stamps]:
     """Times each fault event reaches the hub's paho thread, its consumer thread, and is done with
-    (the ruling published)."""
+    (the ruling published); emptied for each run."""
+    if _HOOKS:
+        for stamps in _HOOKS[0]:
+            stamps.clear()
+        return _HOOKS[0]
     received: Stamps = {}
     dequeued: Stamps = {}
     handled: Stamps = {}
@@ -147,6 +154,7 @@ def hub_timings() -> tuple[Stamps, Stamps, Stamps]:
 
     MqttLink._wrap = timed_wrap  # type: ignore[method-assign]
     HubService._handle_message = timed_handle  # type: ignore[method-assign]
+    _HOOKS.append((received, dequeued, handled))
     return received, dequeued, handled
 
 
@@ -171,8 +179,6 @@ def run_room(args: argparse.Namespace, hub_kind: str) -> dict[str, Any]:
     rulings: dict[Key, list[float]] = defaultdict(list)
     counts = {"events": 0, "hands": 0}
     hub_received, hub_dequeued, hub_handled = hub_timings()
-    for stamps in (hub_received, hub_dequeued, hub_handled):
-        stamps.clear()
     faults: dict[tuple[str, int], tuple[float, float]] = {}
     recorder_s: list[tuple[float, float]] = []
     probe = None
