@@ -27,6 +27,7 @@ FIELDS: Mapping[str, tuple[str, str]] = {
     "on": ("marche ou arrêt", "on or off"),
     "by": ("le nom du DT", "the TD's name"), "reason": ("le motif", "the reason"),
     "buy_in_cents": ("le droit d'entrée", "the buy-in"), "payouts": ("la répartition des prix", "the payouts"),
+    "day": ("le jour", "the day"),
 }
 
 

@@ -62,6 +62,7 @@ def test_the_bag_sheet_from_the_file_then_the_end_of_the_day_reprinted(tmp_path:
     assert code == 0 and json.loads(js)["data"]["kind"] == "day_end"
     assert run(["end-day", "--db", path])[0] == 2  # refused, once is enough
     assert run(["bags", "--day", "2", "--db", path])[0] == 2
+    assert run(["bags", "--day", "0", "--db", path])[0] == 2  # « le jour : au moins 1 » / "the day: at least 1"
 
 
 def test_the_draw_survives_a_restart_of_the_hub_and_seats_day_two(tmp_path: Path) -> None:
