@@ -191,11 +191,12 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
               dashboard_host: str = "127.0.0.1", users: Mapping[str, str] | None = None,
               link_options: dict[str, object] | None = None, shard: Shard | None = None,
               listed: frozenset[str] | None = None, durable: bool = True, group_sync: bool = True,
-              rulebooks: str | None = None) -> HubParts:
+              rulebooks: str | None = None, record_hands: bool = True) -> HubParts:
     """The hub's object graph on a broker (`tapis hub`, and `tapis demo`'s room): the service, the
     tournament floor and its tables from the store `db`, the TD dashboard on `dashboard` (0: none;
     served at once). Nothing is connected until `start()`. `group_sync=False`: the store syncs every
-    COMMIT, as before the group commit (the benchmark's `tournament-commit`)."""
+    COMMIT, as before the group commit (the benchmark's `tournament-commit`). `record_hands=False`: no hand
+    history is written (the benchmark's recorder off, `bench_pipeline.py --db`)."""
     from hub.dashboard import Dashboard
     from hub.edge.link import HubLink
     from hub.edge.service import HubService
@@ -222,7 +223,7 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
     service = HubService(link=link, floor_tables=floor_tables, shard=shard,
                          tables=room_tables(listed, floor_tables),
                          subscribe=sorted(listed) if shard is not None and listed is not None else None)
-    if floor_tables is not None:  # every hand's history, written as it ends (hub.history, `tapis hands`)
+    if floor_tables is not None and record_hands:  # every hand's history, written as it ends (`tapis hands`)
         from hub.history.recorder import HandRecorder
         service.add_listener(HandRecorder(floor_tables).event)
     dash = None

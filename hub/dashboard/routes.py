@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from hub.dashboard.auth import LoginLimiter, Session, Sessions
 from hub.dashboard.model import DashboardError, JSONDict, Role, RoomModel
+from hub.floor.bag_sheet import bags_csv
 from hub.floor.results_view import results_csv
 from hub.history.web import HistoryReader
 from hub.history.web import answer as hand_history
@@ -36,7 +37,7 @@ CLIENT_QUEUE = 2000  # messages buffered per browser; a browser that falls this 
 COOKIE = "tapis_td"
 MAX_BODY = 65536  # a TD action is a few hundred bytes
 PAGES = {"/": "room.html", "/table": "table.html", "/clock": "clock.html", "/login": "login.html",
-         "/desk": "desk.html", "/results": "results.html"}
+         "/desk": "desk.html", "/results": "results.html", "/bags": "bags.html"}
 _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
           ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
 _SECURITY = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
@@ -81,6 +82,7 @@ class Served(Protocol):
     def deal_offer(self) -> JSONDict | None: ...
     def history(self) -> JSONDict | None: ...
     def results(self) -> JSONDict | None: ...
+    def bags(self, day: int | None = None) -> JSONDict | None: ...
     def subscribe(self, role: Role) -> tuple[Browser, bytes]: ...
     def unsubscribe(self, client: Browser) -> None: ...
     def acknowledge(self, fault_id: str, by: str) -> JSONDict: ...
@@ -253,6 +255,21 @@ def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
                                {"Content-Disposition": 'attachment; filename="resultats.csv"'})
                 else:
                     self._json(200, results)
+            elif path in ("/api/bags", "/api/bags.csv"):  # public: a break's counts and a day's draw are posted
+                raw = parse_qs(urlsplit(self.path).query).get("day", [""])[0]
+                if raw and not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 30):
+                    self._json(400, {"error": "jour : un numéro de 1 à 30 / day: a number from 1 to 30"})
+                    return
+                bags = dash.bags(int(raw) if raw else None)
+                if bags is None:
+                    self._json(404, {"error": "pas de tournoi, ou ce jour n'est pas fini / "
+                                              "no tournament, or that day has not ended"})
+                elif path.endswith(".csv"):
+                    name = f"jetons-jour-{bags['day']}.csv"
+                    self._send(200, ("\ufeff" + bags_csv(bags)).encode(), "text/csv; charset=utf-8",
+                               {"Content-Disposition": f'attachment; filename="{name}"'})
+                else:
+                    self._json(200, bags)
             elif (page := hand_history(hands, path, parse_qs(urlsplit(self.path).query), td=session is not None)):
                 self._send(page[0], page[2], page[1])  # the hands played, the TD's replay (hub.history.web)
             elif path == "/favicon.ico":

@@ -416,6 +416,10 @@ class Dashboard:
         """The ranking as `tapis tournament results` gives it (players still in unranked); None: no tournament."""
         return self._read_floor(lambda floor: floor.results())
 
+    def bags(self, day: int | None = None) -> JSONDict | None:
+        """The bag sheet as `tapis tournament bags` gives it; None: no tournament, or that day has not ended."""
+        return self._read_floor(lambda floor: floor.bags(day))
+
     def floor_command(self, command: JSONDict) -> JSONDict:
         """Pause, resume, add time, move, eliminate, penalty, redraw... as `FloorService.execute` has them."""
         if self.floor is None:

@@ -27,6 +27,7 @@ FIELDS: Mapping[str, tuple[str, str]] = {
     "on": ("marche ou arrêt", "on or off"),
     "by": ("le nom du DT", "the TD's name"), "reason": ("le motif", "the reason"),
     "buy_in_cents": ("le droit d'entrée", "the buy-in"), "payouts": ("la répartition des prix", "the payouts"),
+    "day": ("le jour", "the day"),
 }
 
 
@@ -172,6 +173,8 @@ _FRENCH: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), f) for 
     (r"^adjust by a non-zero number of seconds$", "indiquer une durée différente de zéro"),
     (r"^the wait-list stack would be (\d+) \((.+)\)$", r"le tapis du joueur en attente serait de \1 (\2)"),
     (r"^on a break \((.+)\)$", r"c'est la pause (\1)"),
+    (r"^day (\d+) is over: the next one starts when the TD resumes the clock$",
+     r"le jour \1 est fini : le suivant commence quand le directeur relance l'horloge"),
     (r"^table (\d+) is already in hand (\d+)$", r"la table \1 joue déjà la donne \2"),
     (r"^play stops for the final-table draw$", "le jeu s'arrête pour le tirage de la table finale"),
     (r"^hand for hand: waiting for the other tables \((.+)\)$", r"main par main : on attend les autres tables (\1)"),

@@ -195,6 +195,19 @@ class Undo(_Cmd):
     by: str = Field("TD", min_length=1, max_length=64)
 
 
+class EndDay(_Cmd):
+    """Fin de journée: between hands, the clock stops, the chips are bagged and the next day's seats drawn."""
+
+    cmd: Literal["end_day"] = "end_day"
+
+
+class Bags(_Cmd):
+    """The bag sheet: the chip counts now (a break's), or a day's end with its bags and the next day's draw."""
+
+    cmd: Literal["bags"] = "bags"
+    day: int | None = Field(None, ge=1, le=30)  # that day's end (None: the day just ended, else now)
+
+
 class Status(_Cmd):
     cmd: Literal["status"] = "status"
 
@@ -204,9 +217,10 @@ class Results(_Cmd):
 
 
 AnyCommand = (NewTournament | Register | Seat | Start | ClockCmd | Eliminate | Move | CancelHand | Decide | Deal
-              | Reenter | Arrive | WaitList | Penalty | Redraw | HandForHand | ChipRace | Undo | Status | Results)
+              | Reenter | Arrive | WaitList | Penalty | Redraw | HandForHand | ChipRace | Undo | EndDay | Bags | Status
+              | Results)
 COMMAND_TYPES = (NewTournament, Register, Seat, Start, ClockCmd, Eliminate, Move, CancelHand, Decide, Deal, Reenter,
-                 Arrive, WaitList, Penalty, Redraw, HandForHand, ChipRace, Undo, Status, Results)
+                 Arrive, WaitList, Penalty, Redraw, HandForHand, ChipRace, Undo, EndDay, Bags, Status, Results)
 _command: TypeAdapter[AnyCommand] = TypeAdapter(Annotated[AnyCommand, Field(discriminator="cmd")])
 
 

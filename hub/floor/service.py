@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from hub import rulebooks
+from hub.floor.bag_sheet import sheet as bag_sheet
 from hub.floor.command_words import in_english, in_french
 from hub.floor.commands import (
     COMMAND_TYPES,
@@ -29,6 +30,7 @@ from hub.floor.commands import (
     TOURNAMENT_RESULT,
     AnyCommand,
     Arrive,
+    Bags,
     CancelHand,
     ChipRace,
     ClockCmd,
@@ -37,6 +39,7 @@ from hub.floor.commands import (
     Deal,
     Decide,
     Eliminate,
+    EndDay,
     HandForHand,
     Move,
     NewTournament,
@@ -56,7 +59,7 @@ from hub.floor.results_view import results as results_view
 from hub.floor.store import JSON, EventStore, StoreError
 from hub.rules import Level as HandLevel
 from hub.tournament.errors import FloorError, TournamentError
-from hub.tournament.events import Event, FinalTableDrawn, MoveOrdered, TableBroken, event_from_dict
+from hub.tournament.events import DayEnded, Event, FinalTableDrawn, MoveOrdered, TableBroken, event_from_dict
 from hub.tournament.penalties import PenaltyKind
 from hub.tournament.results import POUQUES_PAYOUTS, PayoutRule, PayoutTier, Standing, prizes
 from hub.tournament.state import PlayerStatus
@@ -103,7 +106,7 @@ class MoveInstruction:
     from_seat: int
     to_table: str
     to_seat: int
-    reason: str  # balance, break, td, final
+    reason: str  # balance, break, td, final, day (the next day's draw)
     waits_one_hand: bool
     article: str
 
@@ -320,7 +323,7 @@ class FloorService:
             cmd = command if isinstance(command, COMMAND_TYPES) else decode_command(command)
             cmd_name, ident = cmd.cmd, cmd.id
             self._undo, self._in_command = None, True
-            reads_only = isinstance(cmd, (Status, Results))
+            reads_only = isinstance(cmd, (Status, Results, Bags))
             hub_only = isinstance(cmd, CancelHand | Decide)  # played by the hub, store-first, in its own COMMIT
             # A command that writes holds the file from here (BEGIN IMMEDIATE; `_run` nests in it), so
             # what another writer stored while this one waited is what it decides on, its time included.
@@ -367,6 +370,12 @@ class FloorService:
             return [], self.snapshot(now)
         if isinstance(cmd, Results):
             return [], self.results()
+        if isinstance(cmd, Bags):
+            return [], self.bags(cmd.day)
+        if isinstance(cmd, EndDay):
+            before = self._seat_map()
+            _, events = self._run(lambda t: t.end_day(now))
+            return events, {"moves": [m.to_dict() for m in move_instructions(events, before)]}
         return self._desk(cmd, now)
 
     def _desk(self, cmd: AnyCommand, now: float) -> tuple[list[Event], dict[str, JSON]]:
@@ -586,6 +595,10 @@ class FloorService:
                         "why_not": why_not})
         return out
 
+    def bags(self, day: int | None = None) -> dict[str, JSON]:
+        """The bag sheet (`hub.floor.bag_sheet`): a day's end as recorded, or the chip counts now."""
+        return bag_sheet(self.require().state, day=day)
+
     def results(self) -> dict[str, JSON]:
         """Places and prizes of the players out; the players still in, unranked (`results_view`)."""
         t = self.require()
@@ -662,6 +675,13 @@ def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]
                 if old != (e.table, seat):
                     out.append(MoveInstruction(name, table_id(old[0]) if old[0] else "", old[1],
                                                table_id(e.table), seat, "final", False, e.article))
+        elif isinstance(e, DayEnded):  # the next day's draw: everyone who changes seat is told where
+            for name, table, seat in e.draw:
+                old = seats.get(name, (0, 0))
+                seats[name] = (table, seat)
+                if old != (table, seat):
+                    out.append(MoveInstruction(name, table_id(old[0]) if old[0] else "", old[1], table_id(table),
+                                               seat, "day", False, f"jour {e.day + 1} / day {e.day + 1}"))
         elif isinstance(e, TableBroken):
             pass  # its players' MoveOrdered records came first
     return out

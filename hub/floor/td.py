@@ -20,6 +20,7 @@ import uuid
 from pathlib import Path
 from typing import Any, TextIO
 
+from hub.floor.bag_sheet import bags_csv, bags_text
 from hub.floor.commands import (
     TOURNAMENT_CMD,
     TOURNAMENT_RESULT,
@@ -102,6 +103,13 @@ def parser() -> argparse.ArgumentParser:
     decide.add_argument("option", help="one the ruling offered: set_aside, hand_cancelled_pot_split, misdeal...")
     decide.add_argument("--kind", default="", help="the fault's kind (default: the table's only decision pending)")
     decide.add_argument("--by", default="TD", help="the TD's name, in the ruling")
+    sub.add_parser("end-day", parents=[common],
+                   help="fin de journée: stop the clock, bag the chips and draw the next day's seats")
+    bags = sub.add_parser("bags", parents=[common],
+                          help="the bag sheet: chip counts by table and seat (a break's, or a day's end with "
+                               "its bags and the next day's draw)")
+    bags.add_argument("--day", type=int, default=None, help="reprint that day's end (default: the latest)")
+    bags.add_argument("--csv", action="store_true", help="CSV for a spreadsheet (`;`-separated)")
     sub.add_parser("status", parents=[common], help="clock, players left, average stack, tables, payouts")
     sub.add_parser("results", parents=[common], help="the ranking and the prizes")
     serve = sub.add_parser("serve", parents=[common], help="run the floor alone on MQTT (no tables)")
@@ -143,6 +151,10 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
                 raise CommandError("clock level needs a whole level number, e.g. `clock level 5`")
             cmd["level"] = int(args.value)
         return cmd
+    if c == "end-day":
+        return {"cmd": "end_day"}
+    if c == "bags":
+        return {"cmd": "bags", "day": args.day}
     if c in ("eliminate", "reenter"):
         return {"cmd": c, "player": args.player}
     if c == "move":
@@ -273,6 +285,9 @@ def td_main(argv: list[str], out: TextIO | None = None) -> int:
     if not result.ok:
         print(f"tapis tournament {args.command}: refused: {result.error}", file=sys.stderr)
         return 2
+    if getattr(args, "csv", False):
+        out.write(bags_csv(result.data))
+        return 0
     out.write((json.dumps(result.model_dump()) if as_json else render(result)) + "\n")
     return 0
 
@@ -291,6 +306,12 @@ def render(result: CommandResult) -> str:
         return render_status(result.data)
     if result.cmd == "results":
         return render_results(result.data)
+    if result.cmd == "bags":
+        return bags_text(result.data)
+    if result.cmd == "end_day":
+        return (f"end_day: ok: fin de journée, {len(result.data.get('moves', []))} joueurs changent de place au "
+                "tirage du jour suivant / day over, players changing seat at the next day's draw: "
+                f"{len(result.data.get('moves', []))}\n  la feuille / the sheet: tapis tournament bags")
     if result.cmd == "cancel_hand":
         d = result.data
         return f"cancel_hand: table {d['table']} hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"

@@ -384,6 +384,21 @@ class DealAgreed(Event):
 
 @event
 @dataclass(frozen=True, slots=True)
+class DayEnded(Event):
+    """A day of play is over (the TD's word, or the structure's day-end break once every hand has ended):
+    every player still in bags his chips, and the next day's seats are drawn now. Both are in the record,
+    so the bag sheet reprints the same, after a hub restart too."""
+
+    day: int  # the day that ended (1, 2, ...)
+    reason: str  # "td": the TD's "fin de journée"; "structure": the structure's day-end break
+    bags: tuple[tuple[str, int, int, int, int], ...]  # (player, table, seat, chips, bag number), by table and seat
+    draw: tuple[tuple[str, int, int], ...]  # (player, table, seat) for the next day, by table and seat
+    buttons: tuple[tuple[int, int], ...]  # (table, seat): the next day's first button at each table
+    at: float
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class ActionReverted(Event):
     """The TD undid the records `first`..`last` (positions in the log): they stay stored and no longer count."""
 

@@ -18,6 +18,7 @@ from hub.tournament.events import (
     ClockPaused,
     ClockResumed,
     ClockStarted,
+    DayEnded,
     DealAgreed,
     EliminationAsked,
     Event,
@@ -129,6 +130,8 @@ class FloorState:
     pending_moves: dict[str, MoveOrdered] = field(default_factory=dict)
     eliminations_asked: set[str] = field(default_factory=set)  # out when their table's hand ends
     deal: dict[str, int] = field(default_factory=dict)  # the final table's deal: player -> prize (cents)
+    days: list[DayEnded] = field(default_factory=list)  # the days played out, each with its bags and draw
+    day_over: bool = False  # a day has ended and the clock has not resumed since (the players are bagged)
     now: float = 0.0
     # The players still in, worked out once per record applied: a hand's end asks it several times, and a
     # festival has thousands of players (every status changes in `apply`'s handlers)
@@ -186,6 +189,11 @@ class FloorState:
                    for _, rows in sorted(groups.items())]
         return standings(alive, ordered, list(self.ranked_last))
 
+    @property
+    def day(self) -> int:
+        """The day of play in progress (1 until the first day ends; the next one once it has)."""
+        return len(self.days) + 1
+
     def round_complete(self) -> bool:
         """Hand-for-hand: every table has played the round and none is in a hand (pouques 39)."""
         return all(not t.in_hand and (t.played_round or len(t.seats) < 2) for t in self.tables.values())
@@ -238,6 +246,27 @@ def _button(s: FloorState, e: ButtonDrawn) -> None:
 
 def _clock(s: FloorState, e: Event) -> None:
     s.clock.apply(e)
+
+
+def _resumed(s: FloorState, e: ClockResumed) -> None:
+    s.day_over = False  # the next day starts
+    s.clock.apply(e)
+
+
+def _day_ended(s: FloorState, e: DayEnded) -> None:
+    """The next day's draw seats everyone at once (tables numbered afresh, a fresh button at each)."""
+    s.days.append(e)
+    s.day_over = True
+    s.tables = {}
+    for name, table, seat in e.draw:
+        s.tables.setdefault(table, TableState(table)).seats[seat] = name
+        p = s.players[name]
+        p.table, p.seat, p.status, p.waits_one_hand = table, seat, PlayerStatus.SEATED, False
+    for table, seat in e.buttons:
+        s.tables[table].button, s.tables[table].fresh_button = seat, True
+    s.pending_moves.clear()
+    if s.final_table is not None and s.final_table not in s.tables:
+        s.final_table = min(s.tables, default=None)
 
 
 def _heads_up(s: FloorState, e: HeadsUpStarted) -> None:
@@ -370,11 +399,11 @@ _HANDLERS: dict[type[Event], Callable[..., None]] = {
     PlayerRegistered: _registered, PlayerArrived: _arrived, PlayerReentered: _reentered,
     WaitListJoined: _wait_joined, WaitListEntered: _wait_entered, SeatDrawn: _seat_drawn,
     ButtonDrawn: _button, ClockStarted: _clock, LevelStarted: _clock, ClockPaused: _clock,
-    ClockResumed: _clock, TimeAdjusted: _clock, HeadsUpStarted: _heads_up,
+    ClockResumed: _resumed, TimeAdjusted: _clock, HeadsUpStarted: _heads_up,
     HandStarted: _hand_started, HandEnded: _hand_ended, StacksCorrected: _corrected, PlayerEliminated: _eliminated,
     EliminationAsked: _elimination_asked, DealAgreed: _deal_agreed,
     PlayerRemoved: _removed, PlayerWentAway: _went_away, MoveOrdered: _move_ordered,
     MoveConfirmed: _move_confirmed, TableBroken: _table_broken, HandForHandStarted: _h4h_started,
     HandForHandEnded: _h4h_ended, FinalTableDrawn: _final_drawn, PenaltyGiven: _penalty,
-    ChipsColouredUp: _coloured_up,
+    ChipsColouredUp: _coloured_up, DayEnded: _day_ended,
 }

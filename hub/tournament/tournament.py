@@ -12,7 +12,7 @@ import math
 import random
 from collections.abc import Iterable, Mapping
 
-from hub.tournament import balancing, floor, seating
+from hub.tournament import balancing, days, floor, seating
 from hub.tournament.clock import ClockState
 from hub.tournament.errors import ClockError, FloorError, RegistrationError
 from hub.tournament.events import (
@@ -138,6 +138,20 @@ class Tournament:
         out: list[Event] = []
         self._emit(out, *self.state.clock.due(now))
         floor.late_arrival_deadline(self.state, self._rng, now, lambda event: self._emit(out, event))
+        self._day_end_due(now, out)
+        return out
+
+    def _day_end_due(self, now: float, out: list[Event]) -> None:
+        if days.day_end_due(self.state):  # the structure's day-end break, every hand over
+            days.end_day(self.state, self._rng, now, lambda event: self._emit(out, event), reason="structure")
+
+    def end_day(self, now: float) -> list[Event]:
+        """The TD's "fin de journée": the clock stops, the chips are bagged and the next day drawn."""
+        out = self._advance(now)
+        days.verify_end_day(self.state)
+        if self.state.clock.running:
+            self._emit(out, ClockPaused(f"fin du jour {self.state.day}", now))
+        days.end_day(self.state, self._rng, now, lambda event: self._emit(out, event), reason="td")
         return out
 
     def _clock_at(self, now: float) -> ClockState:
@@ -337,6 +351,8 @@ class Tournament:
             raise FloorError("the tournament has not started")
         if isinstance(clock.item, Break):
             raise FloorError(f"on a break ({clock.item.name})")
+        if s.day_over:
+            raise FloorError(f"day {len(s.days)} is over: the next one starts when the TD resumes the clock")
         if t.in_hand:
             raise FloorError(f"table {table} is already in hand {t.hand_no}")
         if balancing.final_table_due(s.counts(), s.final_size()):
@@ -409,6 +425,7 @@ class Tournament:
             self._emit(out, StacksCorrected(table, tuple((seat, 0) for seat in sorted(asked)), "TD", now))
             self._eliminate_busted(table, asked, now, out)
         self._reorganise(now, out)
+        self._day_end_due(now, out)  # the last hand of the day has ended
         return out
 
     def _eliminate_busted(self, table: int, start: dict[int, int], now: float, out: list[Event]) -> None:

@@ -15,6 +15,7 @@ from hub.tournament.events import (
     ChipsColouredUp,
     ClockPaused,
     ClockResumed,
+    DayEnded,
     DealAgreed,
     EliminationAsked,
     Event,
@@ -73,7 +74,7 @@ def verify_undo(events: Sequence[Event], first: int, last: int) -> None:
         e = events[position]
         if position in gone or isinstance(e, _NEUTRAL):
             continue
-        if tables & set(_tables(e)) or players & set(_players(e)):
+        if isinstance(e, DayEnded) or tables & set(_tables(e)) or players & set(_players(e)):  # a day's end reseats all
             raise FloorError("trop tard pour annuler : la table ou le joueur a joué depuis ; corriger les tapis / "
                              "too late to undo: the table or the player has played since; correct the stacks")
 

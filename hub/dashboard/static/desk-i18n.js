@@ -1,6 +1,15 @@
 // tapis registration desk and results page: their words, added to the dashboard's table (i18n.js).
 "use strict";
 Object.assign(TEXTS.fr, {
+  bag_sheet: "Relevé des jetons", bags_none: "Pas de tournoi, ou ce jour n'est pas fini.",
+  bags_day_end: "Fin du jour {d}\u202f: jetons mis en sac", bags_break: "Pause ({b})\u202f: jetons par table",
+  bags_play: "Niveau {l}\u202f: jetons en jeu", bags_players: "joueurs", bags_chips: "jetons", bags_average: "tapis moyen",
+  bags_in_hand: "Donne en cours à la table {t}\u202f: ses jetons sont ceux du début de la donne",
+  bags_table: "Table", bags_seat: "Siège", bags_bag: "Sac n°", bags_next: "Jour {d}", bags_where: "table {t}, siège {s}",
+  bags_draw: "Tirage des places du jour {d}", bags_button: "bouton au siège {s}", bags_day: "Jour {d}",
+  bags_latest: "Aujourd'hui", end_day: "Fin de journée",
+  ask_end_day: "Finir le jour {d}\u202f? L'horloge s'arrête, les jetons sont mis en sac et les places du jour {n} tirées au sort.",
+  done_end_day: "Jour {d} fini\u202f: les places du jour {n} sont tirées",
   desk_paused: "horloge arrêtée",
   desk: "Bureau du tournoi", desk_login_needed: "Connectez-vous comme directeur de tournoi pour utiliser le bureau.",
   registration: "Inscriptions", player_name: "nom du joueur", register: "Inscrire", arrive: "Arrivé",
@@ -49,6 +58,15 @@ Object.assign(TEXTS.fr, {
   bad_race: "Indiquer la table (1), la petite plaque, la plaque supérieure et les restes\u202f: Ada=3, Bob=1.",
 });
 Object.assign(TEXTS.en, {
+  bag_sheet: "Chip counts", bags_none: "No tournament, or that day has not ended.",
+  bags_day_end: "End of day {d}: chips bagged", bags_break: "Break ({b}): chips by table",
+  bags_play: "Level {l}: chips in play", bags_players: "players", bags_chips: "chips", bags_average: "average stack",
+  bags_in_hand: "Hand in progress at table {t}: its chips are those at the start of the hand",
+  bags_table: "Table", bags_seat: "Seat", bags_bag: "Bag no.", bags_next: "Day {d}", bags_where: "table {t}, seat {s}",
+  bags_draw: "Day {d} seat draw", bags_button: "button at seat {s}", bags_day: "Day {d}",
+  bags_latest: "Today", end_day: "End of day",
+  ask_end_day: "End day {d}? The clock stops, the chips are bagged and the seats for day {n} are drawn.",
+  done_end_day: "Day {d} over: the seats for day {n} are drawn",
   desk_paused: "clock paused",
   desk: "Tournament desk", desk_login_needed: "Log in as tournament director to use the desk.",
   registration: "Registration", player_name: "player's name", register: "Register", arrive: "Arrived",
