@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hub.floor.service import table_number
+from hub.floor.moves import table_number
 from hub.tournament.errors import TournamentError
 from hub.tournament.events import MoveOrdered, SeatDrawn
 from hub.tournament.tournament import Tournament

@@ -36,8 +36,9 @@ from hub.dashboard.model import (
 from hub.dashboard.routes import Browser, handler
 from hub.edge.service import HubService
 from hub.floor.commands import CommandError
+from hub.floor.moves import table_number
 from hub.floor.rulebook_files import from_folder
-from hub.floor.service import FloorError, FloorService, table_number
+from hub.floor.service import FloorError, FloorService
 from hub.floor.store import StoreError
 from hub.room.game import TableGame
 from hub.room.tables import HubEvent

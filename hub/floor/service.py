@@ -8,7 +8,6 @@ second and on every change; accepts TD commands from MQTT, executed on the owner
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import json
 import logging
@@ -17,7 +16,6 @@ import random
 import threading
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
-from dataclasses import dataclass
 from typing import TypeVar
 
 from hub import rulebooks
@@ -55,17 +53,21 @@ from hub.floor.commands import (
     WaitList,
     decode_command,
 )
+from hub.floor.moves import MoveInstruction, move_instructions, seat_changes, table_number
+from hub.floor.moves import table_id as table_id  # re-exported: where it was imported from before the split
+from hub.floor.payouts import deal_offer, guarantee, parse_payouts, payout_rule, prizes_to_play, prizes_won
 from hub.floor.results_view import results as results_view
 from hub.floor.store import JSON, EventStore, StoreError
+from hub.floor.td_actions import UNDO_KEY, td_actions
 from hub.rules import Level as HandLevel
 from hub.tournament.errors import FloorError, TournamentError
-from hub.tournament.events import DayEnded, Event, FinalTableDrawn, MoveOrdered, TableBroken, event_from_dict
+from hub.tournament.events import Event, event_from_dict
 from hub.tournament.penalties import PenaltyKind
-from hub.tournament.results import POUQUES_PAYOUTS, PayoutRule, PayoutTier, Standing, prizes
+from hub.tournament.results import PayoutRule, Standing
 from hub.tournament.state import PlayerStatus
 from hub.tournament.structure import AnteKind, Level, from_toml
 from hub.tournament.tournament import Tournament
-from hub.tournament.undo import opens_action, undone, verify_undo
+from hub.tournament.undo import opens_action
 from hw.ports import Clock
 from tablewire.mqtt import Link, Message
 
@@ -76,44 +78,12 @@ _SEED_KEY = "floor/seed"
 _PAYOUT_KEY = "floor/payouts"
 _TABLES_KEY = "floor/draw_tables"
 _DATE_KEY = "floor/date"  # the night's date (ISO), for the results
-_UNDO_KEY = "floor/undo/"  # + position of a TD action's first record -> its last one's
-
-
-def table_id(number: int) -> str:
-    """The hub's table id for the tournament's table number (1 -> "t1")."""
-    return f"t{number}"
-
-
-def table_number(table: str) -> int:
-    """The tournament's table number for a hub table id ("t3" -> 3); a FloorError otherwise."""
-    if table.startswith("t") and table[1:].isdigit() and int(table[1:]) > 0:
-        return int(table[1:])
-    raise FloorError(f"table {table!r} is not a tournament table (t1, t2, ...)")
 
 
 def hand_level(level: Level) -> HandLevel:
     """The rules engine's level for a structure level (cpt87 8.8: the big blind posts every ante)."""
     return HandLevel(level.small_blind, level.big_blind, level.ante, level.ante_kind is AnteKind.BIG_BLIND,
                      level.game)
-
-
-@dataclass(frozen=True, slots=True)
-class MoveInstruction:
-    """Tell a table: `player` leaves `from_table`/`from_seat` for `to_table`/`to_seat` (hub table ids)."""
-
-    player: str
-    from_table: str
-    from_seat: int
-    to_table: str
-    to_seat: int
-    reason: str  # balance, break, td, final, day (the next day's draw)
-    waits_one_hand: bool
-    article: str
-
-    def to_dict(self) -> dict[str, JSON]:
-        return {"player": self.player, "from_table": self.from_table, "from_seat": self.from_seat,
-                "to_table": self.to_table, "to_seat": self.to_seat, "reason": self.reason,
-                "waits_one_hand": self.waits_one_hand, "article": self.article}
 
 
 class FloorService:
@@ -227,7 +197,7 @@ class FloorService:
                 opener = next((i for i, e in enumerate(new) if opens_action(e)), None)
                 if opener is not None and self._in_command:  # the TD may undo it: where it starts and ends in the log
                     self._undo = before + opener
-                    self.store.put_config(f"{_UNDO_KEY}{self._undo}", before + len(new) - 1)
+                    self.store.put_config(f"{UNDO_KEY}{self._undo}", before + len(new) - 1)
         except StoreError:
             self._load()  # the events did not count: back to what the store holds
             raise
@@ -404,7 +374,7 @@ class FloorService:
                 raise FloorError(f"a deal shares the {still} cents still to be paid, not {sum(cmd.prizes.values())}")
             action = lambda t: t.make_deal(cmd.prizes, cmd.method, now)  # noqa: E731
         elif isinstance(cmd, Undo):
-            last = self.store.get_config(f"{_UNDO_KEY}{cmd.action}")
+            last = self.store.get_config(f"{UNDO_KEY}{cmd.action}")
             if not isinstance(last, int):
                 raise FloorError("rien à annuler à cet endroit / nothing to undo there")
             action = lambda t: t.undo(cmd.action, last, now, by=cmd.by)  # noqa: E731
@@ -530,70 +500,27 @@ class FloorService:
         return snap
 
     def payout_rule(self) -> PayoutRule | None:
-        """The TD's payouts when he gave his own (`--payouts 50,30,20`), else the ruleset's table (pouques 81);
-        with the guaranteed prize pool, if any."""
-        rule = self._payouts or self.require().state.policy.payouts
-        if rule is not None and self._guarantee:
-            rule = dataclasses.replace(rule, guarantee_cents=self._guarantee)
-        return rule
+        """The TD's payouts, else the ruleset's, with the guaranteed pool (`hub.floor.payouts`)."""
+        return payout_rule(self.require(), self._payouts, self._guarantee)
 
     def prizes(self) -> dict[str, int]:
-        """Cents won per player for the standings now (the ruleset's table, else the TD's); the players of
-        a deal at the final table win what it gave them, whatever place they finish."""
-        t = self.require()
-        rule = self.payout_rule()
-        if rule is None:
-            return {}
-        won = prizes(rule, t.state.entries, t.state.buy_in_cents, t.standings())
-        won.update(t.state.deal)
-        return {player: cents for player, cents in won.items() if cents}
+        """Cents won per player for the standings now, a deal's included (`hub.floor.payouts`)."""
+        return prizes_won(self.require(), self.payout_rule())
 
     def prizes_to_play(self) -> list[int]:
-        """The prizes of the places the players left still play for, 1st first (0 for a place not paid)."""
-        t = self.require()
-        rule = self.payout_rule()
-        left = len(t.state.alive())
-        paid = list(rule.payouts(t.state.entries, t.state.buy_in_cents, players=t.state.entries)) if rule else []
-        return (paid + [0] * left)[:left]
+        """The prizes of the places the players left still play for, 1st first."""
+        return prizes_to_play(self.require(), self.payout_rule())
 
     def deal_offer(self) -> dict[str, JSON]:
-        """What the desk shows before a deal: each player left's chips, his chip-chop and his ICM prize."""
-        from hub.tournament.deal import chip_chop, icm
-
-        t = self.require()
-        chips = {p.name: p.chips for p in t.state.alive()}
-        still = self.prizes_to_play()
-        chop, expected = chip_chop(chips, still), icm(chips, still)
-        return {"total_cents": sum(still), "players": [
-            {"player": name, "chips": chips[name], "chip_chop": chop[name], "icm": expected[name]}
-            for name in sorted(chips, key=lambda n: (-chips[n], n))]}
+        """What the desk shows before a deal (`hub.floor.payouts.deal_offer`)."""
+        return deal_offer(self.require(), self.payout_rule())
 
     def standings(self) -> list[Standing]:
         return self.require().standings()
 
     def history(self, limit: int = 40) -> list[dict[str, JSON]]:
-        """The TD's latest actions, newest first: each one's first record, when, and whether it can still be
-        undone (`undo` gives its position; `why_not` the floor's words when it cannot)."""
-        t = self.require()
-        events = t.events
-        gone = undone(events)
-        out: list[dict[str, JSON]] = []
-        firsts = sorted((int(k[len(_UNDO_KEY):]) for k in self.store.config_keys(_UNDO_KEY)), reverse=True)
-        for first in firsts[:limit]:
-            last = self.store.get_config(f"{_UNDO_KEY}{first}")
-            if not isinstance(last, int) or not 0 < first < len(events):
-                continue
-            why_not: str | None = None
-            if first in gone:
-                why_not = "déjà annulée / already undone"
-            else:
-                try:
-                    verify_undo(events, first, last)
-                except TournamentError as err:
-                    why_not = str(err)
-            out.append({"position": first, "event": events[first].to_dict(), "undoable": why_not is None,
-                        "why_not": why_not})
-        return out
+        """The TD's latest actions, newest first (`hub.floor.td_actions`)."""
+        return td_actions(self.require(), self.store, limit)
 
     def bags(self, day: int | None = None) -> dict[str, JSON]:
         """The bag sheet (`hub.floor.bag_sheet`): a day's end as recorded, or the chip counts now."""
@@ -655,68 +582,3 @@ class FloorService:
                 self.pump(clock.now())
             except Exception:  # noqa: BLE001 - the floor keeps serving the TD
                 log.exception("floor: pump failed")
-
-
-def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]) -> list[MoveInstruction]:
-    """What the tables must do after a batch of floor events: moves, breaks, the final-table draw.
-
-    `before` maps each player to his (table, seat) before the batch (the final draw only names
-    where players go)."""
-    out: list[MoveInstruction] = []
-    seats = dict(before)
-    for e in events:
-        if isinstance(e, MoveOrdered):
-            seats[e.player] = (e.to_table, e.to_seat)
-            out.append(MoveInstruction(e.player, table_id(e.from_table), e.from_seat, table_id(e.to_table),
-                                       e.to_seat, e.reason.value, e.waits_one_hand, e.article))
-        elif isinstance(e, FinalTableDrawn):
-            for name, seat in e.seats:
-                old = seats.get(name, (0, 0))
-                if old != (e.table, seat):
-                    out.append(MoveInstruction(name, table_id(old[0]) if old[0] else "", old[1],
-                                               table_id(e.table), seat, "final", False, e.article))
-        elif isinstance(e, DayEnded):  # the next day's draw: everyone who changes seat is told where
-            for name, table, seat in e.draw:
-                old = seats.get(name, (0, 0))
-                seats[name] = (table, seat)
-                if old != (table, seat):
-                    out.append(MoveInstruction(name, table_id(old[0]) if old[0] else "", old[1], table_id(table),
-                                               seat, "day", False, f"jour {e.day + 1} / day {e.day + 1}"))
-        elif isinstance(e, TableBroken):
-            pass  # its players' MoveOrdered records came first
-    return out
-
-
-def seat_changes(before: Mapping[str, tuple[int, int]], after: Mapping[str, tuple[int, int]]) -> list[MoveInstruction]:
-    """What the dealers must do after an action changed seats its own way (an undo puts players back)."""
-    out = []
-    for name, (table, seat) in sorted(after.items()):
-        old = before.get(name, (0, 0))
-        if old != (table, seat):
-            out.append(MoveInstruction(name, table_id(old[0]) if old[0] else "", old[1], table_id(table), seat,
-                                       "td", False, "TD"))
-    return out
-
-
-def guarantee(raw: JSON | None) -> int:
-    """The guaranteed prize pool in cents from the stored payout form (0: none, or stored before it was)."""
-    value = raw.get("guarantee_cents") if isinstance(raw, dict) else None
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-
-
-def parse_payouts(raw: JSON | None) -> PayoutRule | None:
-    """The TD's payout table from its stored form ({"payouts": ..., "pool_percent": n})."""
-    if not isinstance(raw, dict):
-        return None
-    kind, percent = raw.get("payouts"), raw.get("pool_percent")
-    if kind == "pouques":
-        return POUQUES_PAYOUTS
-    if not isinstance(kind, str) or kind == "ruleset" or not isinstance(percent, int):
-        return None
-    try:
-        points = tuple(round(float(p) * 100) for p in kind.split(","))
-    except ValueError as err:
-        raise FloorError(f"payouts {kind!r}: percents of the pool, 1st first, e.g. 50,30,20") from err
-    if sum(points) != 10_000 or any(p <= 0 for p in points):
-        raise FloorError(f"payouts {kind!r} add up to {sum(points) / 100:g} %, not 100 %")
-    return PayoutRule(percent, (PayoutTier(0, points),), "TD")

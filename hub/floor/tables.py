@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from hub import rulings
-from hub.floor.service import FloorService, MoveInstruction, table_number
+from hub.floor.moves import MoveInstruction, table_number
+from hub.floor.service import FloorService
 from hub.floor.store import JSON, EventStore, StoreError, TableRow
 from hub.floor.table_clock import TableClock
 from hub.room.game import Output, TableGame, TableSetup

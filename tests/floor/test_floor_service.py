@@ -7,7 +7,8 @@ from pathlib import Path
 
 from service_helpers import db, floor_state, started_floor, tables_state
 
-from hub.floor.service import FloorService, table_id, table_number
+from hub.floor.moves import table_id, table_number
+from hub.floor.service import FloorService
 from hub.floor.store import EventStore
 from hub.floor.tables import FloorTables
 from hub.rules import Level as HandLevel

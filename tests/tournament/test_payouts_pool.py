@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub.floor.commands import NewTournament
-from hub.floor.service import FloorService, parse_payouts
+from hub.floor.payouts import parse_payouts
+from hub.floor.service import FloorService
 from hub.floor.store import EventStore
 from hub.floor.td import td_main
 from hub.tournament.errors import FloorError
