@@ -12,7 +12,7 @@ import math
 import random
 from collections.abc import Iterable, Mapping
 
-from hub.tournament import balancing, days, floor, seating
+from hub.tournament import days, entries, floor, hands, seating
 from hub.tournament.clock import ClockState
 from hub.tournament.errors import ClockError, FloorError, RegistrationError
 from hub.tournament.events import (
@@ -37,7 +37,6 @@ from hub.tournament.events import (
     MoveReason,
     PenaltyGiven,
     PlayerArrived,
-    PlayerEliminated,
     PlayerReentered,
     PlayerRegistered,
     PlayerRemoved,
@@ -51,11 +50,11 @@ from hub.tournament.events import (
     WaitListJoined,
 )
 from hub.tournament.penalties import PenaltyKind, PenaltyStep, next_step, resolve
-from hub.tournament.results import Standing, chip_race, deal_chip_race, prizes, wait_list_stack
+from hub.tournament.results import Standing, chip_race, deal_chip_race, prizes
 from hub.tournament.rulesets import ButtonDraw, LeaveWithoutNotice
 from hub.tournament.snapshot import build_snapshot
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
-from hub.tournament.structure import Break, Level, Structure, to_toml
+from hub.tournament.structure import Level, Structure, to_toml
 from hub.tournament.undo import counting, verify_undo
 
 # The events `ClockState.apply` takes: the clock's history, kept to know the clock at a past time.
@@ -218,14 +217,7 @@ class Tournament:
         out = self._advance(now)
         if player in s.players and s.players[player].status is PlayerStatus.OUT and pol.reentries:
             return out + self.reenter(player, now)  # the same person pays again: a re-entry (pouques 7)
-        if player in s.players and s.players[player].status is PlayerStatus.OUT:
-            raise RegistrationError(f"no re-entry under {pol.ruleset} (freezeout)")
-        if player in s.players:
-            raise RegistrationError(f"{player} is already entered (one entry per person)")
-        if s.clock.started and not (pol.late_registration_levels and not self._past(pol.late_registration_levels)):
-            raise RegistrationError(f"registration is closed ({pol.late_arrival_article})")
-        if s.drawn and not present:
-            raise RegistrationError("a late registration is made in person")
+        entries.verify_register(s, player, present)
         self._emit(out, PlayerRegistered(player, s.entries + 1, present, now))
         if s.drawn:
             self._seat_new(player, s.structure.starting_stack, now, out)
@@ -233,13 +225,10 @@ class Tournament:
         return out
 
     def player_arrived(self, player: str, now: float) -> list[Event]:
-        s, pol = self.state, self.state.policy
+        s = self.state
         out = self._advance(now)
         p = self._player(player)
-        if p.arrived:
-            raise RegistrationError(f"{player} has already arrived")
-        if p.status is PlayerStatus.OUT:
-            raise RegistrationError(f"{player} arrived too late ({pol.late_arrival_article})")
+        entries.verify_arrival(s, p)
         self._emit(out, PlayerArrived(player, now))
         if p.status is PlayerStatus.REGISTERED and s.drawn:
             self._seat_new(player, s.structure.starting_stack, now, out)  # cpt87 3.4: full stack
@@ -250,30 +239,15 @@ class Tournament:
         """Re-entry after elimination (pouques 7, 22: once, within the first 6 levels)."""
         s, pol = self.state, self.state.policy
         out = self._advance(now)
-        p = self._player(player)
-        if not pol.reentries:
-            raise RegistrationError(f"no re-entry under {pol.ruleset} (freezeout)")
-        if p.status is not PlayerStatus.OUT or player in s.ranked_last:
-            raise RegistrationError(f"{player} is not eliminated")
-        if p.entries > pol.reentries:
-            raise RegistrationError(f"{player} has used his re-entry ({pol.reentry_article})")
-        if self._past(pol.reentry_levels):
-            raise RegistrationError(f"re-entry closed after level {pol.reentry_levels} ({pol.reentry_article})")
+        entries.verify_reentry(s, self._player(player))
         self._emit(out, PlayerReentered(player, s.entries + 1, pol.reentry_article, now))
         self._seat_new(player, s.structure.starting_stack, now, out)
         self._reorganise(now, out)
         return out
 
-    def _past(self, level: int) -> bool:
-        """Level `level` is over: played out, or jumped past by the TD."""
-        return level in self.state.clock.levels_done or self.state.clock.level().number > level
-
     def join_wait_list(self, player: str, now: float) -> list[Event]:
         out = self._advance(now)
-        if not self.state.policy.wait_list:
-            raise RegistrationError(f"no wait-list under {self.state.policy.ruleset}")
-        if player in self.state.players:
-            raise RegistrationError(f"{player} is already entered")
+        entries.verify_join_wait_list(self.state, player)
         self._emit(out, WaitListJoined(player, now))
         return out
 
@@ -281,14 +255,7 @@ class Tournament:
         """The first waiting player enters with the brest II.2 stack after an elimination."""
         s = self.state
         out = self._advance(now)
-        if not s.wait_list:
-            raise RegistrationError("the wait-list is empty")
-        if not s.clock.started or not s.outs:
-            raise RegistrationError("a wait-list player enters after an elimination (brest-2011 II.2)")
-        stack = wait_list_stack(s.structure.starting_stack, s.structure.levels, s.clock.level().number)
-        if stack <= 0:
-            raise RegistrationError(f"the wait-list stack would be {stack} (brest-2011 II.2)")
-        player = s.wait_list[0]
+        player, stack = entries.wait_list_entry(s)
         self._emit(out, WaitListEntered(player, s.entries + 1, stack, "brest-2011 II.2", now))
         self._seat_new(player, stack, now, out)
         self._reorganise(now, out)
@@ -330,39 +297,12 @@ class Tournament:
         return out
 
     def _seat_new(self, player: str, chips: int, now: float, out: list[Event]) -> None:
-        """A new entry sits at the shortest table, seat drawn at random (pouques 9)."""
-        s = self.state
-        open_tables = [(len(t.seats), n) for n, t in s.tables.items() if len(t.seats) < s.capacity(n)]
-        if open_tables:
-            table = min(open_tables)[1]
-        else:
-            table = max(s.tables, default=0) + 1
-        occupied = set(s.tables[table].seats) if table in s.tables else set()
-        seat = self._rng.choice(seating.free_seats(occupied, s.capacity(table)))
-        self._emit(out, SeatDrawn(player, table, seat, chips, now))
+        entries.seat_new(self.state, self._rng, player, chips, now, lambda event: self._emit(out, event))
 
     # --- hands ------------------------------------------------------------------------------
 
     def verify_start_hand(self, table: int, now: float) -> None:
-        s = self.state
-        t = self._table(table)
-        clock = self._clock_at(now)
-        if not clock.started:
-            raise FloorError("the tournament has not started")
-        if isinstance(clock.item, Break):
-            raise FloorError(f"on a break ({clock.item.name})")
-        if s.day_over:
-            raise FloorError(f"day {len(s.days)} is over: the next one starts when the TD resumes the clock")
-        if t.in_hand:
-            raise FloorError(f"table {table} is already in hand {t.hand_no}")
-        if balancing.final_table_due(s.counts(), s.final_size()):
-            raise FloorError("play stops for the final-table draw")
-        if s.hand_for_hand and t.played_round and not s.round_complete():
-            raise FloorError("hand for hand: waiting for the other tables (pouques 39)")
-        if table in balancing.stopped_tables(s.counts(), s.policy):
-            raise FloorError(f"table {table} is short: play stops until balanced ({s.policy.balance_article})")
-        if sum(1 for name in t.seats.values() if not s.players[name].waits_one_hand) < 2:
-            raise FloorError(f"table {table} has fewer than two players")
+        hands.verify_start_hand(self.state, self._table(table), self._clock_at(now), table)
 
     def can_start_hand(self, table: int, now: float) -> bool:
         try:
@@ -388,14 +328,11 @@ class Tournament:
         occupied = set(t.seats)
         auto_button, auto_bb = seating.positions(occupied, t.button, t.fresh_button, s.capacity(table))
         level = self._level_of(self._clock_at(when) if when < now else s.clock)
-        dead = tuple(sorted(seat for seat, name in t.seats.items() if self._dealt_dead(s.players[name], when)))
+        dead = tuple(sorted(seat for seat, name in t.seats.items() if hands.dealt_dead(s.players[name], when)))
         self.apply(HandStarted(table, hand_no, level.number, level.ante,
                                auto_button if button is None else button,
                                auto_bb if big_blind is None else big_blind, dead, when))
         return level
-
-    def _dealt_dead(self, p: PlayerState, now: float) -> bool:
-        return not p.present or p.dead_hands > 0 or p.suspended_until > now
 
     def current_level(self) -> Level:
         return self._level_of(self.state.clock)
@@ -429,19 +366,7 @@ class Tournament:
         return out
 
     def _eliminate_busted(self, table: int, start: dict[int, int], now: float, out: list[Event]) -> None:
-        """Players at zero are out, ranked by their stack at the start of the hand (cdc 2.10)."""
-        s, pol = self.state, self.state.policy
-        t = s.tables[table]
-        group = s.h4h_group if s.hand_for_hand and s.h4h_group is not None else s.next_group
-        by_stack = pol.bubble_ranked_by_stack if s.hand_for_hand else True
-        left = len(s.alive()) - len(start)
-        for rank, seat in enumerate(sorted(start, key=lambda seat: (-start[seat], seat))):
-            self._emit(out, PlayerEliminated(t.seats[seat], table, seat, left + 1 + rank, start[seat],
-                                             group, by_stack, pol.elimination_article, now))
-        structure = s.structure
-        if (len(s.alive()) == 2 and not s.heads_up
-                and (structure.heads_up_minutes is not None or not structure.heads_up_antes)):
-            self._emit(out, HeadsUpStarted(pol.heads_up_article, now))
+        hands.eliminate_busted(self.state, table, start, now, lambda event: self._emit(out, event))
 
     def correct_stacks(self, table: int, stacks: Mapping[int, int], now: float) -> list[Event]:
         """TD's count correction between hands (chips in play change); a zero stack is out."""

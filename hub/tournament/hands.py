@@ -1,0 +1,61 @@
+"""A table's hand as the floor sees it (hub, tournament floor: table facts -> checks and eliminations).
+
+Consumes the `FloorState` and the clock of the hand's time; answers whether a table may start a hand
+(`verify_start_hand` raises the floor's words when not), who is dealt dead, and emits, through `emit`,
+the eliminations of the players a hand left at zero (ranked by their stack at its start, cdc 2.10)
+and the heads-up that follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hub.tournament import balancing
+from hub.tournament.clock import ClockState
+from hub.tournament.errors import FloorError
+from hub.tournament.events import Event, HeadsUpStarted, PlayerEliminated
+from hub.tournament.state import FloorState, PlayerState, TableState
+from hub.tournament.structure import Break
+
+Emit = Callable[[Event], None]
+
+
+def verify_start_hand(s: FloorState, t: TableState, clock: ClockState, table: int) -> None:
+    """Raise a `FloorError` when table `table` (`t`) may not start a hand on `clock`."""
+    if not clock.started:
+        raise FloorError("the tournament has not started")
+    if isinstance(clock.item, Break):
+        raise FloorError(f"on a break ({clock.item.name})")
+    if s.day_over:
+        raise FloorError(f"day {len(s.days)} is over: the next one starts when the TD resumes the clock")
+    if t.in_hand:
+        raise FloorError(f"table {table} is already in hand {t.hand_no}")
+    if balancing.final_table_due(s.counts(), s.final_size()):
+        raise FloorError("play stops for the final-table draw")
+    if s.hand_for_hand and t.played_round and not s.round_complete():
+        raise FloorError("hand for hand: waiting for the other tables (pouques 39)")
+    if table in balancing.stopped_tables(s.counts(), s.policy):
+        raise FloorError(f"table {table} is short: play stops until balanced ({s.policy.balance_article})")
+    if sum(1 for name in t.seats.values() if not s.players[name].waits_one_hand) < 2:
+        raise FloorError(f"table {table} has fewer than two players")
+
+
+def dealt_dead(p: PlayerState, now: float) -> bool:
+    """The player's hand is dealt dead: absent, or serving a penalty (blinds and antes still taken)."""
+    return not p.present or p.dead_hands > 0 or p.suspended_until > now
+
+
+def eliminate_busted(s: FloorState, table: int, start: dict[int, int], now: float, emit: Emit) -> None:
+    """Players at zero are out, ranked by their stack at the start of the hand (cdc 2.10)."""
+    pol = s.policy
+    t = s.tables[table]
+    group = s.h4h_group if s.hand_for_hand and s.h4h_group is not None else s.next_group
+    by_stack = pol.bubble_ranked_by_stack if s.hand_for_hand else True
+    left = len(s.alive()) - len(start)
+    for rank, seat in enumerate(sorted(start, key=lambda seat: (-start[seat], seat))):
+        emit(PlayerEliminated(t.seats[seat], table, seat, left + 1 + rank, start[seat],
+                              group, by_stack, pol.elimination_article, now))
+    structure = s.structure
+    if (len(s.alive()) == 2 and not s.heads_up
+            and (structure.heads_up_minutes is not None or not structure.heads_up_antes)):
+        emit(HeadsUpStarted(pol.heads_up_article, now))
