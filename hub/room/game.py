@@ -4,23 +4,26 @@ Consumes the table's facts (cards arriving in zones, panel actions, dealer press
 and the hub's clock; runs `hub.rules` (betting, Time, showdown) and `hub.rulings` (dealing faults);
 emits hub events (`spec/scenario.md` shapes: `action`, `fault`, `ruling`, `hand_end`...) and
 commands for the table (hand context, betting state, rulings to remedy). Pure: the service does IO.
+Beside it: `table_setup` (what it takes and gives back), `table_rulings` (the situation a fault is ruled
+on, the TD's pending decisions), `shared_pot` (the chips of a void hand), `hand_cancel` (the TD's cancel).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from hub import rulebooks, rulings
+from hub.room import table_rulings
 from hub.room.hand_cancel import KIND as CANCEL_KIND
 from hub.room.hand_cancel import cancel_ruling
+from hub.room.shared_pot import void_stacks
+from hub.room.table_setup import Event, Output, TableSetup
 from hub.rules import (
     ActionRecord,
     ActionStatus,
     Hand,
-    Level,
     Positions,
     RulesError,
     RulingGiven,
@@ -32,63 +35,16 @@ from hub.rules import Decision as EngineDecision
 from hub.rules import Ruling as EngineRuling
 from hub.rules.game_file import get_game
 from hub.rules.positions import clockwise, default_positions, next_positions
-from hub.rules.pots import build_pots, split_pot
 from hub.rules.records import FaultKind as EngineFaultKind
-from hub.rules.rulesets import OddChips, TimeCaller, get_ruleset
+from hub.rules.rulesets import TimeCaller
 from hub.rules.timecall import TimeCall
 from tablewire import wire
 from tablewire.faults import FaultDetected, FaultKind
 
 log = logging.getLogger(__name__)
 
-Event = dict[str, Any]
-Command = wire.AnyCommand
 _BETTING_STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
 _STREET_CARDS = {0: 3, 3: 4, 4: 5}  # board cards the engine holds -> cards once the next street is out
-_BOARD_FAULTS = frozenset({
-    FaultKind.FLOP_WITHOUT_BURN, FaultKind.FLOP_TWO_BURNS, FaultKind.FLOP_FOUR_CARDS, FaultKind.PREMATURE_FLOP,
-    FaultKind.TURN_WITHOUT_BURN, FaultKind.RIVER_WITHOUT_BURN, FaultKind.PREMATURE_TURN,
-    FaultKind.PREMATURE_RIVER, FaultKind.BOARD_REMOVED,
-})
-_VOID = {
-    rulings.Decision.MISDEAL: "misdeal",
-    rulings.Decision.HAND_CANCELLED_BETS_RETURNED: "cancelled",
-    rulings.Decision.HAND_CANCELLED_POT_SPLIT: "cancelled",
-}
-
-
-@dataclass(frozen=True)
-class TableSetup:
-    """What the floor tells the hub about a table: the ruleset, the level, the button, the players."""
-
-    players: Mapping[int, int]  # seat -> stack
-    button: int
-    level: Level = Level(50, 100)
-    ruleset: str = rulings.DEFAULT_RULESET
-    seats: int = 10
-    decks: tuple[str, str] | None = None  # the table's two deck ids; None: `wire.table_deck_ids`
-    lang: str = "fr"
-    croupier: bool | None = None  # None: as the ruleset's rooms do (pouques: croupiers; others: players)
-    game: str | None = None  # hub/rules/games.toml (nlhe, plo, plo5, short_deck...); None: the level's
-
-    def __post_init__(self) -> None:
-        get_ruleset(self.ruleset)  # UnknownRuleset (a KeyError) names the known ids
-        get_game(self.game or self.level.game)  # UnknownGame (a ValueError) names the known ids
-        if len([s for s, v in self.players.items() if v > 0]) < 2:
-            raise ValueError("a table needs at least two players with chips")
-        if any(not 1 <= s <= self.seats for s in self.players):
-            raise ValueError(f"players' seats must be within 1..{self.seats}")
-
-
-@dataclass
-class Output:
-    events: list[Event] = field(default_factory=list)
-    commands: list[Command] = field(default_factory=list)
-
-    def extend(self, other: Output) -> Output:
-        self.events += other.events
-        self.commands += other.commands
-        return self
 
 
 class TableGame:
@@ -172,7 +128,7 @@ class TableGame:
             excluded_ranks=sorted(game.excluded_ranks),  # the four short-deck ranks (validated by the wire)
             small_blind=positions.small_blind, deck=self.decks[0], table_decks=list(self.decks),
             away=sorted((self.away | set(dealt_dead)) & set(players)), table_seats=self.setup.seats,
-            deadline=str(rulings.deadline(self.ruleset)), dealer=self._dealer(positions))
+            deadline=str(rulings.deadline(self.ruleset)), dealer=self.setup.dealer(positions.button))
         out.commands.append(self._context)
         for seat, article in sorted(dealt_dead.items()):
             # never to act: his blinds and antes are in, his cards are dealt and dead (cdc 5.1, 12.2)
@@ -204,13 +160,6 @@ class TableGame:
     @property
     def decks(self) -> tuple[str, str]:
         return self.setup.decks or wire.table_deck_ids(self.table)
-
-    def _dealer(self, positions: Positions) -> int | None:
-        """Dealerless rooms: the player on the button deals (cdc, brest, pcpm, cpt87)."""
-        croupier = self.setup.croupier
-        if croupier is None:  # a club's file follows the rooms of the text it inherits
-            croupier = rulebooks.seed_of(self.ruleset) == "pouques-2020"
-        return None if croupier else positions.button
 
     # -- facts from the table -------------------------------------------------------------------
 
@@ -282,12 +231,13 @@ class TableGame:
             return Output()  # a late fact from a hand already over
         if fault.kind == FaultKind.OUT_OF_TURN:
             return Output()  # the engine rules actions out of turn (it knows what is pending)
-        if fault.kind in _BOARD_FAULTS:
+        if fault.kind in table_rulings.BOARD_FAULTS:
             self._faulty_board = True  # the remedy reshapes the board: feed it at the first action
         detected = FaultDetected(kind=FaultKind(fault.kind), hand=fault.hand, seat=fault.seat,
                                  cards=tuple(fault.cards), at=fault.at, details=dict(fault.details))
-        ruling = rulings.rule(detected, self.ruleset, self._situation(detected))
-        described = self._ruling_dict(ruling)
+        ruling = rulings.rule(detected, self.ruleset, table_rulings.situation(self.hand, self.ruleset, self.actions,
+                                                                              detected))
+        described = table_rulings.ruling_dict(ruling, self.setup.lang)
         joins = ruling.decision is rulings.Decision.TD_DECISION and self._pending(fault.kind) is not None
         if joins:
             described["joins"] = True  # the same fault again while the TD decides: his one decision covers it
@@ -304,13 +254,7 @@ class TableGame:
         return out.extend(self._apply_ruling(ruling))
 
     def _pending(self, kind: str, option: str | None = None) -> Event | None:
-        """The TD's undecided decision on `kind` in this hand, if any; `kind` empty: the oldest one that
-        offers `option` (the TD named only what he decided)."""
-        if not kind:
-            return next((e for e in self.pending_td if e.get("hand") == self.hand_no
-                         and option in e["ruling"].get("options", [])), None)
-        return next((e for e in reversed(self.pending_td) if e.get("kind") == kind and e.get("hand") == self.hand_no),
-                    None)
+        return table_rulings.pending_decision(self.pending_td, self.hand_no, kind, option)
 
     def can_decide(self, kind: str, option: str) -> bool:
         """`decide(kind, option)` would be carried out (not refused)."""
@@ -329,10 +273,7 @@ class TableGame:
                                        reason=f"the ruling offered {', '.join(offered)}")])
         self.pending_td.remove(pending)
         kind = str(pending["kind"])
-        ruling = rulings.Ruling(
-            decision=rulings.Decision(option), article=f"{pending['ruling']['article']} (TD)", ruleset=self.ruleset,
-            kind=FaultKind(kind), hand=self.hand_no, seat=pending.get("seat"), cards=tuple(pending.get("cards", ())),
-            dead_seats=(pending["seat"],) if option == "hand_dead" and pending.get("seat") else ())
+        ruling = table_rulings.td_ruling(pending, option, self.ruleset, self.hand_no)
         out = Output([self._event("ruling", seat=ruling.seat, kind=kind, decision=option, article=ruling.article,
                                   by=by)])
         out.commands.append(wire.RulingCmd(hand=self.hand_no, kind=kind, decision=option, seat=ruling.seat,
@@ -544,32 +485,10 @@ class TableGame:
 
     # -- rulings ---------------------------------------------------------------------------------
 
-    def _situation(self, fault: FaultDetected) -> rulings.Situation:
-        hand = self.hand
-        assert hand is not None
-        return rulings.Situation(
-            substantial_action=rulings.is_substantial(self.ruleset, self.actions),
-            betting_possible=hand.round_open or not hand.cards_face_up,
-            rounds_open=(str(hand.street),) if hand.round_open else (),
-            live_seats=tuple(sorted(hand.live)),
-            committed=dict(hand.contributed),
-            pot_opened=hand.max_bet > 0 and hand.street is not Street.PREFLOP,
-            recoverable=not (fault.kind is FaultKind.MIXED_DECKS and self._has_acted(fault.seat)),
-        )
-
-    def _has_acted(self, seat: int | None) -> bool:
-        """The seat played with the cards it holds: a card of the other deck read only now (an
-        antenna missed it when dealt) was in an action, so the hand is no longer recoverable (cdc 6.4)."""
-        hand = self.hand
-        assert hand is not None
-        return seat is not None and any(
-            isinstance(e, ActionRecord) and e.seat == seat and e.status is not ActionStatus.REJECTED
-            for e in hand.log)
-
     def _apply_ruling(self, ruling: rulings.Ruling) -> Output:
         hand = self.hand
         assert hand is not None
-        void = _VOID.get(ruling.decision)
+        void = table_rulings.VOID.get(ruling.decision)
         if void is not None:
             self._keep_positions = ruling.decision is not rulings.Decision.HAND_CANCELLED_POT_SPLIT
             split = ruling.decision is rulings.Decision.HAND_CANCELLED_POT_SPLIT
@@ -621,11 +540,9 @@ class TableGame:
         silent on a board removed and follow cdc). Dealt again from the same button (cdc 6.3)."""
         if not self.in_hand:
             return Output()
-        article = next(a for _, a in rulings.clauses_for(FaultKind.BOARD_REMOVED, self.ruleset))
-        decision = rulings.Decision.HAND_CANCELLED_BETS_RETURNED
+        ruling = table_rulings.felt_cleared_ruling(self.ruleset, self.hand_no)
+        article, decision = ruling.article, ruling.decision
         self._keep_positions = True
-        ruling = rulings.Ruling(decision=decision, article=article, ruleset=self.ruleset,
-                                kind=FaultKind.BOARD_REMOVED, hand=self.hand_no, seat=None, cards=())
         out = Output([self._event("ruling", seat=None, kind=str(FaultKind.BOARD_REMOVED), decision=str(decision),
                                   article=article, by=by, why="felt_cleared", text=ruling.text("fr"),
                                   text_en=ruling.text("en"))])
@@ -659,25 +576,7 @@ class TableGame:
         """Misdeal or cancelled hand: chips go back (or the pot is shared among live hands)."""
         hand = self.hand
         assert hand is not None
-        stacks = dict(hand.starting_stacks)
-        pots: list[dict[str, Any]] = []
-        if split:
-            # The unfinished round goes back; the pot of finished rounds is shared by the live hands
-            # (brest III.11, cpt87 6.4). A round whose betting is over is finished, even before the
-            # next street's first card: its bets and the folded players' blinds stay in the pot.
-            unfinished = hand.bet if hand.round_open else dict.fromkeys(hand.seats, 0)
-            finished = {s: hand.contributed[s] - unfinished[s] for s in hand.seats}
-            for s in hand.seats:
-                stacks[s] -= finished[s]
-            # Each pot to the live hands that may win it: an all-in player shares the main pot only.
-            live = clockwise(hand.live, hand.positions.button)
-            for amount, eligible in build_pots(finished, live, hand.dead, hand.ante_capped):
-                sharing = [s for s in live if s in eligible]
-                for seat, share in split_pot(amount, sharing, hand.rules.odd_chips is OddChips.ONE_EACH):
-                    stacks[seat] += share
-                pots.append({"amount": amount, "winners": sharing})
-            if not pots:
-                pots = [{"amount": 0, "winners": live}]
+        stacks, pots = void_stacks(hand, split=split)
         hand.result = None
         self.stacks.update(stacks)
         self.hand = None
@@ -685,18 +584,6 @@ class TableGame:
         out = Output([self._event("hand_end", result=result, stacks=self._all_stacks(), pots=pots, why=why)])
         out.commands.append(wire.HandOverCmd(hand=self.hand_no, result=result))
         return out
-
-    def _ruling_dict(self, ruling: rulings.Ruling) -> dict[str, Any]:
-        d: dict[str, Any] = {"decision": str(ruling.decision), "article": ruling.article, "seat": ruling.seat,
-                             "cards": list(ruling.cards)}
-        if ruling.dead_seats:
-            d["dead_seats"] = list(ruling.dead_seats)
-        if ruling.options:
-            d["options"] = [str(o) for o in ruling.options]
-        if ruling.refunds:
-            d["refunds"] = {str(s): v for s, v in ruling.refunds.items()}
-        d["text"] = ruling.text(self.setup.lang)
-        return d
 
     def _all_stacks(self) -> dict[str, int]:
         return {str(s): v for s, v in sorted(self.stacks.items())}

@@ -84,7 +84,7 @@ class RulingsTable:
 
 @dataclass(frozen=True, slots=True)
 class Situation:
-    """What the hub's engine knows when a fault arrives (filled by `hub.room.game.TableGame._situation`).
+    """What the hub's engine knows when a fault arrives (filled by `hub.room.table_rulings.situation`).
 
     `pot_opened` only matters to pcpm's out-of-turn clause: the live game rules out of turn, Time
     and short bets in `hub.rules` (same articles, tests/rulings/test_engine_and_tables_agree.py),
