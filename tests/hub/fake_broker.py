@@ -158,3 +158,16 @@ class FakeBroker:
             self._tasks.discard(task)
             conn.closed.set()
             writer.transport.abort()
+
+
+async def take_unacked(conn: Conn, count: int) -> None:
+    """Read `count` publishes without acknowledging one, then drop the connection."""
+    while len(conn.publishes()) < count:
+        if await conn.read() is None:
+            return
+    conn.abort()
+
+
+def topics(conn: Conn) -> list[str]:
+    """The topics of the publishes a connection received, in order."""
+    return [m.topic for m in conn.publishes()]
