@@ -9,6 +9,8 @@ the deck now and then, and a `FaultPlan` makes the other faults, every kind of s
 hands or a player can make (`simulators.fault_plan`; docs/faults.md, "Rehearsing every ruling"): the
 croupier then carries out the hub's ruling as the table receives it (`agent.watch.rulings`), as a
 dealer does what the floor says, waiting for the TD's decision where the rulebook leaves it to him.
+Here: the deal, its hole-card faults and the streets; the faults of the board and of an open round, and
+their remedies, are in `simulators.croupier_faults`, which acts through this croupier's hands.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ import time
 from collections.abc import Callable
 
 from hw.decks import FULL_DECK
+from simulators import croupier_faults
+from simulators.croupier_faults import HandCards
 from simulators.dealer import Board, Burn, CardStep, Clear, Felt, Hole, Muck, Tray
 from simulators.fault_plan import FaultPlan
 from table_agent.agent import TableAgent
-from table_agent.events import BOARD, BURN, Zone
+from table_agent.events import BURN, Zone
 from tablewire.faults import FaultKind
 from tablewire.wire import BettingCmd, HandContextCmd, RulingCmd
 
@@ -76,25 +80,14 @@ class Croupier:
         self.stuck = 0  # hands that stopped moving: the felt cleared and a new hand pressed (cancelled)
         self.faults = faults
         self.allin_rate = allin_rate
-        self._order: list[int] = []  # this hand's seats from the first dealt (first to act after the flop)
-        self._out: set[int] = set()  # seats this croupier folded or pushed all in this hand
         self._opening: int | None = None  # the first amount to call this hand (about the big blind)
         self._act_on_panel = act
         self._new_hand = new_hand or agent.new_hand
         self.td_waits = 0  # times this table stopped for the TD's decision
-        # This hand's cards and remedies in progress (reset by `_deal_and_play`):
-        self._deck: list[str] = []  # the stub, dealt from its end
-        self._board: list[str] = []  # faces on the board, as dealt
-        self._burned: set[str] = set()  # streets whose burn already lies in the burn zone (a remedy's)
-        self._early: str | None = None  # a street already on the board when its round opens (pouques 77)
-        self._aside: str | None = None  # a premature turn set aside, reshuffled for the river (cdc 8.4)
-        self._first_burn: str | None = None  # an exposed card that is the first burn (cdc 7.3)
-        # a board fault whose street the hub holds: it deals it to the game at its first action (a street
-        # the game already had bets out as usual once the felt's board is the game's again)
-        self._faulty = False
+        self.cards = HandCards()  # this hand's cards and remedies in progress (new at each `_deal_and_play`)
         self._away: int | None = None  # the seat this croupier marked away (absent_player), back after the hand
 
-    def _wait(self, condition: Callable[[], bool]) -> bool:
+    def wait(self, condition: Callable[[], bool]) -> bool:
         deadline = time.monotonic() + self.stuck_after
         while not condition():
             if self.stop.wait(0.01) or time.monotonic() > deadline:
@@ -122,7 +115,7 @@ class Croupier:
                 return False
         return True
 
-    def _pause(self) -> bool:
+    def pause(self) -> bool:
         return not self.stop.wait(self.pace * self.rng.uniform(0.6, 1.4))
 
     def play_hand(self) -> bool:
@@ -134,7 +127,7 @@ class Croupier:
         watch = self.watch
         before = watch.hand
         self._new_hand()
-        if not self._wait(lambda: watch.context is not None and watch.hand != before):
+        if not self.wait(lambda: watch.context is not None and watch.hand != before):
             return False
         ctx = watch.context
         assert ctx is not None
@@ -160,9 +153,7 @@ class Croupier:
         seats = sorted(ctx.seats)
         start = seats.index(ctx.first_to_deal)
         order = seats[start:] + seats[:start]
-        self._order, self._out, self._opening = order, set(), None
-        self._deck, self._board, self._burned, self._early, self._aside = deck, [], set(), None, None
-        self._first_burn, self._faulty = None, False
+        self.cards, self._opening = HandCards(deck=deck, order=order), None
         fault = self.faults.for_hand() if self.faults is not None else None
         if fault is not None and not self._can_make(fault, ctx):
             assert self.faults is not None
@@ -184,36 +175,37 @@ class Croupier:
                     return None
                 continue
             elif betting.open and betting.to_act is not None:
-                if fault is not None and fault in _IN_ROUND and self._in_round_due(fault, betting, board):
-                    played = self._in_round(fault, ctx)
+                if fault is not None and fault in _IN_ROUND \
+                        and croupier_faults.in_round_due(self, fault, betting, board):
+                    played = croupier_faults.in_round(self, fault, ctx)
                     if played is not True:
                         return played
                     fault = None
                     continue
-                if not self._pause():
+                if not self.pause():
                     return None
                 if self._opening is None:
-                    if fault is FaultKind.INSUFFICIENT_BET and self._short_raise(betting):
+                    if fault is FaultKind.INSUFFICIENT_BET and croupier_faults.short_raise(self, betting):
                         fault = None
                         self._opening = betting.to_call
-                        self._wait(lambda: watch.betting is not betting or watch.result is not None)  # noqa: B023
+                        self.wait(lambda: watch.betting is not betting or watch.result is not None)  # noqa: B023
                         continue
                     self._opening = betting.to_call
-                if fault is FaultKind.TIME_EXPIRED and betting.street == "preflop" and len(self._live()) > 2:
+                if fault is FaultKind.TIME_EXPIRED and betting.street == "preflop" and len(self.live()) > 2:
                     fault = None
-                    played = self._time_runs_out(betting, ctx)
+                    played = croupier_faults.time_runs_out(self, betting, ctx)
                     if played is not True:
                         return played
                     continue
-                if fault is FaultKind.OUT_OF_TURN and self._act_out_of_turn(betting):
+                if fault is FaultKind.OUT_OF_TURN and croupier_faults.act_out_of_turn(self, betting):
                     fault = None
                 else:
                     self._act(betting.to_act, betting.to_call, betting.max_to)
                 if missing:  # the table sees the short hand at this first action: play stops for the ruling
                     missing = False
-                    ruling = self._ruling(FaultKind.MISSING_HOLE_CARD, ctx)
-                    if ruling is not None and not self._carry_out(ruling, betting.to_act, None):
-                        return self._gave_up()
+                    ruling = self.ruling(FaultKind.MISSING_HOLE_CARD, ctx)
+                    if ruling is not None and not self.carry_out(ruling, betting.to_act, None):
+                        return self.gave_up()
                     continue
             elif board < 5 and _GATE[_NEXT.get(board, "river")] in betting.closed:
                 name = _NEXT.get(board, "river")
@@ -223,8 +215,8 @@ class Croupier:
                 if made:
                     fault = None
                 board += 3 if name == "flop" else 1
-            if not self._wait(lambda: watch.betting is not betting or watch.result is not None):  # noqa: B023
-                return self._gave_up()
+            if not self.wait(lambda: watch.betting is not betting or watch.result is not None):  # noqa: B023
+                return self.gave_up()
         if self.stop.wait(self.pace * 4):  # the showdown is looked at
             return None
         return True
@@ -253,7 +245,7 @@ class Croupier:
     def _deal(self, ctx: HandContextCmd, fault: FaultKind | None) -> bool | None:
         """The hole cards, round by round from the first seat, with the deal's fault if one is due and its
         ruling carried out: True once dealt (or the hand ended by the ruling)."""
-        watch, order, deck = self.watch, self._order, self._deck
+        watch, order, deck = self.watch, self.cards.order, self.cards.deck
         cards: list[tuple[int, str | None]] = [(seat, None) for seat in order * ctx.hole_cards]
         at = 0  # where the fault's card lies in the deal
         if fault is FaultKind.WRONG_DEAL_ORDER:
@@ -280,7 +272,7 @@ class Croupier:
         elif fault is FaultKind.ABSENT_PLAYER:
             self._away = order[1]  # the dealer's away button, before the first card (every deadline)
             self.agent.dealer_press("away", self._away)
-            self._made(fault)
+            self.made(fault)
         # cdc 7.1: one of the first two cards exposed is a misdeal; later ones are replaced (7.3)
         expose_at = self.rng.randrange(2, len(order)) if fault is FaultKind.EXPOSED_CARD else None
         boxed_at = self.rng.randrange(ctx.hole_cards * len(order)) if fault is FaultKind.BOXED_CARD else None
@@ -291,69 +283,69 @@ class Croupier:
                 if self._injected:
                     self._injected(self.felt.uid(card))
                 boxed = len([r for r in watch.rulings if r.kind == FaultKind.BOXED_CARD and r.hand == ctx.hand])
-                if not self._place(Tray(card)):
-                    return self._gave_up()
+                if not self.place(Tray(card)):
+                    return self.gave_up()
                 if i == boxed_at:
-                    self._made(FaultKind.BOXED_CARD)
+                    self.made(FaultKind.BOXED_CARD)
                 # the ruling before the next card: a ruleset may stop the deal for the TD (cpt87 6.3)
-                self._ruling(FaultKind.BOXED_CARD, ctx, after=boxed)
+                self.ruling(FaultKind.BOXED_CARD, ctx, after=boxed)
                 if watch.result is not None or watch.hand != ctx.hand:
                     return True  # the TD (or the ruling) ended the hand
-            if not self._pause():
+            if not self.pause():
                 return None
             dealt = deck.pop() if uid is None else None
-            if not self._put(Zone.seat_zone(seat), uid or self.felt.uid(dealt or "")):
-                return self._gave_up()
+            if not self.put(Zone.seat_zone(seat), uid or self.felt.uid(dealt or "")):
+                return self.gave_up()
             if i == expose_at and dealt is not None:  # the card turned over as it was dealt: to the dead-card tray
-                if not self._pause() or not self._place(Tray(dealt)):
-                    return self._gave_up()
+                if not self.pause() or not self.place(Tray(dealt)):
+                    return self.gave_up()
                 exposed = (seat, dealt)
-                self._made(FaultKind.EXPOSED_CARD)
+                self.made(FaultKind.EXPOSED_CARD)
             if fault in _RULED_AT_ONCE and i == at:
                 assert fault is not None
-                self._made(fault)
-                ruling = self._ruling(fault, ctx)
+                self.made(fault)
+                ruling = self.ruling(fault, ctx)
                 if watch.result is not None or watch.hand != ctx.hand:
                     return True  # a misdeal, a hand cancelled: the hub deals the next one
                 if ruling is None:
-                    return self._gave_up()
-                if not self._carry_out(ruling, seat, uid or self.felt.uid(dealt or "")):
-                    return self._gave_up()
+                    return self.gave_up()
+                if not self.carry_out(ruling, seat, uid or self.felt.uid(dealt or "")):
+                    return self.gave_up()
         if fault is FaultKind.MISSING_HOLE_CARD:
-            self._made(fault)
+            self.made(fault)
         if exposed is not None:
-            ruling = self._ruling(FaultKind.EXPOSED_CARD, ctx)
+            ruling = self.ruling(FaultKind.EXPOSED_CARD, ctx)
             if ruling is None and watch.result is None:
-                return self._gave_up()
+                return self.gave_up()
             if ruling is not None and ruling.decision == "replace_with_burn":
                 # cdc 7.3: the would-be first burn goes to the player; the exposed card is the first burn
-                if not self._pause() or not self._place(Hole(exposed[0], deck.pop())):
-                    return self._gave_up()
-                self._first_burn = exposed[1]
+                if not self.pause() or not self.place(Hole(exposed[0], deck.pop())):
+                    return self.gave_up()
+                self.cards.first_burn = exposed[1]
             elif ruling is not None and ruling.decision == "card_kept":
                 # pcpm "La donne": the dealing player's own exposed card is not exchanged, he keeps it
-                if not self._pause() or not self._place(Hole(exposed[0], exposed[1])):
-                    return self._gave_up()
+                if not self.pause() or not self.place(Hole(exposed[0], exposed[1])):
+                    return self.gave_up()
         if fault is FaultKind.ABSENT_PLAYER and self._away is not None:
-            ruling = self._ruling(fault, ctx)
-            if ruling is not None and not self._carry_out(ruling, self._away, None):
-                return self._gave_up()
+            ruling = self.ruling(fault, ctx)
+            if ruling is not None and not self.carry_out(ruling, self._away, None):
+                return self.gave_up()
         return True
 
-    def _carry_out(self, ruling: RulingCmd, seat: int, uid: str | None) -> bool:
+    def carry_out(self, ruling: RulingCmd, seat: int, uid: str | None) -> bool:
         """What a hole-card ruling asks of the dealer: the extra card as the first burn (brest III.7), a
         dead hand to the muck; the others (a hand voided, a fault only noted) ask nothing of him."""
         if ruling.decision == "burn_as_first" and uid is not None:
-            if not self._pause() or not self._put(BURN, uid):
+            if not self.pause() or not self.put(BURN, uid):
                 return False
-            self._burned.add("flop")
+            self.cards.burned.add("flop")
         elif ruling.decision == "hand_dead":
             self._kill(ruling.seat if ruling.seat is not None else seat)
         elif ruling.decision == "continue" and ruling.kind == FaultKind.MISSING_HOLE_CARD and ruling.seat is not None \
                 and ruling.seat not in ruling.dead_seats:
             # cpt87 6.5, the TD's "no misdeal" for the last seat served: he gets his card now (the button may
             # get two in a row)
-            if not self._pause() or not self._place(Hole(ruling.seat, self._deck.pop())):
+            if not self.pause() or not self.place(Hole(ruling.seat, self.cards.deck.pop())):
                 return False
         for dead in ruling.dead_seats:  # substantial action: the hand plays on, the faulty hands dead (cdc 7.7)
             self._kill(dead)
@@ -361,7 +353,7 @@ class Croupier:
 
     def _kill(self, seat: int) -> None:
         """A dead hand: its cards to the muck."""
-        self._out.add(seat)
+        self.cards.out.add(seat)
         if self.felt.cards_at(Zone.seat_zone(seat)):
             self.felt.perform(Muck(seat))
 
@@ -373,262 +365,73 @@ class Croupier:
         n = 3 if name == "flop" else 1
         made = False
         # A wrong street only where it is bet on (no all-in run-out): its remedy waits for an action.
-        bet_on = name not in betting.closed and "river" not in betting.closed and len(self._live()) > 1
-        if self._early == name:  # already out (pouques 77's new turn, dealt at once)
-            self._early = None
-            return self._first_action(), False
-        if name == "river" and self._aside is not None:  # cdc 8.4: the old turn reshuffled for the river
-            self._deck.append(self._aside)
-            self.rng.shuffle(self._deck)
-            self._aside = None
+        bet_on = name not in betting.closed and "river" not in betting.closed and len(self.live()) > 1
+        if self.cards.early == name:  # already out (pouques 77's new turn, dealt at once)
+            self.cards.early = None
+            return self.first_action(), False
+        if name == "river" and self.cards.aside is not None:  # cdc 8.4: the old turn reshuffled for the river
+            self.cards.deck.append(self.cards.aside)
+            self.rng.shuffle(self.cards.deck)
+            self.cards.aside = None
         if bet_on and name == "flop" and fault in (FaultKind.FLOP_WITHOUT_BURN, FaultKind.FLOP_TWO_BURNS) \
-                and "flop" not in self._burned:
+                and "flop" not in self.cards.burned:
             assert fault is not None
-            return self._wrong_flop(fault, self._deck, ctx), True
-        if bet_on and name == "flop" and fault is FaultKind.MIXED_DECKS and "flop" not in self._burned:
-            played = self._second_deck_burn(ctx)
+            return croupier_faults.wrong_flop(self, fault, self.cards.deck, ctx), True
+        if bet_on and name == "flop" and fault is FaultKind.MIXED_DECKS and "flop" not in self.cards.burned:
+            played = croupier_faults.second_deck_burn(self, ctx)
             if played is not True:
                 return played, True
             made = True
         if bet_on and name == "flop" and fault is FaultKind.FLOP_FOUR_CARDS:
-            return self._four_card_flop(ctx), True
-        if bet_on and fault is not None and fault is _WITHOUT_BURN.get(name) and name not in self._burned:
+            return croupier_faults.four_card_flop(self, ctx), True
+        if bet_on and fault is not None and fault is _WITHOUT_BURN.get(name) and name not in self.cards.burned:
             assert fault is not None
-            return self._unburned(fault, name, ctx), True
-        if name not in self._burned:
-            if not self._place(Burn(self._first_burn or self._deck.pop())):
-                return self._gave_up(), made
-            self._first_burn = None
+            return croupier_faults.unburned(self, fault, name, ctx), True
+        if name not in self.cards.burned:
+            if not self.place(Burn(self.cards.first_burn or self.cards.deck.pop())):
+                return self.gave_up(), made
+            self.cards.first_burn = None
         for _ in range(n):
-            if not self._pause():
+            if not self.pause():
                 return None, made
-            if not self._board_card(self._deck.pop()):
-                return self._gave_up(), made
-        if self._faulty and self.watch.result is None:
-            return self._first_action(), made
+            if not self.board_card(self.cards.deck.pop()):
+                return self.gave_up(), made
+        if self.cards.faulty and self.watch.result is None:
+            return self.first_action(), made
         return True, made
 
-    def _live(self) -> list[int]:
-        return [s for s in self._order if s not in self._out]
+    def live(self) -> list[int]:
+        return [s for s in self.cards.order if s not in self.cards.out]
 
-    def _board_card(self, card: str) -> bool:
-        self._board.append(card)
-        return self._place(Board(card))
+    def board_card(self, card: str) -> bool:
+        self.cards.board.append(card)
+        return self.place(Board(card))
 
-    def _first_action(self) -> bool | None:
+    def first_action(self) -> bool | None:
         """After a board fault the hub deals the street to the game at its first action: the first seat
         in hand from the button's left speaks (an all-in one is refused, and the street is out)."""
         betting = self.watch.betting
         if betting is not None and betting.open and betting.street not in betting.closed \
-                and len(self._board) in (3, 4, 5) and betting.street == _NEXT_NAME[len(self._board)]:
+                and len(self.cards.board) in (3, 4, 5) and betting.street == _NEXT_NAME[len(self.cards.board)]:
             # the street was out before the fault (a fourth flop card): the hub dealt it already; once
             # it is bet out with the board put right, the next one is dealt as usual
-            self._faulty = False
+            self.cards.faulty = False
             return True
-        self._faulty = False
-        first = next(iter(self._live()), None)
+        self.cards.faulty = False
+        first = next(iter(self.live()), None)
         if first is not None:
-            if not self._pause():
+            if not self.pause():
                 return None
             self.agent.player_action(first, "check")
         return True
 
-    def _four_card_flop(self, ctx: HandContextCmd) -> bool | None:
-        """A fourth card on the board at the flop; ruled (cdc 8.3) it becomes the turn's burn."""
-        if "flop" not in self._burned and not self._place(Burn(self._first_burn or self._deck.pop())):
-            return self._gave_up()
-        self._first_burn = None
-        for _ in range(4):
-            if not self._pause() or not self._board_card(self._deck.pop()):
-                return self._gave_up()
-        self._made(FaultKind.FLOP_FOUR_CARDS)
-        ruling = self._ruling(FaultKind.FLOP_FOUR_CARDS, ctx)
-        if ruling is not None and ruling.decision == "extra_card_burn":
-            extra = self._board.pop()
-            if not self._pause() or not self._place(Burn(extra)):
-                return self._gave_up()
-            self._burned.add("turn")
-        if self.watch.result is not None:
-            return True
-        return self._first_action()
-
-    def _unburned(self, kind: FaultKind, name: str, ctx: HandContextCmd) -> bool | None:
-        """The turn or the river dealt without its burn; ruled, that card becomes the burn and the next
-        one is dealt (cdc 8.3's principle, brest III.17, pouques 77)."""
-        card = self._deck.pop()
-        if not self._pause() or not self._board_card(card):
-            return self._gave_up()
-        self._made(kind)
-        ruling = self._ruling(kind, ctx)
-        if ruling is not None and ruling.decision == "burn_and_next":
-            self._board.remove(card)
-            if not self._pause() or not self._place(Burn(card)) or not self._board_card(self._deck.pop()):
-                return self._gave_up()
-        if self.watch.result is not None:
-            return True
-        return self._first_action()
-
-    def _second_deck_burn(self, ctx: HandContextCmd) -> bool | None:
-        """The flop's burn taken from the table's other deck (cdc 6.4): set aside, burned again from the
-        right deck."""
-        other = next(d for d in ctx.table_decks if d != self.felt.deck)
-        uid = self.felt.uid(self._deck[-1], deck=other)
-        if not self._put(BURN, uid):
-            return self._gave_up()
-        self._made(FaultKind.MIXED_DECKS)
-        ruling = self._ruling(FaultKind.MIXED_DECKS, ctx)
-        if self.watch.result is not None or ruling is None:
-            return True if self.watch.result is not None else self._gave_up()
-        if not self._pause() or not self._take_off(uid):
-            return self._gave_up()
-        return True
-
-    # --- faults made while a betting round is open -----------------------------------------------
-
-    def _in_round_due(self, kind: FaultKind, betting: BettingCmd, board: int) -> bool:
-        """A premature street while the round before it is open; a card taken off the board or a dead
-        card to a hand while the flop is bet on."""
-        if kind is FaultKind.PREMATURE_FLOP:
-            return betting.street == "preflop" and board == 0
-        if kind is FaultKind.PREMATURE_TURN:
-            return betting.street == "flop" and board == 3 and self._early is None
-        if kind is FaultKind.PREMATURE_RIVER:
-            return betting.street == "turn" and board == 4 and self._early is None
-        return betting.street == "flop" and board == 3 and len(self._live()) > 2 and not self._faulty
-
-    def _in_round(self, kind: FaultKind, ctx: HandContextCmd) -> bool | None:
-        if kind is FaultKind.BOARD_REMOVED:
-            return self._board_removed(ctx)
-        if kind is FaultKind.DEAD_CARD_IN_HAND:
-            return self._dead_card(ctx)
-        return self._premature(kind, ctx)
-
-    def _premature(self, kind: FaultKind, ctx: HandContextCmd) -> bool | None:
-        """The next street burned and dealt while this round is still open; then its ruling."""
-        name = {FaultKind.PREMATURE_FLOP: "flop", FaultKind.PREMATURE_TURN: "turn"}.get(kind, "river")
-        burn = self._first_burn or self._deck.pop() if name not in self._burned else None
-        if burn is not None and not self._place(Burn(burn)):
-            return self._gave_up()
-        self._first_burn = None
-        early = [self._deck.pop() for _ in range(3 if name == "flop" else 1)]
-        for card in early:
-            if not self._pause() or not self._place(Board(card)):
-                return self._gave_up()
-        self._made(kind)
-        ruling = self._ruling(kind, ctx)
-        if self.watch.result is not None or self.watch.hand != ctx.hand:
-            return True
-        if ruling is None:
-            return self._gave_up()
-        decision = ruling.decision
-        if decision in ("reshuffle_board", "river_as_turn"):
-            # cdc 8.3 / 8.5: back into the stub, reshuffled; the burn already made stays (no new one).
-            # cdc 8.4: the premature turn set aside, reshuffled for the river; the turn burned again.
-            for card in early:
-                if not self._take_off(self.felt.uid(card)):
-                    return self._gave_up()
-            if decision == "river_as_turn":
-                self._aside = early[0]
-            else:
-                self._deck.extend(early)
-                self.rng.shuffle(self._deck)
-                self._burned.add(name)
-        elif decision == "bottom_card" and burn is not None:
-            # pouques 77: the turn's burn back on the stub, the exposed turn burned, a new turn from the
-            # bottom of the stub at once
-            if not self._take_off(self.felt.uid(burn)):
-                return self._gave_up()
-            self._deck.append(burn)
-            if not self._pause() or not self._place(Burn(early[0])) or not self._board_card(self._deck.pop(0)):
-                return self._gave_up()
-            self._early = name
-        elif decision == "burn_premature" and burn is not None:
-            # pouques 77: the burn back on top of the stub, the exposed river burned; burn and deal the
-            # river when the turn's round is over
-            if not self._take_off(self.felt.uid(burn)):
-                return self._gave_up()
-            self._deck.append(burn)
-            if not self._pause() or not self._place(Burn(early[0])):
-                return self._gave_up()
-        else:
-            self._board.extend(early)  # a ruling that leaves the cards where they are
-            self._faulty = True  # more cards on the felt than in the game when the round ends: held
-        return True
-
-    def _board_removed(self, ctx: HandContextCmd) -> bool | None:
-        """A flop card taken off the board during its round; ruled (cdc 8.6: the board is known) it goes back."""
-        card = self._board[0]
-        if not self._pause() or not self._take_off(self.felt.uid(card)):
-            return self._gave_up()
-        self._made(FaultKind.BOARD_REMOVED)
-        ruling = self._ruling(FaultKind.BOARD_REMOVED, ctx)
-        if self.watch.result is not None or ruling is None:
-            return True if self.watch.result is not None else self._gave_up()
-        if ruling.decision != "continue":
-            self._faulty = True  # a card short on the felt when the round ends: the hub holds the next street
-        elif not self._pause() or not self._place(Board(card)):
-            return self._gave_up()
-        return True
-
-    def _dead_card(self, ctx: HandContextCmd) -> bool | None:
-        """The flop's burn pushed onto a live hand (cdc 7.5); ruled dead, the card goes back to the burn and
-        the hand to the muck."""
-        burns = self.felt.cards_at(BURN)
-        seat = next((s for s in self._live() if self.felt.cards_at(Zone.seat_zone(s))), None)
-        if not burns or seat is None:
-            return True
-        uid = burns[0]
-        if not self._pause() or not self._put(Zone.seat_zone(seat), uid):
-            return self._gave_up()
-        self._made(FaultKind.DEAD_CARD_IN_HAND)
-        ruling = self._ruling(FaultKind.DEAD_CARD_IN_HAND, ctx)
-        if self.watch.result is not None or ruling is None:
-            return True if self.watch.result is not None else self._gave_up()
-        if not self._pause() or not self._put(BURN, uid):
-            return self._gave_up()
-        if not self._carry_out(ruling, seat, None):
-            return self._gave_up()
-        return True
-
-    def _time_runs_out(self, betting: BettingCmd, ctx: HandContextCmd) -> bool | None:
-        """The dealer calls Time on the player to act, who lets it run out (cdc 4.5: his hand is dead): the
-        table waits the rulebook's minute and countdown, however long, as for the TD."""
-        seat = betting.to_act
-        assert seat is not None
-        watch = self.watch
-        self.agent.dealer_press("time", seat)
-        if not self._wait(lambda: watch.betting is not None and watch.betting.time_seat == seat
-                          or watch.result is not None):
-            return True  # Time refused (cpt87 4.5: the TD grants it): the player acts as usual
-        self._made(FaultKind.TIME_EXPIRED)
-
-        def thinking() -> bool:
-            now = watch.betting
-            return now is not None and now.to_act == seat and watch.result is None and watch.hand == ctx.hand
-
-        while thinking():
-            if self.stop.wait(0.05):
-                return None
-        self._out.add(seat)  # his hand is dead: the hub folded it (no ruling reaches the table)
-        return True
-
-    def _short_raise(self, betting: BettingCmd) -> bool:
-        """The first player to speak raises by a quarter of the big blind (cdc 10.9: below half the
-        minimum increment, a call; pouques 52: below half over the bet, a call)."""
-        seat = betting.to_act
-        if seat is None or betting.street != "preflop" or betting.to_call <= 0 or len(self._order) < 3:
-            return False
-        self.agent.player_action(seat, "raise", betting.to_call + max(1, betting.to_call // 4))
-        self._made(FaultKind.INSUFFICIENT_BET)
-        return True
-
     # --- faults made on purpose, and their rulings carried out -------------------------------------
 
-    def _made(self, kind: FaultKind) -> None:
+    def made(self, kind: FaultKind) -> None:
         if self.faults is not None:
             self.faults.made_it(kind)
 
-    def _ruling(self, kind: FaultKind, ctx: HandContextCmd, after: int = 0) -> RulingCmd | None:
+    def ruling(self, kind: FaultKind, ctx: HandContextCmd, after: int = 0) -> RulingCmd | None:
         """The hub's ruling on the fault this croupier just made (None: the hand ended or none came); the
         `after` earlier rulings on that kind in this hand are not it. A ruling left to the TD is waited
         for: his decision is the one carried out."""
@@ -637,7 +440,7 @@ class Croupier:
         def ruled() -> RulingCmd | None:
             return next(iter([r for r in watch.rulings if r.kind == kind and r.hand == ctx.hand][after:]), None)
 
-        self._wait(lambda: ruled() is not None or watch.result is not None or watch.hand != ctx.hand)
+        self.wait(lambda: ruled() is not None or watch.result is not None or watch.hand != ctx.hand)
         ruling = ruled() if watch.result is None else None
         if ruling is None or ruling.decision != "td_decision":
             return ruling
@@ -652,80 +455,34 @@ class Croupier:
             return None
         return decided() if watch.result is None else None
 
-    def _wrong_flop(self, kind: FaultKind, deck: list[str], ctx: HandContextCmd) -> bool | None:
-        """The flop dealt without its burn, or after two burns; then the ruling carried out (cdc 8.3:
-        the first flop card becomes the burn / the second burn becomes the first flop card)."""
-        if kind is FaultKind.FLOP_WITHOUT_BURN:
-            flop = [deck.pop() for _ in range(3)]
-            for card in flop:
-                if not self._pause() or not self._place(Board(card)):
-                    return self._gave_up()
-            self._made(kind)
-            ruling = self._ruling(kind, ctx)
-            if ruling is not None and ruling.decision == "designate_burn":
-                if not self._pause() or not self._place(Burn(flop[0])) or not self._place(Board(deck.pop())):
-                    return self._gave_up()
-        else:
-            burns = [self._first_burn or deck.pop(), deck.pop()]
-            self._first_burn = None
-            for card in burns:
-                if not self._pause() or not self._place(Burn(card)):
-                    return self._gave_up()
-            self._made(kind)
-            ruling = self._ruling(kind, ctx)
-            steps: list[CardStep] = [Board(deck.pop()) for _ in range(3)]
-            if ruling is not None and ruling.decision == "burn_to_flop":
-                steps = [Board(burns[1]), *steps[:2]]
-            for step in steps:
-                if not self._pause() or not self._place(step):
-                    return self._gave_up()
-        self._board = [c for c in self.felt.faces_at(BOARD)]
-        if self.watch.result is not None:
-            return True
-        return self._first_action()
-
-    def _act_out_of_turn(self, betting: BettingCmd) -> bool:
-        """A player further round the table acts before the one whose turn it is (cdc 10.2)."""
-        to_act = betting.to_act
-        assert to_act is not None
-        if to_act not in self._order:
-            return False
-        at = self._order.index(to_act)
-        later = [s for s in self._order[at + 1:] + self._order[:at] if s not in self._out]
-        if not later:
-            return False
-        self.agent.player_action(later[0], "check" if betting.to_call == 0 else "call")
-        self._made(FaultKind.OUT_OF_TURN)
-        return True
-
-    def _place(self, step: CardStep) -> bool:
+    def place(self, step: CardStep) -> bool:
         """Put a card down and wait until the table has read it there. This croupier deals 20 ms
         apart in tests, faster than the reader's 50 ms scan: no hand is that fast, and the table
         would rightly see cards out of order (docs/faults.md, "The reader's resolution")."""
         uid, zone = self.felt.uid(step.card), self.felt.zone_of(step)
         self.felt.perform(step)
-        return self._wait(lambda: self.agent.zones.zone_of(uid) == zone)
+        return self.wait(lambda: self.agent.zones.zone_of(uid) == zone)
 
-    def _put(self, zone: Zone, uid: str) -> bool:
+    def put(self, zone: Zone, uid: str) -> bool:
         """`_place` for a tag named by its UID (another deck's, or in no deck)."""
         self.felt.put(zone, uid)
-        return self._wait(lambda: self.agent.zones.zone_of(uid) == zone)
+        return self.wait(lambda: self.agent.zones.zone_of(uid) == zone)
 
-    def _take_off(self, uid: str) -> bool:
+    def take_off(self, uid: str) -> bool:
         """Lift a card off the felt (back into the stub, or set aside) and wait until the table has seen it go."""
         self.felt.lift(uid)
-        return self._wait(lambda: self.agent.zones.zone_of(uid) is None)
+        return self.wait(lambda: self.agent.zones.zone_of(uid) is None)
 
-    def _gave_up(self) -> bool | None:
+    def gave_up(self) -> bool | None:
         return None if self.stop.is_set() else False
 
     def _act(self, seat: int, to_call: int, max_to: int | None = None) -> None:
         if self._act_on_panel is not None:  # the players' own choices, pressed on the panel
             if self._act_on_panel(seat, to_call, self._opening) in ("fold", "muck", "allin"):
-                self._out.add(seat)
+                self.cards.out.add(seat)
             return
         if self.allin_rate and self.rng.random() < self.allin_rate:
-            self._out.add(seat)
+            self.cards.out.add(seat)
             self.agent.player_action(seat, "allin")
             return
         r = self.rng.random()
@@ -737,10 +494,10 @@ class Croupier:
                 amount = max(self.bet, 2 * (self._opening or 0))
                 self.agent.player_action(seat, "bet", amount if max_to is None else min(amount, max_to))
         elif r < 0.15 or (to_call > 5 * (self._opening or to_call) and r < 0.75):  # most fold to a push
-            self._out.add(seat)
+            self.cards.out.add(seat)
             self.felt.perform(Muck(seat))  # cards thrown in: a fold by the muck
         elif r < 0.3:
-            self._out.add(seat)
+            self.cards.out.add(seat)
             self.agent.player_action(seat, "fold")
         else:
             self.agent.player_action(seat, "call")
