@@ -60,7 +60,7 @@ from hub.floor.results_view import results as results_view
 from hub.floor.store import JSON, EventStore, StoreError
 from hub.floor.td_actions import UNDO_KEY, td_actions
 from hub.rules import Level as HandLevel
-from hub.tournament.errors import FloorError, TournamentError
+from hub.tournament.errors import FloorError, TournamentError, table_label
 from hub.tournament.events import Event, event_from_dict
 from hub.tournament.penalties import PenaltyKind
 from hub.tournament.results import PayoutRule, Standing
@@ -389,7 +389,8 @@ class FloorService:
         ruling applied (a StoreError: not kept, `hold` tries it again)."""
         hand = self.in_hand(cmd.table) if meant is None else meant
         if hand is None:
-            raise FloorError(f"pas de donne en cours à la table {cmd.table} / no hand in progress at table {cmd.table}")
+            label = table_label(cmd.table)
+            raise FloorError(f"pas de donne en cours à la {label} / no hand in progress at {label}")
         if self.on_cancel_hand is None:
             raise FloorError("la donne vit dans le hub : envoyez la commande au hub en marche (--broker) / the hand "
                              "lives in the hub: send the command to the running hub (--broker)")
@@ -401,7 +402,8 @@ class FloorService:
         when nothing of the kind is pending); answered once stored and played, as `_cancel_hand`."""
         hand = self.in_hand(cmd.table) if meant is None else meant
         if hand is None:
-            raise FloorError(f"pas de donne en cours à la table {cmd.table} / no hand in progress at table {cmd.table}")
+            label = table_label(cmd.table)
+            raise FloorError(f"pas de donne en cours à la {label} / no hand in progress at {label}")
         if self.on_decide is None:
             raise FloorError("la donne vit dans le hub : envoyez la commande au hub en marche (--broker) / the hand "
                              "lives in the hub: send the command to the running hub (--broker)")

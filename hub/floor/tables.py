@@ -22,7 +22,7 @@ from hub.floor.table_clock import TableClock
 from hub.room.game import Output, TableGame, TableSetup
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
-from hub.tournament.errors import TournamentError
+from hub.tournament.errors import TournamentError, table_label
 from hub.tournament.penalties import PenaltyKind
 from tablewire import wire
 from tablewire.faults import FaultKind
@@ -314,7 +314,8 @@ class FloorTables:
             players = floor.players_for_hand(table)
             if len(players) < 2 or not floor.can_start_hand(table, pressed):
                 floor.require().verify_start_hand(table_number(table), pressed)
-                raise TournamentError(f"table {table} has fewer than two players")
+                label = table_label(table)
+                raise TournamentError(f"{label} a moins de deux joueurs / {label} has fewer than two players")
             fresh = floor.fresh_button(table)
             if fresh is not None or state.positions is None:
                 button = fresh if fresh is not None else min(players)

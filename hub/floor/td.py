@@ -30,6 +30,7 @@ from hub.floor.commands import (
 )
 from hub.floor.rulebook_files import SEEDS, rulebook_of
 from hub.floor.store import EventStore, StoreError
+from hub.tournament.errors import table_label
 from hub.tournament.structure import pouques_2020, to_toml
 from tablewire import credentials
 
@@ -314,11 +315,11 @@ def render(result: CommandResult) -> str:
                 f"{len(result.data.get('moves', []))}\n  la feuille / the sheet: tapis tournament bags")
     if result.cmd == "cancel_hand":
         d = result.data
-        return f"cancel_hand: table {d['table']} hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
+        return f"cancel_hand: {table_label(str(d['table']))} donne / hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
     if result.cmd == "decide":
         d = result.data
-        return (f"decide: table {d['table']} hand {d['hand']}: {d['option']} envoyé au hub / sent to the hub "
-                f"(il le refuse s'il n'y a rien à décider / refused there if nothing is pending)")
+        return (f"decide: {table_label(str(d['table']))} donne / hand {d['hand']}: {d['option']} envoyé au hub / "
+                f"sent to the hub (il le refuse s'il n'y a rien à décider / refused there if nothing is pending)")
     lines = [f"{result.cmd}: ok ({len(result.events)} records)"]
     for move in result.data.get("moves", []):
         lines.append(f"  move {move['player']}: {move['from_table']} seat {move['from_seat']} -> "

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 
 from hub.tournament import seating
-from hub.tournament.errors import FloorError
+from hub.tournament.errors import FloorError, table_label
 from hub.tournament.events import DayEnded, Event
 from hub.tournament.state import FloorState
 from hub.tournament.structure import Break
@@ -30,9 +30,9 @@ def verify_end_day(s: FloorState) -> None:
                          f"day {len(s.days)} is already over: resume the clock to play the next day")
     playing = sorted(n for n, t in s.tables.items() if t.in_hand)
     if playing:
-        tables = ", ".join(str(n) for n in playing)
-        raise FloorError(f"une donne se joue encore (table {tables}) : la journée finit quand elle est finie / "
-                         f"a hand is still in play (table {tables}): the day ends once it is over")
+        tables = ", ".join(table_label(n) for n in playing)
+        raise FloorError(f"une donne se joue encore ({tables}) : la journée finit quand elle est finie / "
+                         f"a hand is still in play ({tables}): the day ends once it is over")
     if len(s.alive()) < 2:
         raise FloorError("le tournoi est fini : il n'y a pas de jour suivant / "
                          "the tournament is over: there is no next day")

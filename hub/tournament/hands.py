@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from hub.tournament import balancing
 from hub.tournament.clock import ClockState
-from hub.tournament.errors import FloorError
+from hub.tournament.errors import FloorError, table_label
 from hub.tournament.events import Event, HeadsUpStarted, PlayerEliminated
 from hub.tournament.state import FloorState, PlayerState, TableState
 from hub.tournament.structure import Break
@@ -29,15 +29,15 @@ def verify_start_hand(s: FloorState, t: TableState, clock: ClockState, table: in
     if s.day_over:
         raise FloorError(f"day {len(s.days)} is over: the next one starts when the TD resumes the clock")
     if t.in_hand:
-        raise FloorError(f"table {table} is already in hand {t.hand_no}")
+        raise FloorError(f"{table_label(table)} is already in hand {t.hand_no}")
     if balancing.final_table_due(s.counts(), s.final_size()):
         raise FloorError("play stops for the final-table draw")
     if s.hand_for_hand and t.played_round and not s.round_complete():
         raise FloorError("hand for hand: waiting for the other tables (pouques 39)")
     if table in balancing.stopped_tables(s.counts(), s.policy):
-        raise FloorError(f"table {table} is short: play stops until balanced ({s.policy.balance_article})")
+        raise FloorError(f"{table_label(table)} is short: play stops until balanced ({s.policy.balance_article})")
     if sum(1 for name in t.seats.values() if not s.players[name].waits_one_hand) < 2:
-        raise FloorError(f"table {table} has fewer than two players")
+        raise FloorError(f"{table_label(table)} has fewer than two players")
 
 
 def dealt_dead(p: PlayerState, now: float) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 
 from hub.tournament import days, entries, floor, hands, seating
 from hub.tournament.clock import ClockState
-from hub.tournament.errors import ClockError, FloorError, RegistrationError
+from hub.tournament.errors import ClockError, FloorError, RegistrationError, table_label
 from hub.tournament.events import (
     JSON,
     ActionReverted,
@@ -324,7 +324,7 @@ class Tournament:
         self.verify_start_hand(table, when)
         t = s.tables[table]
         if hand_no <= t.hand_no:
-            raise FloorError(f"hand {hand_no} at table {table} follows hand {t.hand_no}")
+            raise FloorError(f"hand {hand_no} at {table_label(table)} follows hand {t.hand_no}")
         occupied = set(t.seats)
         auto_button, auto_bb = seating.positions(occupied, t.button, t.fresh_button, s.capacity(table))
         level = self._level_of(self._clock_at(when) if when < now else s.clock)
@@ -348,10 +348,10 @@ class Tournament:
         out = self._advance(now)
         t = self._table(table)
         if not t.in_hand or t.hand_no != hand_no:
-            raise FloorError(f"table {table} is not playing hand {hand_no}")
+            raise FloorError(f"{table_label(table)} is not playing hand {hand_no}")
         unknown = set(stacks) - set(t.start_stacks)
         if unknown or any(chips < 0 for chips in stacks.values()):
-            raise FloorError(f"bad stacks for table {table}: {dict(stacks)}")
+            raise FloorError(f"bad stacks for {table_label(table)}: {dict(stacks)}")
         busted = sorted(seat for seat, chips in stacks.items() if chips == 0)
         start = {seat: t.start_stacks.get(seat, 0) for seat in busted}
         self._emit(out, HandEnded(table, hand_no, tuple(sorted(stacks.items())), now))
@@ -374,9 +374,9 @@ class Tournament:
         out = self._advance(now)
         t = self._table(table)
         if t.in_hand:
-            raise FloorError(f"table {table} is in a hand: correct its stacks when it ends")
+            raise FloorError(f"{table_label(table)} is in a hand: correct its stacks when it ends")
         if set(stacks) - set(t.seats) or any(chips < 0 for chips in stacks.values()):
-            raise FloorError(f"bad stacks for table {table}: {dict(stacks)}")
+            raise FloorError(f"bad stacks for {table_label(table)}: {dict(stacks)}")
         before = {seat: s.players[t.seats[seat]].chips for seat in stacks}
         self._emit(out, StacksCorrected(table, tuple(sorted(stacks.items())), "TD", now))
         self._eliminate_busted(table, {seat: before[seat] for seat, chips in stacks.items() if chips == 0},
@@ -420,9 +420,9 @@ class Tournament:
         p = self._removable(player)
         target = self._table(table)
         if p.table is None or p.seat is None or p.table == table:
-            raise FloorError(f"{player} cannot move to table {table}")
+            raise FloorError(f"{player} cannot move to {table_label(table)}")
         if seat in target.seats or not 1 <= seat <= s.capacity(table):
-            raise FloorError(f"seat {seat} at table {table} is not free")
+            raise FloorError(f"seat {seat} at {table_label(table)} is not free")
         waits = seating.waits_one_hand(s.policy.arrival_wait, seat, set(target.seats) | {seat}, target.button,
                                        s.capacity(table))
         self._emit(out, MoveOrdered(player, p.table, p.seat, table, seat, MoveReason.TD, waits, "TD", now))
@@ -434,7 +434,7 @@ class Tournament:
         out = self._advance(now)
         move = self.state.pending_moves.get(player)
         if move is None or move.to_table != table:
-            raise FloorError(f"no move of {player} to table {table} is pending")
+            raise FloorError(f"no move of {player} to {table_label(table)} is pending")
         self._emit(out, MoveConfirmed(player, table, now))
         return out
 
@@ -500,10 +500,10 @@ class Tournament:
         out = self._advance(now)
         t = self._table(table)
         if t.in_hand:
-            raise FloorError(f"table {table} is in a hand")
+            raise FloorError(f"{table_label(table)} is in a hand")
         players = {name: s.players[name].chips for name in t.seats.values()}
         if set(leftovers) - set(players):
-            raise FloorError(f"not at table {table}: {sorted(set(leftovers) - set(players))}")
+            raise FloorError(f"not at {table_label(table)}: {sorted(set(leftovers) - set(players))}")
         start = t.button if t.button is not None else min(t.seats)
         order = [t.seats[seat] for seat in seating.clockwise_after(set(t.seats), start, s.capacity(table))]
         cards = deal_chip_race(order, dict(leftovers), self._rng)
@@ -532,14 +532,14 @@ class Tournament:
         p = self._alive(name)
         table = self.state.tables.get(p.table or 0)
         if table is not None and table.in_hand and p.seat in table.start_stacks:
-            raise FloorError(f"table {p.table} is in a hand: remove {name} when it ends")
+            raise FloorError(f"{table_label(p.table or 0)} is in a hand: remove {name} when it ends")
         return p
 
     def _table(self, number: int) -> TableState:
         try:
             return self.state.tables[number]
         except KeyError as err:
-            raise FloorError(f"no table {number} in play") from err
+            raise FloorError(f"no {table_label(number)} in play") from err
 
     def dead_seats(self, table: int) -> tuple[int, ...]:
         """Seats dealt dead this hand (absent, penalised): blinds and antes still taken."""

@@ -82,7 +82,7 @@ def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chr
     td.click("#f-move button")
     asked(td, f"Déplacer {re.escape(name)} à la table 2, siège 1")
     fr = result(td, "Refusé")
-    assert fr.startswith("✘ Refusé par le hub : ") and "siège 1 de la table 2 n'est pas libre" in fr, fr
+    assert fr.startswith("✘ Refusé par le hub : ") and "siège 1 de la Table 2 n'est pas libre" in fr, fr
     assert not re.search(r"\b(seat|table \d+ is|not free)\b", fr), fr
     # the final-table draw with 60 players left: asked, refused
     td.click("#f-redraw button")

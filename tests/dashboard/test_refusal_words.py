@@ -15,8 +15,10 @@ import pytest
 from hub.floor.command_words import in_english, in_french
 
 ROOT = Path(__file__).resolve().parents[2]
-# The modules whose refusals reach a TD command's answer (seating's ValueErrors become FloorErrors).
-SOURCES = [*sorted((ROOT / "hub" / "tournament").glob("*.py")), ROOT / "hub" / "floor" / "service.py"]
+# The modules whose refusals reach a TD command's answer (seating's ValueErrors become FloorErrors), or
+# the dashboard's line of a table whose "new hand" the floor refused (`hub.floor.tables`).
+SOURCES = [*sorted((ROOT / "hub" / "tournament").glob("*.py")), ROOT / "hub" / "floor" / "service.py",
+           ROOT / "hub" / "floor" / "tables.py"]
 ERRORS = "TournamentError|ClockError|RegistrationError|FloorError|PenaltyError|StructureError|ValueError"
 RAISE = re.compile(rf"raise (?:{ERRORS})\(((?:\s*f?\"(?:[^\"\\]|\\.)*\")+)")
 LITERAL = re.compile(r"f?\"((?:[^\"\\]|\\.)*)\"")
@@ -27,18 +29,23 @@ NOT_A_REFUSAL = re.compile(r"JSON-ready|event type|record|TOML|cannot apply|even
 
 
 def sample(template: str) -> str:
-    """The message as a TD would read it: `{name!r}` -> 'Ada', any other placeholder -> 7."""
+    """The message as a TD would read it: `{table_label(...)}` -> Table 7, `{name!r}` -> 'Ada', any other
+    placeholder -> 7."""
+    template = re.sub(r"\{table_label\([^{}]*\)\}", "Table 7", template)
     return re.sub(r"\{[^{}]*\}", "7", re.sub(r"\{[^{}]*!r\}", "'Ada'", template))
+
+
+def templates() -> list[str]:
+    """Every refusal's text as written in the source, placeholders and all."""
+    return ["".join(LITERAL.findall(match.group(1))) for path in SOURCES for match in RAISE.finditer(path.read_text())]
 
 
 def refusals() -> list[str]:
     found: list[str] = []
-    for path in SOURCES:
-        for match in RAISE.finditer(path.read_text()):
-            text = "".join(LITERAL.findall(match.group(1)))
-            if " / " in text or NOT_A_REFUSAL.search(text):
-                continue  # already "français / English", or not a refusal a TD meets
-            found.append(sample(text))
+    for text in templates():
+        if " / " in text or NOT_A_REFUSAL.search(text):
+            continue  # already "français / English", or not a refusal a TD meets
+        found.append(sample(text))
     return found
 
 
@@ -46,6 +53,15 @@ def test_the_source_is_read() -> None:
     found = refusals()
     assert len(found) > 40
     assert "the clock is already paused" in found and "'Ada' is not playing" not in found
+
+
+def test_a_refusal_names_a_table_as_the_dashboard_does() -> None:
+    """"Table 1", as the dashboard shows it (`table_label`), never the number or the hub's id ("table 3",
+    "à la table t1"), in French and in English."""
+    raw = [text for text in templates() if re.search(r"(?i)\btables? \{", text)]
+    assert not raw, f"a table named by its number or id, not by table_label: {raw}"
+    assert "Table 7 has fewer than two players" in refusals()
+    assert in_french("Table 7 has fewer than two players") == "Table 7 a moins de deux joueurs"
 
 
 @pytest.mark.parametrize("english", refusals())

@@ -105,5 +105,5 @@ def test_tapis_tournament_cancel_hand(tmp_path: Path) -> None:
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         status = td_main(["cancel-hand", "1", "--db", path])
-    assert status == 2 and "tapis tournament cancel-hand:" in err.getvalue() and "no hand in progress at table t1" \
+    assert status == 2 and "tapis tournament cancel-hand:" in err.getvalue() and "no hand in progress at Table 1" \
         in err.getvalue()

@@ -60,7 +60,7 @@ def test_a_tournament_run_from_the_file(tmp_path: Path, capsys: pytest.CaptureFi
     assert run(["eliminate", "Ada", *db])[0] == 2
     assert "Ada is not playing" in capsys.readouterr().err
     assert run(["move", "Bea", "t9", "1", *db])[0] == 2
-    assert "no table 9 in play" in capsys.readouterr().err
+    assert "no Table 9 in play" in capsys.readouterr().err
     assert run(["clock", "resume", *db])[0] == 2
     assert "not paused" in capsys.readouterr().err
     assert run(["new", "--ruleset", "cdc-2013", "--structure", "pouques", "--buy-in", "5", *db])[0] == 2

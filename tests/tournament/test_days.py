@@ -52,7 +52,7 @@ def test_the_td_ends_the_day_with_the_chips_of_the_hands_played_and_a_balanced_d
 def test_the_day_does_not_end_while_a_hand_is_played() -> None:
     t = started("pouques-2020", 12, 2)
     start(t, 2, 10.0)
-    with pytest.raises(FloorError, match="table 2"):
+    with pytest.raises(FloorError, match="Table 2"):
         t.end_day(20.0)
     assert not t.state.days
 
