@@ -120,6 +120,10 @@ class _Numbers(list[str]):
     """Numbers the fast reader matched, kept as their text (a string in the file is not one)."""
 
 
+class _Strings(list[str]):
+    """The actions as the fast reader found them: quoted strings, nothing else to check."""
+
+
 class _Unusual(Exception):
     """The fast reader met TOML it does not handle; tomllib takes over."""
 
@@ -151,7 +155,7 @@ def _fast_toml(text: str) -> dict[str, object]:
         if key == "actions":
             if value[:1] != "[" or value[-1:] != "]":
                 return _regex_toml(text)
-            doc[key] = _QUOTED.findall(value)
+            doc[key] = _Strings(_QUOTED.findall(value))
         elif key == "variant":
             strings = _QUOTED.findall(value)
             doc[key] = strings if value[:1] == "[" else strings[0] if strings else None
@@ -210,7 +214,8 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
     min_bet = _numbers({"min_bet": _Numbers([raw_min]) if isinstance(raw_min, str) and _PLAIN.fullmatch(raw_min)
                         else [raw_min]}, "min_bet", name)[0]
     actions = doc.get("actions")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+    if not isinstance(actions, _Strings) and (
+            not isinstance(actions, list) or not all(isinstance(a, str) for a in actions)):
         raise PhhError(f"{name}: `actions` must be a list of strings")
     recorded = None
     if doc.get("finishing_stacks") is not None:
@@ -224,7 +229,8 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
             if len(words) < 3 or not _PLAIN.fullmatch(words[2]):
                 raise PhhError(f"{name}: bad action {_quote(a)}: `cbr` needs a plain amount (p1 cbr 300)")
             numbers.append(words[2])
-    digits = max((len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
+    digits = 0 if "." not in "".join(numbers) else max(
+        (len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
     scale = 10**digits
     to_int: Callable[[str], int]
     if scale == 1:
@@ -304,11 +310,32 @@ _ACTION = re.compile(
 )
 
 
+def _plain_steps() -> dict[str, Step]:
+    """The lines with neither an amount nor a card: a fold, a call, a hand shown as dealt, hole
+    cards dealt face down. They are most of a history and few: looked up whole, not matched."""
+    table: dict[str, Step] = {}
+    for seat in range(1, 24):
+        for op in ("f", "cc", "sm"):
+            table[f"p{seat} {op}"] = (op, seat, 0, (), f"p{seat} {op}")
+        for hole in range(1, 8):
+            line = f"d dh p{seat} " + "??" * hole
+            table[line] = ("dh", seat, 0, (line[7 + len(str(seat)):],), line)
+    return table
+
+
+_PLAIN_STEPS = _plain_steps()
+
+
 def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
     """Actions parsed once: (op, seat, amount, cards, text)."""
     steps: list[Step] = []
     match = _ACTION.fullmatch
+    plain = _PLAIN_STEPS.get
     for action in actions:
+        step = plain(action)
+        if step is not None:
+            steps.append(step)
+            continue
         m = match(action.strip())
         if m is None:
             raise PhhError(f"{name}: unsupported action {_quote(action)}")
