@@ -273,13 +273,13 @@ class Hand:
         """The part of the highest bet nobody matched goes back to its owner (not antes), if his hand is
         still live: a dead hand's chips stay in the pot (cdc 5.1, an absent player's blinds; its
         unmatched part joins the last pot, `pots.build_pots`)."""
-        top_seat, top, second = None, 0, 0
-        for seat, b in self.bet.items():
-            if b > top:
-                top_seat, top, second = seat, b, top
-            elif b > second:
-                second = b
-        if top_seat is not None and top > second and top_seat in self.live:
+        bets = list(self.bet.values())  # the sums in C: this runs at the end of every round
+        top = max(bets)
+        if top == 0 or bets.count(top) > 1:
+            return  # nothing bet, or the highest bet matched
+        second = sorted(bets)[-2]
+        top_seat = next(seat for seat, b in self.bet.items() if b == top)
+        if top_seat in self.live:
             back = top - second
             self.bet[top_seat] -= back
             self.contributed[top_seat] -= back
@@ -477,12 +477,12 @@ class Hand:
         if street is None or street is self.street:
             return self.street
         self.street = street
-        for s in self.seats:
-            self.bet[s] = 0
+        self.bet.update(dict.fromkeys(self.seats, 0))
         self.max_bet = 0
         self.last_full = 0
         self._open_round(first_after=self.positions.button)
-        out_of_turn.release_dark(self)
+        if self.dark:  # actions in the dark are rare: no call for nothing on every street
+            out_of_turn.release_dark(self)
         return self.street
 
     def _finish_uncontested(self) -> None:
