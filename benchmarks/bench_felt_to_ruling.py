@@ -15,10 +15,11 @@ coming round, the antenna's inventory, USB), the read to the agent's judgement (
 card's old antenna, an order fault's doubt), the judgement to the hub's ruling (MQTT, the rules engine).
 Agents side by side, on the same table, firmware and faults (each mode its own processes, `--jobs`
 of them, run at the same time):
-  - now: moves and the read-order doubt settled from the board's scan (issue #33: a card whose old
-    antenna's last pass did not read it moves at its first read elsewhere; an order fault's doubt ends
-    once every antenna has been read again);
-  - before: moves waited for the old antenna in the same scan, the doubt for 1.5 scan periods;
+  - now: moves and the read-order doubt settled from the board's scan (issue #33: the board says when
+    each antenna is done, `AntennaDone`; a card whose old antenna's last pass did not read it moves at
+    its first read elsewhere; an order fault's doubt ends once every antenna has been read again);
+  - before: no `AntennaDone`; moves waited for the old antenna in the same scan, the doubt for 1.5
+    scan periods;
   - whole-scans (ask for it with --modes): the firmware before issue #33, a scan's frames sent at its end.
 Times are CLOCK_MONOTONIC in one process. `--markdown` prints the table of docs/faults.md.
 
@@ -35,7 +36,6 @@ import random
 import statistics
 import threading
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -87,6 +87,7 @@ class Felt_:
     lock: threading.Lock = field(default_factory=threading.Lock)
     last: dict[str, tuple[float, int, bool]] = field(default_factory=dict)  # face or uid -> ...
     missed: dict[str, float] = field(default_factory=dict)  # face or uid -> when a pass last missed it
+    unknown: str | None = None  # the last tag of no deck put down (an `unknown_tag` names no card)
 
 
 class TimedBoard(ReaderBoardSimulator):
@@ -120,6 +121,8 @@ class TimedBoard(ReaderBoardSimulator):
         name = self._name(uid)
         with self.felt.lock:
             self.felt.last[name] = (time.monotonic(), antenna, placed)
+            if placed and self.registry.lookup(uid).card is None:
+                self.felt.unknown = name
 
     def place(self, antenna: int, uid: bytes) -> None:
         self._touched(antenna, uid, True)
@@ -139,17 +142,12 @@ class TimedAgent(TableAgent):
         now = time.monotonic()
         for item in items:
             if isinstance(item, FaultDetected):
-                self.judged[(str(item.kind), _cards(item.cards, item.details))] = (now, item.at)
+                self.judged[(str(item.kind), _cards(item.cards))] = (now, item.at)
         super()._publish(items)
 
 
-def _cards(cards: object, details: object) -> tuple[str, ...]:
-    """The fault's cards as the felt names them: faces, or the UID of a tag of no deck."""
-    named = [str(c) for c in cards] if isinstance(cards, list | tuple) else []
-    uid = details.get("uid") if isinstance(details, Mapping) else None
-    if not named and uid:
-        named = [str(uid).lower()]
-    return tuple(named)
+def _cards(cards: object) -> tuple[str, ...]:
+    return tuple(str(c) for c in cards) if isinstance(cards, list | tuple) else ()
 
 
 def run(args: argparse.Namespace, mode: str, job: int) -> tuple[list[Sample], dict[str, float]]:
@@ -168,11 +166,12 @@ def run(args: argparse.Namespace, mode: str, job: int) -> tuple[list[Sample], di
             if event.get("type") != "fault" or event.get("table") != "t1":
                 return
             kind = str(event["kind"])
-            cards = _cards(event.get("cards"), event.get("details") or {})
-            with felt_times.lock:
-                touched = [felt_times.last[c] for c in cards if c in felt_times.last]
-                missed = [felt_times.missed.get(c, 0.0) for c in cards]
+            cards = _cards(event.get("cards"))
             mark = judged.get((kind, cards))
+            with felt_times.lock:
+                named = cards or ((felt_times.unknown,) if kind == FaultKind.UNKNOWN_TAG and felt_times.unknown else ())
+                touched = [felt_times.last[c] for c in named if c in felt_times.last]
+                missed = [felt_times.missed.get(c, 0.0) for c in named]
             if not touched or mark is None:
                 return
             at, antenna, placed = max(touched)
@@ -184,7 +183,7 @@ def run(args: argparse.Namespace, mode: str, job: int) -> tuple[list[Sample], di
         hub.add_listener(on_event)
         board = TimedBoard(antennas=len(ZONES), scan_period=args.scan_period_ms / 1000, miss_rate=args.miss_rate,
                            dropout_rate=args.miss_rate / 2, rng=random.Random(f"{seed}:rf"),
-                           timing=REFERENCE, whole_scans=mode == "whole-scans")
+                           timing=REFERENCE, whole_scans=mode == "whole-scans", report_antennas=mode == "now")
         board.felt, board.registry = felt_times, registry
         board.start()
         room._closers.append(board.close)
@@ -195,7 +194,7 @@ def run(args: argparse.Namespace, mode: str, job: int) -> tuple[list[Sample], di
         agent = TimedAgent(profile=profile, registry=registry, publisher=link, clock=MonotonicClock(),
                            open_link=functools.partial(SerialLink, board.port))
         agent.judged = judged
-        if mode == "before":  # the agent before the budget's work: scan ends and the window only
+        if mode == "before":  # the agent and board before the budget's work: scan ends and the window only
             agent.presence.across_scans = False
             agent.watch.judge.by_scans = False
         link.start()
@@ -269,6 +268,19 @@ def markdown(results: dict[str, list[Sample]], modes: list[str]) -> list[str]:
         order = " (order)" if FaultKind(kind) in ORDER_FAULTS else ""
         lines.append(f"| `{kind}`{order} | {'a seat' if where == 'seat' else 'another zone'} | {n} | "
                      + " | ".join(_cell(picked[m]) for m in modes) + " | " + " | ".join(parts) + " |")
+    return lines
+
+
+def markdown_groups(results: dict[str, list[Sample]], modes: list[str]) -> list[str]:
+    """The budget by group, as docs/faults.md states it: per mode n, mean, worst, worst read at once."""
+    head = "| group | " + " | ".join(f"{m}: n | mean | worst | worst, read at once" for m in modes) + " |"
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for name in GROUPS:
+        cells = []
+        for mode in modes:
+            picked = [s for s in results[mode] if group_of(s) == name]
+            cells.append(f"{len(picked)} | " + _cell(picked))
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -348,6 +360,8 @@ def main() -> None:
     if args.markdown:
         print()
         print("\n".join(markdown(results, modes)))
+        print()
+        print("\n".join(markdown_groups(results, modes)))
 
 
 if __name__ == "__main__":

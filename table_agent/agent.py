@@ -17,7 +17,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from firmware_bridge import PROTOCOL_VERSION, FaultCode, Frame, Heartbeat, Hello, ReaderFault, TagGone, TagSeen
+from firmware_bridge import (
+    PROTOCOL_VERSION,
+    AntennaDone,
+    FaultCode,
+    Frame,
+    Heartbeat,
+    Hello,
+    ReaderFault,
+    TagGone,
+    TagSeen,
+)
 from hw.decks import DeckRegistry
 from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
@@ -346,6 +356,8 @@ class TableAgent:
             self._zone_events(self.presence.seen(frame.antenna, frame.uid.hex().upper(), at))
         elif isinstance(frame, TagGone):
             self._zone_events(self.presence.gone(frame.antenna, frame.uid.hex().upper(), at))
+        elif isinstance(frame, AntennaDone):
+            self._zone_events(self.presence.antenna_done(frame.antenna, at))
         elif isinstance(frame, Heartbeat):
             if self.presence.split_scans:  # sent between two scans: the last one is whole
                 self._zone_events(self.presence.end_scan())

@@ -105,6 +105,7 @@ class Presence:
         self.confirm_reads = confirm_reads
         self.split_scans = split_scans
         self._scan_at = -1  # the highest antenna read in the current scan (split_scans)
+        self._done = -1  # the highest antenna the board said done (`AntennaDone`) in the current scan
         self._scan_reads: set[tuple[int, str]] = set()
         self.across_scans = across_scans
         # Per antenna, the arrival time of the last frame before its latest whole pass: that pass began
@@ -162,22 +163,33 @@ class Presence:
         ended = self._scan_read(antenna, uid, at)
         return ended + self._seen(antenna, uid, at) if ended else self._seen(antenna, uid, at)
 
-    def _scan_read(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
+    def _scan_read(self, antenna: int, uid: str | None, at: float) -> list[PresenceEvent]:
         """With `split_scans`: a read that cannot belong to the current scan ends it first; the
         antennas before it in its scan have been passed."""
         if not self.split_scans:
             return []
         ended: list[PresenceEvent] = []
-        if antenna < self._scan_at or (antenna, uid) in self._scan_reads:
+        if antenna < self._scan_at or antenna <= self._done or (antenna, uid) in self._scan_reads:
             ended = self.end_scan()
         if antenna > self._scan_at:
-            if self._scan_at >= 0:
+            if self._scan_at > self._done:  # (said done already: marked then)
                 self._passed(self._scan_at, self._scan_at + 1, self._before_at)
             self._passed(self._scan_at + 1, antenna, self._last_at)  # read empty, or not at all (no frame)
             self._before_at = self._last_at
         self._scan_at = antenna
         self._last_at = max(self._last_at, at)
-        self._scan_reads.add((antenna, uid))
+        if uid is not None:
+            self._scan_reads.add((antenna, uid))
+        return ended
+
+    def antenna_done(self, antenna: int, at: float) -> list[PresenceEvent]:
+        """The board says that antenna's read in this scan is over (`AntennaDone`, split_scans): a tag
+        of it not read is not there, and a move waiting on it is decided now (`settle_passed`)."""
+        if not self.split_scans:
+            return []
+        ended = self._scan_read(antenna, None, at)
+        self._passed(antenna, antenna + 1, self._before_at)
+        self._done = antenna
         return ended
 
     def _passed(self, first: int, end: int, after: float) -> None:
@@ -203,9 +215,11 @@ class Presence:
     def end_scan(self) -> list[PresenceEvent]:
         """The current scan is over (split_scans; a heartbeat says so too): its moves are decided."""
         if self._scan_at >= 0:
-            self._passed(self._scan_at, self._scan_at + 1, self._before_at)
+            if self._scan_at > self._done:
+                self._passed(self._scan_at, self._scan_at + 1, self._before_at)
             self._passed(self._scan_at + 1, 1 << 16, self._last_at)
         self._scan_at = -1
+        self._done = -1
         self._scan_reads.clear()
         return self.settle()
 

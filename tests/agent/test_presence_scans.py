@@ -105,3 +105,28 @@ def test_a_tag_of_no_deck_is_placed_at_its_confirming_read_not_at_the_scans_end(
     p = Presence(split_scans=True, unknown=lambda uid: uid == "FF01")
     assert pieces(p, (3, "FF01"), (9, "KK"), at=0.0) == [TagPlaced(9, "KK", 0.0)]
     assert pieces(p, (3, "FF01"), at=0.3) == [TagPlaced(3, "FF01", 0.0)]  # read in a second scan: confirmed
+
+
+def test_antenna_done_decides_a_move_as_soon_as_the_old_antenna_is_read_without_it() -> None:
+    """A board that says when each antenna is done (`AntennaDone`): the muck, passed empty, sends no
+    read, and the move is decided at its `AntennaDone` rather than at the next scan's first read."""
+    p = Presence(split_scans=True)
+    pieces(p, (3, "KK"), (12, "AA"), at=0.0)
+    pieces(p, (3, "KK"), (12, "AA"), at=0.3)
+    assert pieces(p, (3, "KK"), (3, "AA"), at=0.6) == []  # the muck not passed yet in this scan
+    assert p.antenna_done(11, 0.65) == [] and p.settle_passed() == []
+    assert p.antenna_done(12, 0.7) == [] and p.settle_passed() == [TagMoved(12, 3, "AA", 0.6)]
+
+
+def test_antenna_done_sweeps_to_the_antenna_and_starts_the_next_scan_after_it() -> None:
+    p = Presence(split_scans=True, antennas=3)
+    for antenna in range(3):
+        p.antenna_done(antenna, 1.0 + antenna / 10)
+    assert p.swept_before == float("-inf")  # antenna 0's pass began before any frame
+    pieces(p, (0, "AA"), at=1.3)  # a new scan: antenna 0 was said done at 1.0
+    p.antenna_done(0, 1.31)
+    assert p.swept_before == 1.0  # 0 passed after 1.2, 1 after 1.0, 2 after 1.1
+    p.antenna_done(1, 1.4)
+    p.antenna_done(2, 1.5)
+    assert p.swept_before == 1.2  # 0's pass began after the frame at 1.2, 1 after 1.31, 2 after 1.4
+    assert pieces(p, (0, "AA"), at=1.6) == []  # read again in a scan of its own, no move
