@@ -88,7 +88,7 @@ class ReaderBoardSimulator:
         as the firmware does (`firmware_bridge.timing.REFERENCE`): a card is read if it lies there when
         its antenna's inventory starts, and the antenna's frames are written when it ends. Without it a
         whole scan takes no time. `whole_scans` (with `timing`): the firmware before issue #33, which
-        wrote a scan's frames at its end (benchmarks/bench_felt_to_ruling.py compares the two).
+        wrote a scan's frames at its end (`benchmarks/bench_felt_to_ruling.py --modes whole-scans`).
         `report_antennas` False (and with `whole_scans`): firmware that predates `ReportAntennas` and
         drops it as an unknown type, so it never sends `AntennaDone`."""
         if not 0.0 <= corrupt_rate < 1.0:
