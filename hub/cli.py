@@ -224,7 +224,7 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
                          subscribe=sorted(listed) if shard is not None and listed is not None else None)
     if floor_tables is not None:  # every hand's history, written as it ends (hub.history, `tapis hands`)
         from hub.history.recorder import HandRecorder
-        service.add_listener(HandRecorder(floor_tables).event)
+        service.add_listener(HandRecorder(floor_tables).event, reads_store=True)
     dash = None
     if dashboard:
         wall: Clock = _Wall()
