@@ -10,7 +10,9 @@ Durability: WAL journal with `synchronous=FULL`, so a write that returned surviv
 power cut; `durable=False` (demos, benchmarks) keeps WAL but does not wait for the disk. The hub
 groups its commits (`group_sync`): a COMMIT reaches the page cache only (it survives a SIGKILL) and
 one fsync of the WAL, before anything of the loop's turn leaves the hub, makes the turn's commits
-survive a power cut: one disk wait per turn instead of one per table event.
+survive a power cut: one disk wait per turn instead of one per table event. The hub's turn is also one
+transaction (`begin_turn`, `commit_turn`): one COMMIT for all the table events of a burst, each
+`atomic()` block inside it a SAVEPOINT.
 """
 
 from __future__ import annotations

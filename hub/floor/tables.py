@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from hub import rulings
@@ -117,7 +118,9 @@ class FloorTables:
         event stored but unplayed: the floor is reloaded from the store (its memory may be ahead of
         what was rolled back) and the hub's retry of the same event plays it then, not as a duplicate."""
         key = (table, event.boot, event.seq)
-        with self.store.atomic():  # the offset learned is stored with the event that taught it
+        # the offset learned is stored with the event that taught it; in the hub's turn, the turn's transaction
+        # does (a write that fails there undoes the whole turn: a savepoint per event would cost two statements)
+        with nullcontext() if self.store.in_turn else self.store.atomic():
             if self.store.append_table_event(table, event.boot, event.seq, payload, now):
                 if self.clock.learn(table, event.boot, event.at, now):
                     offsets: dict[str, JSON] = dict(self.clock.offsets(table))
