@@ -24,7 +24,7 @@ backlog grows, or whose p99 leaves the realistic figures, and which process is a
     python benchmarks/bench_load.py --tables 1000 --procs 8 --shard 1/4 [--all-workers]   # every worker's CPU
     python benchmarks/bench_load.py --variant link --figures-out figures.json   # the hub on hub.edge.link
     python benchmarks/bench_against.py --base /tmp/base -- --tables 1000 --procs 8   # against an older tree
-    python benchmarks/bench_load.py --tables 200 --seconds 30 --compare link,tournament-commit,tournament
+    python benchmarks/bench_load.py --tables 200 --seconds 30 --compare link,tournament-event,tournament
                                    # the tournament hub (`tapis hub --db`) beside the cash hub, in one run
 
 The tournament variants (`benchmarks/load_tournament.py`) run the hub `tapis hub --db` builds
@@ -32,11 +32,13 @@ The tournament variants (`benchmarks/load_tournament.py`) run the hub `tapis hub
 levels, its clock running, each table event stored (SQLite WAL) before its acknowledgement, the floor
 (eliminations, balancing moves, broken tables; `--hand-for-hand S`: the TD calls it S seconds in) on
 the hub's thread; the players move all in now and then (`--allin`) so that players bust. `tournament`
-syncs the store once per turn of the hub's loop (group commit), `tournament-commit` at every COMMIT
-(the code before it). They add: event -> acknowledgement at the table (p50/p99), events per hub CPU
-second, time in the store per event (its fsyncs included), COMMITs and group fsyncs per event, and a
-floor's lines: hand starts, hands ended and rulings per second, players out, seat moves, tables
-broken, table event -> hand start / ruling / seat moves (p50/p99), the store's filesystem.
+stores the table events of a turn of the hub's loop in one transaction and syncs the store once per turn
+(group commit), `tournament-event` one transaction per event (the code before the turn), `tournament-commit`
+besides syncs at every COMMIT (the code before the group commit). They add: event -> acknowledgement at
+the table (p50/p99), events per hub CPU second, time in the store per event (its fsyncs included),
+COMMITs and group fsyncs per event, and a floor's lines: hand starts, hands ended and rulings per
+second, players out, seat moves, tables broken, table event -> hand start / ruling / seat moves
+(p50/p99), the store's filesystem.
 
 Per-event figures, which do not depend on how loaded the machine is (`--compare` prints them for each
 variant and as ratios to the first): MQTT messages the hub publishes per table event in, bytes

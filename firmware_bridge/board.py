@@ -15,6 +15,7 @@ from firmware_bridge.frames import (
     MIN_SCAN_PERIOD_MS,
     PROTOCOL_VERSION,
     UID_LENGTHS,
+    AntennaDone,
     BoardFrame,
     FaultCode,
     Frame,
@@ -22,6 +23,7 @@ from firmware_bridge.frames import (
     Hello,
     HostHello,
     ReaderFault,
+    ReportAntennas,
     SetScanPeriod,
     StartScan,
     StopScan,
@@ -78,6 +80,7 @@ class ReaderBoardLogic:
         self._autostart = autostart
         self.scanning = False
         self.scans = 0
+        self.report_antennas = False  # the host asked for `AntennaDone` (ReportAntennas), until a reboot
         # dicts, not sets: iteration order must not depend on hash seeds, or a seeded rng would not replay
         self._present: list[dict[bytes, None]] = [{} for _ in range(antennas)]
         self._misses: dict[tuple[int, bytes], int] = {}  # present tags: scans unread in a row
@@ -157,6 +160,7 @@ class ReaderBoardLogic:
         A host seeing a `Hello` it did not ask for sends its settings and `StartScan` again."""
         self.scan_period_ms = self._boot_period_ms
         self.scans = 0
+        self.report_antennas = False
         self._misses.clear()
         self._unread.clear()
         self._silent = dict.fromkeys(self._silent, False)  # a chip still silent is reported again
@@ -175,6 +179,9 @@ class ReaderBoardLogic:
                 return []
             case StopScan():
                 self.scanning = False
+                return []
+            case ReportAntennas():
+                self.report_antennas = True
                 return []
             case SetScanPeriod(period_ms):
                 if not MIN_SCAN_PERIOD_MS <= period_ms <= MAX_SCAN_PERIOD_MS:
@@ -234,7 +241,13 @@ class ReaderBoardLogic:
 
     def read_antenna(self, antenna: int) -> list[BoardFrame]:
         """One antenna's inventory in the current scan: its `TagSeen`, then its tags now gone (the
-        firmware sends these as soon as the antenna is read)."""
+        firmware sends these as soon as the antenna is read), then `AntennaDone` if the host asked."""
+        out = self._inventory(antenna)
+        if self.report_antennas:
+            out.append(AntennaDone(antenna))
+        return out
+
+    def _inventory(self, antenna: int) -> list[BoardFrame]:
         out: list[BoardFrame] = []
         if antenna in self._silent:  # unread, not gone: its tags' unread counts stand still
             if not self._silent[antenna]:

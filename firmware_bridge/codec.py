@@ -16,6 +16,7 @@ from firmware_bridge.errors import FrameRejected, InvalidFrame, RejectReason
 from firmware_bridge.frames import (
     NO_ANTENNA,
     UID_LENGTHS,
+    AntennaDone,
     FaultCode,
     Frame,
     FrameType,
@@ -23,6 +24,7 @@ from firmware_bridge.frames import (
     Hello,
     HostHello,
     ReaderFault,
+    ReportAntennas,
     SetScanPeriod,
     StartScan,
     StopScan,
@@ -99,9 +101,11 @@ def _payload(frame: Frame) -> bytes:
         case ReaderFault(antenna, code, detail):
             board = NO_ANTENNA if antenna is None else antenna
             return bytes((board, int(code))) + detail.encode("utf-8")
+        case AntennaDone(antenna):
+            return bytes((antenna,))
         case HostHello(version):
             return bytes((version,))
-        case StartScan() | StopScan():
+        case StartScan() | StopScan() | ReportAntennas():
             return b""
         case SetScanPeriod(period_ms):
             return struct.pack(">H", period_ms)
@@ -176,6 +180,12 @@ def _reader_fault(p: bytes) -> Frame:
     return ReaderFault(antenna, code, _text(p[2:], "fault detail"))
 
 
+def _antenna_done(p: bytes) -> Frame:
+    if len(p) != 1:
+        raise _malformed("AntennaDone", p, "1 byte")
+    return AntennaDone(p[0])
+
+
 def _host_hello(p: bytes) -> Frame:
     if len(p) != 1:
         raise _malformed("HostHello", p, "1 byte")
@@ -203,10 +213,12 @@ _PARSERS: dict[int, Callable[[bytes], Frame]] = {
     FrameType.TAG_GONE: _tag_gone,
     FrameType.HEARTBEAT: _heartbeat,
     FrameType.READER_FAULT: _reader_fault,
+    FrameType.ANTENNA_DONE: _antenna_done,
     FrameType.HOST_HELLO: _host_hello,
     FrameType.START_SCAN: _empty("StartScan", StartScan()),
     FrameType.STOP_SCAN: _empty("StopScan", StopScan()),
     FrameType.SET_SCAN_PERIOD: _set_scan_period,
+    FrameType.REPORT_ANTENNAS: _empty("ReportAntennas", ReportAntennas()),
 }
 
 

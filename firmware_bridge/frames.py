@@ -1,9 +1,9 @@
 """Reader board protocol v1: the frames themselves, as frozen dataclasses.
 
-Board -> host frames (`Hello`, `TagSeen`, `TagGone`, `Heartbeat`, `ReaderFault`) are what the table
-agent's reader worker consumes; host -> board frames (`HostHello`, `StartScan`, `StopScan`,
-`SetScanPeriod`) are what it sends. `codec` turns them into bytes and back. Values are checked on
-construction so an invalid frame can never reach the wire.
+Board -> host frames (`Hello`, `TagSeen`, `TagGone`, `Heartbeat`, `ReaderFault`, `AntennaDone`) are
+what the table agent's reader worker consumes; host -> board frames (`HostHello`, `StartScan`,
+`StopScan`, `SetScanPeriod`, `ReportAntennas`) are what it sends. `codec` turns them into bytes and
+back. Values are checked on construction so an invalid frame can never reach the wire.
 """
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ class FrameType(IntEnum):
     TAG_GONE = 0x03
     HEARTBEAT = 0x04
     READER_FAULT = 0x05
+    ANTENNA_DONE = 0x06
     HOST_HELLO = 0x81
     START_SCAN = 0x82
     STOP_SCAN = 0x83
     SET_SCAN_PERIOD = 0x84
+    REPORT_ANTENNAS = 0x85
 
 
 class FaultCode(IntEnum):
@@ -146,6 +148,19 @@ class ReaderFault:
         _check_text("detail", self.detail)
 
 
+@dataclass(frozen=True, slots=True)
+class AntennaDone:
+    """An antenna's read in this scan is over: its `TagSeen`, `TagGone` and fault frames, if any, came
+    before. Sent only to a host that asked (`ReportAntennas`): the host then knows at once that a card
+    is not on an antenna, rather than when a later antenna's frames or the next scan's arrive."""
+
+    TYPE: ClassVar[FrameType] = FrameType.ANTENNA_DONE
+    antenna: int
+
+    def __post_init__(self) -> None:
+        _check_byte("antenna", self.antenna, 0, 0xFE)
+
+
 # --- host -> board -------------------------------------------------------------------------------
 
 
@@ -190,9 +205,17 @@ class SetScanPeriod:
         _check_byte("period_ms", self.period_ms, 1, 0xFFFF)
 
 
-BoardFrame: TypeAlias = Hello | TagSeen | TagGone | Heartbeat | ReaderFault
-HostFrame: TypeAlias = HostHello | StartScan | StopScan | SetScanPeriod
+@dataclass(frozen=True, slots=True)
+class ReportAntennas:
+    """Send `AntennaDone` after each antenna's read, from now until the board reboots. A board that
+    predates it drops the frame (an unknown type) and the host finds the scans in the reads alone."""
+
+    TYPE: ClassVar[FrameType] = FrameType.REPORT_ANTENNAS
+
+
+BoardFrame: TypeAlias = Hello | TagSeen | TagGone | Heartbeat | ReaderFault | AntennaDone
+HostFrame: TypeAlias = HostHello | StartScan | StopScan | SetScanPeriod | ReportAntennas
 Frame: TypeAlias = BoardFrame | HostFrame
 
-BOARD_FRAMES: tuple[type[BoardFrame], ...] = (Hello, TagSeen, TagGone, Heartbeat, ReaderFault)
-HOST_FRAMES: tuple[type[HostFrame], ...] = (HostHello, StartScan, StopScan, SetScanPeriod)
+BOARD_FRAMES: tuple[type[BoardFrame], ...] = (Hello, TagSeen, TagGone, Heartbeat, ReaderFault, AntennaDone)
+HOST_FRAMES: tuple[type[HostFrame], ...] = (HostHello, StartScan, StopScan, SetScanPeriod, ReportAntennas)

@@ -225,7 +225,7 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
                          subscribe=sorted(listed) if shard is not None and listed is not None else None)
     if floor_tables is not None and record_hands:  # every hand's history, written as it ends (`tapis hands`)
         from hub.history.recorder import HandRecorder
-        service.add_listener(HandRecorder(floor_tables).event)
+        service.add_listener(HandRecorder(floor_tables).event, reads_store=True)
     dash = None
     if dashboard:
         wall: Clock = _Wall()

@@ -21,7 +21,7 @@ from firmware_bridge.board import ReaderBoardLogic
 from firmware_bridge.codec import MAX_ENCODED, cobs_encode, decode_chunk, encode, encode_body
 from firmware_bridge.decoder import Decoder
 from firmware_bridge.errors import FrameRejected
-from firmware_bridge.frames import BoardFrame, FaultCode, Frame, ReaderFault, TagSeen
+from firmware_bridge.frames import BoardFrame, FaultCode, Frame, ReaderFault, ReportAntennas, TagSeen
 from firmware_bridge.timing import AntennaTiming
 
 _log = logging.getLogger(__name__)
@@ -81,19 +81,23 @@ class ReaderBoardSimulator:
         corrupt_rate: float = 0.0,
         timing: AntennaTiming | None = None,
         whole_scans: bool = False,
+        report_antennas: bool = True,
     ) -> None:
         """`corrupt_rate`: the chance that each byte the board writes reaches the host changed (a noisy
         line: 0.01 hits about one frame in seven). `timing`: read the antennas one by one in real time,
         as the firmware does (`firmware_bridge.timing.REFERENCE`): a card is read if it lies there when
         its antenna's inventory starts, and the antenna's frames are written when it ends. Without it a
         whole scan takes no time. `whole_scans` (with `timing`): the firmware before issue #33, which
-        wrote a scan's frames at its end (benchmarks/bench_felt_to_ruling.py compares the two)."""
+        wrote a scan's frames at its end (`benchmarks/bench_felt_to_ruling.py --modes whole-scans`).
+        `report_antennas` False (and with `whole_scans`): firmware that predates `ReportAntennas` and
+        drops it as an unknown type, so it never sends `AntennaDone`."""
         if not 0.0 <= corrupt_rate < 1.0:
             raise ValueError(f"corrupt_rate must be in [0, 1), got {corrupt_rate}")
         self._rng = rng if rng is not None else random.Random()
         self._corrupt_rate = corrupt_rate
         self._timing = timing
         self._whole_scans = whole_scans
+        self._report_antennas = report_antennas and not whole_scans
         self._line_rng = random.Random(self._rng.random())  # the board thread's only: no lock
         self.bytes_corrupted = 0
         self._logic = ReaderBoardLogic(
@@ -275,6 +279,8 @@ class ReaderBoardSimulator:
                         self._unreported_drop = 0
                 for frame in frames:
                     self.host_frames.append(frame)
+                    if isinstance(frame, ReportAntennas) and not self._report_antennas:
+                        continue  # an older firmware: a type it does not know, dropped
                     self._emit(self._logic.handle(frame, now_ms()))
                 if self._timing is None:
                     self._emit(self._logic.advance(now_ms()))

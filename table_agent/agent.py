@@ -17,7 +17,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from firmware_bridge import PROTOCOL_VERSION, FaultCode, Frame, Heartbeat, Hello, ReaderFault, TagGone, TagSeen
+from firmware_bridge import (
+    PROTOCOL_VERSION,
+    AntennaDone,
+    FaultCode,
+    Frame,
+    Heartbeat,
+    Hello,
+    ReaderFault,
+    TagGone,
+    TagSeen,
+)
 from hw.decks import DeckRegistry
 from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
@@ -140,9 +150,10 @@ class TableAgent:
         period = profile.reader.scan_period_ms / 1000
         # The serial board sends each antenna's reads as it reads it: presence finds the scans in them.
         # A PC/SC poll comes whole.
+        serial = reader_factory is None
         self.presence = Presence(scan_period=period, gone_after=max(0.5, 10 * period),
-                                 unknown=lambda uid: registry.lookup(uid).card is None,
-                                 split_scans=reader_factory is None)
+                                 unknown=lambda uid: registry.lookup(uid).card is None, split_scans=serial,
+                                 antennas=max(profile.antenna_map(), default=-1) + 1 if serial else None)
         self.pace = ScanPace(configured_ms=profile.reader.scan_period_ms)
         self.zones_by_antenna = profile.antenna_map()
         self.zones = ZoneTracker(antennas=self.zones_by_antenna, lookup=registry.lookup)
@@ -157,7 +168,8 @@ class TableAgent:
                                          scan_period_ms=profile.reader.scan_period_ms, name=f"reader-{self.table}")
         self.stats = AgentStats(scan_period_ms=profile.reader.scan_period_ms)
         # Two reads less than 1.5 scans apart may be out of dealing order: one missed scan (ReadOrder).
-        self.watch = HandWatch(table=self.table, order_window=1.5 * period)
+        # A serial board's reads say where its scan is: the doubt ends once it has read every antenna again.
+        self.watch = HandWatch(table=self.table, order_window=1.5 * period, by_scans=serial)
         self.outbox = outbox if outbox is not None else Outbox()
         self.sender = OutboxSender(table=self.table, boot=self.boot, outbox=self.outbox,
                                    publish=publisher.publish, clock=clock, resend_after=resend_after)
@@ -252,6 +264,7 @@ class TableAgent:
             for frame in item.frames:
                 self._frame(frame, item.at)
             self._zone_events(self.presence.settle_passed() if self.presence.split_scans else self.presence.settle())
+            self._publish(self.watch.swept(self.presence.swept_before))
             if unread != self.presence.unread_antennas:
                 self._unread_zones()
             if unread - self.presence.unread_antennas:
@@ -343,6 +356,8 @@ class TableAgent:
             self._zone_events(self.presence.seen(frame.antenna, frame.uid.hex().upper(), at))
         elif isinstance(frame, TagGone):
             self._zone_events(self.presence.gone(frame.antenna, frame.uid.hex().upper(), at))
+        elif isinstance(frame, AntennaDone):
+            self._zone_events(self.presence.antenna_done(frame.antenna, at))
         elif isinstance(frame, Heartbeat):
             if self.presence.split_scans:  # sent between two scans: the last one is whole
                 self._zone_events(self.presence.end_scan())

@@ -50,9 +50,10 @@ class SeatLights:
 
 
 class HandWatch:
-    def __init__(self, *, table: str, order_window: float = 0.0) -> None:
-        """`order_window`: seconds within which two reads may be out of dealing order (`ReadOrder`)."""
-        self.judge = ReadOrder(table=table, window=order_window)
+    def __init__(self, *, table: str, order_window: float = 0.0, by_scans: bool = False) -> None:
+        """`order_window`: seconds within which two reads may be out of dealing order (`ReadOrder`);
+        `by_scans`: the doubt ends once the board has read every antenna again (`swept`)."""
+        self.judge = ReadOrder(table=table, window=order_window, by_scans=by_scans)
         self.hand: int | None = None
         self.context: wire.HandContextCmd | None = None
         self.betting: wire.BettingCmd | None = None  # the hub's last word on the betting
@@ -76,6 +77,10 @@ class HandWatch:
 
     def tick(self, now: float) -> list[Item]:
         return self.judge.tick(now)
+
+    def swept(self, before: float | None) -> list[Item]:
+        """The board has read every antenna again since any read before `before` (`ReadOrder.swept`)."""
+        return self.judge.swept(before)
 
     def new_hand_pressed(self) -> list[Item]:
         out = self.judge.end_hand()

@@ -18,8 +18,13 @@ empty one, where the board only says its heartbeat once a second.
 A board that sends each antenna's reads as it reads it (the reference firmware since issue #33) hands
 over a scan in pieces: with `split_scans` the scan's end is found in the reads themselves, since a scan
 reads antennas in ascending order and each tag once (an antenna number going down, or a tag read twice
-on one antenna, starts the next scan; a heartbeat ends one too). Moves are decided on whole scans: at
-the scan's end, or at once for a tag whose antenna this scan has already passed without reading it.
+on one antenna, starts the next scan; a heartbeat ends one too). A tag read elsewhere moves at once if
+the last pass of its own antenna did not read it (earlier in this scan, or late in the scan before: a
+card taken from the muck, read late in a scan, to a seat read early in the next waits for no scan end);
+otherwise at the scan's end, once its own antenna has been passed (read there too: `confirm_reads`).
+With `antennas`, the reads also say how far the board has gone round since a moment: `swept_before` is
+the time before which every card then lying on the felt has been read since, each antenna having been
+read again once (what the read-order doubt waits for, `table_agent/read_order.py`).
 
 An antenna whose reader is down (`unread`: a silent module, an unplugged PC/SC reader) holds its tags
 as they were: unread, never timed out, and moved away only on `confirm_reads` reads elsewhere. The
@@ -73,6 +78,7 @@ class _Track:
     candidate: int | None = None
     candidate_reads: int = 0
     candidate_at: float = 0.0
+    passed_unread: bool = False  # the last pass of its own antenna did not read it (split_scans)
 
 
 class Presence:
@@ -85,9 +91,13 @@ class Presence:
     """
 
     def __init__(self, *, scan_period: float = 0.05, gone_after: float = 0.5, confirm_reads: int = 2,
-                 unknown: Callable[[str], bool] | None = None, split_scans: bool = False) -> None:
+                 unknown: Callable[[str], bool] | None = None, split_scans: bool = False,
+                 antennas: int | None = None, across_scans: bool = True) -> None:
         """`unknown(uid)`: no registered card carries this UID (it waits for confirmation).
-        `split_scans`: reads come antenna by antenna, the scans are found in them (`settle_passed`)."""
+        `split_scans`: reads come antenna by antenna, the scans are found in them (`settle_passed`).
+        `antennas` (with split_scans): how many the board reads, for `swept_before`. `across_scans`
+        (with split_scans): a pass of a tag's own antenna that did not read it counts for a read
+        elsewhere in the next scan too (False: only within one scan, as before issue #33's budget)."""
         if gone_after <= scan_period:
             raise ValueError("gone_after must be longer than one scan period")
         self.scan_period = scan_period
@@ -95,7 +105,14 @@ class Presence:
         self.confirm_reads = confirm_reads
         self.split_scans = split_scans
         self._scan_at = -1  # the highest antenna read in the current scan (split_scans)
+        self._done = -1  # the highest antenna the board said done (`AntennaDone`) in the current scan
         self._scan_reads: set[tuple[int, str]] = set()
+        self.across_scans = across_scans
+        # Per antenna, the arrival time of the last frame before its latest whole pass: that pass began
+        # after it. `_last_at`: the last frame's; `_before_at`: the last before the current antenna's.
+        self._pass_after: list[float] | None = [float("-inf")] * antennas if antennas and split_scans else None
+        self._last_at = float("-inf")
+        self._before_at = float("-inf")
         self._unknown = unknown
         self._tracks: dict[str, _Track] = {}
         self._unconfirmed: dict[str, _Pending] = {}  # unknown UIDs read, not yet placed
@@ -143,23 +160,66 @@ class Presence:
         return at - self._skipped
 
     def seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
-        ended = self._scan_read(antenna, uid)
+        ended = self._scan_read(antenna, uid, at)
         return ended + self._seen(antenna, uid, at) if ended else self._seen(antenna, uid, at)
 
-    def _scan_read(self, antenna: int, uid: str) -> list[PresenceEvent]:
-        """With `split_scans`: a read that cannot belong to the current scan ends it first."""
+    def _scan_read(self, antenna: int, uid: str | None, at: float) -> list[PresenceEvent]:
+        """With `split_scans`: a read that cannot belong to the current scan ends it first; the
+        antennas before it in its scan have been passed."""
         if not self.split_scans:
             return []
         ended: list[PresenceEvent] = []
-        if antenna < self._scan_at or (antenna, uid) in self._scan_reads:
+        if antenna < self._scan_at or antenna <= self._done or (antenna, uid) in self._scan_reads:
             ended = self.end_scan()
+        if antenna > self._scan_at:
+            if self._scan_at > self._done:  # (said done already: marked then)
+                self._passed(self._scan_at, self._scan_at + 1, self._before_at)
+            self._passed(self._scan_at + 1, antenna, self._last_at)  # read empty, or not at all (no frame)
+            self._before_at = self._last_at
         self._scan_at = antenna
-        self._scan_reads.add((antenna, uid))
+        self._last_at = max(self._last_at, at)
+        if uid is not None:
+            self._scan_reads.add((antenna, uid))
         return ended
+
+    def antenna_done(self, antenna: int, at: float) -> list[PresenceEvent]:
+        """The board says that antenna's read in this scan is over (`AntennaDone`, split_scans): a tag
+        of it not read is not there, and a move waiting on it is decided now (`settle_passed`)."""
+        if not self.split_scans:
+            return []
+        ended = self._scan_read(antenna, None, at)
+        self._passed(antenna, antenna + 1, self._before_at)
+        self._done = antenna
+        return ended
+
+    def _passed(self, first: int, end: int, after: float) -> None:
+        """Antennas first..end-1 have been read, in a pass that began after the frame at `after`: a
+        tag of theirs that pass did not read was not there (or missed once, which a read elsewhere
+        says is not the case: it moves, as within one scan)."""
+        if first >= end:
+            return
+        if self._pass_after is not None:
+            for antenna in range(first, min(end, len(self._pass_after))):
+                self._pass_after[antenna] = max(self._pass_after[antenna], after)
+        if self.across_scans:
+            for uid, track in self._tracks.items():
+                if first <= track.antenna < end and uid not in self._in_place and track.antenna not in self._unread:
+                    track.passed_unread = True
+
+    @property
+    def swept_before(self) -> float | None:
+        """Every antenna has been read once since any frame that arrived before this time: a card
+        then on the felt has been read since, unless it was missed (None: not known, no `antennas`)."""
+        return None if self._pass_after is None else min(self._pass_after)
 
     def end_scan(self) -> list[PresenceEvent]:
         """The current scan is over (split_scans; a heartbeat says so too): its moves are decided."""
+        if self._scan_at >= 0:
+            if self._scan_at > self._done:
+                self._passed(self._scan_at, self._scan_at + 1, self._before_at)
+            self._passed(self._scan_at + 1, 1 << 16, self._last_at)
         self._scan_at = -1
+        self._done = -1
         self._scan_reads.clear()
         return self.settle()
 
@@ -171,7 +231,7 @@ class Presence:
             track = self._tracks.get(uid)
             if track is None or track.candidate is None or uid in self._in_place:
                 continue
-            if track.antenna < self._scan_at and track.antenna not in self._unread:
+            if (track.antenna < self._scan_at or track.passed_unread) and track.antenna not in self._unread:
                 del self._elsewhere[uid]
                 moves.append(self._move(uid, track, track.candidate, track.candidate_at))
         return moves
@@ -183,9 +243,11 @@ class Presence:
             if self._unknown is not None and self._unknown(uid):
                 return self._unconfirmed_read(antenna, uid, at)
             self._tracks[uid] = _Track(antenna, self._reader_time(at))
+            self._in_place.add(uid)  # read where it lies, for this pass of its antenna
             return [TagPlaced(antenna, uid, at)]
         if track.antenna == antenna:
             track.last_read = self._reader_time(at)
+            track.passed_unread = False
             self._in_place.add(uid)
             return []
         if uid not in self._elsewhere:
@@ -223,6 +285,11 @@ class Presence:
         if not pending.read_in_batch:
             pending.read_in_batch = True
             pending.batches += 1
+        if self.split_scans and pending.batches >= self.confirm_reads:  # placed now, not at the scan's end
+            del self._unconfirmed[uid]
+            self._tracks[uid] = _Track(pending.antenna, pending.last_read)
+            self._in_place.add(uid)
+            return [TagPlaced(pending.antenna, uid, pending.first_read)]
         return []
 
     def _settle_unconfirmed(self) -> list[PresenceEvent]:
@@ -240,7 +307,7 @@ class Presence:
         return placed
 
     def gone(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
-        ended = self._scan_read(antenna, uid)
+        ended = self._scan_read(antenna, uid, at)
         return ended + self._gone(antenna, uid, at) if ended else self._gone(antenna, uid, at)
 
     def _gone(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
@@ -303,6 +370,7 @@ class Presence:
         for track in self._tracks.values():
             if track.antenna == antenna:
                 track.last_read = max(track.last_read, self._reader_time(at))
+                track.passed_unread = False  # not read while down says nothing: its next pass will
         return True
 
     def where(self, uid: str) -> int | None:
@@ -315,4 +383,5 @@ class Presence:
     def _move(self, uid: str, track: _Track, antenna: int, at: float) -> TagMoved:
         source = track.antenna
         self._tracks[uid] = _Track(antenna, self._reader_time(at))
+        self._in_place.add(uid)  # read there in this scan
         return TagMoved(source, antenna, uid, at)

@@ -15,6 +15,12 @@ judged before the doubtful one, gives fewer faults, the hand is judged again in 
 fault is dropped; otherwise everything held goes out as first judged once the window has passed.
 Nothing is published out of its judged order meanwhile, so the hub still learns of a board fault
 before the card that revealed it. Only order faults wait; every other fault goes out at once.
+
+A serial board says where its scan is (its antennas' reads come in order, `Presence.swept_before`), so
+with `by_scans` the doubt ends as soon as every antenna has been read once more since the doubtful
+card's read (or the first read after the press): a card dealt before it has been read by then (put
+down on an antenna the scan had just passed, or missed once before it), and waiting on adds nothing
+but time. The window then only bounds a doubt on a board that stops reading (`FALLBACK`).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ ORDER_FAULTS = frozenset({FaultKind.WRONG_DEAL_ORDER, FaultKind.SEAT_SKIPPED, Fa
                           FaultKind.TURN_WITHOUT_BURN, FaultKind.RIVER_WITHOUT_BURN,
                           FaultKind.MISSING_HOLE_CARD})  # the last card may be read after the first press
 LOG_MAX = 2000  # monitor inputs kept per hand to judge again; past it, no more benefit of the doubt
+FALLBACK = 3.0  # by_scans: a doubt outlives this many windows (at least a second) only on a silent board
 
 Item = FaultDetected | ZoneEvent  # what to publish, in order: a fault, or a card event
 
@@ -62,10 +69,13 @@ class _Entry:
 class ReadOrder:
     """`DealingMonitor` behind a log of its inputs; every method returns the items to publish now."""
 
-    def __init__(self, *, table: str, window: float = 0.0) -> None:
-        """`window`: seconds within which two reads may be out of dealing order (0: judge as read)."""
+    def __init__(self, *, table: str, window: float = 0.0, by_scans: bool = False) -> None:
+        """`window`: seconds within which two reads may be out of dealing order (0: judge as read).
+        `by_scans`: the doubt ends when `swept` says the board has read every antenna again."""
         self.monitor = DealingMonitor(table=table)
         self.window = window
+        self.by_scans = by_scans
+        self._swept = float("-inf")  # every antenna read again since any read before this time
         self.reconsidered = 0  # order faults dropped after judging again (agent stats)
         self._ctx: HandContext | None = None
         self._log: list[_Entry] = []
@@ -113,6 +123,33 @@ class ReadOrder:
             return self.flush()
         return []
 
+    def swept(self, before: float | None) -> list[Item]:
+        """The board has read every antenna again since any read before `before` (by_scans): a doubt
+        about a card read, or a press made, before it is over, judged as it stands."""
+        if before is None or not self.by_scans or before <= self._swept:
+            return []
+        self._swept = before
+        out: list[Item] = []
+        while self._held_from is not None and _at(self._log[self._held_from]) < before:
+            out += self._release_held()
+        return out
+
+    def _release_held(self) -> list[Item]:
+        """The held doubt is over: it and what followed it go out, up to the next doubtful entry."""
+        assert self._held_from is not None
+        start = self._held_from
+        nxt = next((i for i in range(start + 1, len(self._log)) if self._log[i].doubtful), None)
+        if nxt is None:
+            return self.flush()
+        self._held_from, self._deadline = nxt, self._until(self._log[nxt])
+        return [item for entry in self._log[start:nxt] for item in entry.items()]
+
+    def _until(self, entry: _Entry) -> float:
+        """When a doubt ends on the clock: the window, or by_scans only for a board that stopped."""
+        if self.by_scans:
+            return _at(entry) + max(FALLBACK * self.window, 1.0)
+        return _at(entry) + self.window
+
     def flush(self) -> list[Item]:
         if self._held_from is None:
             return []
@@ -133,7 +170,7 @@ class ReadOrder:
         if self._held_from is not None:
             return []
         if entry.doubtful:
-            self._held_from, self._deadline = len(self._log) - 1, _at(entry) + self.window
+            self._held_from, self._deadline = len(self._log) - 1, self._until(entry)
             return []
         return entry.items()
 
@@ -141,7 +178,7 @@ class ReadOrder:
         """The card just read, judged before the doubtful card or press: kept if it gives fewer faults."""
         assert self._held_from is not None and self._ctx is not None
         first, last = self._held_from, self._log[-1]
-        if last.event is None or last.event.at - _at(self._log[first]) > self.window:
+        if last.event is None or last.event.at > self._deadline:
             return
         order = self._log[:first] + [last] + self._log[first:-1]
         monitor = DealingMonitor(table=self.monitor.table)
@@ -160,7 +197,7 @@ class ReadOrder:
             return self.flush()
         if nxt == start:
             return []
-        self._held_from, self._deadline = nxt, _at(self._log[nxt]) + self.window
+        self._held_from, self._deadline = nxt, self._until(self._log[nxt])
         return [item for entry in self._log[start:nxt] for item in entry.items()]
 
 

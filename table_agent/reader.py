@@ -19,6 +19,7 @@ from firmware_bridge import (
     Hello,
     HostHello,
     Rejected,
+    ReportAntennas,
     SetScanPeriod,
     StartScan,
     encode,
@@ -74,7 +75,10 @@ class ReaderWorker:
 
     def _session(self, link: ByteLink) -> None:
         self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
-        for frame in (HostHello(PROTOCOL_VERSION), SetScanPeriod(self._scan_period_ms), StartScan()):
+        # ReportAntennas: a board since issue #33's budget says when each antenna's read is over; an
+        # older one drops the unknown type, and the scans are found in its reads alone (Presence)
+        for frame in (HostHello(PROTOCOL_VERSION), SetScanPeriod(self._scan_period_ms), ReportAntennas(),
+                      StartScan()):
             link.write(encode(frame))
         self._out.put(LinkChanged(True, "opened", self._clock.now()))
         self._reconnect.up()

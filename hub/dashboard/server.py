@@ -117,7 +117,7 @@ class Dashboard:
 
     def __init__(self, hub: HubService, *, floor: FloorService | None = None, host: str = "127.0.0.1",
                  port: int = 0, users: Mapping[str, str] | None = None, clock: Clock | None = None,
-                 floor_lock: threading.Lock | None = None,
+                 floor_lock: threading.RLock | None = None,
                  on_decision: Callable[[DecisionTaken], None] | None = None,
                  clock_period: float = 1.0, request_timeout: float = REQUEST_TIMEOUT,
                  rulebooks: Path | None = None) -> None:
@@ -129,7 +129,7 @@ class Dashboard:
         self.floor = floor
         self.rulebooks = rulebooks  # the club's rulebook files the desk offers (tapis hub --rulebooks)
         self.clock: Clock = clock or MonotonicClock()
-        self.floor_lock = floor_lock or threading.Lock()
+        self.floor_lock = floor_lock or threading.RLock()
         self.on_decision = on_decision
         self.sessions = Sessions(users)
         self.model = RoomModel()

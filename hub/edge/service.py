@@ -36,7 +36,7 @@ from hub.edge.service_loop import (
     Settle,
     Tick,
 )
-from hub.edge.service_store import ERROR_CHARS, HubStats, StoreFirst
+from hub.edge.service_store import ERROR_CHARS, HubStats, Publisher, StoreFirst, Turn
 from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of, subscriptions
 from hub.floor.commands import CommandResult
 from hub.floor.store import JSON, StoreError
@@ -86,7 +86,8 @@ class HubService(StoreFirst, ServiceLoop):
             floor_tables.floor.on_cancel_hand = self._cancel_for_floor
             floor_tables.floor.on_decide = self._decide_for_floor
         self._wall = wall
-        self.floor_lock = threading.Lock()  # the floor is single-threaded: the dashboard holds this too
+        # the floor is single-threaded: the dashboard holds this too; the hub, a whole turn (`_open_turn`)
+        self.floor_lock = threading.RLock()
         self._clock = clock or MonotonicClock()
         super().__init__(link, tick=tick, state_window=state_window, max_backlog=max_backlog)
         self.tables: dict[str, TableView] = {}
@@ -103,7 +104,10 @@ class HubService(StoreFirst, ServiceLoop):
         self._health_sent: dict[str, object] | None = None
         self._health_at = 0.0
         self.health_topic = hub_health_topic(shard)
-        self._listeners: list[Callable[[HubEvent], None]] = []
+        self._listeners: list[Callable[[HubEvent], None]] = []  # called once the turn is stored
+        self._store_listeners: list[Callable[[HubEvent], None]] = []  # called as played, inside the turn
+        self._turn: Turn | None = None  # the burst's table events in one transaction (`hub.edge.service_store`)
+        self._out: Publisher = link  # where the games' packets go: the turn holds them until its COMMIT
         self.status_topic = hub_status_topic(shard)
         link.on_connect(self._connected)
         receive = self._receive if shard is None else self._receive_own
@@ -115,8 +119,11 @@ class HubService(StoreFirst, ServiceLoop):
         for topic in ack_topics:
             link.subscribe(topic, self._receive_ack, no_local=True)
 
-    def add_listener(self, listener: Callable[[HubEvent], None]) -> None:
-        self._listeners.append(listener)
+    def add_listener(self, listener: Callable[[HubEvent], None], *, reads_store: bool = False) -> None:
+        """`listener` hears every hub event, on the hub's thread, once the events that made it are stored
+        (a turn's, after its COMMIT). `reads_store`: it reads or writes the store as the event is
+        played, inside the turn's transaction (the hand histories: `hub.history.recorder`)."""
+        (self._store_listeners if reads_store else self._listeners).append(listener)
 
     def start(self) -> None:
         if self.floor_tables is not None:
@@ -187,6 +194,9 @@ class HubService(StoreFirst, ServiceLoop):
         if self._acks_due:
             self._publish_acks()
 
+    def _burst_applied(self) -> None:
+        self._close_turn()
+
     def _after_burst(self) -> None:
         if self._acks_due:
             self._publish_acks()
@@ -204,6 +214,9 @@ class HubService(StoreFirst, ServiceLoop):
 
     def _apply_item(self, item: Item) -> None:
         try:
+            table_event = isinstance(item, Message) and item.topic.endswith("/event")
+            if not table_event:
+                self._close_turn()  # what any other item does comes after the turn's events, stored
             if isinstance(item, Tick):
                 self._tick_games()
                 if self._acks_due:
@@ -234,6 +247,8 @@ class HubService(StoreFirst, ServiceLoop):
             elif isinstance(item, Decide):
                 self._decide(item)
             else:
+                if table_event:
+                    self._open_turn()  # stored in the burst's transaction, played as it is stored
                 self._handle_message(item)
         except Exception as err:  # noqa: BLE001 - the loop serves every table: one failure stops none
             log.exception("hub: failed on %r", type(item).__name__)
@@ -489,7 +504,7 @@ class HubService(StoreFirst, ServiceLoop):
 
     def _emit(self, view: TableView, out: Output) -> None:
         for command in out.commands:
-            self._link.publish(wire.table_commands(view.table), wire.encode(command))
+            self._out.publish(wire.table_commands(view.table), wire.encode(command))
             self.commands_sent[view.table] = self.commands_sent.get(view.table, 0) + 1
         self._publish(view, out.events)
 
@@ -503,15 +518,20 @@ class HubService(StoreFirst, ServiceLoop):
         if not events:
             return
         view.note(events, self._wall())
-        link = self._link
+        out = self._out
+        turn = self._turn
         for event in events:
-            link.publish(wire.hub_table_events(view.table), _JSON.encode(public(event)).encode())
+            out.publish(wire.hub_table_events(view.table), _JSON.encode(public(event)).encode())
             self.stats.events_out += 1
-            for listener in self._listeners:
+            for listener in self._store_listeners:
                 try:
                     listener(event)
                 except Exception:
                     log.exception("hub: listener failed")
+            if turn is not None:
+                turn.heard.append(event)
+            else:
+                self._hear(event)
         if self._states.window == 0 or any(e.get("type") == "hand_end" for e in events):
             self._states.take(view.table)  # a hand's end is shown at once (results, the floor's view)
             self._publish_state(view)
@@ -522,11 +542,18 @@ class HubService(StoreFirst, ServiceLoop):
         """The table's retained public and TD states, at QoS 0: each replaces the last, so a lost one
         is mended by the next or by the republish on reconnect, and the PUBACKs of QoS 1 were the
         hub's largest cost at room scale (2 of its ~4.5 messages per table event; docs/scale-out.md)."""
-        link = self._link
-        link.publish(wire.hub_table_state(view.table), _JSON.encode(view.state(hole_cards=False)).encode(),
-                     retain=True, qos=0)
-        link.publish(wire.hub_td_state(view.table), _JSON.encode(view.state(hole_cards=True)).encode(),
-                     retain=True, qos=0)
+        out = self._out
+        out.publish(wire.hub_table_state(view.table), _JSON.encode(view.state(hole_cards=False)).encode(),
+                    retain=True, qos=0)
+        out.publish(wire.hub_td_state(view.table), _JSON.encode(view.state(hole_cards=True)).encode(),
+                    retain=True, qos=0)
+
+    def _hear(self, event: HubEvent) -> None:
+        for listener in self._listeners:
+            try:
+                listener(event)
+            except Exception:
+                log.exception("hub: listener failed")
 
 
 def _cancel_refusal(table: str, hand: int, reason: str) -> str:

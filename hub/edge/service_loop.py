@@ -126,6 +126,11 @@ class ServiceLoop(ABC):
         """Every `tick` seconds, on the loop."""
 
     @abstractmethod
+    def _burst_applied(self) -> None:
+        """The items taken from the inbox are applied (the inbox ran dry, a burst ended, or the stop):
+        what they stored is committed, before anything else runs on the loop."""
+
+    @abstractmethod
     def _after_burst(self) -> None:
         """After the inbox ran dry."""
 
@@ -234,17 +239,21 @@ class ServiceLoop(ABC):
                     break
                 item = self._inbox.popleft()
                 if item is None:
+                    self._burst_applied()
                     self._finish()
                     return
                 self._apply_item(item)
             else:
                 if self._inbox:  # more than a burst: the rest after the loop has read and written
+                    self._burst_applied()
                     with self._wake_lock:
                         self._woken = True
                     self._loop.call_soon(self._drain)
                     return
+            self._burst_applied()
             self._after_burst()
         finally:
+            self._burst_applied()  # an exception out of an item: its turn ends here all the same
             self._busy = False
             if self._paused and len(self._inbox) <= self._max_backlog // 2 and self._pause is not None:
                 self._paused = False

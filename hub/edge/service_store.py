@@ -5,6 +5,14 @@ and acknowledged; a store that cannot write holds the events back in their table
 acknowledgement, says so (`health`, retained on `hub/health`) and tries again on the clock. A hub that
 starts afresh learns from the store where each table's outbox stands, and the cards on each felt. A
 part of `hub.edge.service.HubService`, which owns the state named below and plays each event (`_apply`).
+
+The turn: the table events of one burst of the loop are stored in one transaction (`_open_turn`,
+`_close_turn`: one COMMIT instead of one per event), each played as it is stored, and everything they
+make (hub events, commands to the tables, states, the listeners' calls; the acknowledgements come after
+the burst) waits for the COMMIT; the link then syncs the store before it writes them
+(`EventStore.group_sync`). A write of the turn that fails rolls the whole turn back: its packets are
+dropped, its events held back in their views (`TableView.hold_back`) and its tables' games and the
+floor rebuilt from the store (`FloorTables.turn_failed`), as one event is today without a turn.
 """
 
 from __future__ import annotations
@@ -14,12 +22,14 @@ import logging
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
+from hub.edge.coalesce import Coalescer
 from hub.floor.store import StoreError
 from hub.floor.tables import FloorTables
-from hub.room.tables import TableView
+from hub.room.tables import HubEvent, TableView
 from tablewire import wire
 from tablewire.mqtt import Link
 
@@ -42,6 +52,22 @@ class HubStats:
     errors: list[str] = field(default_factory=list)  # the last few, for `status`
 
 
+class Publisher(Protocol):
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> object: ...
+
+
+@dataclass
+class Turn:
+    """One burst's table events in the store's open transaction, and what they made, held until its COMMIT."""
+
+    events: dict[str, list[tuple[wire.AnyTableEvent, bytes]]] = field(default_factory=dict)  # table -> applied
+    packets: list[tuple[str, bytes, bool, int]] = field(default_factory=list)  # topic, payload, retain, qos
+    heard: list[HubEvent] = field(default_factory=list)  # for the listeners that do not read the store
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
+        self.packets.append((topic, payload, retain, qos))
+
+
 class StoreFirst(ABC):
     """Stored, then acknowledged; held back while the store cannot write; health said."""
 
@@ -49,7 +75,7 @@ class StoreFirst(ABC):
     _link: Link
     _wall: Callable[[], float]
     floor_tables: FloorTables | None
-    floor_lock: threading.Lock
+    floor_lock: threading.RLock
     tables: dict[str, TableView]
     stats: HubStats
     store_down: str | None
@@ -60,6 +86,9 @@ class StoreFirst(ABC):
     _acked: dict[str, tuple[str, int]]
     _ack_qos: int
     _resend_due: set[str]
+    _turn: Turn | None
+    _states: Coalescer
+    _out: Publisher  # where the games' packets go: the link, or the turn until its COMMIT
 
     @abstractmethod
     def knows(self, table: str) -> bool: ...
@@ -71,6 +100,8 @@ class StoreFirst(ABC):
     def _internal_error(self, why: str) -> None: ...
     @abstractmethod
     def _resend(self) -> None: ...
+    @abstractmethod
+    def _hear(self, event: HubEvent) -> None: ...
 
     def health(self) -> dict[str, object]:
         """What `hub/health` says (retained) and the dashboard shows: the store, what was refused."""
@@ -119,18 +150,100 @@ class StoreFirst(ABC):
 
     def _apply_all(self, table: str, view: TableView, ready: list[tuple[wire.AnyTableEvent, bytes]]) -> bool:
         """Apply admitted events in order; False if the store failed: that event and those after it
-        wait in the view again (`TableView.hold_back`), so no acknowledgement passes them."""
+        wait in the view again (`TableView.hold_back`), so no acknowledgement passes them (in a turn,
+        every event of the turn with them: `_turn_failed`)."""
+        turn = self._turn
         for i, (event, payload) in enumerate(ready):
             try:
                 self._apply(table, view, event, payload)
             except StoreError as err:
-                view.hold_back(ready[i:])
-                self._store_failed(err)
+                if turn is not None:
+                    self._turn_failed(turn, err, {table: ready[i:]})
+                else:
+                    view.hold_back(ready[i:])
+                    self._store_failed(err)
                 return False
             except Exception as err:  # noqa: BLE001 - one bad event does not stop the ones after it
                 log.exception("hub: table %s failed on seq %d", table, event.seq)
                 self._internal_error(f"{table} seq {event.seq}: internal error {err!r}")
+            if turn is not None:
+                turn.events.setdefault(table, []).append((event, payload))
         return True
+
+    # --- the turn -------------------------------------------------------------------------------
+
+    def _open_turn(self) -> None:
+        """Before a table event: the burst's transaction, opened at its first. The floor's lock is held
+        until it ends: the dashboard's thread neither writes into it nor reads what is not stored yet.
+        Not while the store cannot write: each event is then tried on its own, as before."""
+        if self._turn is not None or self.floor_tables is None or self.store_down is not None:
+            return
+        self.floor_lock.acquire()
+        try:
+            self.floor_tables.begin_turn()
+        except StoreError as err:
+            self.floor_lock.release()
+            self._store_failed(err)
+            return
+        except BaseException:
+            self.floor_lock.release()
+            raise
+        self._turn = self._out = Turn()
+
+    def _close_turn(self) -> None:
+        """The burst's events are committed, then what they made goes to the link (which syncs the store
+        before it writes: `EventStore.group_sync`) and to the listeners; a failed COMMIT: `_turn_failed`."""
+        turn = self._turn
+        if turn is None:
+            return
+        self._turn, self._out = None, self._link
+        assert self.floor_tables is not None
+        try:
+            self.floor_tables.commit_turn()
+        except StoreError as err:
+            self._turn_failed(turn, err, {})
+            return
+        except BaseException:
+            self.floor_lock.release()
+            raise
+        self.floor_lock.release()
+        link = self._link
+        for topic, payload, retain, qos in turn.packets:
+            link.publish(topic, payload, retain=retain, qos=qos)
+        for event in turn.heard:
+            self._hear(event)
+
+    def _turn_failed(self, turn: Turn, err: StoreError, failing: dict[str, list[tuple[wire.AnyTableEvent, bytes]]]
+                     ) -> None:
+        """Nothing of the turn is kept: rolled back, its packets dropped, its events (then `failing`, the
+        table's events not applied yet) held back in their views to be tried again once the store
+        writes, its tables' games and the floor rebuilt from what the store holds. The floor's lock,
+        held since `_open_turn`, is released."""
+        self._turn, self._out = None, self._link
+        assert self.floor_tables is not None
+        try:
+            self.floor_tables.store.rollback_turn()
+            held = {table: list(events) for table, events in turn.events.items()}
+            for table, events in failing.items():
+                held.setdefault(table, []).extend(events)
+            for table, events in held.items():
+                view = self._view(table)
+                for group in _by_boot(events):
+                    view.hold_back(group)
+                # its states wait for the events tried again (its card view has them: shown once stored)
+                self._states.take(table)
+            try:
+                self.floor_tables.turn_failed(held)
+            except Exception:  # noqa: BLE001 - a store that cannot even be read: said, the hub goes on
+                log.exception("hub: the tables of a turn the store refused could not be rebuilt from it")
+            for table in held:
+                game = self.floor_tables.game(table)
+                if game is not None:
+                    view = self._view(table)
+                    view.hand, view.hand_open = game.hand_no, game.in_hand
+        finally:
+            self.floor_lock.release()
+        self._store_failed(err)
 
     def _store_failed(self, err: StoreError) -> None:
         self.stats.store_errors += 1
@@ -182,3 +295,14 @@ class StoreFirst(ABC):
                 self._link.publish(wire.hub_ack(table), wire.encode(wire.Ack(boot=boot, seq=seq)), retain=True,
                                    qos=self._ack_qos)
         self._acks_due.clear()
+
+
+def _by_boot(events: Iterable[tuple[wire.AnyTableEvent, bytes]]) -> list[list[tuple[wire.AnyTableEvent, bytes]]]:
+    """A table's events in order, cut where the boot changes (`TableView.hold_back` takes one boot)."""
+    groups: list[list[tuple[wire.AnyTableEvent, bytes]]] = []
+    for item in events:
+        if groups and groups[-1][0][0].boot == item[0].boot:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups

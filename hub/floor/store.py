@@ -10,7 +10,9 @@ Durability: WAL journal with `synchronous=FULL`, so a write that returned surviv
 power cut; `durable=False` (demos, benchmarks) keeps WAL but does not wait for the disk. The hub
 groups its commits (`group_sync`): a COMMIT reaches the page cache only (it survives a SIGKILL) and
 one fsync of the WAL, before anything of the loop's turn leaves the hub, makes the turn's commits
-survive a power cut: one disk wait per turn instead of one per table event.
+survive a power cut: one disk wait per turn instead of one per table event. The hub's turn is also one
+transaction (`begin_turn`, `commit_turn`): one COMMIT for all the table events of a burst, each
+`atomic()` block inside it a SAVEPOINT.
 """
 
 from __future__ import annotations
@@ -131,27 +133,85 @@ class EventStore:
 
     @contextmanager
     def atomic(self) -> Iterator[None]:
-        """Writes inside the block are committed together (or not at all, on an exception)."""
-        if self._batch == 0:
+        """Writes inside the block are committed together (or not at all, on an exception). Inside
+        another block (or the hub's turn, `begin_turn`) it is a SAVEPOINT: an exception undoes this
+        block's writes only, and the outer block decides."""
+        depth = self._batch
+        if depth == 0:
             if self._db.in_transaction:
                 self._abandon()  # a failed COMMIT (disk full) left it open: start clean
             self._exec("BEGIN IMMEDIATE")
+        else:
+            self._still_open()
+            self._exec(f"SAVEPOINT s{depth}")
         self._batch += 1
         try:
             yield
         except BaseException:
             self._batch -= 1
-            if self._batch == 0:
+            if depth == 0:
                 self._abandon()
+            else:
+                self._undo_savepoint(depth)
             raise
         self._batch -= 1
-        if self._batch == 0:
+        if depth == 0:
             try:
                 self._exec("COMMIT")
             except StoreError:
                 self._abandon()  # nothing of the block is kept: the caller may try it all again
                 raise
             self._unsynced = self._grouped
+        else:
+            self._exec(f"RELEASE s{depth}")
+
+    def _still_open(self) -> None:
+        """Inside a block, the transaction must still be ours: SQLite rolls it all back by itself on
+        some errors (a full disk), and a write then would be committed alone, outside the block."""
+        if not self._db.in_transaction:
+            raise StoreError(f"the event store {self.path} failed: the transaction was rolled back")
+
+    def _undo_savepoint(self, depth: int) -> None:
+        try:
+            if self._db.in_transaction:
+                self._db.execute(f"ROLLBACK TO s{depth}")
+                self._db.execute(f"RELEASE s{depth}")
+        except sqlite3.Error:
+            pass  # rolled back by SQLite already: the outer block fails on it
+
+    # --- the hub's turn: every write of one loop turn in one transaction -------------------------
+
+    def begin_turn(self) -> None:
+        """The hub's turn of its loop opens one transaction for all it stores (`commit_turn` ends it):
+        one COMMIT for the turn's table events instead of one per event. Every `atomic()` block inside
+        is a SAVEPOINT. The caller holds back every acknowledgement and everything the turn played
+        until `commit_turn` returned (and the group sync passed)."""
+        if self._batch:
+            raise RuntimeError("begin_turn inside a transaction")
+        if self._db.in_transaction:
+            self._abandon()
+        self._exec("BEGIN IMMEDIATE")
+        self._batch = 1
+
+    @property
+    def in_turn(self) -> bool:
+        return self._batch > 0
+
+    def commit_turn(self) -> None:
+        """The turn's writes committed together; a StoreError: none of them is kept (rolled back)."""
+        self._batch = 0
+        try:
+            self._still_open()
+            self._exec("COMMIT")
+        except StoreError:
+            self._abandon()
+            raise
+        self._unsynced = self._grouped
+
+    def rollback_turn(self) -> None:
+        """Nothing of the turn is kept (a write of it failed)."""
+        self._batch = 0
+        self._abandon()
 
     def _abandon(self) -> None:
         """Roll back whatever is open; a rollback that fails (SQLite may have rolled back already on a
@@ -215,10 +275,14 @@ class EventStore:
     def append_table_event(self, table: str, boot: str, seq: int, payload: bytes, at: float) -> bool:
         """Store a table's event (its row: `appended_row`); False if (table, boot, seq) is already stored
         (a resend)."""
+        sql = "INSERT INTO table_event (tbl, boot, seq, at, payload) VALUES (?, ?, ?, ?, ?)"
         try:
-            with self.atomic():
-                cur = self._exec("INSERT INTO table_event (tbl, boot, seq, at, payload) VALUES (?, ?, ?, ?, ?)",
-                                 (table, boot, seq, at, payload))
+            if self._batch:  # inside a block: one statement needs no savepoint (a refused one undoes itself)
+                self._still_open()
+                cur = self._exec(sql, (table, boot, seq, at, payload))
+            else:
+                with self.atomic():
+                    cur = self._exec(sql, (table, boot, seq, at, payload))
         except sqlite3.IntegrityError:
             return False
         self.appended_row = int(cur.lastrowid or 0)  # the highest row: ids only grow (AUTOINCREMENT)

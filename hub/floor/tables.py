@@ -11,7 +11,8 @@ after a kill.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from hub import rulings
@@ -61,6 +62,7 @@ class FloorTables:
         self._context_rows: dict[str, int] = {}
         self._last_row = 0
         self._unplayed: dict[tuple[str, str, int], int] = {}  # stored, its play failed on the store: row
+        self._turn_unplayed: dict[tuple[str, str, int], int] = {}  # `_unplayed` as the hub's turn began
         self._redecided: dict[tuple[str, int], int] = {}  # replaying: (table, hand) -> its decisions played again
         self._boots: dict[str, set[str]] = {}  # table -> the agent's boots played since its hand's context
         # `open`'s replay of each table's current hand: its hub events, for the hand's history (hub.history)
@@ -80,7 +82,12 @@ class FloorTables:
         """Each table's stored facts from its row in `starts` on (tables not in it: none), in order."""
         if not starts:
             return
-        for row in self.store.table_rows(after=min(starts.values()) - 1):
+        if len(starts) == 1:  # one table (a rebuild): its rows only, by the table's index
+            ((table, start),) = starts.items()
+            rows = self.store.table_rows(table=table, after=start - 1)
+        else:
+            rows = self.store.table_rows(after=min(starts.values()) - 1)
+        for row in rows:
             if row.table not in starts or row.row < starts[row.table]:
                 continue
             try:
@@ -112,7 +119,9 @@ class FloorTables:
         event stored but unplayed: the floor is reloaded from the store (its memory may be ahead of
         what was rolled back) and the hub's retry of the same event plays it then, not as a duplicate."""
         key = (table, event.boot, event.seq)
-        with self.store.atomic():  # the offset learned is stored with the event that taught it
+        # the offset learned is stored with the event that taught it; in the hub's turn, the turn's transaction
+        # does (a write that fails there undoes the whole turn: a savepoint per event would cost two statements)
+        with nullcontext() if self.store.in_turn else self.store.atomic():
             if self.store.append_table_event(table, event.boot, event.seq, payload, now):
                 if self.clock.learn(table, event.boot, event.at, now):
                     offsets: dict[str, JSON] = dict(self.clock.offsets(table))
@@ -205,13 +214,37 @@ class FloorTables:
             self._rebuild(table, self.store.last_table_row() + 1)
             raise
 
-    def _rebuild(self, table: str, before_row: int) -> None:
+    # --- the hub's turn (`hub.edge.service_store`): a burst's events in one transaction ------------------
+
+    def begin_turn(self) -> None:
+        """The store's transaction for the hub's turn (`EventStore.begin_turn`): `receive` inside it."""
+        self.store.begin_turn()
+        self._turn_unplayed = dict(self._unplayed)
+
+    def commit_turn(self) -> None:
+        self.store.commit_turn()
+
+    def turn_failed(self, tables: Iterable[str]) -> None:
+        """The turn was rolled back (`EventStore.rollback_turn`): the floor and the games of the turn's
+        `tables` back to what the store holds, their clocks' offsets too; what the turn had left stored
+        but unplayed is not stored any more."""
+        self._unplayed = self._turn_unplayed
+        self.floor._load()  # noqa: SLF001 - back to what the store holds
+        before = self.store.last_table_row() + 1
+        for table in tables:
+            raw = self.store.get_config(_CLOCK + table)
+            self.clock.restore(table, _offsets(_CLOCK + table, raw, self.store) if raw is not None else {})
+            self._rebuild(table, before, load=False)
+
+    def _rebuild(self, table: str, before_row: int, *, load: bool = True) -> None:
         """After a failed COMMIT: the floor reloaded and the table's game rebuilt from the store (its last
         hand's context, its facts before `before_row`, the TD's marks), so a game that played ahead of
         what was rolled back (a hand ended, cancelled, decided) is never apart from the floor. Facts
         stored but not played yet (`_unplayed`) stay unplayed: the hub tries them again. A store that
-        cannot even be read leaves the table as it was (and the error to the caller)."""
-        self.floor._load()  # noqa: SLF001 - back to what the store holds
+        cannot even be read leaves the table as it was (and the error to the caller). `load`: the floor
+        too (False: reloaded already)."""
+        if load:
+            self.floor._load()  # noqa: SLF001 - back to what the store holds
         old, boots = self.tables.pop(table, None), self._boots.pop(table, None)
         redecided = dict(self._redecided)
         self._redecided = {k: v for k, v in self._redecided.items() if k[0] != table}

@@ -40,7 +40,8 @@ class _Hand:
 
 
 class HandRecorder:
-    """`service.add_listener(HandRecorder(floor_tables).event)`."""
+    """`service.add_listener(HandRecorder(floor_tables).event, reads_store=True)`: it reads the store as each
+    event is played (a hand end reads its rows), inside the hub's turn."""
 
     def __init__(self, floor_tables: FloorTables, *, wall: Callable[[], float] = time.time) -> None:
         self.floor_tables = floor_tables

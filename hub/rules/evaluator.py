@@ -87,12 +87,23 @@ _TOP5 = tuple(_top_ranks(m, 5) for m in range(1 << 13))
 
 def evaluate(cards: Iterable[int]) -> int:
     """Strength of the best five-card hand: compare ints, higher wins, equal splits."""
-    counts = [0] * 13
+    # One pass over the cards, no pass over the thirteen ranks: a rank's bit climbs from `once`
+    # to `four` as its copies come; the highest rank of a kind is then a bit length.
+    once = twice = thrice = four = 0
     suits = [0, 0, 0, 0]
     for c in cards:
-        r = c >> 2
-        counts[r] += 1
-        suits[c & 3] |= 1 << r
+        bit = 1 << (c >> 2)
+        suits[c & 3] |= bit
+        if once & bit:
+            if twice & bit:
+                if thrice & bit:
+                    four |= bit
+                else:
+                    thrice |= bit
+            else:
+                twice |= bit
+        else:
+            once |= bit
     for m in suits:
         if m.bit_count() >= 5:
             top = _STRAIGHT[m]
@@ -102,42 +113,33 @@ def evaluate(cards: Iterable[int]) -> int:
             break
     else:
         flush = -1
-    quads = trips1 = trips2 = pair1 = pair2 = -1
-    mask = 0
-    for r in range(12, -1, -1):
-        n = counts[r]
-        if n:
-            mask |= 1 << r
-            if n == 4:
-                quads = r
-            elif n == 3:
-                if trips1 < 0:
-                    trips1 = r
-                elif trips2 < 0:
-                    trips2 = r
-            elif n == 2:
-                if pair1 < 0:
-                    pair1 = r
-                elif pair2 < 0:
-                    pair2 = r
-    if quads >= 0:
+    mask = once
+    if four:
+        quads = four.bit_length() - 1
         kicker = _TOP5[mask & ~(1 << quads)] >> 16
         return Category.QUADS << 20 | quads << 16 | kicker << 12
-    if trips1 >= 0 and (trips2 >= 0 or pair1 >= 0):
-        second = max(trips2, pair1)
-        return Category.FULL_HOUSE << 20 | trips1 << 16 | second << 12
+    trips = thrice & ~four
+    pairs = twice & ~thrice
+    if trips:
+        trips1 = trips.bit_length() - 1
+        second = max((trips & ~(1 << trips1)).bit_length(), pairs.bit_length()) - 1
+        if second >= 0:
+            return Category.FULL_HOUSE << 20 | trips1 << 16 | second << 12
     if flush >= 0:
         return flush
     top = _STRAIGHT[mask]
     if top >= 0:
         return Category.STRAIGHT << 20 | top << 16
-    if trips1 >= 0:
+    if trips:
         kickers = _TOP5[mask & ~(1 << trips1)] >> 12
         return Category.TRIPS << 20 | trips1 << 16 | kickers << 8
-    if pair1 >= 0 and pair2 >= 0:
-        kicker = _TOP5[mask & ~(1 << pair1) & ~(1 << pair2)] >> 16
-        return Category.TWO_PAIR << 20 | pair1 << 16 | pair2 << 12 | kicker << 8
-    if pair1 >= 0:
+    if pairs:
+        pair1 = pairs.bit_length() - 1
+        rest = pairs & ~(1 << pair1)
+        if rest:
+            pair2 = rest.bit_length() - 1
+            kicker = _TOP5[mask & ~(1 << pair1) & ~(1 << pair2)] >> 16
+            return Category.TWO_PAIR << 20 | pair1 << 16 | pair2 << 12 | kicker << 8
         kickers = _TOP5[mask & ~(1 << pair1)] >> 8
         return Category.PAIR << 20 | pair1 << 16 | kickers << 4
     return Category.HIGH_CARD << 20 | _TOP5[mask]

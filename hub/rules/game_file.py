@@ -89,8 +89,17 @@ def get_game(game_id: str = DEFAULT_GAME) -> Game:
         raise UnknownGame(f"unknown game {game_id!r} (known: {', '.join(GAMES)})") from None
 
 
+# PHH code -> game, the first one listed that writes it: one lookup per hand read.
+_BY_PHH: dict[str, Game] = {}
+for _game in GAMES.values():
+    if _game.phh_variant is not None:
+        _BY_PHH.setdefault(_game.phh_variant, _game)
+
+
 def game_for_phh(variant: object) -> Game:
     """The game a PHH `variant` code names ('NT', 'PO', 'NS')."""
+    if type(variant) is str and variant in _BY_PHH:
+        return _BY_PHH[variant]
     for game in GAMES.values():
         if game.phh_variant is not None and game.phh_variant == variant:
             return game

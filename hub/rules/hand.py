@@ -27,6 +27,7 @@ from hub.rules.records import (
     Ruling,
     RulingGiven,
     Street,
+    action_record,
 )
 from hub.rules.rulesets import ReopenRule, Ruleset, TimeCaller, get_ruleset
 
@@ -34,6 +35,23 @@ _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
 # Members bound once: the hot paths below compare against them on every action.
 _FOLD, _CHECK, _CALL, _ALLIN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALLIN
 _ACCEPTED, _REJECTED = ActionStatus.ACCEPTED, ActionStatus.REJECTED
+
+
+# (seats, button) -> the dealing order and, per seat, every seat in turn after it (itself last):
+# the search for the next to act. The same few tables deal hand after hand, so it is computed once
+# per seating rather than per hand; never changed once made.
+_TURN_ORDERS: dict[tuple[tuple[int, ...], int], tuple[list[int], dict[int, list[int]]]] = {}
+
+
+def _turn_order(seats: tuple[int, ...], button: int) -> tuple[list[int], dict[int, list[int]]]:
+    known = _TURN_ORDERS.get((seats, button))
+    if known is None:
+        order = clockwise(seats, button)
+        known = order, {s: order[i + 1:] + order[:i + 1] for i, s in enumerate(order)}
+        if len(_TURN_ORDERS) >= 4096:  # a long-lived hub sees many seatings: keep it bounded
+            _TURN_ORDERS.clear()
+        _TURN_ORDERS[(seats, button)] = known
+    return known
 
 
 class Hand:
@@ -66,10 +84,8 @@ class Hand:
         self._cumulative = rules.reopen is ReopenRule.CUMULATIVE  # needs the minimum when acted
         self.positions = positions
         self.bb = bb
-        self.seats: list[int] = clockwise(stacks, positions.button)  # dealing order
-        seats = self.seats
-        # seat -> every seat in turn after it, itself last: the search for the next to act
-        self._after = {s: seats[i + 1:] + seats[:i + 1] for i, s in enumerate(seats)}
+        seats, self._after = _turn_order(tuple(stacks), positions.button)
+        self.seats: list[int] = list(seats)  # dealing order
         self.starting_stacks: dict[int, int] = dict(stacks)
         self.stack: dict[int, int] = dict(stacks)
         self.bet: dict[int, int] = dict.fromkeys(self.seats, 0)
@@ -257,13 +273,13 @@ class Hand:
         """The part of the highest bet nobody matched goes back to its owner (not antes), if his hand is
         still live: a dead hand's chips stay in the pot (cdc 5.1, an absent player's blinds; its
         unmatched part joins the last pot, `pots.build_pots`)."""
-        top_seat, top, second = None, 0, 0
-        for seat, b in self.bet.items():
-            if b > top:
-                top_seat, top, second = seat, b, top
-            elif b > second:
-                second = b
-        if top_seat is not None and top > second and top_seat in self.live:
+        bets = list(self.bet.values())  # the sums in C: this runs at the end of every round
+        top = max(bets)
+        if top == 0 or bets.count(top) > 1:
+            return  # nothing bet, or the highest bet matched
+        second = sorted(bets)[-2]
+        top_seat = next(seat for seat, b in self.bet.items() if b == top)
+        if top_seat in self.live:
             back = top - second
             self.bet[top_seat] -= back
             self.contributed[top_seat] -= back
@@ -326,8 +342,8 @@ class Hand:
     def _record(self, seat: int, kind: ActionKind, to: int | None, status: ActionStatus,
                 applied: ActionKind | None, reason: str | None, ruling: Ruling | None = None,
                 added: int = 0, pending: bool = False) -> ActionRecord:
-        rec = ActionRecord(seat, kind, to, status, applied, self.bet.get(seat, 0), added, reason,
-                           ruling, pending, self.street)
+        rec = action_record(seat, kind, to, status, applied, self.bet.get(seat, 0), added, reason,
+                            ruling, pending, self.street)
         self.log.append(rec)
         return rec
 
@@ -398,8 +414,8 @@ class Hand:
             else:
                 aggressors.append(seat)
         self._acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, max_bet)
-        rec = ActionRecord(seat, kind, requested, status, applied, bet[seat], added, reason,
-                           ruling, False, self.street)
+        rec = action_record(seat, kind, requested, status, applied, bet[seat], added, reason,
+                            ruling, False, self.street)
         self.log.append(rec)
         self.time_call = None  # `_after_action`, inline
         nxt = self._next_to_act(seat)
@@ -461,12 +477,12 @@ class Hand:
         if street is None or street is self.street:
             return self.street
         self.street = street
-        for s in self.seats:
-            self.bet[s] = 0
+        self.bet.update(dict.fromkeys(self.seats, 0))
         self.max_bet = 0
         self.last_full = 0
         self._open_round(first_after=self.positions.button)
-        out_of_turn.release_dark(self)
+        if self.dark:  # actions in the dark are rare: no call for nothing on every street
+            out_of_turn.release_dark(self)
         return self.street
 
     def _finish_uncontested(self) -> None:

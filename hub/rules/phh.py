@@ -31,7 +31,9 @@ def _quote(text: object) -> str:
     """`text` as repr, cut short: an error line never carries a whole bad file."""
     shown = repr(text)
     return shown if len(shown) <= _MAX_ERROR else shown[:_MAX_ERROR] + f"... ({len(shown)} characters)"
-Step = tuple[str, int, int, tuple[str, ...], str]  # op, seat, amount, cards, original text
+# op, seat, amount, cards, original text; a player's op is his `ActionKind` and its amount the
+# `to` of `Hand.act` (None but for a bet or raise): the replay hands them over as they are.
+Step = tuple[str, int, int | None, tuple[str, ...], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,10 @@ class _Numbers(list[str]):
     """Numbers the fast reader matched, kept as their text (a string in the file is not one)."""
 
 
+class _Strings(list[str]):
+    """The actions as the fast reader found them: quoted strings, nothing else to check."""
+
+
 class _Unusual(Exception):
     """The fast reader met TOML it does not handle; tomllib takes over."""
 
@@ -151,7 +157,7 @@ def _fast_toml(text: str) -> dict[str, object]:
         if key == "actions":
             if value[:1] != "[" or value[-1:] != "]":
                 return _regex_toml(text)
-            doc[key] = _QUOTED.findall(value)
+            doc[key] = _Strings(_QUOTED.findall(value))
         elif key == "variant":
             strings = _QUOTED.findall(value)
             doc[key] = strings if value[:1] == "[" else strings[0] if strings else None
@@ -210,21 +216,22 @@ def loads(text: str, name: str = "<phh>") -> PhhHand:
     min_bet = _numbers({"min_bet": _Numbers([raw_min]) if isinstance(raw_min, str) and _PLAIN.fullmatch(raw_min)
                         else [raw_min]}, "min_bet", name)[0]
     actions = doc.get("actions")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+    if not isinstance(actions, _Strings) and (
+            not isinstance(actions, list) or not all(isinstance(a, str) for a in actions)):
         raise PhhError(f"{name}: `actions` must be a list of strings")
     recorded = None
     if doc.get("finishing_stacks") is not None:
-        recorded = tuple(map(_amount, _numbers(doc, "finishing_stacks", name)))
+        finishing = _numbers(doc, "finishing_stacks", name)
+        recorded = tuple(map(_amount if "." in "".join(finishing) else int, finishing))
     numbers = [*stacks, *antes, *blinds, min_bet]
-    for a in actions:
-        if "cbr" not in a:
-            continue
+    for a in [a for a in actions if "cbr" in a]:  # the bets' amounts set the scale too
         words = a.split()
         if len(words) >= 2 and words[1] == "cbr":
             if len(words) < 3 or not _PLAIN.fullmatch(words[2]):
                 raise PhhError(f"{name}: bad action {_quote(a)}: `cbr` needs a plain amount (p1 cbr 300)")
             numbers.append(words[2])
-    digits = max((len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
+    digits = 0 if "." not in "".join(numbers) else max(
+        (len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
     scale = 10**digits
     to_int: Callable[[str], int]
     if scale == 1:
@@ -304,11 +311,34 @@ _ACTION = re.compile(
 )
 
 
+def _plain_steps() -> dict[str, Step]:
+    """The lines with neither an amount nor a card: a fold, a call, a hand shown as dealt, hole
+    cards dealt face down. They are most of a history and few: looked up whole, not matched."""
+    table: dict[str, Step] = {}
+    for seat in range(1, 24):
+        for op in ("f", "cc", "sm"):
+            kind = _PLAYER_OPS.get(op)
+            table[f"p{seat} {op}"] = (op, seat, 0, (), f"p{seat} {op}") if kind is None else (
+                kind, seat, None, (), f"p{seat} {op}")
+        for hole in range(1, 8):
+            line = f"d dh p{seat} " + "??" * hole
+            table[line] = ("dh", seat, 0, (line[7 + len(str(seat)):],), line)
+    return table
+
+
+_PLAIN_STEPS = _plain_steps()
+
+
 def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
     """Actions parsed once: (op, seat, amount, cards, text)."""
     steps: list[Step] = []
     match = _ACTION.fullmatch
+    plain = _PLAIN_STEPS.get
     for action in actions:
+        step = plain(action)
+        if step is not None:
+            steps.append(step)
+            continue
         m = match(action.strip())
         if m is None:
             raise PhhError(f"{name}: unsupported action {_quote(action)}")
@@ -324,11 +354,11 @@ def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
                 amount = int(arg) if scale == 1 else int(Decimal(arg) * scale)
             except (ValueError, ArithmeticError) as err:
                 raise PhhError(f"{name}: bad amount in {_quote(action)}") from err
-            steps.append(("cbr", int(seat), amount, (), action))
+            steps.append((ActionKind.RAISE, int(seat), amount, (), action))
         elif op == "sm":
             steps.append(("sm", int(seat), 0, (arg,) if arg else (), action))
         else:
-            steps.append((op, int(seat), 0, (), action))
+            steps.append((_PLAYER_OPS[op], int(seat), None, (), action))
     return tuple(steps)
 
 
@@ -354,26 +384,27 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
             seen.add(card)
 
     hole_chars = 2 * h.game.hole_cards
-    player_ops = _PLAYER_OPS
+    face_down = "?" * hole_chars
     for op, seat, amount, cards, action in h.steps:
         try:
-            kind = player_ops.get(op)
-            if kind is not None:  # the players' actions first: most of the steps
+            if type(op) is ActionKind:  # the players' actions first: most of the steps
                 if seat != hand.to_act:
                     raise PhhError(f"{name}: {_quote(action)}: the engine expects p{hand.to_act} "
                                    "to act")
-                rec = hand.act(seat, kind, amount if op == "cbr" else None)
+                rec = hand.act(seat, op, amount)
                 if rec.status is not accepted:
                     raise PhhError(f"{name}: {_quote(action)} {rec.status}: {rec.reason}")
             elif op == "db":
                 once(action, cards)
                 hand.deal_board(*cards)
             elif op == "dh":
-                if len(cards[0]) != hole_chars:
+                dealt_text = cards[0]
+                if len(dealt_text) != hole_chars:
                     raise PhhError(f"{name}: {_quote(action)}: {h.game.name_en} deals {h.game.hole_cards} "
                                    "hole cards")
-                once(action, _pairs(cards[0]))
-                dealt[seat] = cards[0]
+                if dealt_text != face_down:  # face down: no card to check
+                    once(action, _pairs(dealt_text))
+                dealt[seat] = dealt_text
             elif op == "sm":
                 c = cards[0] if cards else dealt.get(seat, "????")
                 shown[seat] = None if c in ("-", "") or "?" in c else c

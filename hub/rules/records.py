@@ -7,7 +7,7 @@ The string values of `ActionStatus`, `Decision` and `FaultKind` are a public con
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, make_dataclass
 from enum import StrEnum
 
 
@@ -116,6 +116,24 @@ class ActionRecord:
         if self.ruling is not None:
             out["ruling"] = self.ruling.to_dict()
         return out
+
+
+# A frozen dataclass's __init__ sets each field through object.__setattr__: 2 µs for an
+# ActionRecord's eleven, a tenth of a replayed hand's time. The engine builds its records as this
+# mutable twin (the same slots in the same order, plain assignments) and then makes each one an
+# ActionRecord, which no one can change afterwards: equal, hashed and printed the same.
+_ActionDraft = make_dataclass("_ActionDraft", [(f.name, f.type) for f in fields(ActionRecord)],
+                              slots=True, eq=False, repr=False, match_args=False)
+
+
+def action_record(seat: int, action: ActionKind, requested_to: int | None, status: ActionStatus,
+                  applied: ActionKind | None, to: int, added: int, reason: str | None,
+                  ruling: Ruling | None, pending: bool, street: Street) -> ActionRecord:
+    """`ActionRecord(...)` with every field given, at a quarter of the cost (the hot path's)."""
+    rec = _ActionDraft(seat, action, requested_to, status, applied, to, added, reason, ruling, pending,
+                       street)
+    rec.__class__ = ActionRecord
+    return rec
 
 
 @dataclass(frozen=True, slots=True)

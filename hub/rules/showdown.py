@@ -30,7 +30,7 @@ class ShowdownHand(Protocol):
     @property
     def positions(self) -> Positions: ...
     @property
-    def seats(self) -> Sequence[int]: ...
+    def seats(self) -> Sequence[int]: ...  # in dealing order, from the button's left
     @property
     def live(self) -> Set[int]: ...
     @property
@@ -54,10 +54,11 @@ class ShowdownHand(Protocol):
 
 
 def order(rules: Ruleset, live: Set[int], button: int, aggressors: Mapping[Street, list[int]],
-          last_round: Street) -> list[int]:
+          last_round: Street, in_turn: list[int] | None = None) -> list[int]:
     """Showdown order: the last aggressor of the last betting round (cdc 11.5) or its first
-    raiser (pouques 55), else the first live seat on the button's left; then clockwise."""
-    seats = clockwise(live, button)
+    raiser (pouques 55), else the first live seat on the button's left; then clockwise.
+    `in_turn`: the live seats from the button's left when the caller has them already."""
+    seats = clockwise(live, button) if in_turn is None else in_turn
     aggr = aggressors.get(last_round)
     if not aggr:
         return seats
@@ -88,8 +89,12 @@ def _cards(cards: Iterable[int | str] | None) -> tuple[int, ...] | None:
 
 def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | None]) -> HandResult:
     contributed = hand.contributed
-    shown = order(hand.rules, hand.live, hand.positions.button, hand.aggressors,
-                  hand.last_round_street)
+    live = hand.live
+    # The hand's seats are in dealing order: its live ones are already clockwise from the button.
+    live_in_seat_order = [s for s in hand.seats if s in live]
+    button = hand.positions.button
+    shown = order(hand.rules, live, button, hand.aggressors, hand.last_round_street,
+                  live_in_seat_order)
     board = tuple(hand.board)
     scores: dict[int, int] = {}
     for s in shown:
@@ -97,11 +102,9 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
         value = None if cards is None else score(hand.game, cards, board)
         if value is not None:
             scores[s] = value
-    live_in_seat_order = [s for s in hand.seats if s in hand.live]
     layers = build_pots(contributed, live_in_seat_order, hand.dead, hand.ante_capped)
     stacks = dict(hand.stack)
     results: list[PotResult] = []
-    button = hand.positions.button
     one_each = hand.rules.odd_chips is OddChips.ONE_EACH
     for amount, eligible in reversed(layers):  # outermost pot first (cdc 11.7)
         contenders = [s for s in eligible if s in scores]
@@ -110,7 +113,7 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
             winners = [s for s in contenders if scores[s] == best]
         else:  # nobody showed: the hands mucked last stand in showdown order
             winners = [next(s for s in shown if s in eligible)]
-        in_order = clockwise(winners, button)
+        in_order = winners if len(winners) == 1 else clockwise(winners, button)
         shares = split_pot(amount, in_order, one_each)
         for s, chips in shares:
             stacks[s] += chips

@@ -47,10 +47,17 @@ def _registration(s: FloorState) -> dict[str, JSON]:
             "reentries": sum(max(0, player.entries - 1) for player in s.players.values())}
 
 
+# Each status's word, looked up: an enum's `.value` is a descriptor call, and the snapshot asks it for every
+# player of the room once a second (a third of the snapshot's time at 900 players)
+_STATUS_WORD = {status: status.value for status in PlayerStatus}
+_SEATED = PlayerStatus.SEATED
+
+
 def _seat_status(p: PlayerState) -> str:
     """A seated player who is not at the table (not arrived yet, gone away) shows as absent: his hands are
     dealt dead and his blinds taken (cdc 2.8, 5.1)."""
-    return "absent" if p.status is PlayerStatus.SEATED and not p.present else p.status.value
+    status = p.status
+    return "absent" if status is _SEATED and not p.present else _STATUS_WORD[status]
 
 
 def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[MoveOrdered]) -> dict[str, JSON]:

@@ -1,7 +1,8 @@
 """The reference board's behaviour in MicroPython: scans, TagGone after 3 unread scans, heartbeats.
 A silent reader chip (READER_TIMEOUT) leaves its tags unread, never gone, until it answers again.
 Each antenna's frames go out as soon as that antenna is read (`emit`), not at the end of the scan: a
-card on antenna 0 would otherwise wait for the 13 antennas after it (~0.3 s on a dealt table).
+card on antenna 0 would otherwise wait for the 13 antennas after it (~0.3 s on a dealt table). A host
+that sends ReportAntennas also gets AntennaDone after each antenna, so it knows at once where the scan is.
 
 Ports `firmware_bridge.board.ReaderBoardLogic` minus its simulated misses. Consumes host bytes, time in
 ms and an antenna bank (`count`, `inventory(antenna)`); emits wire bytes. No `machine`: tested on the host.
@@ -27,6 +28,7 @@ class Board:
         self.scan_period_ms = scan_period_ms
         self.scanning = False
         self.scans = 0
+        self.report_antennas = False  # AntennaDone after each antenna: the host asked (until a reboot)
         self.decoder = proto.HostDecoder()
         self._unread = {}  # (antenna, uid) -> scans unread since last read, for reported tags
         self._faults = {}  # antenna -> fault code reported and not yet cleared (report once)
@@ -42,6 +44,7 @@ class Board:
         self._next_heartbeat_ms = now_ms + HEARTBEAT_PERIOD_MS
         self._next_scan_ms = now_ms
         self.scanning = False
+        self.report_antennas = False
         out = [proto.hello(self.antennas, self.firmware)]
         if rebooted:
             out.append(proto.reader_fault(None, proto.REBOOTED, "watchdog reset"))
@@ -58,6 +61,9 @@ class Board:
             return []
         if kind == proto.STOP_SCAN and not payload:
             self.scanning = False
+            return []
+        if kind == proto.REPORT_ANTENNAS and not payload:
+            self.report_antennas = True
             return []
         if kind == proto.SET_SCAN_PERIOD and len(payload) == 2:
             period = payload[0] << 8 | payload[1]
@@ -121,7 +127,13 @@ class Board:
         return out
 
     def read_antenna(self, antenna: int) -> list:
-        """One antenna's inventory: its TagSeen, TagGone and fault frames."""
+        """One antenna's inventory: its TagSeen, TagGone and fault frames, then AntennaDone if asked."""
+        out = self._inventory(antenna)
+        if self.report_antennas:
+            out.append(proto.antenna_done(antenna))
+        return out
+
+    def _inventory(self, antenna: int) -> list:
         out = []
         try:
             uids, complete = self.bank.inventory(antenna)

@@ -5,10 +5,10 @@ around. Frames are built straight to wire bytes; runs unchanged under CPython fo
 """
 
 PROTOCOL_VERSION = 1
-HELLO, TAG_SEEN, TAG_GONE, HEARTBEAT, READER_FAULT = 0x01, 0x02, 0x03, 0x04, 0x05
-HOST_HELLO, START_SCAN, STOP_SCAN, SET_SCAN_PERIOD = 0x81, 0x82, 0x83, 0x84
+HELLO, TAG_SEEN, TAG_GONE, HEARTBEAT, READER_FAULT, ANTENNA_DONE = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06
+HOST_HELLO, START_SCAN, STOP_SCAN, SET_SCAN_PERIOD, REPORT_ANTENNAS = 0x81, 0x82, 0x83, 0x84, 0x85
 FRAME_NAMES = {HELLO: "Hello", TAG_SEEN: "TagSeen", TAG_GONE: "TagGone", HEARTBEAT: "Heartbeat",
-               READER_FAULT: "ReaderFault"}  # for "not a host frame: <name>"
+               READER_FAULT: "ReaderFault", ANTENNA_DONE: "AntennaDone"}  # for "not a host frame: <name>"
 ANTENNA_OPEN, ANTENNA_SHORT, READER_TIMEOUT, COLLISION, TX_OVERFLOW, BAD_COMMAND, REBOOTED = 1, 2, 3, 4, 5, 6, 7
 NO_ANTENNA = 0xFF
 MAX_TEXT = 32
@@ -115,6 +115,11 @@ def heartbeat(uptime_ms: int, scans: int) -> bytes:
     u, s = uptime_ms & 0xFFFFFFFF, scans & 0xFFFFFFFF
     return frame(HEARTBEAT, bytes((u >> 24, (u >> 16) & 0xFF, (u >> 8) & 0xFF, u & 0xFF,
                                    s >> 24, (s >> 16) & 0xFF, (s >> 8) & 0xFF, s & 0xFF)))
+
+
+def antenna_done(antenna: int) -> bytes:
+    """The antenna's read in this scan is over (sent only to a host that asked: REPORT_ANTENNAS)."""
+    return frame(ANTENNA_DONE, bytes((antenna,)))
 
 
 def reader_fault(antenna, code: int, detail: str = "") -> bytes:

@@ -153,3 +153,59 @@ def test_a_hand_too_long_to_judge_again_releases_what_was_held(monkeypatch: pyte
     got = felt.hole(4, "5c", 1.32)  # the log is full: nothing more is held, nothing is lost
     assert [type(i).__name__ for i in got] == ["FaultDetected", "CardArrived", "CardArrived"]
     assert not felt.judge.holding and felt.cards() == ["2c", "4c", "5c"]
+
+
+class ScanFelt(Felt):
+    """The doubt ended by the board's scans (`by_scans`), as the agent judges a serial board."""
+
+    def __init__(self, window: float = WINDOW) -> None:
+        super().__init__(window)
+        self.judge.by_scans = True
+
+    def swept(self, before: float) -> list[Any]:
+        got = self.judge.swept(before)
+        self.out += got
+        return got
+
+
+def test_a_real_skip_goes_out_once_every_antenna_has_been_read_again() -> None:
+    felt = ScanFelt()
+    felt.hole(1, "2c", 1.0)
+    felt.hole(2, "3c", 1.3)
+    assert felt.hole(4, "5c", 1.6) == []
+    assert felt.swept(1.6) == [] and felt.judge.holding  # read again since 1.3, not yet since 1.6
+    got = felt.swept(1.61)
+    assert [type(i).__name__ for i in got] == ["FaultDetected", "CardArrived"]
+    assert felt.faults()[0] in (K.SEAT_SKIPPED, K.WRONG_DEAL_ORDER)
+
+
+def test_by_scans_a_card_read_before_the_sweep_explains_the_doubt_even_past_the_window() -> None:
+    """A board slower than the window said (a table filling up): the card read late, but before every
+    antenna was read again, still explains the skip."""
+    felt = ScanFelt()
+    felt.hole(1, "2c", 1.0)
+    felt.hole(2, "3c", 1.3)
+    felt.hole(4, "5c", 1.6)
+    assert felt.tick(1.6 + WINDOW * 2) == []  # the window alone no longer ends it
+    got = felt.hole(3, "4c", 1.6 + WINDOW * 2)
+    assert [i.tag.card for i in got] == ["4c", "5c"] and felt.faults() == []
+
+
+def test_by_scans_a_board_that_stops_reading_releases_the_doubt_on_the_clock() -> None:
+    felt = ScanFelt()
+    felt.hole(1, "2c", 1.0)
+    felt.hole(3, "4c", 1.3)
+    assert felt.tick(2.2) == []
+    got = felt.tick(2.31)  # a second at least
+    assert isinstance(got[0], FaultDetected)
+
+
+def test_by_scans_what_was_read_behind_the_doubt_goes_out_with_it() -> None:
+    felt = ScanFelt()
+    felt.hole(1, "2c", 1.0)
+    felt.hole(3, "4c", 1.3)  # seat 2 skipped, as read: held
+    assert felt.hole(4, "5c", 1.5) == []  # behind the doubt
+    assert felt.swept(1.3) == []
+    got = felt.swept(1.4)
+    assert [type(i).__name__ for i in got] == ["FaultDetected", "CardArrived", "CardArrived"]
+    assert not felt.judge.holding and felt.cards() == ["2c", "4c", "5c"]

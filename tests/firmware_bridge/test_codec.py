@@ -9,6 +9,7 @@ import pytest
 
 from firmware_bridge import (
     PROTOCOL_VERSION,
+    AntennaDone,
     FaultCode,
     Frame,
     FrameRejected,
@@ -19,6 +20,7 @@ from firmware_bridge import (
     ProtocolError,
     ReaderFault,
     RejectReason,
+    ReportAntennas,
     SetScanPeriod,
     StartScan,
     StopScan,
@@ -98,6 +100,10 @@ def test_golden_bytes_pin_the_wire_format() -> None:
     )
     assert _crc_bitwise(bytes.fromhex("08 04 000003e8 00000014")) == 0x92E9
     assert encode(Heartbeat(1000, 20)) == bytes.fromhex("00 03 08 04 01 03 03 e8 01 01 04 14 92 e9 00")
+    assert _crc_bitwise(bytes.fromhex("01 06 03")) == 0x6169
+    assert encode(AntennaDone(3)) == bytes.fromhex("00 06 01 06 03 61 69 00")
+    assert _crc_bitwise(bytes.fromhex("00 85")) == 0xDC22
+    assert encode(ReportAntennas()) == bytes.fromhex("00 01 04 85 dc 22 00")
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import pytest
 from tapis_board import Board
 
 from firmware_bridge import (
+    AntennaDone,
     Decoder,
     FaultCode,
     Frame,
@@ -17,6 +18,7 @@ from firmware_bridge import (
     Hello,
     HostHello,
     ReaderFault,
+    ReportAntennas,
     SetScanPeriod,
     StartScan,
     StopScan,
@@ -61,6 +63,8 @@ def test_firmware_and_reference_logic_agree_frame_for_frame(seed: int) -> None:
     logic = ReaderBoardLogic(antennas=6, rng=random.Random(0), rssi=False)
     assert decode(board.boot(0)) == logic.boot(0)
     commands: list[Frame] = [HostHello(1), SetScanPeriod(rng.choice((20, 50, 100))), StartScan()]
+    if seed % 2:
+        commands.insert(2, ReportAntennas())  # an agent since issue #33's budget
     now = 0
     wire: list[Frame] = []
     reference: list[Frame] = []
@@ -90,6 +94,7 @@ def test_firmware_and_reference_logic_agree_frame_for_frame(seed: int) -> None:
     assert wire == reference
     kinds = {type(f) for f in wire}
     assert {Hello, TagSeen, TagGone, Heartbeat} <= kinds  # the walk exercised each behaviour
+    assert (AntennaDone in kinds) == bool(seed % 2)
 
 
 def test_bad_commands_are_refused_in_the_documented_words() -> None:
@@ -163,3 +168,17 @@ def test_each_antennas_frames_go_out_as_it_is_read_not_at_the_end_of_the_scan() 
     assert log.index([TagSeen(0, ace)]) == log.index(("inventory", 0)) + 1  # before antenna 1 is read
     assert log[-1] == [TagSeen(13, king)]
     assert sum(isinstance(entry, list) for entry in log) == 2  # empty antennas send nothing
+
+
+def test_a_host_that_asks_is_told_when_each_antenna_is_done() -> None:
+    """ReportAntennas: AntennaDone closes every antenna's frames, empty ones too; a reboot forgets it."""
+    bank = FakeBank(3)
+    ace = bytes.fromhex("04A1B2C3")
+    bank.tags[1][ace] = None
+    board = Board(bank)
+    board.boot(0)
+    assert decode(board.scan()) == [TagSeen(1, ace)]
+    board.step(0, encode(ReportAntennas()))
+    assert decode(board.scan()) == [AntennaDone(0), TagSeen(1, ace), AntennaDone(1), AntennaDone(2)]
+    board.boot(10, rebooted=True)
+    assert decode(board.scan()) == [TagSeen(1, ace)]

@@ -260,3 +260,49 @@ def test_a_guaranteed_prize_pool_is_paid_when_the_entries_do_not_reach_it(tmp_pa
         assert FloorService.open(store).snapshot(0.0)["prize_pool_cents"] == 100_000  # kept in the store
         assert floor.execute({"cmd": "register", "players": [f"q{i:02d}" for i in range(40)]}, 0.0).ok
         assert floor.snapshot(0.0)["prize_pool_cents"] == 59 * 2_000
+
+
+class _AlwaysSeatMap(FloorService):
+    """The floor as it was: every player's seat mapped before every hand's end."""
+
+    def _final_draw_possible(self, number: int) -> bool:
+        return True
+
+
+def _bust_to_the_final(floor: FloorService) -> list[list[object]]:
+    """Each table in turn plays a hand in which its two shortest seats bust, until the final table is
+    drawn; the move instructions of every hand's end."""
+    out: list[list[object]] = []
+    now = 10.0
+    t = floor.require()
+    while t.state.final_table is None:
+        for number in sorted(t.state.tables):
+            table = f"t{number}"
+            stacks = floor.players_for_hand(table)
+            if len(stacks) < 2 or not floor.can_start_hand(table, now):
+                continue
+            floor.hand_started(table, t.state.tables[number].hand_no + 1, now)
+            after = dict(stacks)
+            seats = sorted(after)
+            for seat in seats[:2] if len(seats) > 3 else seats[:1]:
+                after[seats[-1]] += after[seat]
+                after[seat] = 0
+            now += 10.0
+            out.append([m.to_dict() for m in floor.hand_ended(table, t.state.tables[number].hand_no, after, now)])
+            if t.state.final_table is not None:
+                break
+    return out
+
+
+def test_the_final_tables_draw_is_instructed_as_with_every_seat_mapped(tmp_path: Path) -> None:
+    """The seat map before a hand's end is made only where the final draw can follow it; the moves
+    instructed, the draw's "final" ones from the seats the players had, are the same as with it always."""
+    with EventStore(db(tmp_path, "a.db")) as store:
+        started_floor(store, 27, tables=3)
+        lean = _bust_to_the_final(FloorService.open(store))
+    with EventStore(db(tmp_path, "b.db")) as store:
+        started_floor(store, 27, tables=3)
+        full = _bust_to_the_final(_AlwaysSeatMap.open(store))
+    finals = [m for moves in lean for m in moves if m["reason"] == "final"]  # type: ignore[index]
+    assert finals and all(m["from_table"] for m in finals)  # type: ignore[index]
+    assert lean == full

@@ -15,7 +15,18 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge import FaultCode, Hello, HostHello, ReaderFault, SetScanPeriod, StartScan, TagGone, TagSeen, encode
+from firmware_bridge import (
+    FaultCode,
+    Hello,
+    HostHello,
+    ReaderFault,
+    ReportAntennas,
+    SetScanPeriod,
+    StartScan,
+    TagGone,
+    TagSeen,
+    encode,
+)
 from hub.edge.broker import EmbeddedBroker, free_port
 from hw.decks import DeckRegistry
 from hw.pcsc import FakePcsc
@@ -129,7 +140,8 @@ def test_replaying_a_capture_through_the_reader_worker_gives_the_same_frames_at_
     assert [f for i in got for f in i.frames] == expected
     stamps = {round(100.0 + t, 6) for t, _ in replay_capture(recorded)}
     assert all(round(i.at, 6) in stamps for i in got)  # stamped with the capture's time, not now
-    assert b"".join(links[0].written) == encode(HostHello(1)) + encode(SetScanPeriod(20)) + encode(StartScan())
+    assert b"".join(links[0].written) == (encode(HostHello(1)) + encode(SetScanPeriod(20)) + encode(ReportAntennas())
+                                          + encode(StartScan()))
 
 
 def test_a_capture_replayed_through_the_agent_puts_the_cards_in_their_zones(recorded: Path) -> None:

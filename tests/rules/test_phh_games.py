@@ -38,7 +38,6 @@ def test_pot_limit_maxima_are_in_the_histories() -> None:
     from hub.rules import ActionKind
     from hub.rules.phh import build_hand, replay_hand
 
-    kinds = {"f": ActionKind.FOLD, "cc": ActionKind.CALL, "cbr": ActionKind.RAISE}
     pot_raises = mismatched = 0
     for f in FILES:
         if not f.name.startswith("plo_"):
@@ -48,11 +47,11 @@ def test_pot_limit_maxima_are_in_the_histories() -> None:
         for op, seat, amount, cards, _ in h.steps:
             if op == "db":
                 hand.deal_board(*cards)
-            elif op in kinds:
-                if op == "cbr":
+            elif type(op) is ActionKind:  # a player's step: his action and its `to`
+                if amount is not None:
                     cap = hand.pot_limit_to(seat)
-                    pot_raises += amount == cap and cap < hand.bet[seat] + hand.stack[seat]
-                hand.act(seat, kinds[op], amount if op == "cbr" else None)
+                    pot_raises += amount == cap and cap is not None and cap < hand.bet[seat] + hand.stack[seat]
+                hand.act(seat, op, amount)
         as_nlhe = loads(f.read_text().replace("variant = 'PO'", "variant = 'NT'"), f.name)
         try:
             mismatched += replay_hand(as_nlhe) != as_nlhe.recorded
