@@ -43,7 +43,7 @@ from hub.floor.store import JSON, StoreError
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
 from hub.room.tables import HubEvent, TableView, public
-from hub.tournament.errors import FloorError
+from hub.tournament.errors import FloorError, table_label
 from hw.ports import Clock, MonotonicClock
 from tablewire import wire
 from tablewire.mqtt import Link, Message
@@ -558,6 +558,7 @@ class HubService(StoreFirst, ServiceLoop):
 
 def _cancel_refusal(table: str, hand: int, reason: str) -> str:
     """The hub's refusal of a TD's cancel, French then English."""
+    label = table_label(table)
     if reason.startswith("hand ") and reason.endswith(" is over"):
-        return f"la donne {hand} de la table {table} est finie / hand {hand} at table {table} is over"
-    return f"pas de donne en cours à la table {table} / no hand in progress at table {table}"
+        return f"la donne {hand} de la {label} est finie / hand {hand} at {label} is over"
+    return f"pas de donne en cours à la {label} / no hand in progress at {label}"

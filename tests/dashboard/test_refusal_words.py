@@ -64,6 +64,14 @@ def test_a_refusal_names_a_table_as_the_dashboard_does() -> None:
     assert in_french("Table 7 has fewer than two players") == "Table 7 a moins de deux joueurs"
 
 
+def test_the_hubs_refusal_of_a_cancel_names_the_table_as_the_dashboard_does() -> None:
+    from hub.edge.service import _cancel_refusal
+
+    over = "la donne 12 de la Table 3 est finie / hand 12 at Table 3 is over"
+    assert _cancel_refusal("t3", 12, "hand 12 is over") == over
+    assert _cancel_refusal("t3", 12, "no hand") == "pas de donne en cours à la Table 3 / no hand in progress at Table 3"
+
+
 @pytest.mark.parametrize("english", refusals())
 def test_each_refusal_of_the_core_has_french_words(english: str) -> None:
     french = in_french(english)
