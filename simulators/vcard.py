@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
+from hub.edge.broker import free_port
+
 # PC/SC part 3 ATR of a contactless MIFARE Classic 1K, as an ACR122U reports a card on its field
 DEFAULT_ATR = bytes.fromhex("3B8F8001804F0CA000000306030001000000006A")
 VPCD_DRIVER = Path("/usr/lib/pcsc/drivers/serial/libifdvpcd.so")
@@ -142,9 +144,7 @@ def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
 def _free_port_pair() -> int:
     """A port p with p and p + 1 both free on this host (vpcd's two slots)."""
     for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = int(probe.getsockname()[1])
+        port = free_port()  # below the outgoing range: no connection takes it before vpcd binds
         if port >= 65535:
             continue
         with contextlib.ExitStack() as stack:

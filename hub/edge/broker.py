@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import random
 import shutil
 import signal
 import socket
@@ -40,10 +41,42 @@ def find_mosquitto() -> str:
     return found
 
 
+_GIVEN: set[int] = set()  # ports this process handed out: two callers never get the same one
+_EPHEMERAL = Path("/proc/sys/net/ipv4/ip_local_port_range")
+
+
+def _outgoing_ports() -> tuple[int, int]:
+    """The range the kernel takes the local port of an outgoing connection from."""
+    try:
+        low, high = (int(n) for n in _EPHEMERAL.read_text(encoding="ascii").split())
+        return low, high
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+    """A port free to listen on, below the kernel's range for outgoing connections: between this call and
+    the listener's bind, a connection made meanwhile (a hub's own to its broker, a table's) cannot take it,
+    as one from `bind(0)` could ("Address already in use" for the dashboard a test gave that port)."""
+    low, _ = _outgoing_ports()
+    rng = random.SystemRandom()
+    if low > 4096:
+        for _ in range(200):
+            port = rng.randrange(max(1024, low - 16_384), low)
+            if port in _GIVEN:
+                continue
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                try:
+                    sock.bind((host, port))
+                except OSError:
+                    continue
+            _GIVEN.add(port)
+            return port
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:  # no room below the range: the kernel's pick
         sock.bind((host, 0))
-        return int(sock.getsockname()[1])
+        port = int(sock.getsockname()[1])
+    _GIVEN.add(port)
+    return port
 
 
 # As the room's installed broker (`deploy/mosquitto-tapis.conf`, `hub.edge.security`): bigger packets are refused.

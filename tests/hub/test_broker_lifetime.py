@@ -61,3 +61,15 @@ def test_retained_messages_survive_a_broker_restart(tmp_path) -> None:  # type: 
         reader.stop()
     finally:
         broker.stop()
+
+
+def test_a_free_port_is_none_an_outgoing_connection_can_take_and_never_given_twice() -> None:
+    """`free_port` then a listener's bind: a port from the kernel's outgoing range (`bind(0)`) can be taken
+    in between by a connection the same process opens (the hub's to its broker), and the dashboard's bind
+    then fails: "Address already in use" (the decision matrix, once in CI). Below that range it cannot."""
+    from hub.edge.broker import _outgoing_ports, free_port
+
+    low, _ = _outgoing_ports()
+    ports = [free_port() for _ in range(50)]
+    assert len(set(ports)) == len(ports)
+    assert all(1024 <= p < low for p in ports), ports

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from hub.edge.broker import free_port
 from simulators.fault_plan import INJECTABLE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,12 +49,6 @@ def test_options_that_cannot_go_together_are_refused_in_one_line(args: list[str]
     assert done.stderr.startswith("tapis demo: ") and says in done.stderr
     assert done.stdout == ""
     assert time.monotonic() - started < 20  # refused before anything starts
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _get(url: str, path: str, *, cookie: str | None = None) -> Any:
@@ -88,7 +83,7 @@ def _wait(condition: Any, timeout: float, what: str) -> Any:
 
 
 def test_the_default_demo_is_a_tournament_room_with_dashboard_clock_and_faults_ruled(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     with out.open("w") as stdout, err.open("w") as stderr:
         proc = subprocess.Popen([sys.executable, "-m", "tapis", "demo", "--tables", "2", "--hands", "5",
