@@ -142,7 +142,12 @@ class Dashboard:
         self._running = False
         self._last_clock: JSONDict | None = None
         self._last_store: object = "ok"
-        self._server = _BoundedServer((host, port), handler(self), workers=self.MAX_WORKERS)
+        try:
+            self._server = _BoundedServer((host, port), handler(self), workers=self.MAX_WORKERS)
+        except OSError as err:  # said with the address, as `tapis hub` prints it on one line
+            raise OSError(f"tableau de bord : impossible d'écouter sur {host}:{port} / dashboard: cannot listen on "
+                          f"{host}:{port} ({err.strerror}): another program, or another hub, holds it: "
+                          "--dashboard PORT (0: no dashboard)") from err
         self._threads = [threading.Thread(target=self._server.serve_forever, name="dashboard-http", daemon=True),
                          threading.Thread(target=self._consume, name="dashboard", daemon=True)]
         hub.add_listener(self._on_hub_event)

@@ -158,5 +158,6 @@ def test_a_dashboard_port_in_use_is_said_in_one_line() -> None:
         port = taken.getsockname()[1]
         done = tapis("demo", "--dashboard", str(port), timeout=60)
     assert done.returncode == 2
-    assert done.stderr == (f"tapis demo: dashboard port {port}: Address already in use; choose another with "
-                           "--dashboard PORT (0: no dashboard)\n")
+    assert done.stderr == (f"tapis demo: tableau de bord : impossible d'écouter sur 127.0.0.1:{port} / dashboard: "
+                           f"cannot listen on 127.0.0.1:{port} (Address already in use): another program, or "
+                           "another hub, holds it: --dashboard PORT (0: no dashboard)\n")
