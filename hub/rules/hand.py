@@ -13,7 +13,7 @@ from hub.rules import out_of_turn, showdown, timecall
 from hub.rules.betting import full_raise_marker, judge_wager, min_raise_to, reopened
 from hub.rules.evaluator import parse_card
 from hub.rules.games import NLHE, Betting, Game
-from hub.rules.positions import Level, Positions, clockwise, default_positions
+from hub.rules.positions import Level, Positions, clockwise, default_positions, turn_order
 from hub.rules.records import (
     ActionKind,
     ActionRecord,
@@ -29,29 +29,17 @@ from hub.rules.records import (
     Street,
     action_record,
 )
+from hub.rules.records import (
+    _ActionDraft as _draft,
+)
 from hub.rules.rulesets import ReopenRule, Ruleset, TimeCaller, get_ruleset
 
 _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
 # Members bound once: the hot paths below compare against them on every action.
 _FOLD, _CHECK, _CALL, _ALLIN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALLIN
+_BET, _RAISE = ActionKind.BET, ActionKind.RAISE
+_NO_LIMIT = Betting.NO_LIMIT
 _ACCEPTED, _REJECTED = ActionStatus.ACCEPTED, ActionStatus.REJECTED
-
-
-# (seats, button) -> the dealing order and, per seat, every seat in turn after it (itself last):
-# the search for the next to act. The same few tables deal hand after hand, so it is computed once
-# per seating rather than per hand; never changed once made.
-_TURN_ORDERS: dict[tuple[tuple[int, ...], int], tuple[list[int], dict[int, list[int]]]] = {}
-
-
-def _turn_order(seats: tuple[int, ...], button: int) -> tuple[list[int], dict[int, list[int]]]:
-    known = _TURN_ORDERS.get((seats, button))
-    if known is None:
-        order = clockwise(seats, button)
-        known = order, {s: order[i + 1:] + order[:i + 1] for i, s in enumerate(order)}
-        if len(_TURN_ORDERS) >= 4096:  # a long-lived hub sees many seatings: keep it bounded
-            _TURN_ORDERS.clear()
-        _TURN_ORDERS[(seats, button)] = known
-    return known
 
 
 class Hand:
@@ -84,7 +72,7 @@ class Hand:
         self._cumulative = rules.reopen is ReopenRule.CUMULATIVE  # needs the minimum when acted
         self.positions = positions
         self.bb = bb
-        seats, self._after = _turn_order(tuple(stacks), positions.button)
+        seats, self._after = turn_order(tuple(stacks), positions.button)
         self.seats: list[int] = list(seats)  # dealing order
         self.starting_stacks: dict[int, int] = dict(stacks)
         self.stack: dict[int, int] = dict(stacks)
@@ -310,7 +298,9 @@ class Hand:
                 return self._record(seat, kind, to, _REJECTED, None, "not_in_hand")
             if seat != self.to_act:
                 return out_of_turn.hold(self, seat, kind, to, announced, chips)
-            rec = self._apply(seat, kind, to, announced, chips)
+            rec = self._in_turn(seat, kind, to, chips)
+            if rec is None:
+                rec = self._apply(seat, kind, to, announced, chips)
             if self.pending and rec.status is not _REJECTED:
                 out_of_turn.resolve(self)
             return rec
@@ -318,16 +308,8 @@ class Hand:
             if seat not in self.live or self.stack.get(seat, 0) == 0:
                 return self._record(seat, kind, to, ActionStatus.REJECTED, None, "not_in_hand")
             return out_of_turn.in_the_dark(self, seat, kind, to, announced, chips)
-        if self.result is not None or not self.round_open:
-            return self._record(seat, kind, to, ActionStatus.REJECTED, None, "betting_closed")
-        if seat not in self.live or self.stack.get(seat, 0) == 0:
-            return self._record(seat, kind, to, ActionStatus.REJECTED, None, "not_in_hand")
-        if seat != self.to_act:
-            return out_of_turn.hold(self, seat, kind, to, announced, chips)
-        rec = self._apply(seat, kind, to, announced, chips)
-        if rec.status is not ActionStatus.REJECTED and self.pending:
-            out_of_turn.resolve(self)
-        return rec
+        # Here the round is closed or the hand over (an open round was the first case).
+        return self._record(seat, kind, to, ActionStatus.REJECTED, None, "betting_closed")
 
     def act_together(self, requests: Sequence[tuple[int, ActionKind | str, int | None]]
                      ) -> list[ActionRecord]:
@@ -345,6 +327,73 @@ class Hand:
         rec = action_record(seat, kind, to, status, applied, self.bet.get(seat, 0), added, reason,
                             ruling, pending, self.street)
         self.log.append(rec)
+        return rec
+
+    def _in_turn(self, seat: int, kind: ActionKind, to: int | None, chips: Sequence[int] | None
+                 ) -> ActionRecord | None:
+        """The seat to act folds, checks, calls, or bets or raises a full raise or all in: nothing to
+        judge, applied here in one go as `_apply` and `_advance` would (the same state, the same
+        record) without their chain of calls, most of a hand's actions. None: anything else, for
+        `_apply`."""
+        bet, stack = self.bet, self.stack
+        own, top = bet[seat], self.max_bet
+        requested = None
+        if kind is _FOLD:
+            live = self.live
+            live.discard(seat)
+            rec = _draft(seat, kind, None, _ACCEPTED, _FOLD, own, 0, None, None, False, self.street)
+            rec.__class__ = ActionRecord
+            self.log.append(rec)
+            if len(live) == 1:
+                self._finish_uncontested()
+                return rec
+        else:
+            if kind is _CALL and to is None and not chips:
+                if own >= top:
+                    applied, to = _CHECK, own
+                else:
+                    all_in = own + stack[seat]
+                    applied, to = _CALL, top if top < all_in else all_in
+            elif kind is _CHECK and own >= top:
+                applied, to = _CHECK, own
+            elif ((kind is _RAISE or kind is _BET) and to is not None and not chips and to > top
+                  and to > own and self.game.betting is _NO_LIMIT):
+                all_in = own + stack[seat]
+                min_to = min_raise_to(self.rules, top, self.last_full, self.bb)
+                if to > all_in or (to < all_in and to < min_to) or not self._may_raise(seat):
+                    return None  # to judge: more than he has, short of a full raise, not his to raise
+                applied = _ALLIN if to == all_in else _RAISE if top else _BET
+                requested = to
+            else:
+                return None
+            added = to - own
+            if added:
+                stack[seat] -= added
+                self.contributed[seat] += added
+                bet[seat] = to
+            if to > top:  # `_advance`'s bet or raise, with the same minimum
+                if to >= min_to:  # a full bet or raise reopens the betting
+                    self.last_full = full_raise_marker(self.rules, top, to)
+                    self.full_seq += 1
+                    if self.restricted:
+                        out_of_turn.lift_restrictions(self, seat)
+                self.max_bet = top = to
+                aggressors = self.aggressors.get(self.street)
+                if aggressors is None:
+                    self.aggressors[self.street] = [seat]
+                else:
+                    aggressors.append(seat)
+            self._acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, top)
+            rec = _draft(seat, kind, requested, _ACCEPTED, applied, to, added, None, None, False,
+                         self.street)
+            rec.__class__ = ActionRecord
+            self.log.append(rec)
+        self.time_call = None
+        nxt = self._next_to_act(seat)
+        if nxt is None:
+            self._close_round()
+        else:
+            self.to_act = nxt
         return rec
 
     def _apply(self, seat: int, kind: ActionKind, to: int | None, announced: bool,

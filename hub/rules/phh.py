@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, make_dataclass
 from decimal import Decimal
 from pathlib import Path
 
@@ -200,7 +200,118 @@ def _regex_toml(text: str) -> dict[str, object]:
     return doc
 
 
+# PhhHand built as a mutable twin and then frozen: a frozen dataclass's __init__ sets its ten fields
+# through object.__setattr__, a few µs a hand (`records.action_record` does the same).
+_PhhDraft = make_dataclass("_PhhDraft", [(f.name, f.type) for f in fields(PhhHand)], slots=True,
+                           eq=False, repr=False, match_args=False)
+
+# The common shape of a PHH file, read in one pass over its lines (issue #35): each wanted key once,
+# at the start of its line, as `key = value`; numbers plain, in lists written `[1, 2.5]`; actions
+# quoted the one way, of letters, digits, `?`, `.`, `-` and single spaces. Anything else, the
+# broken files included, is read by the general reader (`_fast_toml`, tomllib), as before.
+_PLAIN_LIST = re.compile(r"\[(?:-?[0-9]+(?:\.[0-9]+)?(?:, -?[0-9]+(?:\.[0-9]+)?)*)?\]")
+_TAME_ACTIONS = re.compile(r"\['[A-Za-z0-9?. -]+'(?:, '[A-Za-z0-9?. -]+')*\]|\[\]")
+_RAISE = ActionKind.RAISE
+
+
+def _plain_list(value: str | None) -> list[str] | None:
+    if value is None or not _PLAIN_LIST.fullmatch(value):
+        return None
+    return value[1:-1].split(", ") if len(value) > 2 else []
+
+
+def _common_loads(text: str, name: str) -> PhhHand | None:
+    """`loads` of a file of the common shape, the same `PhhHand`; None for any other file."""
+    if "\\" in text or "'''" in text or '"""' in text or "\r" in text:
+        return None
+    found: dict[str, str] = {}
+    wanted = _WANTED
+    for line in text.split("\n"):
+        key, eq, value = line.partition(" = ")
+        if eq:
+            if key in wanted:
+                if key in found:
+                    return None
+                found[key] = value
+            elif not key.isidentifier():  # a dotted or quoted key, a table's line
+                return None
+        elif line and (line[0] != "#" or "=" in line):  # neither blank nor a plain comment
+            return None
+    variant = found.get("variant")
+    if variant is None or variant[:1] != "'" or variant[-1:] != "'" or variant.count("'") != 2:
+        return None
+    try:
+        game = game_for_phh(variant[1:-1])
+    except UnknownGame:
+        return None
+    stacks = _plain_list(found.get("starting_stacks"))
+    antes = _plain_list(found.get("antes"))
+    blinds = _plain_list(found.get("blinds_or_straddles"))
+    min_bet = found.get("min_bet", "0")
+    finishing = _plain_list(found["finishing_stacks"]) if "finishing_stacks" in found else []
+    listed = found.get("actions")
+    if (stacks is None or antes is None or blinds is None or finishing is None or listed is None
+            or not _PLAIN.fullmatch(min_bet) or not _TAME_ACTIONS.fullmatch(listed)):
+        return None
+    n = len(stacks)
+    if not (len(antes) == len(blinds) == n) or n < 2 or ("finishing_stacks" in found and len(finishing) != n):
+        return None
+    actions = tuple(listed[2:-2].split("', '")) if len(listed) > 2 else ()
+    steps: list[Step | None] = []
+    bets: list[tuple[int, int, str, str]] = []  # (index, seat, amount, text): amounts once scaled
+    plain = _PLAIN_STEPS.get
+    for action in actions:
+        step = plain(action)
+        if step is None:
+            words = action.split(" ")
+            first = words[0]
+            if first == "d":
+                if (len(words) == 4 and words[1] == "dh" and words[2][:1] == "p" and words[2][1:].isdigit()
+                        and words[3]):
+                    step = ("dh", int(words[2][1:]), 0, (words[3],), action)
+                elif len(words) == 3 and words[1] == "db" and words[2]:
+                    step = ("db", 0, 0, _pairs(words[2]), action)
+                else:
+                    return None
+            elif first[:1] == "p" and first[1:].isdigit() and len(words) == 3 and words[2]:
+                if words[1] == "sm":
+                    step = ("sm", int(first[1:]), 0, (words[2],), action)
+                elif words[1] == "cbr" and _PLAIN.fullmatch(words[2]):
+                    bets.append((len(steps), int(first[1:]), words[2], action))
+                else:
+                    return None
+            else:
+                return None
+        steps.append(step)
+    scale = 1
+    if ("." in found["starting_stacks"] or "." in found["antes"] or "." in found["blinds_or_straddles"]
+            or "." in min_bet or any("." in bet[2] for bet in bets)):
+        numbers = [*stacks, *antes, *blinds, min_bet, *[bet[2] for bet in bets]]
+        scale = 10 ** max((len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
+    to_int: Callable[[str], int]
+    if scale == 1:
+        to_int = int
+    else:
+        def to_int(v: str) -> int:
+            return int(Decimal(v) * scale)
+    try:
+        for i, seat, amount, action in bets:
+            steps[i] = (_RAISE, seat, to_int(amount), (), action)
+        recorded = None if "finishing_stacks" not in found else tuple(
+            map(_amount if "." in found["finishing_stacks"] else int, finishing))
+        hand = _PhhDraft(name, scale, tuple(map(to_int, stacks)), tuple(map(to_int, antes)),
+                         tuple(map(to_int, blinds)), to_int(min_bet), actions, recorded, tuple(steps),
+                         game)
+    except ArithmeticError:
+        return None
+    hand.__class__ = PhhHand
+    return hand
+
+
 def loads(text: str, name: str = "<phh>") -> PhhHand:
+    hand = _common_loads(text, name)
+    if hand is not None:
+        return hand
     try:
         doc = _fast_toml(text)
     except _Unusual:

@@ -41,6 +41,24 @@ def clockwise(seats: Collection[int], after: int) -> list[int]:
     return sorted(seats, key=lambda s: (s - after - 1) % _RING)
 
 
+# (seats, button) -> the dealing order and, per seat, every seat in turn after it (itself last):
+# the search for the next to act. The same few tables deal hand after hand, so it is computed once
+# per seating rather than per hand; never changed once made.
+_TURN_ORDERS: dict[tuple[tuple[int, ...], int], tuple[list[int], dict[int, list[int]]]] = {}
+
+
+def turn_order(seats: tuple[int, ...], button: int) -> tuple[list[int], dict[int, list[int]]]:
+    """`clockwise(seats, button)` and, per seat, the seats in turn after it (itself last)."""
+    known = _TURN_ORDERS.get((seats, button))
+    if known is None:
+        order = clockwise(seats, button)
+        known = order, {s: order[i + 1:] + order[:i + 1] for i, s in enumerate(order)}
+        if len(_TURN_ORDERS) >= 4096:  # a long-lived hub sees many seatings: keep it bounded
+            _TURN_ORDERS.clear()
+        _TURN_ORDERS[(seats, button)] = known
+    return known
+
+
 def next_seat(seats: Collection[int], after: int) -> int:
     return min(seats, key=lambda s: (s - after - 1) % _RING)
 
