@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, fields, make_dataclass
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from hub.rules.game_file import game_for_phh
 from hub.rules.games import NLHE, Game
 from hub.rules.hand import Hand
 from hub.rules.positions import Positions
-from hub.rules.records import ActionKind, ActionStatus, PhhError, RulesError, UnknownGame
+from hub.rules.records import ActionKind, ActionStatus, PhhError, RulesError, UnknownGame, frozen_twin
 from hub.rules.rulesets import DEFAULT_RULESET, get_ruleset
 
 Amount = int | Decimal
@@ -202,8 +202,7 @@ def _regex_toml(text: str) -> dict[str, object]:
 
 # PhhHand built as a mutable twin and then frozen: a frozen dataclass's __init__ sets its ten fields
 # through object.__setattr__, a few µs a hand (`records.action_record` does the same).
-_PhhDraft = make_dataclass("_PhhDraft", [(f.name, f.type) for f in fields(PhhHand)], slots=True,
-                           eq=False, repr=False, match_args=False)
+_PhhDraft = frozen_twin(PhhHand)
 
 # The common shape of a PHH file, read in one pass over its lines (issue #35): each wanted key once,
 # at the start of its line, as `key = value`; numbers plain, in lists written `[1, 2.5]`; actions
@@ -496,6 +495,7 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
 
     hole_chars = 2 * h.game.hole_cards
     face_down = "?" * hole_chars
+    two_known = hole_chars == 4 and not removed  # hold'em's two cards, checked here in line
     for op, seat, amount, cards, action in h.steps:
         try:
             if type(op) is ActionKind:  # the players' actions first: most of the steps
@@ -505,17 +505,25 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                 rec = hand.act(seat, op, amount)
                 if rec.status is not accepted:
                     raise PhhError(f"{name}: {_quote(action)} {rec.status}: {rec.reason}")
-            elif op == "db":
-                once(action, cards)
-                hand.deal_board(*cards)
             elif op == "dh":
                 dealt_text = cards[0]
                 if len(dealt_text) != hole_chars:
                     raise PhhError(f"{name}: {_quote(action)}: {h.game.name_en} deals {h.game.hole_cards} "
                                    "hole cards")
-                if dealt_text != face_down:  # face down: no card to check
+                if dealt_text == face_down:  # face down: no card to check
+                    pass
+                elif two_known and "?" not in dealt_text:
+                    first, second = dealt_text[:2], dealt_text[2:]
+                    if first in seen or second in seen or first == second:
+                        once(action, (first, second))  # says which card, as it would have
+                    seen.add(first)
+                    seen.add(second)
+                else:
                     once(action, _pairs(dealt_text))
                 dealt[seat] = dealt_text
+            elif op == "db":
+                once(action, cards)
+                hand.deal_board(*cards)
             elif op == "sm":
                 c = cards[0] if cards else dealt.get(seat, "????")
                 shown[seat] = None if c in ("-", "") or "?" in c else c

@@ -23,6 +23,12 @@ def build_pots(
     except that a seat all-in on its ante (`capped`) only plays for antes up to its own.
     Chips a folded seat bet above the highest live level join the last pot.
     """
+    if not dead and not capped:  # no antes, no dead blind: one pot when every live seat put in as much
+        put_in = {contributed[s] for s in live}
+        put_in.discard(0)
+        if len(put_in) == 1:
+            level = put_in.pop()
+            return [(sum(contributed.values()), tuple([s for s in live if contributed[s] >= level]))]
     dead = dead or {}
     # A live seat with nothing in play beyond its dead money put in exactly its ante and is all-in on
     # it (`hand` marks only a seat short of its ante): it too plays for the antes up to its own.

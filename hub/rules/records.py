@@ -122,8 +122,14 @@ class ActionRecord:
 # ActionRecord's eleven, a tenth of a replayed hand's time. The engine builds its records as this
 # mutable twin (the same slots in the same order, plain assignments) and then makes each one an
 # ActionRecord, which no one can change afterwards: equal, hashed and printed the same.
-_ActionDraft = make_dataclass("_ActionDraft", [(f.name, f.type) for f in fields(ActionRecord)],
-                              slots=True, eq=False, repr=False, match_args=False)
+def frozen_twin(cls: type) -> type:
+    """A mutable twin of the frozen, slotted dataclass `cls`: the same slots in the same order, so
+    that an instance built as the twin becomes a `cls` by setting its `__class__`."""
+    return make_dataclass(f"_{cls.__name__}Draft", [(f.name, f.type) for f in fields(cls)],
+                          slots=True, eq=False, repr=False, match_args=False)
+
+
+_ActionDraft = frozen_twin(ActionRecord)
 
 
 def action_record(seat: int, action: ActionKind, requested_to: int | None, status: ActionStatus,
@@ -190,6 +196,26 @@ class HandResult:
             "stacks": {str(s): v for s, v in sorted(self.stacks.items())},
             "pots": [p.to_dict() for p in self.pots],
         }
+
+
+_PotDraft = frozen_twin(PotResult)
+_ResultDraft = frozen_twin(HandResult)
+
+
+def pot_result(amount: int, eligible: tuple[int, ...], winners: tuple[int, ...],
+               shares: tuple[tuple[int, int], ...]) -> PotResult:
+    """`PotResult(...)` built as `action_record` builds its records, for the end of every hand."""
+    pot = _PotDraft(amount, eligible, winners, shares)
+    pot.__class__ = PotResult
+    return pot
+
+
+def hand_result(kind: HandEndKind, pots: tuple[PotResult, ...], stacks: dict[int, int],
+                returned: dict[int, int], shown_order: tuple[int, ...], article: str) -> HandResult:
+    """`HandResult(...)` with every field given, built the same way."""
+    result = _ResultDraft(kind, pots, stacks, returned, shown_order, article)
+    result.__class__ = HandResult
+    return result
 
 
 class RulesError(Exception):

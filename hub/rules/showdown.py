@@ -14,7 +14,7 @@ from hub.rules.evaluator import parse_card, parse_cards
 from hub.rules.games import Game
 from hub.rules.positions import Positions, clockwise
 from hub.rules.pots import build_pots, split_pot
-from hub.rules.records import HandEndKind, HandResult, PotResult, Street
+from hub.rules.records import HandEndKind, HandResult, PotResult, Street, hand_result, pot_result
 from hub.rules.rulesets import OddChips, Ruleset, ShowdownOrder
 from hub.rules.variant_eval import score
 
@@ -73,9 +73,9 @@ def uncontested(hand: ShowdownHand, winner: int) -> HandResult:
     stacks = dict(hand.stack)
     amount = hand.pot
     stacks[winner] += amount
-    pot = PotResult(amount, (winner,), (winner,), ((winner, amount),))
-    return HandResult(HandEndKind.UNCONTESTED, (pot,), stacks, dict(hand.returned), (),
-                      hand.rules.article("showdown_order"))
+    pot = pot_result(amount, (winner,), (winner,), ((winner, amount),))
+    return hand_result(HandEndKind.UNCONTESTED, (pot,), stacks, dict(hand.returned), (),
+                       hand.rules.article("showdown_order"))
 
 
 def _cards(cards: Iterable[int | str] | None) -> tuple[int, ...] | None:
@@ -117,7 +117,7 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
         shares = split_pot(amount, in_order, one_each)
         for s, chips in shares:
             stacks[s] += chips
-        results.append(PotResult(amount, eligible, tuple(in_order), tuple(shares)))
+        results.append(pot_result(amount, eligible, tuple(in_order), tuple(shares)))
     results.reverse()
-    return HandResult(HandEndKind.SHOWDOWN, tuple(results), stacks, dict(hand.returned), tuple(shown),
-                      hand.rules.article("odd_chip"))
+    return hand_result(HandEndKind.SHOWDOWN, tuple(results), stacks, dict(hand.returned), tuple(shown),
+                       hand.rules.article("odd_chip"))
