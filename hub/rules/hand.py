@@ -8,6 +8,7 @@ and by the PHH replayer. Consumes `act(...)`, `deal_board(...)`, `showdown(...)`
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import cast
 
 from hub.rules import out_of_turn, showdown, timecall
 from hub.rules.betting import full_raise_marker, judge_wager, min_raise_to, reopened
@@ -298,8 +299,9 @@ class Hand:
                 return self._record(seat, kind, to, _REJECTED, None, "not_in_hand")
             if seat != self.to_act:
                 return out_of_turn.hold(self, seat, kind, to, announced, chips)
-            rec = self._in_turn(seat, kind, to, chips)
-            if rec is None:
+            if not chips and self.play_in_turn(((kind, seat, to),)):
+                rec = cast(ActionRecord, self.log[-1])
+            else:
                 rec = self._apply(seat, kind, to, announced, chips)
             if self.pending and rec.status is not _REJECTED:
                 out_of_turn.resolve(self)
@@ -329,72 +331,80 @@ class Hand:
         self.log.append(rec)
         return rec
 
-    def _in_turn(self, seat: int, kind: ActionKind, to: int | None, chips: Sequence[int] | None
-                 ) -> ActionRecord | None:
-        """The seat to act folds, checks, calls, or bets or raises a full raise or all in: nothing to
-        judge, applied here in one go as `_apply` and `_advance` would (the same state, the same
-        record) without their chain of calls, most of a hand's actions. None: anything else, for
-        `_apply`."""
-        bet, stack = self.bet, self.stack
-        own, top = bet[seat], self.max_bet
-        requested = None
-        if kind is _FOLD:
-            live = self.live
-            live.discard(seat)
-            rec = _draft(seat, kind, None, _ACCEPTED, _FOLD, own, 0, None, None, False, self.street)
-            rec.__class__ = ActionRecord
-            self.log.append(rec)
-            if len(live) == 1:
-                self._finish_uncontested()
-                return rec
-        else:
-            if kind is _CALL and to is None and not chips:
-                if own >= top:
-                    applied, to = _CHECK, own
-                else:
-                    all_in = own + stack[seat]
-                    applied, to = _CALL, top if top < all_in else all_in
-            elif kind is _CHECK and own >= top:
-                applied, to = _CHECK, own
-            elif ((kind is _RAISE or kind is _BET) and to is not None and not chips and to > top
-                  and to > own and self.game.betting is _NO_LIMIT):
-                all_in = own + stack[seat]
-                min_to = min_raise_to(self.rules, top, self.last_full, self.bb)
-                if to > all_in or (to < all_in and to < min_to) or not self._may_raise(seat):
-                    return None  # to judge: more than he has, short of a full raise, not his to raise
-                applied = _ALLIN if to == all_in else _RAISE if top else _BET
-                requested = to
+    def play_in_turn(self, steps: Sequence[tuple[str, int, int | None, *tuple[object, ...]]],
+                     i: int = 0) -> int:
+        """Apply `steps[i:]`, players' actions written (kind, seat, to, ...), while each is its
+        seat's turn and has nothing to judge: a fold, a check or call, a full bet or raise, an
+        all-in. Each one leaves the state and the record `act` would, without its chain of calls:
+        most of a hand's actions, live or replayed (a PHH run between two deals). Returns the index
+        of the first step not applied (another kind of step, a seat out of turn, a bet to judge)."""
+        bet, stack, live, log = self.bet, self.stack, self.live, self.log
+        n = len(steps)
+        while i < n:
+            step = steps[i]
+            kind, seat, to = step[0], step[1], step[2]
+            if (type(kind) is not ActionKind or seat != self.to_act or not self.round_open
+                    or self.result is not None or self.pending or seat not in live or not stack.get(seat)):
+                return i
+            own, top = bet[seat], self.max_bet
+            if kind is _FOLD:
+                live.discard(seat)
+                rec = _draft(seat, kind, None, _ACCEPTED, _FOLD, own, 0, None, None, False, self.street)
+                rec.__class__ = ActionRecord
+                log.append(rec)
+                if len(live) == 1:
+                    self._finish_uncontested()
+                    return i + 1
             else:
-                return None
-            added = to - own
-            if added:
-                stack[seat] -= added
-                self.contributed[seat] += added
-                bet[seat] = to
-            if to > top:  # `_advance`'s bet or raise, with the same minimum
-                if to >= min_to:  # a full bet or raise reopens the betting
-                    self.last_full = full_raise_marker(self.rules, top, to)
-                    self.full_seq += 1
-                    if self.restricted:
-                        out_of_turn.lift_restrictions(self, seat)
-                self.max_bet = top = to
-                aggressors = self.aggressors.get(self.street)
-                if aggressors is None:
-                    self.aggressors[self.street] = [seat]
+                requested = None
+                if kind is _CALL and to is None:
+                    if own >= top:
+                        applied, to = _CHECK, own
+                    else:
+                        all_in = own + stack[seat]
+                        applied, to = _CALL, top if top < all_in else all_in
+                elif kind is _CHECK and own >= top:
+                    applied, to = _CHECK, own
+                elif ((kind is _RAISE or kind is _BET) and to is not None and to > top and to > own
+                      and self.game.betting is _NO_LIMIT):
+                    all_in = own + stack[seat]
+                    min_to = min_raise_to(self.rules, top, self.last_full, self.bb)
+                    if to > all_in or (to < all_in and to < min_to) or not self._may_raise(seat):
+                        return i  # to judge: more than he has, short of a full raise, not his to raise
+                    applied = _ALLIN if to == all_in else _RAISE if top else _BET
+                    requested = to
                 else:
-                    aggressors.append(seat)
-            self._acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, top)
-            rec = _draft(seat, kind, requested, _ACCEPTED, applied, to, added, None, None, False,
-                         self.street)
-            rec.__class__ = ActionRecord
-            self.log.append(rec)
-        self.time_call = None
-        nxt = self._next_to_act(seat)
-        if nxt is None:
-            self._close_round()
-        else:
-            self.to_act = nxt
-        return rec
+                    return i
+                added = to - own
+                if added:
+                    stack[seat] -= added
+                    self.contributed[seat] += added
+                    bet[seat] = to
+                if to > top:  # `_advance`'s bet or raise, with the same minimum
+                    if to >= min_to:  # a full bet or raise reopens the betting
+                        self.last_full = full_raise_marker(self.rules, top, to)
+                        self.full_seq += 1
+                        if self.restricted:
+                            out_of_turn.lift_restrictions(self, seat)
+                    self.max_bet = top = to
+                    aggressors = self.aggressors.get(self.street)
+                    if aggressors is None:
+                        self.aggressors[self.street] = [seat]
+                    else:
+                        aggressors.append(seat)
+                self._acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, top)
+                rec = _draft(seat, kind, requested, _ACCEPTED, applied, to, added, None, None, False,
+                             self.street)
+                rec.__class__ = ActionRecord
+                log.append(rec)
+            self.time_call = None
+            nxt = self._next_to_act(seat)
+            if nxt is None:
+                self._close_round()
+            else:
+                self.to_act = nxt
+            i += 1
+        return i
 
     def _apply(self, seat: int, kind: ActionKind, to: int | None, announced: bool,
                chips: Sequence[int] | None, ruling: Ruling | None = None) -> ActionRecord:

@@ -256,37 +256,38 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
     if not (len(antes) == len(blinds) == n) or n < 2 or ("finishing_stacks" in found and len(finishing) != n):
         return None
     actions = tuple(listed[2:-2].split("', '")) if len(listed) > 2 else ()
-    steps: list[Step | None] = []
-    bets: list[tuple[int, int, str, str]] = []  # (index, seat, amount, text): amounts once scaled
-    plain = _PLAIN_STEPS.get
+    steps: list[Step] = []
+    rescale = False  # a bet not in whole digits: its amount is made once the scale is known
+    plain, head_of = _PLAIN_STEPS.get, _HEADS.get
     for action in actions:
         step = plain(action)
         if step is None:
-            words = action.split(" ")
-            first = words[0]
-            if first == "d":
-                if (len(words) == 4 and words[1] == "dh" and words[2][:1] == "p" and words[2][1:].isdigit()
-                        and words[3]):
-                    step = ("dh", int(words[2][1:]), 0, (words[3],), action)
-                elif len(words) == 3 and words[1] == "db" and words[2]:
-                    step = ("db", 0, 0, _pairs(words[2]), action)
-                else:
-                    return None
-            elif first[:1] == "p" and first[1:].isdigit() and len(words) == 3 and words[2]:
-                if words[1] == "sm":
-                    step = ("sm", int(first[1:]), 0, (words[2],), action)
-                elif words[1] == "cbr" and _PLAIN.fullmatch(words[2]):
-                    bets.append((len(steps), int(first[1:]), words[2], action))
-                else:
-                    return None
-            else:
+            head, _, tail = action.rpartition(" ")
+            known = head_of(head)
+            if known is None or not tail:
                 return None
+            op, seat = known
+            if op is _RAISE:
+                if tail.isdigit():
+                    step = (_RAISE, seat, int(tail), (), action)
+                elif _PLAIN.fullmatch(tail):
+                    step, rescale = (_RAISE, seat, 0, (), action), True
+                else:
+                    return None
+            elif op == "db":
+                size = len(tail)
+                cards = (tail,) if size == 2 else (tail[:2], tail[2:4], tail[4:]) if size == 6 else _pairs(tail)
+                step = ("db", 0, 0, cards, action)
+            else:  # dh, sm: the cards as written
+                step = (op, seat, 0, (tail,), action)
         steps.append(step)
     scale = 1
     if ("." in found["starting_stacks"] or "." in found["antes"] or "." in found["blinds_or_straddles"]
-            or "." in min_bet or any("." in bet[2] for bet in bets)):
-        numbers = [*stacks, *antes, *blinds, min_bet, *[bet[2] for bet in bets]]
+            or "." in min_bet or rescale):
+        bets = [step[4].rpartition(" ")[2] for step in steps if step[0] is _RAISE]
+        numbers = [*stacks, *antes, *blinds, min_bet, *bets]
         scale = 10 ** max((len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
+        rescale = True
     to_int: Callable[[str], int]
     if scale == 1:
         to_int = int
@@ -294,8 +295,9 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
         def to_int(v: str) -> int:
             return int(Decimal(v) * scale)
     try:
-        for i, seat, amount, action in bets:
-            steps[i] = (_RAISE, seat, to_int(amount), (), action)
+        if rescale:
+            steps = [(_RAISE, step[1], to_int(step[4].rpartition(" ")[2]), (), step[4]) if step[0] is _RAISE
+                     else step for step in steps]
         recorded = None if "finishing_stacks" not in found else tuple(
             map(_amount if "." in found["finishing_stacks"] else int, finishing))
         hand = _PhhDraft(name, scale, tuple(map(to_int, stacks)), tuple(map(to_int, antes)),
@@ -437,6 +439,11 @@ def _plain_steps() -> dict[str, Step]:
 
 
 _PLAIN_STEPS = _plain_steps()
+# What the words before an action's last one say (op, seat), for the reader of the common shape:
+# hole cards dealt, the board, a bet or raise, a hand shown.
+_HEADS: dict[str, tuple[str, int]] = {"d db": ("db", 0)} | {
+    head: (op, seat) for seat in range(1, 24)
+    for head, op in ((f"d dh p{seat}", "dh"), (f"p{seat} cbr", ActionKind.RAISE), (f"p{seat} sm", "sm"))}
 
 
 def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
@@ -496,9 +503,18 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
     hole_chars = 2 * h.game.hole_cards
     face_down = "?" * hole_chars
     two_known = hole_chars == 4 and not removed  # hold'em's two cards, checked here in line
-    for op, seat, amount, cards, action in h.steps:
+    steps = h.steps
+    i, n = 0, len(steps)
+    while i < n:
+        op, seat, amount, cards, action = steps[i]
+        i += 1
         try:
             if type(op) is ActionKind:  # the players' actions first: most of the steps
+                played = hand.play_in_turn(steps, i - 1)  # this one and those after it, in turn
+                if played >= i:
+                    i = played
+                    continue
+                # Not played: out of turn, or to be judged, `act` says how (the general way).
                 if seat != hand.to_act:
                     raise PhhError(f"{name}: {_quote(action)}: the engine expects p{hand.to_act} "
                                    "to act")
