@@ -85,6 +85,18 @@ _STRAIGHT = tuple(_straight_top(m) for m in range(1 << 13))
 _TOP5 = tuple(_top_ranks(m, 5) for m in range(1 << 13))
 
 
+# Each category's bits, shifted once here rather than on every hand (the same ints).
+_CAT_STRAIGHT_FLUSH = Category.STRAIGHT_FLUSH << 20
+_CAT_FLUSH = Category.FLUSH << 20
+_CAT_QUADS = Category.QUADS << 20
+_CAT_FULL_HOUSE = Category.FULL_HOUSE << 20
+_CAT_STRAIGHT = Category.STRAIGHT << 20
+_CAT_TRIPS = Category.TRIPS << 20
+_CAT_TWO_PAIR = Category.TWO_PAIR << 20
+_CAT_PAIR = Category.PAIR << 20
+_CAT_HIGH_CARD = Category.HIGH_CARD << 20
+
+
 def evaluate(cards: Iterable[int]) -> int:
     """Strength of the best five-card hand: compare ints, higher wins, equal splits."""
     # One pass over the cards, no pass over the thirteen ranks: a rank's bit climbs from `once`
@@ -108,8 +120,8 @@ def evaluate(cards: Iterable[int]) -> int:
         if m.bit_count() >= 5:
             top = _STRAIGHT[m]
             if top >= 0:
-                return Category.STRAIGHT_FLUSH << 20 | top << 16
-            flush = Category.FLUSH << 20 | _TOP5[m]
+                return _CAT_STRAIGHT_FLUSH | top << 16
+            flush = _CAT_FLUSH | _TOP5[m]
             break
     else:
         flush = -1
@@ -117,32 +129,32 @@ def evaluate(cards: Iterable[int]) -> int:
     if four:
         quads = four.bit_length() - 1
         kicker = _TOP5[mask & ~(1 << quads)] >> 16
-        return Category.QUADS << 20 | quads << 16 | kicker << 12
+        return _CAT_QUADS | quads << 16 | kicker << 12
     trips = thrice & ~four
     pairs = twice & ~thrice
     if trips:
         trips1 = trips.bit_length() - 1
         second = max((trips & ~(1 << trips1)).bit_length(), pairs.bit_length()) - 1
         if second >= 0:
-            return Category.FULL_HOUSE << 20 | trips1 << 16 | second << 12
+            return _CAT_FULL_HOUSE | trips1 << 16 | second << 12
     if flush >= 0:
         return flush
     top = _STRAIGHT[mask]
     if top >= 0:
-        return Category.STRAIGHT << 20 | top << 16
+        return _CAT_STRAIGHT | top << 16
     if trips:
         kickers = _TOP5[mask & ~(1 << trips1)] >> 12
-        return Category.TRIPS << 20 | trips1 << 16 | kickers << 8
+        return _CAT_TRIPS | trips1 << 16 | kickers << 8
     if pairs:
         pair1 = pairs.bit_length() - 1
         rest = pairs & ~(1 << pair1)
         if rest:
             pair2 = rest.bit_length() - 1
             kicker = _TOP5[mask & ~(1 << pair1) & ~(1 << pair2)] >> 16
-            return Category.TWO_PAIR << 20 | pair1 << 16 | pair2 << 12 | kicker << 8
+            return _CAT_TWO_PAIR | pair1 << 16 | pair2 << 12 | kicker << 8
         kickers = _TOP5[mask & ~(1 << pair1)] >> 8
-        return Category.PAIR << 20 | pair1 << 16 | kickers << 4
-    return Category.HIGH_CARD << 20 | _TOP5[mask]
+        return _CAT_PAIR | pair1 << 16 | kickers << 4
+    return _CAT_HIGH_CARD | _TOP5[mask]
 
 
 def category(score: int) -> Category:

@@ -120,7 +120,7 @@ class Hand:
 
     def _post_forced(self, antes: Mapping[int, int], dead: Mapping[int, int], sb: int, bb: int,
                      straddles: Sequence[tuple[int, int]], short_is_full: bool) -> None:
-        for seat in self.seats:  # antes first, as dead money
+        for seat in self.seats if antes else ():  # antes first, as dead money
             if antes.get(seat):
                 self._put(seat, antes[seat], live_bet=False)
         for seat, amount in dead.items():
@@ -253,7 +253,7 @@ class Hand:
                 return s
             if s not in acted:
                 if able < 0:
-                    able = sum(1 for x in live if stack[x] > 0)
+                    able = len([x for x in live if stack[x] > 0])
                 if able > 1:
                     return s
         return None

@@ -387,12 +387,12 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
     """PHH lists players from the small blind to the button; heads-up, player 1 is the big
     blind (and the button posts the small blind). Seat i+1 is player i+1."""
     n = len(h.starting_stacks)
-    stacks = {i + 1: s for i, s in enumerate(h.starting_stacks)}
+    stacks = dict(zip(range(1, n + 1), h.starting_stacks))
     # Antes and blinds are listed by position (small blind first); heads-up the small blind is
     # player 2 (the button), so both lists apply to the players in reverse.
     by_position = [2, 1] if n == 2 else list(range(1, n + 1))
-    antes = {by_position[i]: a for i, a in enumerate(h.antes) if a > 0}
-    dead = {by_position[i]: -b for i, b in enumerate(h.blinds) if b < 0}  # negative: dead blind
+    antes = {by_position[i]: a for i, a in enumerate(h.antes) if a > 0} if any(h.antes) else {}
+    dead = {by_position[i]: -b for i, b in enumerate(h.blinds) if b < 0} if h.blinds and min(h.blinds) < 0 else {}
     sb, bb = h.blinds[0], h.blinds[1]
     if n == 2:
         positions = Positions(button=2, small_blind=2, big_blind=1)

@@ -109,7 +109,7 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
     for amount, eligible in reversed(layers):  # outermost pot first (cdc 11.7)
         contenders = [s for s in eligible if s in scores]
         if contenders:
-            best = max(scores[s] for s in contenders)
+            best = max([scores[s] for s in contenders])
             winners = [s for s in contenders if scores[s] == best]
         else:  # nobody showed: the hands mucked last stand in showdown order
             winners = [next(s for s in shown if s in eligible)]

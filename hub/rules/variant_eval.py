@@ -122,14 +122,17 @@ def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
     return best
 
 
+_OMAHA, _SHORT_DECK = Evaluation.OMAHA, Evaluation.SHORT_DECK
+
+
 def score(game: Game, hole: Sequence[int], board: Sequence[int]) -> int | None:
     """The hand's strength in its game, or None when the cards cannot make a hand there."""
-    if game.evaluation is Evaluation.OMAHA:
+    if game.evaluation is _OMAHA:
         if len(hole) < 2 or len(board) < 3:
             return None
         return evaluate_omaha(hole, board)
     if len(hole) + len(board) < 5:
         return None
-    if game.evaluation is Evaluation.SHORT_DECK:
+    if game.evaluation is _SHORT_DECK:
         return evaluate_short_deck((*hole, *board))
     return evaluate((*hole, *board))
