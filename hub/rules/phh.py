@@ -311,8 +311,11 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
 
 def loads(text: str, name: str = "<phh>") -> PhhHand:
     hand = _common_loads(text, name)
-    if hand is not None:
-        return hand
+    return hand if hand is not None else _general_loads(text, name)
+
+
+def _general_loads(text: str, name: str) -> PhhHand:
+    """Any PHH file, the broken ones too: each fault said in one line."""
     try:
         doc = _fast_toml(text)
     except _Unusual:

@@ -1,0 +1,201 @@
+"""The engine's shortcuts of issue #35 against the general way they stand in for: the common-shape
+PHH reader against the general reader, `Hand.play_in_turn` against `act` taking each action the
+general way, the one-pot shortcut against the pot layers, the frozen twins against the records."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import pytest
+
+import hub.rules.phh as phh_module
+from hub.rules import ActionKind, Hand, HandResult, Level, PotResult, RulesError, start_hand
+from hub.rules.evaluator import RANKS, SUITS
+from hub.rules.game_file import get_game
+from hub.rules.phh import PhhHand, _common_loads, _general_loads, loads, replay_hand
+from hub.rules.pots import build_pots
+from hub.rules.records import HandEndKind, PhhError, hand_result, pot_result
+
+PHH = Path(__file__).resolve().parents[3] / "shared" / "phh"
+if not PHH.is_dir():
+    PHH = Path("/work/shared/phh")
+SHARED = sorted(PHH.glob("*/*.phh"))
+GAMES = sorted((Path(__file__).resolve().parent / "phh_games").glob("*.phh"))
+DECK = [r + s for r in RANKS for s in SUITS]
+
+
+def variants(base: str) -> list[str]:
+    """Shapes near the common one: each either read by the common reader or handed over."""
+    return [
+        base.replace("min_bet = 100", "min_bet = 100  # the big blind"),
+        base.replace("min_bet = 100", "min_bet = 1_00"),
+        base.replace("min_bet = 100", "min_bet = +100"),
+        base.replace("min_bet = 100", "min_bet = 100.5"),
+        base.replace("min_bet = 100\n", ""),
+        base.replace("antes = [0, 0, 0, 0, 0, 0]", "antes = [\n  0, 0, 0,\n  0, 0, 0,\n]"),
+        base.replace("antes = [0, 0, 0, 0, 0, 0]", "antes = [0,0,0,0,0,0]"),
+        base.replace("antes = [0, 0, 0, 0, 0, 0]", "antes = [1.25, 0, 0, 0, 0, 0]"),
+        base.replace("blinds_or_straddles = [50, 100,", "blinds_or_straddles = [-50, 100,"),
+        base.replace("variant = 'NT'", 'variant = "NT"'),
+        base.replace("variant = 'NT'", "variant = 'NT' # hold'em"),
+        base.replace("variant = 'NT'", "variant = 'XX'"),
+        base.replace("variant = 'NT'\n", ""),
+        base.replace("'p6 cbr 225'", "'p6 cbr 2.25'"),
+        base.replace("'p6 cbr 225'", "'p6 cbr +225'"),
+        base.replace("'p6 cbr 225'", "'p6 cbr 2x5'"),
+        base.replace("'p6 cbr 225'", "'p6 cbr'"),
+        base.replace("'p6 cbr 225'", "'p6  cbr 225'"),
+        base.replace("'p6 cbr 225'", "'p6 cbr 225 '"),
+        base.replace("'p6 cbr 225'", "'p24 cbr 225'"),
+        base.replace("'p3 f'", "'p3 f now'"),
+        base.replace("'d db Ac'", "'d db AcAd'"),
+        base.replace("'d db Ac'", "'d  db Ac'"),
+        base.replace("'p6 sm QsQh'", "'p6 sm -'"),
+        base.replace("actions = [", "actions = [\n"),
+        base.replace("actions = [", "actions = ['x' "),
+        base.replace("finishing_stacks = [9950, 20050, 10000, 10000, 10000, 0]", "finishing_stacks = [1, 2]"),
+        base.replace("finishing_stacks = [9950, 20050, 10000, 10000, 10000, 0]", ""),
+        base.replace("finishing_stacks = [9950, 20050,", "finishing_stacks = [9950.5, 20050,"),
+        base.replace("starting_stacks = [10000, 10000, 10000, 10000, 10000, 10000]", "starting_stacks = [1, 2]"),
+        base + "\n[extra]\nnote = 1\n",
+        base + "\n\"quoted\" = 1\n",
+        base + "\nmin_bet = 200\n",
+        base + "\nplayers.first = 'x'\n",
+        base + "\n# a comment = with an equals sign\n",
+        base + "\n  \n",
+        base.replace("\n", "\r\n"),
+    ]
+
+
+@pytest.mark.skipif(not SHARED, reason="shared PHH data set not found")
+def test_the_common_reader_reads_what_the_general_reader_reads() -> None:
+    base = (PHH / "pluribus" / "100b_75.phh").read_text()
+    texts = [(str(p), p.read_text()) for p in SHARED + GAMES] + [(f"v{i}", t) for i, t in enumerate(variants(base))]
+    handed_over = []
+    for name, text in texts:
+        common = _common_loads(text, name)
+        try:
+            general: PhhHand | str = _general_loads(text, name)
+        except PhhError as err:
+            general = str(err)
+        if common is None:
+            handed_over.append(name)
+            continue
+        assert type(common) is PhhHand, name
+        assert common == general and repr(common) == repr(general), name
+    # The common shape is the files' shape: all of them but the hand-written one are read the short way.
+    assert [n for n in handed_over if not n.startswith("v")] == [str(PHH / "historical" / "dwan-ivey-2009.phh")]
+    assert 0 < sum(n.startswith("v") for n in handed_over) < len(variants(base))
+
+
+
+def state(hand: Hand) -> dict[str, object]:
+    return {k: v for k, v in vars(hand).items() if k != "play_in_turn"}
+
+
+def general_way(hand: Hand) -> Hand:
+    """The hand with `play_in_turn` taking nothing: `act` applies each action through `_apply`."""
+    hand.play_in_turn = lambda steps, i=0: i  # type: ignore[method-assign]
+    return hand
+
+
+def random_request(rng: random.Random, hand: Hand) -> tuple[int, ActionKind, int | None]:
+    seat = hand.to_act
+    assert seat is not None
+    if rng.random() < 0.05:  # out of turn now and then: held, and the runs after it wait for it
+        seat = rng.choice(sorted(hand.live))
+    own, stack, top = hand.bet[seat], hand.stack[seat], hand.max_bet
+    all_in, min_to = own + stack, hand.min_raise_to()
+    r = rng.random()
+    if r < 0.2:
+        return seat, ActionKind.FOLD, None
+    if r < 0.5:
+        return seat, rng.choice((ActionKind.CALL, ActionKind.CHECK)), None
+    if r < 0.55:
+        return seat, ActionKind.ALLIN, None
+    if r < 0.6:
+        return seat, ActionKind.CALL, top
+    to = rng.choice((min_to, all_in, all_in + 1, top, own, max(top + 1, min_to - 1),
+                     rng.randint(min(min_to, all_in), max(min_to, all_in)), (top + min_to) // 2))
+    return seat, rng.choice((ActionKind.RAISE, ActionKind.BET)), to
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_play_in_turn_leaves_what_act_the_general_way_leaves(seed: int) -> None:
+    rng = random.Random(seed)
+    rulesets = ("cdc-2013", "pcpm", "pouques-2020", "brest-2011", "cpt87")
+    for _ in range(150):
+        n = rng.randint(2, 9)
+        bb = rng.choice((100, 200))
+        stacks = {s: rng.choice((bb // 2, bb, bb * 3, bb * 10, bb * 40, bb * 100)) + bb for s in range(1, n + 1)}
+        level = Level(bb // 2, bb, rng.choice((0, 0, bb // 4)), rng.random() < 0.2)
+        game = get_game(rng.choice(("nlhe", "nlhe", "plo")))
+        ruleset, button = rng.choice(rulesets), rng.randint(1, n)
+        fast = start_hand(ruleset, level, button, stacks, game=game)
+        slow = general_way(start_hand(ruleset, level, button, stacks, game=game))
+        deck = DECK[:]
+        rng.shuffle(deck)
+        while fast.result is None:
+            assert state(fast) == state(slow)
+            if fast.to_act is not None:
+                request = random_request(rng, fast)
+                assert fast.act(*request) == slow.act(*request)
+            elif len(fast.board) < 5:
+                cards = [deck.pop() for _ in range(3 if not fast.board else 1)]
+                assert fast.deal_board(*cards) == slow.deal_board(*cards)
+            else:
+                fast.showdown({})
+                slow.showdown({})
+        assert state(fast) == state(slow)
+
+
+@pytest.mark.skipif(not SHARED, reason="shared PHH data set not found")
+def test_a_replay_by_runs_is_the_replay_one_action_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[Hand] = []
+    build = phh_module.build_hand
+
+    def keep(h: PhhHand, *rest: str) -> Hand:
+        built.append(build(h, *rest))
+        return built[-1]
+
+    monkeypatch.setattr(phh_module, "build_hand", keep)
+    by_runs = Hand.play_in_turn
+
+    def replay(text: str, name: str, one_by_one: bool) -> tuple[object, object]:
+        built.clear()
+        if one_by_one:  # each action through `act`, the general way
+            monkeypatch.setattr(Hand, "play_in_turn", lambda self, steps, i=0: i)
+        try:
+            result: object = replay_hand(loads(text, name))
+        except RulesError as err:
+            result = str(err)
+        monkeypatch.setattr(Hand, "play_in_turn", by_runs)
+        return result, [state(h) for h in built]
+
+    for path in SHARED:
+        text = path.read_text()
+        assert replay(text, path.name, False) == replay(text, path.name, True), path.name
+
+
+def test_the_one_pot_shortcut_gives_the_layers() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        seats = list(range(1, rng.randint(2, 9) + 1))
+        level = rng.choice((100, 250))
+        contributed = {s: rng.choice((0, level, level, level, rng.randint(1, 400))) for s in seats}
+        live = [s for s in seats if rng.random() < 0.7] or seats[:1]
+        # {0: 0}: a dead-money table with nothing in it, which the shortcut leaves to the general way.
+        assert build_pots(contributed, live) == build_pots(contributed, live, {0: 0})
+
+
+def test_the_frozen_twins_are_the_records() -> None:
+    pot, plain = pot_result(300, (1, 2), (2,), ((2, 300),)), PotResult(300, (1, 2), (2,), ((2, 300),))
+    assert type(pot) is PotResult and pot == plain and hash(pot) == hash(plain) and repr(pot) == repr(plain)
+    stacks, returned = {1: 0, 2: 600}, {1: 50}
+    result = hand_result(HandEndKind.SHOWDOWN, (pot,), stacks, returned, (2, 1), "cdc-2013 11.8")
+    plain_result = HandResult(HandEndKind.SHOWDOWN, (pot,), stacks, returned, (2, 1), "cdc-2013 11.8")
+    assert type(result) is HandResult and result == plain_result and repr(result) == repr(plain_result)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.article = ""  # type: ignore[misc]
