@@ -6,12 +6,16 @@ the best and the median of `--repeat` are kept for each, so that other load on t
 both alike. Time is the process's CPU time: on a loaded machine a PokerKit run (about a second)
 is far more often interrupted than one of ours (a twentieth of it), so wall-clock time would
 count others' work against PokerKit only and flatter the ratio.
-Run: python benchmarks/bench_rules.py [--repeat 5] [--phh DIR]
+`--base DIR` times an earlier tree of the code too (`git archive <rev> | tar -x -C DIR`), in the same
+process and the same alternation (each tree's `hub` package imported under its own modules), and
+prints its figures and ours against it: a change measured against the code before it, side by side.
+Run: python benchmarks/bench_rules.py [--repeat 5] [--phh DIR] [--base DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import platform
 import statistics
 import sys
@@ -19,11 +23,40 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hub.rules.phh import PhhHand, loads, replay_hand  # noqa: E402
+
+Modules = dict[str, ModuleType]
+
+
+def hub_modules() -> Modules:
+    return {name: m for name, m in sys.modules.items() if name == "hub" or name.startswith("hub.")}
+
+
+def install(modules: Modules) -> None:
+    """Make `modules` the `hub` package that lazy imports find (each tree its own)."""
+    for name in list(hub_modules()):
+        del sys.modules[name]
+    sys.modules.update(modules)
+
+
+def import_base(tree: Path) -> tuple[Callable[[str, str], PhhHand], Callable[[PhhHand], object], Modules]:
+    """`loads` and `replay_hand` of an earlier tree, imported beside ours."""
+    ours = hub_modules()
+    install({})
+    sys.path.insert(0, str(tree))
+    try:
+        base_phh = importlib.import_module("hub.rules.phh")
+        importlib.import_module("hub.rules.rulesets").get_ruleset()  # its rulebooks, read now
+    finally:
+        sys.path.remove(str(tree))
+    base = hub_modules()
+    install(ours)
+    return base_phh.loads, base_phh.replay_hand, base
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -36,26 +69,45 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--phh", type=Path, default=ROOT.parent / "shared" / "phh")
+    ap.add_argument("--base", type=Path, help="an earlier tree of the code, timed beside this one")
     ns = ap.parse_args()
+    if ns.base is not None and not (ns.base / "hub" / "rules" / "phh.py").is_file():
+        print(f"--base {ns.base}: no hub/rules/phh.py there (git archive <rev> | tar -x -C DIR)")
+        return 2
     files = sorted(ns.phh.glob("*/*.phh"))
     texts = [(str(f), f.read_text()) for f in files]
     n = len(texts)
 
-    def ours_parse_and_replay() -> None:
-        for name, text in texts:
-            try:
-                replay_hand(loads(text, name))
-            except Exception:  # noqa: BLE001 - the defective file errors, as it should
-                pass
+    def engine(loads_fn: Callable[[str, str], PhhHand], replay_fn: Callable[[PhhHand], object]
+               ) -> tuple[Callable[[], None], Callable[[], None]]:
+        def parse_and_replay() -> None:
+            for name, text in texts:
+                try:
+                    replay_fn(loads_fn(text, name))
+                except Exception:  # noqa: BLE001 - the defective file errors, as it should
+                    pass
 
-    parsed: list[PhhHand] = [loads(text, name) for name, text in texts]
+        parsed: list[PhhHand] = [loads_fn(text, name) for name, text in texts]
 
-    def ours_replay() -> None:
-        for h in parsed:
-            try:
-                replay_hand(h)
-            except Exception:  # noqa: BLE001
-                pass
+        def replay() -> None:
+            for h in parsed:
+                try:
+                    replay_fn(h)
+                except Exception:  # noqa: BLE001
+                    pass
+
+        return parse_and_replay, replay
+
+    ours_modules = hub_modules()
+    ours_parse_and_replay, ours_replay = engine(loads, replay_hand)
+    runs: list[tuple[str, Callable[[], None], Modules]] = [
+        ("ours_full", ours_parse_and_replay, ours_modules), ("ours_only", ours_replay, ours_modules)]
+    if ns.base is not None:
+        base_loads, base_replay, base_modules = import_base(ns.base)
+        install(base_modules)
+        base_full, base_only = engine(base_loads, base_replay)
+        install(ours_modules)
+        runs += [("base_full", base_full, base_modules), ("base_only", base_only, base_modules)]
 
     print(f"python {platform.python_version()} on {platform.machine()}, {n} PHH hands")
     try:
@@ -83,17 +135,24 @@ def main() -> int:
             except Exception:  # noqa: BLE001
                 pass
 
+    if have_pokerkit:
+        runs += [("pk_full", pk_parse_and_replay, ours_modules), ("pk_only", pk_replay, ours_modules)]
     times: dict[str, list[float]] = {}
     for _ in range(ns.repeat):  # alternate, keep every run of each
-        for key, fn in (("ours_full", ours_parse_and_replay), ("ours_only", ours_replay),
-                        ("pk_full", pk_parse_and_replay), ("pk_only", pk_replay)):
-            if key.startswith("pk") and not have_pokerkit:
-                continue
+        for key, fn, modules in runs:
+            install(modules)
             times.setdefault(key, []).append(timed(fn))
+    install(ours_modules)
     best = {key: min(runs) for key, runs in times.items()}
     median = {key: statistics.median(runs) for key, runs in times.items()}
     print(f"ours     parse+replay {n / best['ours_full']:10.0f} hands/s   replay only "
           f"{n / best['ours_only']:10.0f} hands/s   (best of {ns.repeat}, CPU time)")
+    if ns.base is not None:
+        print(f"base     parse+replay {n / best['base_full']:10.0f} hands/s   replay only "
+              f"{n / best['base_only']:10.0f} hands/s   ({ns.base})")
+        for label, t in (("best", best), ("median", median)):
+            print(f"ours/base parse+replay {t['base_full'] / t['ours_full']:9.2f} x        replay only "
+                  f"{t['base_only'] / t['ours_only']:10.2f} x   ({label})")
     if not have_pokerkit:
         print("pokerkit not installed: no comparison")
         return 0
@@ -102,6 +161,10 @@ def main() -> int:
     for label, t in (("best", best), ("median", median)):
         print(f"ratio    parse+replay {t['pk_full'] / t['ours_full']:10.1f} x        replay only "
               f"{t['pk_only'] / t['ours_only']:10.1f} x   ({label})")
+    if ns.base is not None:
+        for label, t in (("best", best), ("median", median)):
+            print(f"base's   parse+replay {t['pk_full'] / t['base_full']:10.1f} x        replay only "
+                  f"{t['pk_only'] / t['base_only']:10.1f} x   ({label}, the base against PokerKit)")
     return 0
 
 

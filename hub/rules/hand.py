@@ -122,22 +122,22 @@ class Hand:
                      straddles: Sequence[tuple[int, int]], short_is_full: bool) -> None:
         for seat in self.seats if antes else ():  # antes first, as dead money
             if antes.get(seat):
-                self._put(seat, antes[seat], live_bet=False)
+                self._put(seat, antes[seat], False)
         for seat, amount in dead.items():
-            self._put(seat, amount, live_bet=False)
+            self._put(seat, amount, False)
         p = self.positions
         last_poster = p.big_blind
         if p.small_blind is not None and p.small_blind in self.stack:
-            self._put(p.small_blind, sb, live_bet=True)
-        posted = self._put(p.big_blind, bb, live_bet=True)
+            self._put(p.small_blind, sb, True)
+        posted = self._put(p.big_blind, bb, True)  # a live bet
         # A big blind short of chips still sets the bet to call (cdc 10.6: the BB is a bet).
         self.max_bet = bb if short_is_full or posted == bb else max(self.bet.values())
         for seat, amount in straddles:
-            self._put(seat, amount, live_bet=True)
+            self._put(seat, amount, True)
             self.max_bet = max(self.max_bet, self.bet[seat])
             self.last_full = amount
             last_poster = seat
-        self._open_round(first_after=last_poster)
+        self._open_round(last_poster)
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -539,7 +539,7 @@ class Hand:
         self.bet.update(dict.fromkeys(self.seats, 0))
         self.max_bet = 0
         self.last_full = 0
-        self._open_round(first_after=self.positions.button)
+        self._open_round(self.positions.button)
         if self.dark:  # actions in the dark are rare: no call for nothing on every street
             out_of_turn.release_dark(self)
         return self.street
