@@ -209,14 +209,36 @@ _PhhDraft = frozen_twin(PhhHand)
 # quoted the one way, of letters, digits, `?`, `.`, `-` and single spaces. Anything else, the
 # broken files included, is read by the general reader (`_fast_toml`, tomllib), as before.
 _PLAIN_LIST = re.compile(r"\[(?:-?[0-9]+(?:\.[0-9]+)?(?:, -?[0-9]+(?:\.[0-9]+)?)*)?\]")
-_TAME_ACTIONS = re.compile(r"\['[A-Za-z0-9?. -]+'(?:, '[A-Za-z0-9?. -]+')*\]|\[\]")
+_TAME_ACTIONS = re.compile(r"\['[A-Za-z0-9?. ',-]*'\]")  # and then each quote and comma placed
 _RAISE = ActionKind.RAISE
 
 
 def _plain_list(value: str | None) -> list[str] | None:
-    if value is None or not _PLAIN_LIST.fullmatch(value):
+    """`[100, 2.5]` as ["100", "2.5"]; None for anything else."""
+    if value is None or value[:1] != "[" or value[-1:] != "]":
         return None
-    return value[1:-1].split(", ") if len(value) > 2 else []
+    inner = value[1:-1]
+    if not inner:
+        return []
+    digits = inner.replace(", ", "")
+    if digits.isdigit() and digits.isascii():  # whole numbers, most lists: no pattern to run
+        items = inner.split(", ")
+        return None if "" in items else items
+    return inner.split(", ") if _PLAIN_LIST.fullmatch(value) else None
+
+
+def _tame_actions(listed: str) -> tuple[str, ...] | None:
+    """`['d dh p1 AsKs', 'p1 f']` as its actions: quoted the one way, of letters, digits, `?`, `.`,
+    `-` and spaces; None for anything else."""
+    if listed == "[]":
+        return ()
+    if not _TAME_ACTIONS.fullmatch(listed):
+        return None
+    actions = listed[2:-2].split("', '")
+    # Every quote and comma is one of the separators': none inside an action, none empty.
+    if "" in actions or listed.count("'") != 2 * len(actions) or listed.count(",") != len(actions) - 1:
+        return None
+    return tuple(actions)
 
 
 def _common_loads(text: str, name: str) -> PhhHand | None:
@@ -249,13 +271,13 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
     min_bet = found.get("min_bet", "0")
     finishing = _plain_list(found["finishing_stacks"]) if "finishing_stacks" in found else []
     listed = found.get("actions")
-    if (stacks is None or antes is None or blinds is None or finishing is None or listed is None
-            or not _PLAIN.fullmatch(min_bet) or not _TAME_ACTIONS.fullmatch(listed)):
+    actions = None if listed is None else _tame_actions(listed)
+    if (stacks is None or antes is None or blinds is None or finishing is None or actions is None
+            or not _PLAIN.fullmatch(min_bet)):
         return None
     n = len(stacks)
     if not (len(antes) == len(blinds) == n) or n < 2 or ("finishing_stacks" in found and len(finishing) != n):
         return None
-    actions = tuple(listed[2:-2].split("', '")) if len(listed) > 2 else ()
     steps: list[Step] = []
     rescale = False  # a bet not in whole digits: its amount is made once the scale is known
     plain, head_of = _PLAIN_STEPS.get, _HEADS.get
