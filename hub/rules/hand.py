@@ -338,7 +338,7 @@ class Hand:
         all-in. Each one leaves the state and the record `act` would, without its chain of calls:
         most of a hand's actions, live or replayed (a PHH run between two deals). Returns the index
         of the first step not applied (another kind of step, a seat out of turn, a bet to judge)."""
-        bet, stack, live, log = self.bet, self.stack, self.live, self.log
+        bet, stack, live, log, acted, after = self.bet, self.stack, self.live, self.log, self._acted, self._after
         n = len(steps)
         while i < n:
             step = steps[i]
@@ -392,13 +392,20 @@ class Hand:
                         self.aggressors[self.street] = [seat]
                     else:
                         aggressors.append(seat)
-                self._acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, top)
+                acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, top)
                 rec = _draft(seat, kind, requested, _ACCEPTED, applied, to, added, None, None, False,
                              self.street)
                 rec.__class__ = ActionRecord
                 log.append(rec)
             self.time_call = None
-            nxt = self._next_to_act(seat)
+            nxt, able = None, -1  # `_next_to_act(seat)`, in line: the same search
+            for s in after[seat]:
+                if s not in live or stack[s] == 0:
+                    continue
+                if bet[s] < top or s not in acted and (
+                        able > 1 or able < 0 and (able := len([x for x in live if stack[x] > 0])) > 1):
+                    nxt = s
+                    break
             if nxt is None:
                 self._close_round()
             else:
