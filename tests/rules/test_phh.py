@@ -114,7 +114,7 @@ def test_cli_json_lines_and_exit_status(tmp_path: Path) -> None:
 def test_fast_reader_agrees_with_tomllib_on_every_file() -> None:
     import tomllib
 
-    from hub.rules.phh import _WANTED, _fast_toml
+    from hub.rules.phh_toml import _WANTED, _fast_toml
 
     for path in sorted(PHH.glob("*/*.phh")):
         text = path.read_text()
@@ -140,7 +140,7 @@ def test_unusual_toml_goes_to_tomllib() -> None:
 def test_line_reader_agrees_with_the_regex_reader() -> None:
     """The line-by-line reader (issue #35) reads what the regular-expression reader reads, on
     every file and on the shapes it hands over: comments, lists over lines, tables, odd keys."""
-    from hub.rules.phh import _fast_toml, _regex_toml, _Unusual
+    from hub.rules.phh_toml import _fast_toml, _regex_toml, _Unusual
 
     def read(fn: object, text: str) -> object:
         try:

@@ -8,7 +8,7 @@ from pathlib import Path
 import hub.rules
 
 PACKAGE = Path(hub.rules.__file__).parent
-EDGE = {"phh.py", "cli.py", "game_file.py"}  # read files / argv: the only modules allowed IO
+EDGE = {"phh.py", "phh_toml.py", "cli.py", "game_file.py"}  # read files / argv: the only modules allowed IO
 ALLOWED = {"__future__", "collections", "dataclasses", "enum", "itertools", "types", "typing", "hub"}
 EDGE_ALLOWED = ALLOWED | {"argparse", "json", "sys", "tomllib", "decimal", "pathlib", "re", "pydantic"}
 
