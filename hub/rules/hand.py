@@ -340,11 +340,12 @@ class Hand:
         of the first step not applied (another kind of step, a seat out of turn, a bet to judge)."""
         bet, stack, live, log, acted, after = self.bet, self.stack, self.live, self.log, self._acted, self._after
         n = len(steps)
+        if not self.round_open or self.result is not None or self.pending:
+            return i  # none of the run stays so: a round that closes leaves nobody to act
         while i < n:
             step = steps[i]
             kind, seat, to = step[0], step[1], step[2]
-            if (type(kind) is not ActionKind or seat != self.to_act or not self.round_open
-                    or self.result is not None or self.pending or seat not in live or not stack.get(seat)):
+            if type(kind) is not ActionKind or seat != self.to_act or seat not in live or not stack.get(seat):
                 return i
             own, top = bet[seat], self.max_bet
             if kind is _FOLD:
