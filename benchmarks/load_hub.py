@@ -49,8 +49,8 @@ VARIANTS: dict[str, tuple[float, bool, bool, str]] = {
 # table event stored (SQLite, WAL) before its ack, the floor beside it; wildcard subscriptions. Its store is synced
 # once per turn of the hub's loop (group commit), the turn's table events in one transaction; `tournament-event`:
 # one transaction per table event, as before the turn; `tournament-commit`: besides, one fsync per COMMIT, as
-# before the group commit; `tournament-nowait`: a turn's packets written as soon as it ends, without the group
-# commit's window (`hub.cli.SYNC_WINDOW`), as before it
+# before the group commit; `tournament-nowait`: each turn starts at the first message, without the burst's
+# window (`hub.cli.BURST_WINDOW`), as before it
 TOURNAMENT = "tournament"
 TOURNAMENTS = (TOURNAMENT, "tournament-event", "tournament-commit", "tournament-nowait")
 CONSUMER = "hub"  # the hub's consumer thread (HubService's; with `link`, the hub's only thread)
@@ -118,7 +118,7 @@ def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
     if variant in TOURNAMENTS:
         parts, load_tournament.probe = load_tournament.start_tournament_hub(
             port, len(ids), seed, db_dir, group_sync=variant != "tournament-commit",
-            turns=variant in (TOURNAMENT, "tournament-nowait"), sync_window=variant == TOURNAMENT)
+            turns=variant in (TOURNAMENT, "tournament-nowait"), burst=variant == TOURNAMENT)
         link = parts.link
     else:
         link = link_class(variant)(client_id=hub_client_id(shard), host="127.0.0.1", port=port,

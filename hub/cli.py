@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING
 
 from tablewire import credentials
 
-# The group commit's window: after a turn's COMMIT the hub's write (its acknowledgements) may wait this long
-# for the commits of the next turns, one fsync for them all. A hub ahead of its load otherwise pays an
-# fsync (~0.1 ms of CPU here) for every two events; this adds at most as much to an acknowledgement.
-SYNC_WINDOW = 0.002
+# The tournament hub's turn waits this long after the first message it takes for the messages of the next
+# moment: one transaction, one COMMIT, one fsync and one write for them all. A hub ahead of its load
+# otherwise pays them (~0.25 ms of CPU here) for every two events; this adds at most as much to an
+# acknowledgement (docs/scale-out.md, "A tournament hub").
+BURST_WINDOW = 0.002
 
 if TYPE_CHECKING:  # the hub's graph is imported when built: the TD's verbs start without it
     from hub.dashboard import Dashboard
@@ -196,14 +197,14 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
               dashboard_host: str = "127.0.0.1", users: Mapping[str, str] | None = None,
               link_options: dict[str, object] | None = None, shard: Shard | None = None,
               listed: frozenset[str] | None = None, durable: bool = True, group_sync: bool = True,
-              rulebooks: str | None = None, record_hands: bool = True, sync_window: float = SYNC_WINDOW
+              rulebooks: str | None = None, record_hands: bool = True, burst_window: float = BURST_WINDOW
               ) -> HubParts:
     """The hub's object graph on a broker (`tapis hub`, and `tapis demo`'s room): the service, the
     tournament floor and its tables from the store `db`, the TD dashboard on `dashboard` (0: none;
     served at once). Nothing is connected until `start()`. `group_sync=False`: the store syncs every
     COMMIT, as before the group commit (the benchmark's `tournament-commit`). `record_hands=False`: no hand
-    history is written (the benchmark's recorder off, `bench_pipeline.py --db`). `sync_window`: the group
-    commit's window (`SYNC_WINDOW`; 0: a turn's packets are written as soon as it ends)."""
+    history is written (the benchmark's recorder off, `bench_pipeline.py --db`). `burst_window`: with the
+    group commit, how long a turn waits for more messages (`BURST_WINDOW`; 0: it starts at once)."""
     from hub.dashboard import Dashboard
     from hub.edge.link import HubLink
     from hub.edge.service import HubService
@@ -221,16 +222,16 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
     store = EventStore(db, durable=durable) if db else None
     if store is not None and group_sync:
         # one fsync per turn of the loop, before any of its packets (acknowledgements) leave, instead of
-        # one per table event; a write waits up to SYNC_WINDOW after a commit for the next turns' commits
-        # to share its fsync (docs/scale-out.md, "A tournament hub")
-        link.before_write(store.group_sync(window=sync_window), wait=store.sync_wait)
+        # one per table event (docs/scale-out.md, "A tournament hub")
+        link.before_write(store.group_sync())
     floor_tables = None
     if store is not None:  # the tournament and every hand in progress, rebuilt after a kill
         floor_tables = FloorTables.open(FloorService.open(store, link=link), store)
     # A worker given the room's list subscribes to its own tables only (docs/scale-out.md)
     service = HubService(link=link, floor_tables=floor_tables, shard=shard,
                          tables=room_tables(listed, floor_tables),
-                         subscribe=sorted(listed) if shard is not None and listed is not None else None)
+                         subscribe=sorted(listed) if shard is not None and listed is not None else None,
+                         burst_window=burst_window if store is not None and group_sync else 0.0)
     if floor_tables is not None and record_hands:  # every hand's history, written as it ends (`tapis hands`)
         from hub.history.recorder import HandRecorder
         service.add_listener(HandRecorder(floor_tables).event, reads_store=True)

@@ -68,7 +68,6 @@ class HubLink:
         self._subscriptions: dict[str, bool] = {}  # filter -> no_local, replayed on each connect
         self._hooks: list[Callable[[], None]] = []
         self._before_write: list[Callable[[], None]] = []  # each turn's barrier: the store's sync
-        self._write_waits: list[Callable[[], float]] = []  # seconds a write may still wait (group commit)
         self._pattern_hits: dict[str, list[Handler]] = {}  # topic -> its wildcard handlers, worked out once
         self._held_since: float | None = None  # a barrier failed: the turn's packets wait since then
         self._transport: asyncio.Transport | None = None
@@ -153,15 +152,11 @@ class HubLink:
         """Run on every (re)connect, on the loop's thread: republish birth and retained state."""
         self._hooks.append(hook)
 
-    def before_write(self, barrier: Callable[[], None], *, wait: Callable[[], float] | None = None) -> None:
+    def before_write(self, barrier: Callable[[], None]) -> None:
         """Run on the loop's thread before each write of a turn's packets (the store's group commit,
         `EventStore.group_sync`: what the turn stored is on the disk before its acknowledgements leave).
-        A barrier that raises holds every packet of the turn, and those after, until it passes. `wait`:
-        seconds the write may still be put off (`EventStore.sync_wait`), so that the turns of the next
-        moment share its barrier; the loop goes on meanwhile."""
+        A barrier that raises holds every packet of the turn, and those after, until it passes."""
         self._before_write.append(barrier)
-        if wait is not None:
-            self._write_waits.append(wait)
 
     def subscribe(self, pattern: str, handler: Handler, *, no_local: bool = False) -> Callable[[], None]:
         """`handler` is called on the loop's thread. `no_local`: not this client's own publishes."""
@@ -533,11 +528,6 @@ class HubLink:
     def _flush(self) -> None:
         self._flush_due = False
         if self._out and self._transport is not None:
-            wait = max((w() for w in self._write_waits), default=0.0) if not self._stopping else 0.0
-            if wait > 0:  # the group commit's window: this write and the next turns' share one sync
-                self._flush_due = True
-                self.loop.call_later(wait, self._flush)
-                return
             if not self._barriers_pass():
                 return
             self._transport.write(bytes(self._out))

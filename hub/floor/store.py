@@ -21,7 +21,6 @@ import json
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -84,8 +83,6 @@ class EventStore:
         self._batch = 0  # depth of `atomic()` blocks: commit only at the outermost end
         self._grouped = False  # `group_sync`: a COMMIT does not wait for the disk, `sync()` does
         self._unsynced = False  # committed since the last `sync()`, grouped: not on the disk yet
-        self._unsynced_at = 0.0  # monotonic time of the first commit since the last `sync()`
-        self._window = 0.0  # `group_sync(window=)`: how long a sync may wait for the commits after it
         self._sync_lock = threading.Lock()
         self._wal: tuple[int, int] | None = None  # (fd, inode) of the WAL file, opened by `sync()`
         self.syncs = 0  # fsyncs `sync()` made (the benchmark's figure)
@@ -164,7 +161,7 @@ class EventStore:
             except StoreError:
                 self._abandon()  # nothing of the block is kept: the caller may try it all again
                 raise
-            self._committed()
+            self._unsynced = self._grouped
         else:
             self._exec(f"RELEASE s{depth}")
 
@@ -209,11 +206,6 @@ class EventStore:
         except StoreError:
             self._abandon()
             raise
-        self._committed()
-
-    def _committed(self) -> None:
-        if self._grouped and not self._unsynced:
-            self._unsynced_at = time.monotonic()
         self._unsynced = self._grouped
 
     def rollback_turn(self) -> None:
@@ -240,27 +232,17 @@ class EventStore:
 
     # --- group commit ---------------------------------------------------------------------------
 
-    def group_sync(self, *, window: float = 0.0) -> Callable[[], None]:
+    def group_sync(self) -> Callable[[], None]:
         """The hub's group commit: from now on a COMMIT does not wait for the disk (`synchronous=NORMAL`:
         in the page cache, it survives a SIGKILL, and WAL keeps the file consistent after a power cut);
         the caller promises to call the returned `sync` before it acknowledges anything stored, and
         that one fsync makes every commit since survive a power cut. A store that is not durable, or
-        in memory, returns a `sync` that does nothing. `window`: seconds the caller may put its sync
-        off after a commit (`sync_wait`), so that the commits of the next moment share the fsync."""
+        in memory, returns a `sync` that does nothing."""
         if not self.durable or self.path == ":memory:" or self.path.startswith("file::memory:"):
             return lambda: None
         self._exec("PRAGMA synchronous=NORMAL")
         self._grouped = True
-        self._window = window
         return self.sync
-
-    def sync_wait(self) -> float:
-        """Seconds the group commit's sync may still wait: the window (`group_sync`) from the first
-        commit not on the disk yet; 0 when nothing waits for the disk or the window has passed. A
-        hint only: whatever calls `sync` meanwhile (the dashboard's thread) syncs at once."""
-        if not self._unsynced or self._window <= 0:
-            return 0.0
-        return max(0.0, self._unsynced_at + self._window - time.monotonic())
 
     def sync(self) -> None:
         """Every commit so far onto the disk: one fsync of the WAL file (nothing to do when none was

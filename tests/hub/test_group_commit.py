@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.cli import build_hub
+from hub.cli import BURST_WINDOW, build_hub
 from hub.edge.broker import EmbeddedBroker
 from hub.edge.link import HubLink
 from hub.floor.store import EventStore, StoreError
@@ -101,54 +101,13 @@ def test_the_tournament_hub_syncs_its_store_before_it_writes(tmp_path: Path) -> 
         assert parts.link._before_write == [parts.store.sync]  # noqa: SLF001 - the wiring is the point
 
 
-def test_a_write_waits_out_the_window_and_still_passes_the_barrier(broker: EmbeddedBroker,
-                                                                    hub_link: HubLink) -> None:
-    order: list[str] = []
-    window = [True]  # the store's `sync_wait`: while it says wait, nothing is written
-
-    def wait() -> float:
-        order.append("wait")
-        return 0.01 if window[0] else 0.0
-
-    hub_link.before_write(lambda: order.append("sync"), wait=wait)
-    table = MqttLink(client_id="tapis-table-t1", host=broker.host, port=broker.port)
-    table.subscribe("room/hub/#", lambda m: order.append(m.payload.decode()))
-    table.start()
-    try:
-        hub_link.start()
-        hub_link.publish("room/hub/ack/t1", b"ack 1")
-        assert wait_until(lambda: order.count("wait") >= 3)  # asked again as the window runs
-        hub_link.publish("room/hub/ack/t1", b"ack 2")  # a later turn joins the held write
-        assert "ack 1" not in order and "sync" not in order
-        window[0] = False
-        assert wait_until(lambda: "ack 2" in order)
-        assert order.index("sync") < order.index("ack 1") < order.index("ack 2")
-        assert order.count("sync") == 1  # both turns' packets behind one barrier
-    finally:
-        table.stop()
-
-
-def test_the_window_runs_from_the_first_commit_not_synced(tmp_path: Path) -> None:
-    with EventStore(tmp_path / "hub.db") as store:
-        sync = store.group_sync(window=60.0)
-        assert store.sync_wait() == 0.0  # nothing committed: nothing to wait for
-        store.append_table_event("t1", "b", 1, b"e", 0.0)
-        first = store.sync_wait()
-        assert 0.0 < first <= 60.0
-        store.append_table_event("t1", "b", 2, b"e", 0.0)
-        assert store.sync_wait() <= first  # a later commit does not push the write back
-        sync()
-        assert store.sync_wait() == 0.0 and store.syncs == 1
-    with EventStore(tmp_path / "other.db") as store:
-        store.group_sync()  # no window: written as soon as the turn ends
-        store.append_table_event("t1", "b", 1, b"e", 0.0)
-        assert store.sync_wait() == 0.0
-
-
-def test_the_tournament_hub_puts_its_write_off_by_the_window_only(tmp_path: Path) -> None:
-    parts = build_hub("127.0.0.1", 9, str(tmp_path / "hub.db"), sync_window=60.0)
+def test_the_tournament_hub_waits_out_the_bursts_window(tmp_path: Path) -> None:
+    parts = build_hub("127.0.0.1", 9, str(tmp_path / "hub.db"))
     assert parts.store is not None
     with parts.store:
-        parts.store.append_table_event("t1", "b", 1, b"e", 0.0)
-        assert parts.link._write_waits == [parts.store.sync_wait]  # noqa: SLF001 - the wiring is the point
-        assert parts.store.sync_wait() > 0.0
+        assert parts.service._burst_window == BURST_WINDOW > 0  # noqa: SLF001 - the wiring is the point
+    parts = build_hub("127.0.0.1", 9, str(tmp_path / "each.db"), group_sync=False)
+    assert parts.store is not None
+    with parts.store:  # no group commit: nothing to share, so nothing waits
+        assert parts.service._burst_window == 0  # noqa: SLF001
+    assert build_hub("127.0.0.1", 9).service._burst_window == 0  # noqa: SLF001 - a cash hub never waits
