@@ -44,15 +44,14 @@ VARIANTS: dict[str, tuple[float, bool, bool, str]] = {
     "acks": (0.0, False, True, "paho"), "own": (0.0, True, False, "paho"), "new": (STATE_WINDOW, True, False, "paho"),
     "gmqtt": (STATE_WINDOW, True, False, "gmqtt"), "link": (STATE_WINDOW, True, False, "link"),
     "tournament": (STATE_WINDOW, False, False, "link"), "tournament-commit": (STATE_WINDOW, False, False, "link"),
-    "tournament-event": (STATE_WINDOW, False, False, "link"), "tournament-nowait": (STATE_WINDOW, False, False, "link")}
+    "tournament-event": (STATE_WINDOW, False, False, "link")}
 # `tournament`: `tapis hub --db` as installed (`hub.cli.build_hub`, benchmarks/load_tournament.py): HubLink, every
 # table event stored (SQLite, WAL) before its ack, the floor beside it; wildcard subscriptions. Its store is synced
 # once per turn of the hub's loop (group commit), the turn's table events in one transaction; `tournament-event`:
 # one transaction per table event, as before the turn; `tournament-commit`: besides, one fsync per COMMIT, as
-# before the group commit; `tournament-nowait`: each turn starts at the first message, without the burst's
-# window (`hub.cli.BURST_WINDOW`), as before it
+# before the group commit
 TOURNAMENT = "tournament"
-TOURNAMENTS = (TOURNAMENT, "tournament-event", "tournament-commit", "tournament-nowait")
+TOURNAMENTS = (TOURNAMENT, "tournament-event", "tournament-commit")
 CONSUMER = "hub"  # the hub's consumer thread (HubService's; with `link`, the hub's only thread)
 
 
@@ -116,9 +115,9 @@ def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
     window, own, acks, _client = VARIANTS[variant]
     parts = None
     if variant in TOURNAMENTS:
-        parts, load_tournament.probe = load_tournament.start_tournament_hub(
-            port, len(ids), seed, db_dir, group_sync=variant != "tournament-commit",
-            turns=variant in (TOURNAMENT, "tournament-nowait"), burst=variant == TOURNAMENT)
+        parts, load_tournament.probe = load_tournament.start_tournament_hub(port, len(ids), seed, db_dir,
+                                                                            group_sync=variant != "tournament-commit",
+                                                                            turns=variant == TOURNAMENT)
         link = parts.link
     else:
         link = link_class(variant)(client_id=hub_client_id(shard), host="127.0.0.1", port=port,

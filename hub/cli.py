@@ -22,12 +22,6 @@ from typing import TYPE_CHECKING
 
 from tablewire import credentials
 
-# The tournament hub's turn waits this long after the first message it takes for the messages of the next
-# moment: one transaction, one COMMIT, one fsync and one write for them all. A hub ahead of its load
-# otherwise pays them (~0.25 ms of CPU here) for every two events; this adds at most as much to an
-# acknowledgement (docs/scale-out.md, "A tournament hub").
-BURST_WINDOW = 0.002
-
 if TYPE_CHECKING:  # the hub's graph is imported when built: the TD's verbs start without it
     from hub.dashboard import Dashboard
     from hub.edge.link import HubLink
@@ -197,14 +191,12 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
               dashboard_host: str = "127.0.0.1", users: Mapping[str, str] | None = None,
               link_options: dict[str, object] | None = None, shard: Shard | None = None,
               listed: frozenset[str] | None = None, durable: bool = True, group_sync: bool = True,
-              rulebooks: str | None = None, record_hands: bool = True, burst_window: float = BURST_WINDOW
-              ) -> HubParts:
+              rulebooks: str | None = None, record_hands: bool = True) -> HubParts:
     """The hub's object graph on a broker (`tapis hub`, and `tapis demo`'s room): the service, the
     tournament floor and its tables from the store `db`, the TD dashboard on `dashboard` (0: none;
     served at once). Nothing is connected until `start()`. `group_sync=False`: the store syncs every
     COMMIT, as before the group commit (the benchmark's `tournament-commit`). `record_hands=False`: no hand
-    history is written (the benchmark's recorder off, `bench_pipeline.py --db`). `burst_window`: with the
-    group commit, how long a turn waits for more messages (`BURST_WINDOW`; 0: it starts at once)."""
+    history is written (the benchmark's recorder off, `bench_pipeline.py --db`)."""
     from hub.dashboard import Dashboard
     from hub.edge.link import HubLink
     from hub.edge.service import HubService
@@ -230,8 +222,7 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
     # A worker given the room's list subscribes to its own tables only (docs/scale-out.md)
     service = HubService(link=link, floor_tables=floor_tables, shard=shard,
                          tables=room_tables(listed, floor_tables),
-                         subscribe=sorted(listed) if shard is not None and listed is not None else None,
-                         burst_window=burst_window if store is not None and group_sync else 0.0)
+                         subscribe=sorted(listed) if shard is not None and listed is not None else None)
     if floor_tables is not None and record_hands:  # every hand's history, written as it ends (`tapis hands`)
         from hub.history.recorder import HandRecorder
         service.add_listener(HandRecorder(floor_tables).event, reads_store=True)

@@ -62,7 +62,7 @@ class HubService(StoreFirst, ServiceLoop):
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
                  shard: Shard | None = None, tables: Callable[[str], bool] | None = None,
                  state_window: float = STATE_WINDOW, subscribe: Collection[str] | None = None,
-                 ack_qos: int = 1, max_backlog: int = MAX_BACKLOG, burst_window: float = 0.0) -> None:
+                 ack_qos: int = 1, max_backlog: int = MAX_BACKLOG) -> None:
         """`floor_tables`: a tournament runs the room; its tables' events are stored first (SQLite)
         and played under the floor, which is ticked on the wall clock (`wall`). `shard`: this
         worker serves only the tables that hash to it; the floor is room-wide, so not with a shard.
@@ -89,8 +89,7 @@ class HubService(StoreFirst, ServiceLoop):
         # the floor is single-threaded: the dashboard holds this too; the hub, a whole turn (`_open_turn`)
         self.floor_lock = threading.RLock()
         self._clock = clock or MonotonicClock()
-        super().__init__(link, tick=tick, state_window=state_window, max_backlog=max_backlog,
-                         burst_window=burst_window)
+        super().__init__(link, tick=tick, state_window=state_window, max_backlog=max_backlog)
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self.commands_sent: dict[str, int] = {}

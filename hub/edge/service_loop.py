@@ -92,10 +92,8 @@ Item = Message | Tick | Settle | Configure | Decide | Cancel | FloorCommand | Re
 class ServiceLoop(ABC):
     """The inbox, its drain, the clock's ticker and the states' timer, on the service's loop."""
 
-    def __init__(self, link: Link, *, tick: float, state_window: float, max_backlog: int,
-                 burst_window: float = 0.0) -> None:
+    def __init__(self, link: Link, *, tick: float, state_window: float, max_backlog: int) -> None:
         self._tick = tick
-        self._burst_window = burst_window  # the link's first message waits this long for the next ones
         # What waits for the loop, from any thread, in order: the link's messages and the TD's commands
         self._inbox: deque[Item | None] = deque()
         self._wake_lock = threading.Lock()
@@ -202,10 +200,7 @@ class ServiceLoop(ABC):
         if self._on_loop():
             if not self._woken:  # one drain per burst of the link's messages, after the burst
                 self._woken = True
-                if self._burst_window > 0:
-                    self._wake()
-                else:
-                    self._loop.call_soon(self._drain)
+                self._loop.call_soon(self._drain)
             if len(self._inbox) > self._max_backlog and self._pause is not None and not self._paused:
                 self._paused = True
                 self._pause(True)
@@ -217,12 +212,8 @@ class ServiceLoop(ABC):
                 return
             self._woken = True
         if not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._wake if self._burst_window > 0 else self._drain)
+            self._loop.call_soon_threadsafe(self._drain)
 
-    def _wake(self) -> None:
-        """On the loop: the drain once the burst's window has passed, so that the messages of the next
-        moment join the turn (one COMMIT, one fsync, one write for them all)."""
-        self._loop.call_later(self._burst_window, self._drain)
     def _begin(self) -> None:
         self._loop_thread = threading.current_thread()
         # The games see the clock every `tick` seconds even when the inbox never runs dry: near its

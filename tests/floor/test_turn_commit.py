@@ -44,14 +44,13 @@ class Room:
     """A started tournament of two tables on a hub whose link records each publish with what the store
     had committed at that moment, read on a second connection (it sees committed rows only)."""
 
-    def __init__(self, tmp_path: Path, *, burst_window: float = 0.0) -> None:
+    def __init__(self, tmp_path: Path) -> None:
         self.path = db(tmp_path)
         self.store = CountedStore(self.path)
         started_floor(self.store, 12, tables=2)
         self.link = RecordingLink()
         self.tables = FloorTables.open(FloorService.open(self.store, link=self.link), self.store)  # type: ignore[arg-type]
-        self.hub = HubService(link=self.link, tick=0.05, floor_tables=self.tables, wall=lambda: 5.0,  # type: ignore[arg-type]
-                              burst_window=burst_window)
+        self.hub = HubService(link=self.link, tick=0.05, floor_tables=self.tables, wall=lambda: 5.0)  # type: ignore[arg-type]
         self.reader = sqlite3.connect(self.path, check_same_thread=False)
         self.seen: list[tuple[str, bytes, set[tuple[str, int]], bool]] = []  # topic, payload, committed, open
         self.link.on_publish = self._published
@@ -81,9 +80,6 @@ class Room:
                     Message(wire.table_events(event.table), wire.encode(event), False))
             assert wait_until(lambda: self.hub.backlog() < len(events))  # the loop took the first: waits
         return events
-
-    def send(self, event: wire.AnyTableEvent) -> None:
-        self.link.handlers[wire.ALL_TABLE_EVENTS](Message(wire.table_events(event.table), wire.encode(event), False))
 
     def close(self) -> None:
         self.hub.stop()
@@ -144,25 +140,5 @@ def test_a_turn_whose_commit_fails_lets_nothing_out_and_is_played_once_it_writes
         contexts = [topic for topic, payload, *_ in room.seen if topic in COMMANDS
                     and json.loads(payload).get("type") == "hand_context"]
         assert sorted(contexts) == [wire.table_commands("t1"), wire.table_commands("t2")]  # once each
-    finally:
-        room.close()
-
-
-def test_the_messages_of_the_bursts_window_share_one_turn_and_wait_for_its_commit(tmp_path: Path) -> None:
-    """`burst_window`: the hub's turn waits after its first message for those of the next moment (one
-    COMMIT and one fsync for them all); none of them is acknowledged before that one COMMIT."""
-    room = Room(tmp_path, burst_window=1.0)
-    try:
-        room.hub.start()
-        assert room.hub.settle()
-        stored = lambda: room.reader.execute("SELECT COUNT(*) FROM table_event").fetchone()[0]  # noqa: E731
-        room.send(room.event("t1"))
-        # not played at once: the window holds it (without it, stored within milliseconds)
-        assert not wait_until(lambda: stored() > 0, timeout=0.2)
-        room.send(room.event("t2"))
-        assert wait_until(lambda: {t for t, _, _ in _acks(room.seen)} == {"t1", "t2"})
-        both = {("t1", 1), ("t2", 1)}
-        for table, seq, committed in _acks(room.seen):  # one COMMIT for both, before either ack
-            assert both <= committed, f"{table} seq {seq} acknowledged before the window's turn was committed"
     finally:
         room.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.cli import BURST_WINDOW, build_hub
+from hub.cli import build_hub
 from hub.edge.broker import EmbeddedBroker
 from hub.edge.link import HubLink
 from hub.floor.store import EventStore, StoreError
@@ -99,15 +99,3 @@ def test_the_tournament_hub_syncs_its_store_before_it_writes(tmp_path: Path) -> 
     assert parts.store is not None
     with parts.store:
         assert parts.link._before_write == [parts.store.sync]  # noqa: SLF001 - the wiring is the point
-
-
-def test_the_tournament_hub_waits_out_the_bursts_window(tmp_path: Path) -> None:
-    parts = build_hub("127.0.0.1", 9, str(tmp_path / "hub.db"))
-    assert parts.store is not None
-    with parts.store:
-        assert parts.service._burst_window == BURST_WINDOW > 0  # noqa: SLF001 - the wiring is the point
-    parts = build_hub("127.0.0.1", 9, str(tmp_path / "each.db"), group_sync=False)
-    assert parts.store is not None
-    with parts.store:  # no group commit: nothing to share, so nothing waits
-        assert parts.service._burst_window == 0  # noqa: SLF001
-    assert build_hub("127.0.0.1", 9).service._burst_window == 0  # noqa: SLF001 - a cash hub never waits
