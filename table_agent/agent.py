@@ -39,7 +39,14 @@ from table_agent.hand_watch import HandWatch, wire_event
 from table_agent.outbox import Outbox, OutboxSender
 from table_agent.presence import Presence
 from table_agent.read_order import Item
-from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
+from table_agent.reader import (
+    BoardRestarted,
+    FrameRejected,
+    FramesRead,
+    LinkChanged,
+    ReaderWorker,
+    describe_hello,
+)
 from table_agent.scan_pace import ScanPace
 from table_agent.zones import ZoneTracker
 from tablewire import wire
@@ -49,6 +56,8 @@ log = logging.getLogger(__name__)
 
 # An antenna reporting these is down (a silent module, an unplugged PC/SC reader): its cards are unread.
 UNREAD_FAULTS = frozenset({FaultCode.READER_TIMEOUT, FaultCode.ANTENNA_OPEN})
+# What the dealer and the TD read when the board reset on its own and the agent set it reading again.
+RESTARTED = "lecteur redémarré, reprise de la lecture / reader board restarted, reading again"
 
 
 class ReaderPort(Protocol):
@@ -121,6 +130,7 @@ class AgentStats:
     unknown_antenna_reads: int = 0
     stray_reads: int = 0  # unregistered UIDs read once, never confirmed: line errors the CRC missed
     reconsidered: int = 0  # order faults dropped: a card read late was dealt before (ReadOrder)
+    restarts: int = 0  # the reader board reset on its own and was set reading again
     reader_up: bool = False
     reader: str = ""
     scan_period_ms: int = 0  # the windows' scan period: the profile's, then the board's own pace
@@ -276,6 +286,8 @@ class TableAgent:
             log.warning("table %s: reader frame rejected (%s): %s", self.table, item.reason, item.raw.hex())
         elif isinstance(item, LinkChanged):
             self._link_changed(item)
+        elif isinstance(item, BoardRestarted):
+            self._board_restarted(item)
         elif isinstance(item, _Reconnected):
             self._resend()
             if self._reader_state is not None:  # a hub that was away learns the reader's state again
@@ -361,6 +373,8 @@ class TableAgent:
         elif isinstance(frame, Heartbeat):
             if self.presence.split_scans:  # sent between two scans: the last one is whole
                 self._zone_events(self.presence.end_scan())
+            if frame.scans:  # a reset board told to scan again reads again
+                self.presence.reading(at)
             self._paced(frame)
         elif isinstance(frame, Hello):
             if frame.version != PROTOCOL_VERSION:
@@ -373,6 +387,8 @@ class TableAgent:
                 self._reader_status("connected", describe_hello(frame), firmware=frame.firmware,
                                     antennas=frame.antennas)
         elif isinstance(frame, ReaderFault):
+            if frame.code == FaultCode.REBOOTED:  # the reader worker's BoardRestarted says it
+                return
             where = "board" if frame.antenna is None else self._antenna_name(frame.antenna)
             detail = f"{where}: {frame.code.name.lower()} {frame.detail}".strip()
             if frame.antenna is not None and frame.code in UNREAD_FAULTS:
@@ -435,6 +451,17 @@ class TableAgent:
         else:
             self.presence.suspend()
             self._reader_status("lost", item.detail)
+
+    def _board_restarted(self, item: BoardRestarted) -> None:
+        """The board reset on its own and the reader worker sent it its settings and StartScan again.
+        Its reads start over: the cards lying there are reported again and stay as they were (no
+        event, no fault), those moved meanwhile are where it reads them (`Presence.board_restarted`)."""
+        self.presence.board_restarted()
+        self.stats.restarts += 1
+        log.warning("table %s: reader board restarted (%s): settings and StartScan sent again",
+                    self.table, item.detail)
+        self._reader_status("connected", RESTARTED, **{k: v for k, v in (self._reader_state or {}).items()
+                                                       if k in ("firmware", "antennas")})
 
     def _check_timeouts(self, now: float) -> None:
         self._zone_events(self.presence.tick(now))

@@ -4,6 +4,11 @@ Opens the link through an injected factory (a `hw.serial_link.SerialLink` in the
 the simulator), performs the protocol v1 handshake, then feeds every read into the incremental
 decoder. A lost link (reader unplugged) is reported and reopened with backoff; the worker never
 decides anything about cards, it only timestamps frames with the injected clock and enqueues them.
+
+A board that resets on its own (watchdog, brown-out) boots idle with its default settings while the
+USB link stays open: it says `Hello`, then `ReaderFault(REBOOTED)` (an older one only `Hello`). The
+worker, which alone writes to the link, sends the settings and `StartScan` again at once, and puts a
+`BoardRestarted` on the queue between the frames that said it and the reads after it.
 """
 
 from __future__ import annotations
@@ -16,8 +21,12 @@ from collections.abc import Callable
 from firmware_bridge import (
     PROTOCOL_VERSION,
     Decoder,
+    FaultCode,
+    Frame,
     Hello,
+    HostFrame,
     HostHello,
+    ReaderFault,
     Rejected,
     ReportAntennas,
     SetScanPeriod,
@@ -25,7 +34,7 @@ from firmware_bridge import (
     encode,
 )
 from hw.ports import ByteLink, Clock
-from hw.reads import FrameRejected, FramesRead, LinkChanged
+from hw.reads import BoardRestarted, FrameRejected, FramesRead, LinkChanged
 from hw.reconnect import Reconnect
 
 log = logging.getLogger(__name__)
@@ -43,7 +52,13 @@ class ReaderWorker:
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._link: ByteLink | None = None
         self._told_down = False  # the reader's loss is said once, not at every retry
+        # What the board's Hellos mean (`_restarted`): one is owed per HostHello sent; before any other
+        # frame since the link opened, an extra one is the boot's (settings sent again, nothing said)
+        self._hellos_owed = 0
+        self._spoken = False
+        self._after_hello: str | None = None  # the last frame was a Hello: "asked", "resent" or "said"
         self.bytes_read = 0
+        self.restarts = 0  # board resets answered with the settings
         self.decoder = Decoder(on_reject=self._rejected)
 
     def start(self) -> None:
@@ -73,12 +88,15 @@ class ReaderWorker:
         self._told_down = False
         return self._link
 
-    def _session(self, link: ByteLink) -> None:
-        self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
+    def _settings(self) -> tuple[HostFrame, ...]:
         # ReportAntennas: a board since issue #33's budget says when each antenna's read is over; an
         # older one drops the unknown type, and the scans are found in its reads alone (Presence)
-        for frame in (HostHello(PROTOCOL_VERSION), SetScanPeriod(self._scan_period_ms), ReportAntennas(),
-                      StartScan()):
+        return SetScanPeriod(self._scan_period_ms), ReportAntennas(), StartScan()
+
+    def _session(self, link: ByteLink) -> None:
+        self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
+        self._hellos_owed, self._spoken, self._after_hello = 1, False, None
+        for frame in (HostHello(PROTOCOL_VERSION), *self._settings()):
             link.write(encode(frame))
         self._out.put(LinkChanged(True, "opened", self._clock.now()))
         self._reconnect.up()
@@ -101,8 +119,47 @@ class ReaderWorker:
                 continue
             self.bytes_read += len(data)
             frames = self.decoder.feed(data)
-            if frames:
-                self._out.put(FramesRead(frames, self._clock.now()))
+            at = self._clock.now()
+            start = 0
+            for i, frame in enumerate(frames):
+                resend, said = self._restarted(frame)
+                if resend:
+                    for setting in self._settings():  # this thread's link: no other thread writes to it
+                        link.write(encode(setting))
+                    self.restarts += 1
+                if said:
+                    self._out.put(FramesRead(frames[start:i + 1], at))
+                    start = i + 1
+                    self._out.put(BoardRestarted(said, at))
+                    log.warning("reader board restarted (%s): its settings and StartScan sent again", said)
+            if frames[start:]:
+                self._out.put(FramesRead(frames[start:], at))
+
+    def _restarted(self, frame: Frame) -> tuple[bool, str]:
+        """Whether this frame says the board reset and forgot its settings: (send them again, what to
+        tell the agent, "" for nothing). A reset says `Hello` then `REBOOTED`: answered once. An older
+        board's only word is its `Hello`; a `REBOOTED` whose `Hello` was lost says it alone. A Hello
+        before any other frame since the link opened (the boot's of a board that came up with the
+        port, or one answering our HostHello) gets the settings again, unsaid: the agent has just
+        been told the link opened."""
+        after, self._after_hello = self._after_hello, None
+        if isinstance(frame, Hello):
+            if self._hellos_owed:
+                self._hellos_owed -= 1
+                self._after_hello = "asked"
+                return False, ""
+            self._after_hello = "said" if self._spoken else "resent"
+            return True, "unasked Hello" if self._spoken else ""
+        if isinstance(frame, ReaderFault) and frame.code == FaultCode.REBOOTED:
+            self._spoken = True
+            said = f"REBOOTED {frame.detail}".strip()
+            if after == "said":  # the reset its Hello said
+                return False, ""
+            if after == "asked":  # that Hello was the reset's own: the answer to ours is still to come
+                self._hellos_owed += 1
+            return after != "resent", said
+        self._spoken = True
+        return False, ""
 
 
 def describe_hello(hello: Hello) -> str:
