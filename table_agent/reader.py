@@ -7,8 +7,9 @@ decides anything about cards, it only timestamps frames with the injected clock 
 
 A board that resets on its own (watchdog, brown-out) boots idle with its default settings while the
 USB link stays open: it says `Hello`, then `ReaderFault(REBOOTED)` (an older one only `Hello`). The
-worker, which alone writes to the link, sends the settings and `StartScan` again at once, and puts a
-`BoardRestarted` on the queue between the frames that said it and the reads after it.
+worker, which alone writes to the link, sends the settings and `StartScan` again at once when its
+`ResetWatch` says so (`table_agent/board_reset.py`), and puts a `BoardRestarted` on the queue between
+the frames that said it and the reads after it.
 """
 
 from __future__ import annotations
@@ -21,12 +22,9 @@ from collections.abc import Callable
 from firmware_bridge import (
     PROTOCOL_VERSION,
     Decoder,
-    FaultCode,
-    Frame,
     Hello,
     HostFrame,
     HostHello,
-    ReaderFault,
     Rejected,
     ReportAntennas,
     SetScanPeriod,
@@ -36,6 +34,7 @@ from firmware_bridge import (
 from hw.ports import ByteLink, Clock
 from hw.reads import BoardRestarted, FrameRejected, FramesRead, LinkChanged
 from hw.reconnect import Reconnect
+from table_agent.board_reset import RETELLS, ResetWatch
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +51,10 @@ class ReaderWorker:
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._link: ByteLink | None = None
         self._told_down = False  # the reader's loss is said once, not at every retry
-        # What the board's Hellos mean (`_restarted`): one is owed per HostHello sent; before any other
-        # frame since the link opened, an extra one is the boot's (settings sent again, nothing said)
-        self._hellos_owed = 0
-        self._spoken = False
-        self._after_hello: str | None = None  # the last frame was a Hello: "asked", "resent" or "said"
+        self.resets = ResetWatch()
         self.bytes_read = 0
         self.restarts = 0  # board resets answered with the settings
+        self.settings_sent = 0  # times the settings went, at the port's opening or again
         self.decoder = Decoder(on_reject=self._rejected)
 
     def start(self) -> None:
@@ -95,9 +91,10 @@ class ReaderWorker:
 
     def _session(self, link: ByteLink) -> None:
         self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
-        self._hellos_owed, self._spoken, self._after_hello = 1, False, None
         for frame in (HostHello(PROTOCOL_VERSION), *self._settings()):
             link.write(encode(frame))
+        self.settings_sent += 1
+        self.resets.opened()
         self._out.put(LinkChanged(True, "opened", self._clock.now()))
         self._reconnect.up()
         self._pump(link)
@@ -122,44 +119,23 @@ class ReaderWorker:
             at = self._clock.now()
             start = 0
             for i, frame in enumerate(frames):
-                resend, said = self._restarted(frame)
-                if resend:
+                answer = self.resets.frame(frame)
+                if answer.resend:
                     for setting in self._settings():  # this thread's link: no other thread writes to it
                         link.write(encode(setting))
+                    self.settings_sent += 1
+                    if self.resets.retold and not answer.restarted:
+                        log.warning("reader board counts no scan after StartScan: settings and StartScan sent "
+                                    "again (%d of %d)", self.resets.retold, RETELLS)
+                if answer.restarted:
                     self.restarts += 1
-                if said:
                     self._out.put(FramesRead(frames[start:i + 1], at))
                     start = i + 1
-                    self._out.put(BoardRestarted(said, at))
-                    log.warning("reader board restarted (%s): its settings and StartScan sent again", said)
+                    self._out.put(BoardRestarted(answer.restarted, at))
+                    log.info("reader board restarted (%s): its settings and StartScan sent again",
+                             answer.restarted)
             if frames[start:]:
                 self._out.put(FramesRead(frames[start:], at))
-
-    def _restarted(self, frame: Frame) -> tuple[bool, str]:
-        """Whether this frame says the board reset and forgot its settings: (send them again, what to
-        tell the agent, "" for nothing). A reset says `Hello` then `REBOOTED`: answered once. An older
-        board's only word is its `Hello`; a `REBOOTED` whose `Hello` was lost says it alone. A Hello
-        before any other frame since the link opened (the boot's of a board that came up with the
-        port, or one answering our HostHello) gets the settings again, unsaid: the agent has just
-        been told the link opened."""
-        after, self._after_hello = self._after_hello, None
-        if isinstance(frame, Hello):
-            if self._hellos_owed:
-                self._hellos_owed -= 1
-                self._after_hello = "asked"
-                return False, ""
-            self._after_hello = "said" if self._spoken else "resent"
-            return True, "unasked Hello" if self._spoken else ""
-        if isinstance(frame, ReaderFault) and frame.code == FaultCode.REBOOTED:
-            self._spoken = True
-            said = f"REBOOTED {frame.detail}".strip()
-            if after == "said":  # the reset its Hello said
-                return False, ""
-            if after == "asked":  # that Hello was the reset's own: the answer to ours is still to come
-                self._hellos_owed += 1
-            return after != "resent", said
-        self._spoken = True
-        return False, ""
 
 
 def describe_hello(hello: Hello) -> str:
