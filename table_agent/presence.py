@@ -372,11 +372,6 @@ class Presence:
             track.passed_unread = False
             track.candidate, track.candidate_reads = None, 0
 
-    @property
-    def restarted(self) -> bool:
-        """The board reset and has not read since."""
-        return self._restarted
-
     def reading(self, at: float) -> None:
         """The board reads (a read, or a heartbeat counting scans): after a reset, every tag gets a fresh
         window to be read again from now."""

@@ -53,8 +53,6 @@ class ReaderWorker:
         self._told_down = False  # the reader's loss is said once, not at every retry
         self.resets = ResetWatch()
         self.bytes_read = 0
-        self.restarts = 0  # board resets answered with the settings
-        self.settings_sent = 0  # times the settings went, at the port's opening or again
         self.decoder = Decoder(on_reject=self._rejected)
 
     def start(self) -> None:
@@ -93,7 +91,6 @@ class ReaderWorker:
         self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
         for frame in (HostHello(PROTOCOL_VERSION), *self._settings()):
             link.write(encode(frame))
-        self.settings_sent += 1
         self.resets.opened()
         self._out.put(LinkChanged(True, "opened", self._clock.now()))
         self._reconnect.up()
@@ -123,12 +120,10 @@ class ReaderWorker:
                 if answer.resend:
                     for setting in self._settings():  # this thread's link: no other thread writes to it
                         link.write(encode(setting))
-                    self.settings_sent += 1
                     if self.resets.retold and not answer.restarted:
                         log.warning("reader board counts no scan after StartScan: settings and StartScan sent "
                                     "again (%d of %d)", self.resets.retold, RETELLS)
                 if answer.restarted:
-                    self.restarts += 1
                     self._out.put(FramesRead(frames[start:i + 1], at))
                     start = i + 1
                     self._out.put(BoardRestarted(answer.restarted, at))
