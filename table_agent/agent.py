@@ -33,6 +33,7 @@ from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
 from hw.ports import ByteLink, Clock
 from hw.profile import TableProfile
+from table_agent import reader_words as words
 from table_agent.dealing import FaultDetected
 from table_agent.events import ZoneEvent
 from table_agent.hand_watch import HandWatch, wire_event
@@ -378,23 +379,24 @@ class TableAgent:
             self._paced(frame)
         elif isinstance(frame, Hello):
             if frame.version != PROTOCOL_VERSION:
-                self._reader_status("fault", f"board speaks protocol v{frame.version}, "
-                                    f"this agent v{PROTOCOL_VERSION}")
+                self._reader_status("fault", words.wrong_protocol(frame.version, PROTOCOL_VERSION))
             else:
                 for antenna in self.presence.unread_antennas:  # a (re)booted board reports them again
                     self.presence.reads_again(antenna, at)
                 self.stats.reader = describe_hello(frame)
-                self._reader_status("connected", describe_hello(frame), firmware=frame.firmware,
+                self._reader_status("connected", words.connected(frame.firmware, frame.version, frame.antennas),
+                                    firmware=frame.firmware,
                                     antennas=frame.antennas)
         elif isinstance(frame, ReaderFault):
             if frame.code == FaultCode.REBOOTED:  # the reader worker's BoardRestarted says it
                 return
-            where = "board" if frame.antenna is None else self._antenna_name(frame.antenna)
-            detail = f"{where}: {frame.code.name.lower()} {frame.detail}".strip()
-            if frame.antenna is not None and frame.code in UNREAD_FAULTS:
+            where = None if frame.antenna is None else self._antenna_name(frame.antenna)
+            unread = frame.antenna is not None and frame.code in UNREAD_FAULTS
+            if unread and frame.antenna is not None:
                 self.presence.unread(frame.antenna)  # its cards are unknown, not gone
-                detail += " (cartes non lues, pas parties / cards unread, not gone)"
-            self._reader_status("fault", detail)
+            log.info("table %s: %s: %s %s", self.table, "board" if where is None else where[1],
+                     frame.code.name.lower(), frame.detail)  # the code's name, for whoever mends the board
+            self._reader_status("fault", words.fault(frame.code, where, frame.detail, unread=unread))
 
     def _paced(self, beat: Heartbeat) -> None:
         """The board's own pace, from its heartbeats: presence and read-order windows follow it, and a
@@ -422,18 +424,18 @@ class TableAgent:
         for zone in sorted(now ^ self.watch.unread, key=str):
             self._publish(self.watch.zone_unread(zone, zone in now))
 
-    def _antenna_name(self, antenna: int) -> str:
-        zone = self.zones_by_antenna.get(antenna)
-        return f"antenna {antenna}" if zone is None else f"antenna {antenna} ({zone})"
+    def _antenna_name(self, antenna: int) -> tuple[str, str]:
+        """The antenna as the dealer knows it, French and English: « siège 3 (antenne 5) »."""
+        return words.place(antenna, self.zones_by_antenna.get(antenna))
 
     def _antennas_back(self, antennas: frozenset[int]) -> None:
-        names = ", ".join(self._antenna_name(a) for a in sorted(antennas))
+        back = words.places([self._antenna_name(a) for a in sorted(antennas)])
         still = self.presence.unread_antennas
         if still:
-            down = ", ".join(self._antenna_name(a) for a in sorted(still))
-            self._reader_status("fault", f"{names} reads again; {down} still unread")
+            down = words.places([self._antenna_name(a) for a in sorted(still)])
+            self._reader_status("fault", words.reads_again(back, down))
         else:
-            self._reader_status("connected", f"{names} reads again")
+            self._reader_status("connected", words.reads_again(back, None))
 
     def _zone_events(self, presence_events: list) -> None:
         for pe in presence_events:
@@ -450,7 +452,7 @@ class TableAgent:
             self._stalled = False
         else:
             self.presence.suspend()
-            self._reader_status("lost", item.detail)
+            self._reader_status("lost", words.link_lost(item.detail))
 
     def _board_restarted(self, item: BoardRestarted) -> None:
         """The board reset on its own and the reader worker sent it its settings and StartScan again.
@@ -472,7 +474,7 @@ class TableAgent:
                 and now - self._last_frame_at > self._stall_after:
             self._stalled = True
             self.presence.suspend()
-            self._reader_status("fault", f"no frame from the reader for {self._stall_after:.0f} s")
+            self._reader_status("fault", words.stalled(self._stall_after))
         elif self._stalled and self._last_frame_at is not None and now - self._last_frame_at < self._stall_after:
             self._stalled = False
             self.presence.resume(now)

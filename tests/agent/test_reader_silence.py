@@ -192,6 +192,7 @@ def test_a_seat_whose_reader_is_down_during_the_deal_raises_no_fault() -> None:
     events = _deal_with_seat_2_unseen(reader_down=True)
     assert [e for e in events if e["type"] == "fault"] == []
     status = [e for e in events if e["type"] == "reader_status"][-1]
-    assert status["state"] == "fault" and "(seat:2)" in str(status["detail"])
+    assert status["state"] == "fault" and "siège 2 (antenne 1)" in str(status["detail"])
+    assert " / seat 2 (antenna 1)" in str(status["detail"])
     control = _deal_with_seat_2_unseen(reader_down=False)  # a seat read empty is judged
     assert [e["kind"] for e in control if e["type"] == "fault"] == ["seat_skipped"]
