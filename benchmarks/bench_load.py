@@ -131,6 +131,9 @@ def main() -> None:
     ap.add_argument("--profile", default=None, metavar="FILE",
                     help="cProfile the hub's loop thread (variants link, tournament) over the run, stats to FILE "
                          "(and the top 25 by own time printed)")
+    ap.add_argument("--profile-cpu", action="store_true",
+                    help="with --profile: time the hub thread's CPU (what the bench's figures count; an fsync's "
+                         "wait is not) instead of the wall clock; slower, calls weigh more")
     ap.add_argument("--hand-for-hand", type=float, default=None, metavar="SECONDS",
                     help="variants tournament*: the TD calls hand for hand this many seconds into the run")
     ap.add_argument("--db-dir", default=".",
@@ -231,7 +234,7 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
             hub.add_listener(on_event)
             hub.start()
             link.start()
-            profiler = start_profile(link, args.profile)
+            profiler = start_profile(link, args.profile, cpu=args.profile_cpu)
         recorded: list[Message] = []
         spy = MqttLink(client_id="bench-spy", host=broker.host, port=broker.port)
         if args.apply_cost:
@@ -404,14 +407,15 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     return figures
 
 
-def start_profile(link: Any, path: str | None) -> cProfile.Profile | None:
+def start_profile(link: Any, path: str | None, *, cpu: bool = False) -> cProfile.Profile | None:
     """cProfile on the hub's loop thread (HubLink's), enabled from that thread."""
     if path is None:
         return None
     loop = getattr(link, "loop", None)
     if loop is None:
         raise SystemExit("bench_load: --profile needs a hub on its own loop (variants link, tournament)")
-    profiler = cProfile.Profile()
+    # the hub thread's CPU time, not the wall's: what the bench's figure counts (an fsync's wait is not)
+    profiler = cProfile.Profile(time.thread_time) if cpu else cProfile.Profile()
     loop.call_soon_threadsafe(profiler.enable)
     return profiler
 

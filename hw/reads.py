@@ -1,5 +1,5 @@
 """What a reader worker hands the table agent on its queue: frames read, the link up or down, a
-frame refused.
+frame refused, the board restarted.
 
 Both workers put these: the serial reader board's (`table_agent.reader`) and the PC/SC reader's
 (`hw.pcsc_worker`); here, under both, so `hw` needs nothing of the table agent. Pure data.
@@ -32,4 +32,14 @@ class FrameRejected:
     at: float
 
 
-ReaderItem = FramesRead | LinkChanged | FrameRejected
+@dataclass(frozen=True, slots=True)
+class BoardRestarted:
+    """The board reset on its own (watchdog, brown-out: its `ReaderFault(REBOOTED)`, or a `Hello` the
+    host did not ask for) and forgot its settings; the worker has sent them and `StartScan` again.
+    Put after the frames that said it, before any read after it."""
+
+    detail: str
+    at: float
+
+
+ReaderItem = FramesRead | LinkChanged | FrameRejected | BoardRestarted

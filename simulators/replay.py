@@ -181,6 +181,12 @@ def perform(t: Table, step: Step) -> Callable[[], bool]:
         t.board.inject_noise(step.noise.frames)
         frames = step.noise.frames
         return lambda: t.agent.stats.rejected >= before + frames
+    elif kind == "reboot":  # back once the agent has set it scanning again and it has read the felt
+        restarts = t.agent.stats.restarts
+        t.board.reboot()
+        settle(t, lambda: t.agent.stats.restarts > restarts and t.board.scanning)
+        scans = t.board.scans
+        return lambda: t.board.scans >= scans + 2
     return lambda: True
 
 

@@ -110,6 +110,10 @@ class NoiseStep(_Model):
     frames: int = Field(1, ge=1, le=1000)
 
 
+class RebootStep(_Model):
+    """The reader board resets on its own (watchdog, brown-out), its USB link staying open."""
+
+
 class Step(_Model):
     """One step: exactly one of these keys."""
 
@@ -126,6 +130,7 @@ class Step(_Model):
     wait: float | None = Field(None, ge=0, le=86_400)
     new_hand: dict[str, Any] | None = None
     noise: NoiseStep | None = None
+    reboot: RebootStep | None = None
 
     @field_validator("burn", "board", "tray")
     @classmethod

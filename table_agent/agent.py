@@ -33,13 +33,21 @@ from hw.panel_events import DealerPressed, SeatActed
 from hw.panel_leds import TableLights
 from hw.ports import ByteLink, Clock
 from hw.profile import TableProfile
+from table_agent import reader_words as words
 from table_agent.dealing import FaultDetected
 from table_agent.events import ZoneEvent
 from table_agent.hand_watch import HandWatch, wire_event
 from table_agent.outbox import Outbox, OutboxSender
 from table_agent.presence import Presence
 from table_agent.read_order import Item
-from table_agent.reader import FrameRejected, FramesRead, LinkChanged, ReaderWorker, describe_hello
+from table_agent.reader import (
+    BoardRestarted,
+    FrameRejected,
+    FramesRead,
+    LinkChanged,
+    ReaderWorker,
+    describe_hello,
+)
 from table_agent.scan_pace import ScanPace
 from table_agent.zones import ZoneTracker
 from tablewire import wire
@@ -49,6 +57,8 @@ log = logging.getLogger(__name__)
 
 # An antenna reporting these is down (a silent module, an unplugged PC/SC reader): its cards are unread.
 UNREAD_FAULTS = frozenset({FaultCode.READER_TIMEOUT, FaultCode.ANTENNA_OPEN})
+# What the dealer and the TD read when the board reset on its own and the agent set it reading again.
+RESTARTED = "lecteur redémarré, reprise de la lecture / reader board restarted, reading again"
 
 
 class ReaderPort(Protocol):
@@ -121,6 +131,7 @@ class AgentStats:
     unknown_antenna_reads: int = 0
     stray_reads: int = 0  # unregistered UIDs read once, never confirmed: line errors the CRC missed
     reconsidered: int = 0  # order faults dropped: a card read late was dealt before (ReadOrder)
+    restarts: int = 0  # the reader board reset on its own and was set reading again
     reader_up: bool = False
     reader: str = ""
     scan_period_ms: int = 0  # the windows' scan period: the profile's, then the board's own pace
@@ -276,6 +287,8 @@ class TableAgent:
             log.warning("table %s: reader frame rejected (%s): %s", self.table, item.reason, item.raw.hex())
         elif isinstance(item, LinkChanged):
             self._link_changed(item)
+        elif isinstance(item, BoardRestarted):
+            self._board_restarted(item)
         elif isinstance(item, _Reconnected):
             self._resend()
             if self._reader_state is not None:  # a hub that was away learns the reader's state again
@@ -361,24 +374,29 @@ class TableAgent:
         elif isinstance(frame, Heartbeat):
             if self.presence.split_scans:  # sent between two scans: the last one is whole
                 self._zone_events(self.presence.end_scan())
+            if frame.scans:  # a reset board told to scan again reads again
+                self.presence.reading(at)
             self._paced(frame)
         elif isinstance(frame, Hello):
             if frame.version != PROTOCOL_VERSION:
-                self._reader_status("fault", f"board speaks protocol v{frame.version}, "
-                                    f"this agent v{PROTOCOL_VERSION}")
+                self._reader_status("fault", words.wrong_protocol(frame.version, PROTOCOL_VERSION))
             else:
                 for antenna in self.presence.unread_antennas:  # a (re)booted board reports them again
                     self.presence.reads_again(antenna, at)
                 self.stats.reader = describe_hello(frame)
-                self._reader_status("connected", describe_hello(frame), firmware=frame.firmware,
+                self._reader_status("connected", words.connected(frame.firmware, frame.version, frame.antennas),
+                                    firmware=frame.firmware,
                                     antennas=frame.antennas)
         elif isinstance(frame, ReaderFault):
-            where = "board" if frame.antenna is None else self._antenna_name(frame.antenna)
-            detail = f"{where}: {frame.code.name.lower()} {frame.detail}".strip()
-            if frame.antenna is not None and frame.code in UNREAD_FAULTS:
+            if frame.code == FaultCode.REBOOTED:  # the reader worker's BoardRestarted says it
+                return
+            where = None if frame.antenna is None else self._antenna_name(frame.antenna)
+            unread = frame.antenna is not None and frame.code in UNREAD_FAULTS
+            if unread and frame.antenna is not None:
                 self.presence.unread(frame.antenna)  # its cards are unknown, not gone
-                detail += " (cartes non lues, pas parties / cards unread, not gone)"
-            self._reader_status("fault", detail)
+            log.info("table %s: %s: %s %s", self.table, "board" if where is None else where[1],
+                     frame.code.name.lower(), frame.detail)  # the code's name, for whoever mends the board
+            self._reader_status("fault", words.fault(frame.code, where, frame.detail, unread=unread))
 
     def _paced(self, beat: Heartbeat) -> None:
         """The board's own pace, from its heartbeats: presence and read-order windows follow it, and a
@@ -406,18 +424,18 @@ class TableAgent:
         for zone in sorted(now ^ self.watch.unread, key=str):
             self._publish(self.watch.zone_unread(zone, zone in now))
 
-    def _antenna_name(self, antenna: int) -> str:
-        zone = self.zones_by_antenna.get(antenna)
-        return f"antenna {antenna}" if zone is None else f"antenna {antenna} ({zone})"
+    def _antenna_name(self, antenna: int) -> tuple[str, str]:
+        """The antenna as the dealer knows it, French and English: « siège 3 (antenne 5) »."""
+        return words.place(antenna, self.zones_by_antenna.get(antenna))
 
     def _antennas_back(self, antennas: frozenset[int]) -> None:
-        names = ", ".join(self._antenna_name(a) for a in sorted(antennas))
+        back = words.places([self._antenna_name(a) for a in sorted(antennas)])
         still = self.presence.unread_antennas
         if still:
-            down = ", ".join(self._antenna_name(a) for a in sorted(still))
-            self._reader_status("fault", f"{names} reads again; {down} still unread")
+            down = words.places([self._antenna_name(a) for a in sorted(still)])
+            self._reader_status("fault", words.reads_again(back, down))
         else:
-            self._reader_status("connected", f"{names} reads again")
+            self._reader_status("connected", words.reads_again(back, None))
 
     def _zone_events(self, presence_events: list) -> None:
         for pe in presence_events:
@@ -434,7 +452,18 @@ class TableAgent:
             self._stalled = False
         else:
             self.presence.suspend()
-            self._reader_status("lost", item.detail)
+            self._reader_status("lost", words.link_lost(item.detail))
+
+    def _board_restarted(self, item: BoardRestarted) -> None:
+        """The board reset on its own and the reader worker sent it its settings and StartScan again.
+        Its reads start over: the cards lying there are reported again and stay as they were (no
+        event, no fault), those moved meanwhile are where it reads them (`Presence.board_restarted`)."""
+        self.presence.board_restarted()
+        self.stats.restarts += 1
+        log.warning("table %s: reader board restarted (%s): settings and StartScan sent again",
+                    self.table, item.detail)
+        self._reader_status("connected", RESTARTED, **{k: v for k, v in (self._reader_state or {}).items()
+                                                       if k in ("firmware", "antennas")})
 
     def _check_timeouts(self, now: float) -> None:
         self._zone_events(self.presence.tick(now))
@@ -445,7 +474,7 @@ class TableAgent:
                 and now - self._last_frame_at > self._stall_after:
             self._stalled = True
             self.presence.suspend()
-            self._reader_status("fault", f"no frame from the reader for {self._stall_after:.0f} s")
+            self._reader_status("fault", words.stalled(self._stall_after))
         elif self._stalled and self._last_frame_at is not None and now - self._last_frame_at < self._stall_after:
             self._stalled = False
             self.presence.resume(now)

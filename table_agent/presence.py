@@ -29,6 +29,12 @@ read again once (what the read-order doubt waits for, `table_agent/read_order.py
 An antenna whose reader is down (`unread`: a silent module, an unplugged PC/SC reader) holds its tags
 as they were: unread, never timed out, and moved away only on `confirm_reads` reads elsewhere. The
 first frame from that antenna again (`TagSeen` or `TagGone`) says it reads again.
+
+A board that reset (`board_restarted`: a watchdog, a brown-out) forgot what it reported and reads
+nothing until the host's `StartScan` reaches it: every tag is unknown, not gone, until it reads again
+(any read, or a heartbeat counting scans). Then each gets a fresh window: one still lying there, reported
+again, stays as it was with no event; one taken meanwhile (its `TagGone` never comes: the board forgot
+it) is lifted `gone_after` later; one moved meanwhile moves.
 """
 
 from __future__ import annotations
@@ -120,6 +126,7 @@ class Presence:
         self._in_place: set[str] = set()  # read where it lies, in this batch
         self._elsewhere: dict[str, None] = {}  # read on its candidate antenna, in this batch (in order)
         self._suspended = False
+        self._restarted = False  # the board reset and has not read since (`board_restarted`)
         self._unread: set[int] = set()  # antennas whose reader is down: their tags are unknown, not gone
         self._heard_at: float | None = None  # the reader's last frame (None: judge by the clock alone)
         # Reader time = clock time - `_skipped`: what gaps between frames had beyond `_gap_counts`.
@@ -160,6 +167,7 @@ class Presence:
         return at - self._skipped
 
     def seen(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
+        self.reading(at)
         ended = self._scan_read(antenna, uid, at)
         return ended + self._seen(antenna, uid, at) if ended else self._seen(antenna, uid, at)
 
@@ -185,6 +193,7 @@ class Presence:
     def antenna_done(self, antenna: int, at: float) -> list[PresenceEvent]:
         """The board says that antenna's read in this scan is over (`AntennaDone`, split_scans): a tag
         of it not read is not there, and a move waiting on it is decided now (`settle_passed`)."""
+        self.reading(at)
         if not self.split_scans:
             return []
         ended = self._scan_read(antenna, None, at)
@@ -307,6 +316,7 @@ class Presence:
         return placed
 
     def gone(self, antenna: int, uid: str, at: float) -> list[PresenceEvent]:
+        self.reading(at)
         ended = self._scan_read(antenna, uid, at)
         return ended + self._gone(antenna, uid, at) if ended else self._gone(antenna, uid, at)
 
@@ -328,7 +338,7 @@ class Presence:
     def tick(self, now: float) -> list[PresenceEvent]:
         """Lift tags unread for `gone_after` while the reader spoke (a lost `TagGone` frame must not
         leave a ghost card; a silent reader lifts nothing: see `heard`)."""
-        if self._suspended:
+        if self._suspended or self._restarted:
             return []
         spoke = self._reader_time(now if self._heard_at is None else min(now, self._heard_at))
         stale = [uid for uid, t in self._tracks.items()
@@ -348,6 +358,28 @@ class Presence:
             self.heard(now)
         for track in self._tracks.values():
             track.last_read = self._reader_time(now)
+
+    def board_restarted(self) -> None:
+        """The board reset: what it reported is forgotten and it reads nothing until told to scan again.
+        No tag is timed out until it reads again (`reading`); the scan it broke off decides nothing."""
+        self._restarted = True
+        self._unconfirmed.clear()
+        self._scan_at = self._done = -1
+        self._scan_reads.clear()
+        self._in_place.clear()
+        self._elsewhere.clear()
+        for track in self._tracks.values():
+            track.passed_unread = False
+            track.candidate, track.candidate_reads = None, 0
+
+    def reading(self, at: float) -> None:
+        """The board reads (a read, or a heartbeat counting scans): after a reset, every tag gets a fresh
+        window to be read again from now."""
+        if not self._restarted:
+            return
+        self._restarted = False
+        for track in self._tracks.values():
+            track.last_read = max(track.last_read, self._reader_time(at))
 
     def unread(self, antenna: int) -> None:
         """That antenna's reader is down: its tags are unknown, not gone (kept, never timed out)."""

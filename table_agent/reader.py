@@ -4,6 +4,12 @@ Opens the link through an injected factory (a `hw.serial_link.SerialLink` in the
 the simulator), performs the protocol v1 handshake, then feeds every read into the incremental
 decoder. A lost link (reader unplugged) is reported and reopened with backoff; the worker never
 decides anything about cards, it only timestamps frames with the injected clock and enqueues them.
+
+A board that resets on its own (watchdog, brown-out) boots idle with its default settings while the
+USB link stays open: it says `Hello`, then `ReaderFault(REBOOTED)` (an older one only `Hello`). The
+worker, which alone writes to the link, sends the settings and `StartScan` again at once when its
+`ResetWatch` says so (`table_agent/board_reset.py`), and puts a `BoardRestarted` on the queue between
+the frames that said it and the reads after it.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from firmware_bridge import (
     PROTOCOL_VERSION,
     Decoder,
     Hello,
+    HostFrame,
     HostHello,
     Rejected,
     ReportAntennas,
@@ -25,8 +32,9 @@ from firmware_bridge import (
     encode,
 )
 from hw.ports import ByteLink, Clock
-from hw.reads import FrameRejected, FramesRead, LinkChanged
+from hw.reads import BoardRestarted, FrameRejected, FramesRead, LinkChanged
 from hw.reconnect import Reconnect
+from table_agent.board_reset import RETELLS, ResetWatch
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +51,7 @@ class ReaderWorker:
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._link: ByteLink | None = None
         self._told_down = False  # the reader's loss is said once, not at every retry
+        self.resets = ResetWatch()
         self.bytes_read = 0
         self.decoder = Decoder(on_reject=self._rejected)
 
@@ -73,13 +82,16 @@ class ReaderWorker:
         self._told_down = False
         return self._link
 
-    def _session(self, link: ByteLink) -> None:
-        self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
+    def _settings(self) -> tuple[HostFrame, ...]:
         # ReportAntennas: a board since issue #33's budget says when each antenna's read is over; an
         # older one drops the unknown type, and the scans are found in its reads alone (Presence)
-        for frame in (HostHello(PROTOCOL_VERSION), SetScanPeriod(self._scan_period_ms), ReportAntennas(),
-                      StartScan()):
+        return SetScanPeriod(self._scan_period_ms), ReportAntennas(), StartScan()
+
+    def _session(self, link: ByteLink) -> None:
+        self.decoder.reset()  # a half frame from before the reopen must not glue onto new bytes
+        for frame in (HostHello(PROTOCOL_VERSION), *self._settings()):
             link.write(encode(frame))
+        self.resets.opened()
         self._out.put(LinkChanged(True, "opened", self._clock.now()))
         self._reconnect.up()
         self._pump(link)
@@ -101,8 +113,24 @@ class ReaderWorker:
                 continue
             self.bytes_read += len(data)
             frames = self.decoder.feed(data)
-            if frames:
-                self._out.put(FramesRead(frames, self._clock.now()))
+            at = self._clock.now()
+            start = 0
+            for i, frame in enumerate(frames):
+                answer = self.resets.frame(frame)
+                if answer.resend:
+                    for setting in self._settings():  # this thread's link: no other thread writes to it
+                        link.write(encode(setting))
+                    if self.resets.retold and not answer.restarted:
+                        log.warning("reader board counts no scan after StartScan: settings and StartScan sent "
+                                    "again (%d of %d)", self.resets.retold, RETELLS)
+                if answer.restarted:
+                    self._out.put(FramesRead(frames[start:i + 1], at))
+                    start = i + 1
+                    self._out.put(BoardRestarted(answer.restarted, at))
+                    log.info("reader board restarted (%s): its settings and StartScan sent again",
+                             answer.restarted)
+            if frames[start:]:
+                self._out.put(FramesRead(frames[start:], at))
 
 
 def describe_hello(hello: Hello) -> str:

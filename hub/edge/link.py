@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Message], None]
 
 _SUBSCRIBE_BATCH = 200  # topic filters per SUBSCRIBE: a worker of a big room has thousands
+_PATTERN_HITS = 20_000  # topics whose wildcard handlers are remembered (a room has a few per table)
 _BACKOFF = (0.05, 2.0)  # first retry, longest wait between retries (seconds), as MqttLink
 # Another process with our client id took the session (0x8E): each of us would take it back 20 times a
 # second. Waits double from the first to the longest while it goes on.
@@ -67,6 +68,7 @@ class HubLink:
         self._subscriptions: dict[str, bool] = {}  # filter -> no_local, replayed on each connect
         self._hooks: list[Callable[[], None]] = []
         self._before_write: list[Callable[[], None]] = []  # each turn's barrier: the store's sync
+        self._pattern_hits: dict[str, list[Handler]] = {}  # topic -> its wildcard handlers, worked out once
         self._held_since: float | None = None  # a barrier failed: the turn's packets wait since then
         self._transport: asyncio.Transport | None = None
         self._out = bytearray()  # packets of this turn of the loop, written together
@@ -161,6 +163,7 @@ class HubLink:
         if "+" in pattern or "#" in pattern:
             self._patterns[pattern] = (pattern.split("/"), handler)
             self._matching = tuple(self._patterns.values())
+            self._pattern_hits = {}
         else:
             self._exact.setdefault(pattern, []).append(handler)
         self._subscriptions[pattern] = no_local
@@ -170,6 +173,7 @@ class HubLink:
             self._subscriptions.pop(pattern, None)
             self._patterns.pop(pattern, None)
             self._matching = tuple(self._patterns.values())
+            self._pattern_hits = {}
             self._exact.pop(pattern, None)
             self._on_loop(lambda: self._send(mqtt5.unsubscribe(self._new_id(), [pattern])) if self._up else None)
         return unsubscribe
@@ -410,10 +414,19 @@ class HubLink:
         if message.qos:
             self._send(mqtt5.puback(message.packet_id))
         handed = Message(message.topic, message.payload, message.retain)
-        handlers = self._exact.get(message.topic)
+        topic = message.topic
+        handlers = self._exact.get(topic)
         if handlers is None:
-            parts = message.topic.split("/")
-            handlers = [h for levels, h in self._matching if _matches(levels, parts)]
+            # A hub without the room's list hears every table through wildcards: matched once per topic.
+            # The cache is read before the patterns: `subscribe` swaps the patterns, then a new cache.
+            hits = self._pattern_hits
+            handlers = hits.get(topic)
+            if handlers is None:
+                parts = topic.split("/")
+                handlers = [h for levels, h in self._matching if _matches(levels, parts)]
+                if len(hits) >= _PATTERN_HITS:
+                    hits.clear()  # bounded: a room's topics are a few per table
+                hits[topic] = handlers
         for handler in handlers:
             try:
                 handler(handed)

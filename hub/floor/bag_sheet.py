@@ -101,8 +101,8 @@ def bags_text(data: Mapping[str, Any]) -> str:
              f"{data['players_left']} joueurs / players   {_n(data['chips_total'])} jetons / chips   "
              f"moyenne / average {_n(data['average'])}"]
     if data.get("in_hand"):
-        tables = ", ".join(str(n) for n in data["in_hand"])
-        lines.append(f"  ! table {tables} : donne en cours, jetons du début de la donne / "
+        tables = ("Table " if len(data["in_hand"]) == 1 else "Tables ") + ", ".join(str(n) for n in data["in_hand"])
+        lines.append(f"  ! {tables} : donne en cours, jetons du début de la donne / "
                      f"hand in progress, chips as it started")
     lines.append("")
     day_end = kind == "day_end"
@@ -112,7 +112,7 @@ def bags_text(data: Mapping[str, Any]) -> str:
     for row in data.get("rows") or []:
         line = f"{row['table']:>5} {row['seat']:>5}  {row['player']:<28} {_n(row['chips']):>14}"
         if day_end:
-            line += f" {row['bag']:>7}  table {row['next_table']} siège/seat {row['next_seat']}"
+            line += f" {row['bag']:>7}  Table {row['next_table']} siège/seat {row['next_seat']}"
         lines.append(line)
     if day_end:
         lines += ["", f"Tirage du jour {nxt} / Day {nxt} seat draw"]

@@ -19,8 +19,9 @@ HubEvent = dict[str, Any]
 # `held_dropped`); it is never acknowledged, so the table's outbox sends it again once the gap fills.
 HELD_MAX_EVENTS = 1000
 HELD_MAX_BYTES = 1_000_000
-# A reader status's free text, as republished to every viewer: cut to this many characters.
-DETAIL_MAX_CHARS = 200
+# A reader status's free text, as republished to every viewer: cut to this many characters (its French
+# and its English, with the place and what to do: table_agent/reader_words.py).
+DETAIL_MAX_CHARS = 400
 
 
 @dataclass

@@ -30,11 +30,12 @@ def verify_start_hand(s: FloorState, t: TableState, clock: ClockState, table: in
         raise FloorError(f"day {len(s.days)} is over: the next one starts when the TD resumes the clock")
     if t.in_hand:
         raise FloorError(f"{table_label(table)} is already in hand {t.hand_no}")
-    if balancing.final_table_due(s.counts(), s.final_size()):
+    counts = s.counts()  # every table's: once per hand start, not once per question
+    if balancing.final_table_due(counts, s.final_size()):
         raise FloorError("play stops for the final-table draw")
     if s.hand_for_hand and t.played_round and not s.round_complete():
         raise FloorError("hand for hand: waiting for the other tables (pouques 39)")
-    if table in balancing.stopped_tables(s.counts(), s.policy):
+    if table in balancing.stopped_tables(counts, s.policy):
         raise FloorError(f"{table_label(table)} is short: play stops until balanced ({s.policy.balance_article})")
     if sum(1 for name in t.seats.values() if not s.players[name].waits_one_hand) < 2:
         raise FloorError(f"{table_label(table)} has fewer than two players")
@@ -56,6 +57,8 @@ def eliminate_busted(s: FloorState, table: int, start: dict[int, int], now: floa
         emit(PlayerEliminated(t.seats[seat], table, seat, left + 1 + rank, start[seat],
                               group, by_stack, pol.elimination_article, now))
     structure = s.structure
-    if (len(s.alive()) == 2 and not s.heads_up
+    # Each elimination applied makes the room's players be counted afresh (every player of a festival):
+    # at most `len(start)` fewer are in now, so two left is possible only where `left` is two or fewer
+    if (left <= 2 and len(s.alive()) == 2 and not s.heads_up
             and (structure.heads_up_minutes is not None or not structure.heads_up_antes)):
         emit(HeadsUpStarted(pol.heads_up_article, now))

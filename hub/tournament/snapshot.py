@@ -67,14 +67,7 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
     alive = s.alive()
     rule = s.policy.payouts
     payouts: list[JSON] = list(rule.payouts(s.entries, s.buy_in_cents, players=len(s.players))) if rule else []
-    stopped = balancing.stopped_tables(s.counts(), s.policy)
-    tables: dict[str, JSON] = {}
-    for number, t in sorted(s.tables.items()):
-        seats: dict[str, JSON] = {
-            str(seat): {"player": name, "chips": s.players[name].chips, "status": _seat_status(s.players[name])}
-            for seat, name in sorted(t.seats.items())}
-        tables[str(number)] = {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level,
-                               "stopped": number in stopped, "seats": seats}
+    tables, registration = _seats_view(s)
     item = clock.item
     return {
         "schema": SNAPSHOT_SCHEMA, "name": s.name, "ruleset": s.policy.ruleset,
@@ -90,5 +83,24 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
         "payouts_cents": payouts, "hand_for_hand": s.hand_for_hand, "heads_up": s.heads_up,
         "final_table": s.final_table, "tables": tables, "moves": [m.to_dict() for m in moves],
         "chips_in_play": s.chips_total, "minutes": item.minutes, "schedule": _schedule(clock),
-        **_registration(s),
+        **registration,
     }
+
+
+def _seats_view(s: FloorState) -> tuple[dict[str, JSON], dict[str, JSON]]:
+    """Every table's seats and the registration: built from every player of the room, so once per record
+    applied (`FloorState.views`), not once per snapshot. Shared by the snapshots until then: read only."""
+    cached = s.views.get("snapshot")
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    stopped = balancing.stopped_tables(s.counts(), s.policy)
+    tables: dict[str, JSON] = {}
+    for number, t in sorted(s.tables.items()):
+        seats: dict[str, JSON] = {
+            str(seat): {"player": name, "chips": s.players[name].chips, "status": _seat_status(s.players[name])}
+            for seat, name in sorted(t.seats.items())}
+        tables[str(number)] = {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level,
+                               "stopped": number in stopped, "seats": seats}
+    view = (tables, _registration(s))
+    s.views["snapshot"] = view
+    return view

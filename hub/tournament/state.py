@@ -136,6 +136,9 @@ class FloorState:
     # The players still in, worked out once per record applied: a hand's end asks it several times, and a
     # festival has thousands of players (every status changes in `apply`'s handlers)
     _alive: list[PlayerState] | None = field(default=None, repr=False, compare=False)
+    # What views build from the players and tables (the clock's snapshot, once a second), kept until the
+    # next record applied: a quiet second of a festival rebuilds nothing
+    views: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def created(cls, event: TournamentCreated) -> FloorState:
@@ -158,6 +161,7 @@ class FloorState:
         if handler is None:
             raise EventError(f"cannot apply {type(event).__name__}")
         self._alive = None
+        self.views.clear()
         handler(self, event)
 
     def _unseat(self, player: PlayerState) -> None:

@@ -4,7 +4,6 @@ tags out against the reader's last frame, not against its clock (`Presence.heard
 from __future__ import annotations
 
 import queue
-import time
 from typing import Any
 
 from firmware_bridge import FaultCode, Heartbeat, ReaderFault, TagSeen
@@ -59,13 +58,22 @@ def test_a_second_without_frames_lifts_no_card_and_a_lost_tag_gone_still_times_o
     def cards(action: str) -> list[str]:
         return [str(e["card"]) for e in publisher.all() if e["type"] == f"card_{action}"]
 
+    checked: list[float] = []  # when the agent's thread judged the timeouts
+    check = agent._check_timeouts
+
+    def counted(now: float) -> None:
+        checked.append(now)
+        check(now)
+
+    agent._check_timeouts = counted  # type: ignore[method-assign]
     agent.start()
     try:
         out.put(LinkChanged(True, "scripted", clock.now()))
         scan(ace, king)
         assert wait_until(lambda: cards("arrived") == ["As", "Kd"], 5)
         clock.advance(1.5)  # not a frame for 1.5 s: less than the 3 s after which the reader is "stalled"
-        time.sleep(0.3)  # the agent's timeouts run every 0.05 s: several of them see the silence
+        silent = clock.now()
+        assert wait_until(lambda: sum(at >= silent for at in checked) >= 3, 5)  # several saw the silence
         scan(king)  # back; this scan misses the ace (RFID misses one scan now and then)
         clock.advance(0.05)
         scan(ace, king)
@@ -184,6 +192,7 @@ def test_a_seat_whose_reader_is_down_during_the_deal_raises_no_fault() -> None:
     events = _deal_with_seat_2_unseen(reader_down=True)
     assert [e for e in events if e["type"] == "fault"] == []
     status = [e for e in events if e["type"] == "reader_status"][-1]
-    assert status["state"] == "fault" and "(seat:2)" in str(status["detail"])
+    assert status["state"] == "fault" and "siège 2 (antenne 1)" in str(status["detail"])
+    assert " / seat 2 (antenna 1)" in str(status["detail"])
     control = _deal_with_seat_2_unseen(reader_down=False)  # a seat read empty is judged
     assert [e["kind"] for e in control if e["type"] == "fault"] == ["seat_skipped"]

@@ -11,9 +11,12 @@ from typing import Any
 
 import pytest
 
+from firmware_bridge import FaultCode
 from hub.dashboard import Dashboard, hash_password
 from hub.dashboard.auth import Sessions
 from hub.dashboard.model import DecisionTaken
+from hw.felt import Zone
+from table_agent import reader_words as words
 from tablewire import wire
 from tests.dashboard.conftest import PASSWORD
 from tests.dashboard.helpers import ScriptedRoom, SseClient
@@ -108,6 +111,21 @@ def test_offline_table_and_lost_reader_reach_the_room(room: ScriptedRoom, dashbo
         assert (lost["table"]["reader"], lost["table"]["reader_detail"]) == ("lost", "/dev/ttyACM0: no answer")
     finally:
         viewer.close()
+
+
+def test_a_silent_antenna_s_words_reach_the_page_data_whole_for_the_td_and_viewers(room: ScriptedRoom,
+                                                                                  dashboard: Dashboard) -> None:
+    """The agent's words for a silent seat antenna (French, English, what to do: the longest it says)
+    reach the room's data whole; they hold no card, so a viewer reads them too."""
+    said = words.fault(FaultCode.READER_TIMEOUT, words.place(5, Zone.seat_zone(3)), "reader chip silent", unread=True)
+    room.send(wire.ReaderStatus(**room._base("t1"), state="fault", detail=said))
+    room.settle()
+    cookie, _ = login(dashboard)
+    for who in (cookie, None):
+        _, body, _ = request(dashboard, "GET", "/api/room", cookie=who)
+        table = body["tables"]["t1"]
+        assert (table["reader"], table["reader_detail"]) == ("fault", said)
+    assert said.startswith("siège 3 (antenne 5) : ") and len(said) > 200
 
 
 def test_login_refused_with_a_bad_password_and_td_posts_need_the_csrf_token(dashboard: Dashboard) -> None:

@@ -130,7 +130,7 @@ def test_a_reader_module_silent_mid_hand_keeps_its_cards_and_gives_them_back(bro
             _drain(events)
             board.silence(seat1)
             assert wait(lambda: view["t1"].reader == "fault")
-            assert f"antenna {seat1} (seat:1)" in view["t1"].reader_detail
+            assert f"siège 1 (antenne {seat1})" in view["t1"].reader_detail
             scans = board.scans
             # the board goes on scanning the other antennas: 1.5 s of scans, three times the agent's
             # gone window and ten times the board's own (3 scans)

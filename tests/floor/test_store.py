@@ -281,3 +281,16 @@ def test_the_row_of_each_appended_event_is_known_without_a_query(tmp_path: Path)
         assert store.append_table_event("t2", "b", 1, b"e", 0.0)
         assert not store.append_table_event("t1", "b", 1, b"e", 0.0)  # a resend: stored before
         assert store.appended_row == store.table_event_row("t2", "b", 1) == 3
+
+
+def test_a_tournament_log_edited_by_hand_is_refused_in_plain_words(tmp_path: Path) -> None:
+    """The count is the last event's position (the log is only appended to): a row deleted by hand
+    would make it lie, so reading the log says so instead of deciding on a wrong count."""
+    path = tmp_path / "s.db"
+    with EventStore(path) as store:
+        store.append_tournament_events([{"type": "A"}, {"type": "B"}, {"type": "C"}])
+        assert store.count_tournament_events() == 3
+        store.run("DELETE FROM tournament_event WHERE id = 2")
+        with pytest.raises(StoreError, match=r"lacks tournament event 2 \(the next is 3\): the tournament's log "
+                                             r"was edited, restore it from a backup"):
+            list(store.tournament_events())

@@ -40,6 +40,13 @@ def connack(*, session_present: bool = False, code: int = 0, receive_max: int | 
     return bytes((mqtt5.CONNACK << 4,)) + mqtt5.varint(len(body)) + body
 
 
+async def serve_after_connack(conn: Conn) -> None:
+    """The script of a broker with nothing to say: CONNECT read, CONNACK plain, then served well."""
+    await conn.read()
+    conn.send(connack())
+    await conn.serve()
+
+
 def disconnect(code: int) -> bytes:
     return bytes((mqtt5.DISCONNECT << 4, 2, code, 0))
 

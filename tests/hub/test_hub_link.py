@@ -133,6 +133,34 @@ def test_a_refused_subscription_is_said_by_filter() -> None:
     link.loop.close()
 
 
+def test_wildcard_handlers_follow_every_subscribe_and_unsubscribe() -> None:
+    """A hub without the room's list hears each table through wildcards, matched once per topic and
+    remembered: a subscription made or dropped later still counts from the next message on."""
+    link = HubLink(client_id="tapis-hub", host="127.0.0.1", port=9)  # never started: handlers only
+    heard: list[str] = []
+
+    def deliver() -> None:
+        link._deliver(mqtt5.Incoming("room/table/t1/event", b"e", 0, False, 0))  # noqa: SLF001
+
+    drop_events = link.subscribe("room/table/+/event", lambda m: heard.append("events"))
+    deliver()
+    deliver()
+    assert heard == ["events", "events"]
+    drop_all = link.subscribe("room/#", lambda m: heard.append("all"))
+    heard.clear()
+    deliver()
+    assert sorted(heard) == ["all", "events"]
+    drop_events()
+    heard.clear()
+    deliver()
+    assert heard == ["all"]
+    drop_all()
+    heard.clear()
+    deliver()
+    assert heard == []
+    link.loop.close()
+
+
 def test_waiting_publishes_are_bounded_and_qos0_is_not_kept_offline() -> None:
     link = HubLink(client_id="hub-test", host="127.0.0.1", port=1, max_waiting=10)
     for k in range(15):

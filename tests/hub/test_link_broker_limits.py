@@ -15,7 +15,7 @@ from hub.edge import mqtt5
 from hub.edge.broker import EmbeddedBroker
 from hub.edge.link import HubLink
 from tablewire.mqtt import Message, MqttLink
-from tests.hub.fake_broker import Conn, FakeBroker, connack, disconnect, publish_with, take_unacked
+from tests.hub.fake_broker import Conn, FakeBroker, connack, disconnect, publish_with, serve_after_connack, take_unacked
 from tests.hub.link_harness import links, make_link
 from tests.support import wait_until
 
@@ -186,12 +186,7 @@ def test_what_the_broker_is_told_and_answers_at_the_edges(links: list[HubLink]) 
 
 def test_a_broker_that_answers_pings_is_kept_past_its_keepalives(links: list[HubLink]) -> None:
     """And once such a connection (up past the longest backoff) drops, the link is back at once."""
-    async def script(conn: Conn) -> None:
-        await conn.read()
-        conn.send(connack())
-        await conn.serve()
-
-    with FakeBroker(script) as broker:
+    with FakeBroker(serve_after_connack) as broker:
         link = make_link(links, broker.port, keepalive=2)
         link.start()
         assert wait_until(lambda: sum(f >> 4 == mqtt5.PINGREQ for f, _ in broker.connections[0].received) >= 4,
@@ -205,12 +200,7 @@ def test_a_broker_that_answers_pings_is_kept_past_its_keepalives(links: list[Hub
 
 def test_stop_says_disconnect_and_closes_the_connection(links: list[HubLink]) -> None:
     """A normal DISCONNECT (the broker drops the will), then the line closed, and no reconnect."""
-    async def script(conn: Conn) -> None:
-        await conn.read()
-        conn.send(connack())
-        await conn.serve()
-
-    with FakeBroker(script) as broker:
+    with FakeBroker(serve_after_connack) as broker:
         link = make_link(links, broker.port)
         link.start()
         link.stop()

@@ -16,7 +16,7 @@ import pytest
 
 from hub.edge import mqtt5
 from hub.edge.link import HubLink
-from tests.hub.fake_broker import Conn, FakeBroker, connack
+from tests.hub.fake_broker import FakeBroker, serve_after_connack
 from tests.hub.link_harness import Clocked, Wire, clocked, links, make_link, said
 
 __all__ = ["clocked", "links"]  # fixtures
@@ -43,12 +43,7 @@ def test_what_was_published_just_before_stop_reaches_the_broker_before_the_disco
         links: list[HubLink]) -> None:
     """The hub's last words at shutdown (its `offline` status, a table's final state) are written
     before the DISCONNECT, in the same turn: none is lost to the close."""
-    async def script(conn: Conn) -> None:
-        await conn.read()
-        conn.send(connack())
-        await conn.serve()
-
-    with FakeBroker(script) as broker:
+    with FakeBroker(serve_after_connack) as broker:
         link = make_link(links, broker.port)
         link.start()
 
@@ -63,13 +58,8 @@ def test_a_publish_after_the_link_stopped_is_said_in_the_debug_log(
         links: list[HubLink], caplog: pytest.LogCaptureFixture) -> None:
     """The dashboard's thread publishing while the hub shuts down: nothing raised, and the debug log
     says which message did not go."""
-    async def script(conn: Conn) -> None:
-        await conn.read()
-        conn.send(connack())
-        await conn.serve()
-
     caplog.set_level(logging.DEBUG, logger="hub.edge.link")
-    with FakeBroker(script) as broker:
+    with FakeBroker(serve_after_connack) as broker:
         link = make_link(links, broker.port)
         link.start()
         link.stop()
@@ -79,12 +69,7 @@ def test_a_publish_after_the_link_stopped_is_said_in_the_debug_log(
 
 def test_small_packets_leave_at_once_without_waiting_for_more(links: list[HubLink]) -> None:
     """TCP_NODELAY: a table's command is a few bytes; the kernel must not hold it back 40 ms for more."""
-    async def script(conn: Conn) -> None:
-        await conn.read()
-        conn.send(connack())
-        await conn.serve()
-
-    with FakeBroker(script) as broker:
+    with FakeBroker(serve_after_connack) as broker:
         link = make_link(links, broker.port)
         link.start()
         assert link._transport is not None
@@ -325,12 +310,7 @@ def test_a_pause_on_reading_holds_across_a_reconnect_until_lifted(clocked: Clock
 def test_stop_returns_promptly_once_the_close_is_written(links: list[HubLink]) -> None:
     """`tapis hub` shutting down (systemd's stop, a TD's Ctrl-C): the link lets the close reach the socket
     (a twentieth of a second), not a second or more, before its loop ends."""
-    async def script(conn: Conn) -> None:
-        await conn.read()
-        conn.send(connack())
-        await conn.serve()
-
-    with FakeBroker(script) as broker:
+    with FakeBroker(serve_after_connack) as broker:
         link = make_link(links, broker.port)
         link.start()
         started = time.monotonic()

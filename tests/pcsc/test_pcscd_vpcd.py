@@ -237,7 +237,7 @@ def test_a_pcsc_reader_unplugged_mid_hand_keeps_its_card_and_gives_it_back(pcscd
 
         cables.unplug(seat)
         eventually(lambda: of("reader_status")[-1]["state"] == "fault", what="reader at fault")
-        assert "antenna 0 (seat:1)" in str(of("reader_status")[-1]["detail"])
+        assert "siège 1 (antenne 0)" in str(of("reader_status")[-1]["detail"])
         scans_pass(30)  # 1.5 s: three times the agent's gone window
         assert of("card_left") == [] and agent.zones.zone_of(ace.hex().upper()) is not None
 

@@ -77,6 +77,13 @@ add("clean_session", "cdc-2013",
     + [act(4, "check"), act(9, "check"), act(2, "check")],
     [], None)
 
+# The reader board resets on its own between the two rounds of the deal: set scanning again by the
+# agent, the cards it reports again are not dealt twice (no fault), the second round is seen.
+add("reader_reboot_mid_deal_cdc-2013", "cdc-2013",
+    deal()[:4] + [{"reboot": {}}] + deal()[4:] + PREFLOP + FLOP + CHECKS + [{"reboot": {}}] + TURN + CHECKS
+    + RIVER + CHECKS,
+    [], "showdown")
+
 for rs, article in [("cdc-2013", "cdc-2013 6.3"), ("cpt87", "cpt87 6.3")]:
     add(f"boxed_card_{rs}", rs, deal()[:3] + [{"tray": "5h"}] + deal()[3:] + PREFLOP + FLOP + CHECKS,
         [fault("boxed_card", "set_aside", article)], None)

@@ -103,3 +103,13 @@ def test_the_sheet_at_a_break_and_at_the_end_of_a_day() -> None:
     assert "Tirage du jour 2 / Day 2 seat draw" in bags_text(data)
     with pytest.raises(FloorError, match="day 2 has not ended"):
         sheet(t.state, day=2)
+
+
+def test_the_printed_sheet_names_tables_as_the_dashboard_does() -> None:
+    """« Table 3 », capital and all, as on the dashboard and the table's screen; « Tables 2, 5 »."""
+    row = {"table": 1, "seat": 3, "player": "Bea", "chips": 39_000, "bag": 2, "next_table": 2, "next_seat": 5}
+    data = {"kind": "day_end", "day": 1, "next_day": 2, "name": "Pouques", "players_left": 2, "chips_total": 78_000,
+            "average": 39_000, "rows": [row], "draw": [], "buttons": []}
+    assert "Table 2 siège/seat 5" in bags_text(data)
+    assert "! Table 3 : donne en cours" in bags_text({**data, "kind": "play", "level": 4, "in_hand": [3]})
+    assert "! Tables 2, 5 : donne en cours" in bags_text({**data, "kind": "play", "level": 4, "in_hand": [2, 5]})

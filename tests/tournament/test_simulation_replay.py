@@ -72,3 +72,20 @@ def test_bad_records_are_refused() -> None:
         event_from_dict({"type": "HandEnded", "table": 1})
     good = HandEnded(1, 2, ((3, 400),), 5.0).to_dict()
     assert good["stacks"] == [[3, 400]] and good["schema"] == 1
+
+
+def test_the_snapshot_built_once_per_record_is_the_one_built_afresh() -> None:
+    """The clock's snapshot keeps its seats view until the next record applied (`FloorState.views`): at
+    every point of a whole tournament it says what a snapshot built from nothing says."""
+    played, _ = play("cdc-2013", seed=5)
+    events = list(played.events)
+    t = Tournament.replay(events[:1])
+    checked = 0
+    for event in events[1:]:
+        t.snapshot(10**7)  # the view kept from before this record
+        t.apply(event)
+        kept = t.snapshot(10**7)
+        t.state.views.clear()
+        assert kept == t.snapshot(10**7), type(event).__name__
+        checked += 1
+    assert checked > 500

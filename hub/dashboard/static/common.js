@@ -236,6 +236,22 @@ const RECEIVED = {};  // table -> when the page received its snapshot (its own c
 function blocked(s) { return blockedWhy(s).length > 0; }
 // In the page's language (French unless the TD switched to English), as every word on the page.
 function blockedText(s) { return blockedWhy(s).map(([fr, en]) => LANG === "fr" ? fr : en).join(" · "); }
+// What the table's agent says of its reader (docs/dashboard.md): written « français /
+// English » by the table, so the page shows its language's half, the whole in the tooltip. A table's
+// free text over MQTT: put as text (never markup) and cut. Said when the reader is at fault or lost; on
+// the table's own page also when connected (its firmware, a restart, an antenna reading again).
+const READER_WORDS = 160;
+function readerWords(detail) {
+  const whole = String(detail || "").trim(), cut = whole.indexOf(" / ");
+  const said = cut < 0 ? whole : LANG === "fr" ? whole.slice(0, cut) : whole.slice(cut + 3);
+  return said.length > READER_WORDS ? said.slice(0, READER_WORDS - 1) + "…" : said;
+}
+function readerDetail(s) {
+  const bad = s.reader === "fault" || s.reader === "lost";
+  if (!s.reader_detail || !(bad || (s.reader === "connected" && document.querySelector("main.table-view")))) return null;
+  return el("div", { class: "text reader-detail" + (bad ? " bad" : ""), title: String(s.reader_detail).slice(0, 400) },
+    `${t("reader")}${colon()}${typo(readerWords(s.reader_detail))}`);
+}
 function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.open && (!table || f.table === table)); }
 
 function renderTable(s) {
@@ -268,7 +284,7 @@ function renderTable(s) {
   const awaiting = open.some(f => f.needs_decision);
   const why = blockedText(s);
   return el("div", { class: "table" + (s.online ? "" : " offline") + (open.length ? " faulty" : "") + (why ? " blocked" : "") + (awaiting ? " awaiting" : ""), id: "table-" + s.table, "data-table": s.table, title: why },
-    head, why ? el("div", { class: "text blocked-why" }, "⚠ " + why) : null, board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged, cancelButton(s));
+    head, why ? el("div", { class: "text blocked-why" }, "⚠ " + why) : null, readerDetail(s), board, rows.length ? el("table", { class: "seats" }, rows) : unmanaged, cancelButton(s));
 }
 
 // "Annuler la donne": a table blocked mid-hand is unblocked by the TD; the answer cites the ruleset's article.

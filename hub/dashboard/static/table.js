@@ -16,6 +16,7 @@ function line(e) {
   if (e.type === "hand_end") bits.push(e.result ? label("result", e.result) : "", (e.board || []).map(face).join(" "));
   if (e.type === "hand_start") bits.push(`${t("hand")} ${e.hand}`);
   if (e.type === "table_status") bits.push(label("online", String(!!e.online)));
+  if (e.type === "reader" && e.detail) bits.push(typo(readerWords(e.detail)));  // the table's words, as text
   return el("div", {}, bits.filter(Boolean).join(" · "));
 }
 function draw() {

@@ -1,0 +1,65 @@
+"""`ResetWatch`: which of a reader board's frames call for its settings again, and which say it reset."""
+
+from __future__ import annotations
+
+from firmware_bridge import FaultCode, Frame, Heartbeat, Hello, ReaderFault, TagSeen
+from hw.profile import TableProfile
+from table_agent.board_reset import RETELLS, Answer, ResetWatch
+from table_agent.reader import BoardRestarted
+from table_agent.tools import ScanView
+
+HELLO = Hello(1, 13, "tapis-ref 1")
+REBOOTED = ReaderFault(None, FaultCode.REBOOTED, "watchdog reset")
+ACE = bytes.fromhex("04A1B2C3")
+
+
+def answers(watch: ResetWatch, *frames: Frame) -> list[Answer]:
+    return [watch.frame(f) for f in frames]
+
+
+def settled() -> ResetWatch:
+    """A port open for a while: the board answered HostHello and has been scanning."""
+    watch = ResetWatch()
+    assert answers(watch, HELLO, Heartbeat(5000, 100), TagSeen(0, ACE)) == [Answer()] * 3
+    return watch
+
+
+def test_a_reset_is_answered_once_however_it_is_said() -> None:
+    assert answers(settled(), HELLO, REBOOTED) == [Answer(True, "unasked Hello"), Answer()]
+    assert answers(settled(), HELLO) == [Answer(True, "unasked Hello")]  # firmware before REBOOTED
+    assert answers(settled(), REBOOTED) == [Answer(True, "REBOOTED watchdog reset")]  # its Hello lost
+
+
+def test_both_lost_on_the_line_the_heartbeat_uptime_going_back_says_it() -> None:
+    watch = settled()
+    assert watch.frame(Heartbeat(1000, 0)) == Answer(True, "heartbeat uptime went back")
+    assert watch.frame(Heartbeat(2000, 20)) == Answer()
+    # the board's uptime wraps after 49.7 days: that is no reset
+    watch = settled()
+    assert answers(watch, Heartbeat(0xFFFF_FF00, 20), Heartbeat(200, 40)) == [Answer(), Answer()]
+
+
+def test_a_board_that_said_hello_before_anything_else_gets_the_settings_unsaid() -> None:
+    watch = ResetWatch()  # its boot Hello waited on the line, then the answer to HostHello
+    assert answers(watch, HELLO, HELLO, Heartbeat(1000, 20)) == [Answer(), Answer(resend=True), Answer()]
+    watch = ResetWatch()  # it reset just before the port opened: said, and the answer still comes
+    assert answers(watch, HELLO, REBOOTED, HELLO) == [Answer(), Answer(True, "REBOOTED watchdog reset"),
+                                                      Answer()]
+    watch = ResetWatch()  # it reset as the port opened, after its answer
+    assert answers(watch, HELLO, HELLO, REBOOTED) == [Answer(), Answer(resend=True),
+                                                      Answer(False, "REBOOTED watchdog reset")]
+
+
+def test_a_start_scan_lost_on_the_line_is_sent_again_a_few_times_then_no_more() -> None:
+    watch = settled()
+    assert watch.frame(HELLO) == Answer(True, "unasked Hello")
+    beats = [watch.frame(Heartbeat(1000 * s, 0)) for s in range(1, 2 * RETELLS + 5)]
+    assert [b.resend for b in beats] == [False, True] * RETELLS + [False] * 4
+    assert watch.frame(Heartbeat(1000 * (2 * RETELLS + 5), 1)) == Answer()  # it scans at last
+    assert [watch.frame(Heartbeat(1000 * s, 0)).resend for s in (30, 31)] == [False, True]  # asked afresh
+
+
+def test_the_installer_scan_says_the_board_restarted() -> None:
+    view = ScanView(TableProfile.default("t1", seats=9))
+    assert view.feed(BoardRestarted("REBOOTED watchdog reset", 1.0)) == [
+        "   0.00s  ! board restarted (REBOOTED watchdog reset): settings and StartScan sent again"]
