@@ -1,5 +1,5 @@
 """What a reader worker hands the table agent on its queue: frames read, the link up or down, a
-frame refused, the board restarted.
+frame refused, the board restarted, the board that will not scan.
 
 Both workers put these: the serial reader board's (`table_agent.reader`) and the PC/SC reader's
 (`hw.pcsc_worker`); here, under both, so `hw` needs nothing of the table agent. Pure data.
@@ -42,4 +42,13 @@ class BoardRestarted:
     at: float
 
 
-ReaderItem = FramesRead | LinkChanged | FrameRejected | BoardRestarted
+@dataclass(frozen=True, slots=True)
+class BoardIdle:
+    """The board has counted no scan since its settings and `StartScan` went `tries` times: it will not
+    read (a fault the host cannot mend by writing to it). Said once, until it scans again."""
+
+    tries: int
+    at: float
+
+
+ReaderItem = FramesRead | LinkChanged | FrameRejected | BoardRestarted | BoardIdle

@@ -41,6 +41,7 @@ from table_agent.outbox import Outbox, OutboxSender
 from table_agent.presence import Presence
 from table_agent.read_order import Item
 from table_agent.reader import (
+    BoardIdle,
     BoardRestarted,
     FrameRejected,
     FramesRead,
@@ -187,6 +188,7 @@ class TableAgent:
         self._last_frame_at: float | None = None
         self._stalled = False
         self._reader_state: dict[str, object] | None = None
+        self._board_idle = False  # the board would not scan however often told (`BoardIdle`), until it does
         self._listeners: list[Callable[[ZoneEvent], None]] = []
         self._panel: PanelPort | None = None
         self._stop = threading.Event()
@@ -289,6 +291,11 @@ class TableAgent:
             self._link_changed(item)
         elif isinstance(item, BoardRestarted):
             self._board_restarted(item)
+        elif isinstance(item, BoardIdle):
+            self._board_idle = True
+            log.error("table %s: the reader board does not scan after its settings and StartScan went %d times: "
+                      "the table reads no card until it is restarted", self.table, item.tries)
+            self._reader_status("fault", words.board_idle(item.tries), **self._board_facts())
         elif isinstance(item, _Reconnected):
             self._resend()
             if self._reader_state is not None:  # a hub that was away learns the reader's state again
@@ -376,6 +383,9 @@ class TableAgent:
                 self._zone_events(self.presence.end_scan())
             if frame.scans:  # a reset board told to scan again reads again
                 self.presence.reading(at)
+                if self._board_idle:
+                    self._board_idle = False
+                    self._reader_status("connected", words.board_scans_again(), **self._board_facts())
             self._paced(frame)
         elif isinstance(frame, Hello):
             if frame.version != PROTOCOL_VERSION:
@@ -462,8 +472,11 @@ class TableAgent:
         self.stats.restarts += 1
         log.warning("table %s: reader board restarted (%s): settings and StartScan sent again",
                     self.table, item.detail)
-        self._reader_status("connected", RESTARTED, **{k: v for k, v in (self._reader_state or {}).items()
-                                                       if k in ("firmware", "antennas")})
+        self._reader_status("connected", RESTARTED, **self._board_facts())
+
+    def _board_facts(self) -> dict[str, object]:
+        """What the board's Hello said (firmware, antennas), kept on a status that changes its words."""
+        return {k: v for k, v in (self._reader_state or {}).items() if k in ("firmware", "antennas")}
 
     def _check_timeouts(self, now: float) -> None:
         self._zone_events(self.presence.tick(now))

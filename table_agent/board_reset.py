@@ -15,7 +15,8 @@ restarted. Pure: the reader worker (`table_agent.reader`), which alone writes to
 - A `StartScan` lost on the line (host frames are dropped silently when damaged, the host repeats
   what it cares about): two heartbeats in a row counting no scan since the settings went, and they go
   again; at most `RETELLS` times in a row, then the host stops asking (a board that will not scan is
-  no reason to write to it every two seconds for good).
+  no reason to write to it every two seconds for good) and says so once (`idle`): the table is blind
+  until someone restarts the board, and the TD must know it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ _HALF_U32 = 1 << 31  # an uptime going back by less than this is a reset; by mor
 class Answer:
     resend: bool = False  # send the settings and StartScan again
     restarted: str = ""  # the board reset: what said it ("" for nothing to tell)
+    idle: bool = False  # the settings went `RETELLS` times and it still counts no scan: it will not read
 
 
 NOTHING = Answer()
@@ -50,6 +52,7 @@ class ResetWatch:
         self._uptime: int | None = None
         self._sent()
         self._retold = 0
+        self._idle_said = False
 
     def _sent(self) -> None:
         self._idle_beats = 0
@@ -57,6 +60,7 @@ class ResetWatch:
     def _restart(self, said: str, *, resend: bool = True) -> Answer:
         self._uptime = None  # the next heartbeat counts from the reset
         self._retold = 0
+        self._idle_said = False
         if resend:
             self._sent()
         return Answer(resend, said)
@@ -93,10 +97,16 @@ class ResetWatch:
             return answer
         if beat.scans:
             self._idle_beats = self._retold = 0
+            self._idle_said = False
             return NOTHING
         self._idle_beats += 1
-        if self._idle_beats < IDLE_BEATS or self._retold >= RETELLS:
+        if self._idle_beats < IDLE_BEATS:
             return NOTHING
+        if self._retold >= RETELLS:
+            if self._idle_said:
+                return NOTHING
+            self._idle_said = True
+            return Answer(idle=True)
         self._retold += 1
         self._sent()
         return Answer(resend=True)

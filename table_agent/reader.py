@@ -32,7 +32,7 @@ from firmware_bridge import (
     encode,
 )
 from hw.ports import ByteLink, Clock
-from hw.reads import BoardRestarted, FrameRejected, FramesRead, LinkChanged
+from hw.reads import BoardIdle, BoardRestarted, FrameRejected, FramesRead, LinkChanged
 from hw.reconnect import Reconnect
 from table_agent.board_reset import RETELLS, ResetWatch
 
@@ -123,6 +123,10 @@ class ReaderWorker:
                     if self.resets.retold and not answer.restarted:
                         log.warning("reader board counts no scan after StartScan: settings and StartScan sent "
                                     "again (%d of %d)", self.resets.retold, RETELLS)
+                if answer.idle:  # the agent says it (journal, reader status)
+                    self._out.put(FramesRead(frames[start:i + 1], at))
+                    start = i + 1
+                    self._out.put(BoardIdle(RETELLS, at))
                 if answer.restarted:
                     self._out.put(FramesRead(frames[start:i + 1], at))
                     start = i + 1

@@ -88,6 +88,18 @@ def link_lost(said: str) -> str:
                 f"link to the reader lost ({said}); check its USB cable")
 
 
+def board_idle(tries: int) -> str:
+    """The board counts no scan though its settings and StartScan went `tries` times: the table is blind."""
+    return both(f"la carte lecteur ne lit plus (relancée {tries} fois sans effet) : aucune carte n'est vue ; "
+                "la débrancher puis la rebrancher",
+                f"the reader board does not scan (told {tries} times to no effect): no card is seen; "
+                "unplug it and plug it back in")
+
+
+def board_scans_again() -> str:
+    return both("la carte lecteur lit de nouveau", "the reader board scans again")
+
+
 def wrong_protocol(board: int, agent: int) -> str:
     return both(f"la carte lecteur parle le protocole v{board}, l'agent le v{agent} : mettre à jour l'un ou l'autre",
                 f"the reader board speaks protocol v{board}, this agent v{agent}: update one or the other")

@@ -51,7 +51,7 @@ from table_agent.doctor import (  # noqa: F401
     ntp_synchronised,
     parse_pcsc_readers,
 )
-from table_agent.reader import BoardRestarted, FrameRejected, FramesRead, LinkChanged, ReaderWorker
+from table_agent.reader import BoardIdle, BoardRestarted, FrameRejected, FramesRead, LinkChanged, ReaderWorker
 
 # --- scan: live reads while antennas are laid --------------------------------------------------------
 
@@ -92,6 +92,8 @@ class ScanView:
             lines.append(f"{stamp}  reader {'connected' if item.up else 'LOST'}: {item.detail}")
         elif isinstance(item, BoardRestarted):  # the tags it reports again were here: no "+" lines
             lines.append(f"{stamp}  ! board restarted ({item.detail}): settings and StartScan sent again")
+        elif isinstance(item, BoardIdle):
+            lines.append(f"{stamp}  ! board counts no scan after StartScan sent {item.tries} times: restart it")
         elif isinstance(item, FrameRejected):
             self.rejected += 1
         elif isinstance(item, FramesRead):

@@ -55,6 +55,8 @@ def test_a_start_scan_lost_on_the_line_is_sent_again_a_few_times_then_no_more() 
     assert watch.frame(HELLO) == Answer(True, "unasked Hello")
     beats = [watch.frame(Heartbeat(1000 * s, 0)) for s in range(1, 2 * RETELLS + 5)]
     assert [b.resend for b in beats] == [False, True] * RETELLS + [False] * 4
+    # then the host stops asking and says, once, that the board will not read
+    assert [b.idle for b in beats] == [False] * (2 * RETELLS + 1) + [True, False, False]
     assert watch.frame(Heartbeat(1000 * (2 * RETELLS + 5), 1)) == Answer()  # it scans at last
     assert [watch.frame(Heartbeat(1000 * s, 0)).resend for s in (30, 31)] == [False, True]  # asked afresh
 

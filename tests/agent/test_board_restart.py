@@ -26,7 +26,9 @@ from firmware_bridge import (
 from hw.decks import DeckRegistry
 from hw.ports import ManualClock
 from hw.profile import TableProfile
+from table_agent import reader_words as words
 from table_agent.agent import RESTARTED, TableAgent
+from table_agent.board_reset import RETELLS
 from tests.pcsc.agent_fakes import RecordingPublisher
 from tests.support import wait_until
 
@@ -178,3 +180,35 @@ def test_the_boot_hello_of_a_board_that_came_up_with_the_port_is_no_restart() ->
         assert link.sent()[:4] == [HostHello(1), *SETTINGS]
     finally:
         agent.stop()
+
+
+def test_a_board_that_will_not_scan_however_often_told_is_a_fault_until_it_scans(table) -> None:  # type: ignore[no-untyped-def]
+    """A reset board that never takes StartScan (a fault the agent cannot mend by writing to it): after
+    three tries the agent stops asking and the reader is « en défaut », with what to do, so that the TD
+    knows the table reads no card; once the board scans again, it says so."""
+    agent, link, publisher, registry, clock = table
+    link.board_says(Heartbeat(1000, 20))
+    link.board_says(HELLO, REBOOTED)
+    assert wait_until(lambda: link.sent() == [HostHello(1), *SETTINGS, *SETTINGS], 5)
+    second = 1
+    while not _events(publisher, "reader_status") or _events(publisher, "reader_status")[-1]["state"] != "fault":
+        assert second <= 2 * RETELLS + 2, "the board's idleness was never said"
+        clock.advance(1.0)
+        _handled(agent, link, Heartbeat(second * 1000, 0))
+        second += 1
+    assert link.sent() == [HostHello(1), *SETTINGS, *SETTINGS] + [*SETTINGS] * RETELLS
+    status = _events(publisher, "reader_status")[-1]
+    assert status["detail"] == words.board_idle(RETELLS) and status["firmware"] == "tapis-ref 1"
+    assert "la débrancher puis la rebrancher" in str(status["detail"])
+    for _ in range(3):  # said once, and nothing more written to a board that will not listen
+        clock.advance(1.0)
+        _handled(agent, link, Heartbeat(second * 1000, 0))
+        second += 1
+    # (the outbox sends again what the hub has not acknowledged: one status is one seq)
+    idle = {e["seq"] for e in _events(publisher, "reader_status") if e["detail"] == words.board_idle(RETELLS)}
+    assert len(idle) == 1
+    assert len(link.sent()) == 1 + 3 * (2 + RETELLS)
+    clock.advance(1.0)
+    _handled(agent, link, Heartbeat(second * 1000, 1))  # someone restarted it by hand: it scans
+    status = _events(publisher, "reader_status")[-1]
+    assert (status["state"], status["detail"]) == ("connected", words.board_scans_again())

@@ -12,6 +12,7 @@ from hw.felt import Zone
 from hw.ports import ManualClock
 from hw.profile import TableProfile
 from hw.reads import BoardRestarted
+from table_agent import reader_words as words
 from table_agent.agent import TableAgent
 from table_agent.reader import FramesRead, LinkChanged
 from tests.agent.test_reader_silence import ScriptedReader
@@ -89,3 +90,10 @@ def test_the_place_is_named_as_the_dealer_knows_it_and_what_to_do_is_said() -> N
     assert details[-1].startswith("liaison avec le lecteur perdue ([Errno 5] Input/output error)")
     assert details[1].startswith(f"la carte lecteur parle le protocole v{PROTOCOL_VERSION + 1}, l'agent le "
                                  f"v{PROTOCOL_VERSION}")
+
+
+def test_the_board_that_will_not_scan_is_said_as_the_others() -> None:
+    for detail in (words.board_idle(3), words.board_scans_again()):
+        assert not RAW.search(detail), detail
+        fr, slash, en = detail.partition(" / ")
+        assert slash and any(w in fr for w in FRENCH) and any(w in en for w in ENGLISH), detail
