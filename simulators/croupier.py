@@ -55,6 +55,14 @@ _GATE = {"flop": "preflop", "turn": "flop", "river": "turn"}  # the round that m
 _WITHOUT_BURN = {"turn": FaultKind.TURN_WITHOUT_BURN, "river": FaultKind.RIVER_WITHOUT_BURN}
 
 
+def _before(betting: BettingCmd | None, pressed: tuple[str, int] | None) -> bool:
+    """`betting` still asks the seat whose action was just pressed, on the same street: the hub sent it
+    before that action reached it (after it, that seat cannot be the next to act: another seat acts, or
+    the round closes, or the TD is waited for)."""
+    return (pressed is not None and betting is not None and betting.open and not betting.td_wait
+            and (betting.street, betting.to_act) == pressed)
+
+
 class Croupier:
     def __init__(self, *, agent: TableAgent, felt: Felt, rng: random.Random, pace: float,
                  stop: threading.Event, boxed_rate: float = 0.0, bet: int = 200,
@@ -168,6 +176,7 @@ class Croupier:
         board = 0
         while watch.result is None and watch.hand == ctx.hand:
             betting = watch.betting
+            pressed: tuple[str, int] | None = None  # the street and seat of the action just pressed
             if betting is None:
                 pass
             elif betting.td_wait:
@@ -201,6 +210,7 @@ class Croupier:
                     fault = None
                 else:
                     self._act(betting.to_act, betting.to_call, betting.max_to)
+                    pressed = (betting.street, betting.to_act)
                 if missing:  # the table sees the short hand at this first action: play stops for the ruling
                     missing = False
                     ruling = self.ruling(FaultKind.MISSING_HOLE_CARD, ctx)
@@ -215,7 +225,10 @@ class Croupier:
                 if made:
                     fault = None
                 board += 3 if name == "flop" else 1
-            if not self.wait(lambda: watch.betting is not betting or watch.result is not None):  # noqa: B023
+            # A betting state the hub sent before it had the action just pressed (a card event's, on its
+            # way meanwhile) still shows that seat to act: a dealer does not take it for a second turn
+            if not self.wait(lambda: watch.result is not None or watch.hand != ctx.hand or (  # noqa: B023
+                    watch.betting is not betting and not _before(watch.betting, pressed))):  # noqa: B023
                 return self.gave_up()
         if self.stop.wait(self.pace * 4):  # the showdown is looked at
             return None

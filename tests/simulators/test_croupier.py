@@ -88,3 +88,25 @@ def test_a_stopped_croupier_stops_at_once() -> None:
     croupier, _, _, _ = table()
     croupier.stop.set()
     assert croupier.play_hand() is False and croupier.stuck == 0
+
+
+class LateHub(Agent):
+    """A hub whose betting state, sent before it had the croupier's press (a card event's, say), reaches the
+    table after the press: it still shows the seat just pressed to act. Then nothing more."""
+
+    def player_action(self, seat: int, action: str, to: int | None = None) -> None:
+        super().player_action(seat, action, to)
+        if len(self.presses) == 1:
+            self.watch.command(wire.BettingCmd(hand=self._hand, street="preflop", open=True, to_act=1, to_call=100))
+
+
+def test_a_betting_state_sent_before_the_press_is_not_a_second_turn_for_that_seat() -> None:
+    """pouques-2020 extra_hole_card in CI: the croupier pressed seat 4, a state the hub had sent before
+    (seat 4 to act) came after, and it pressed seat 4 again: out of turn, binding, and the hand stuck."""
+    profile = TableProfile.default("t1", seats=9)
+    felt = Felt(profile=profile, registry=DeckRegistry.generate(["t1"]), board=Antennas())
+    agent = LateHub(Zones(felt, profile))
+    croupier = Croupier(agent=agent, felt=felt, rng=random.Random(1), pace=0.001,  # type: ignore[arg-type]
+                        stop=threading.Event(), stuck_after=0.2)
+    assert croupier.play_hand() is True and croupier.stuck == 1  # the hub never moved on: given up
+    assert [seat for seat, _ in agent.presses] == [1]  # pressed once, not again on the stale state
