@@ -58,11 +58,11 @@ class Agent:
         self.presses.append((seat, action))
 
 
-def table() -> tuple[Croupier, Agent, Felt, Zones]:
+def table(hub: type[Agent] = Agent) -> tuple[Croupier, Agent, Felt, Zones]:
     profile = TableProfile.default("t1", seats=9)
     felt = Felt(profile=profile, registry=DeckRegistry.generate(["t1"]), board=Antennas())
     zones = Zones(felt, profile)
-    agent = Agent(zones)
+    agent = hub(zones)
     croupier = Croupier(agent=agent, felt=felt, rng=random.Random(1), pace=0.001,  # type: ignore[arg-type]
                         stop=threading.Event(), stuck_after=0.2)
     return croupier, agent, felt, zones
@@ -103,10 +103,6 @@ class LateHub(Agent):
 def test_a_betting_state_sent_before_the_press_is_not_a_second_turn_for_that_seat() -> None:
     """pouques-2020 extra_hole_card in CI: the croupier pressed seat 4, a state the hub had sent before
     (seat 4 to act) came after, and it pressed seat 4 again: out of turn, binding, and the hand stuck."""
-    profile = TableProfile.default("t1", seats=9)
-    felt = Felt(profile=profile, registry=DeckRegistry.generate(["t1"]), board=Antennas())
-    agent = LateHub(Zones(felt, profile))
-    croupier = Croupier(agent=agent, felt=felt, rng=random.Random(1), pace=0.001,  # type: ignore[arg-type]
-                        stop=threading.Event(), stuck_after=0.2)
+    croupier, agent, _, _ = table(LateHub)
     assert croupier.play_hand() is True and croupier.stuck == 1  # the hub never moved on: given up
     assert [seat for seat, _ in agent.presses] == [1]  # pressed once, not again on the stale state
