@@ -89,6 +89,8 @@ class Croupier:
         self.faults = faults
         self.allin_rate = allin_rate
         self._opening: int | None = None  # the first amount to call this hand (about the big blind)
+        # The street and seat of the action just pressed, until the hub is seen past it (`_before`)
+        self._pressed: tuple[str, int] | None = None
         self._act_on_panel = act
         self._new_hand = new_hand or agent.new_hand
         self.td_waits = 0  # times this table stopped for the TD's decision
@@ -161,7 +163,7 @@ class Croupier:
         seats = sorted(ctx.seats)
         start = seats.index(ctx.first_to_deal)
         order = seats[start:] + seats[:start]
-        self.cards, self._opening = HandCards(deck=deck, order=order), None
+        self.cards, self._opening, self._pressed = HandCards(deck=deck, order=order), None, None
         fault = self.faults.for_hand() if self.faults is not None else None
         if fault is not None and not self._can_make(fault, ctx):
             assert self.faults is not None
@@ -176,7 +178,14 @@ class Croupier:
         board = 0
         while watch.result is None and watch.hand == ctx.hand:
             betting = watch.betting
-            pressed: tuple[str, int] | None = None  # the street and seat of the action just pressed
+            if _before(betting, self._pressed):
+                # A betting state the hub sent before it had the action just pressed (a card event's, on
+                # its way meanwhile) still shows that seat to act: a dealer does not take it for a second turn
+                if not self.wait(lambda: watch.result is not None or watch.hand != ctx.hand
+                                 or not _before(watch.betting, self._pressed)):
+                    return self.gave_up()
+                continue
+            self._pressed = None  # the hub is past it: that seat may be asked again (a raise came round)
             if betting is None:
                 pass
             elif betting.td_wait:
@@ -197,6 +206,7 @@ class Croupier:
                     if fault is FaultKind.INSUFFICIENT_BET and croupier_faults.short_raise(self, betting):
                         fault = None
                         self._opening = betting.to_call
+                        self._pressed = (betting.street, betting.to_act)
                         self.wait(lambda: watch.betting is not betting or watch.result is not None)  # noqa: B023
                         continue
                     self._opening = betting.to_call
@@ -210,7 +220,7 @@ class Croupier:
                     fault = None
                 else:
                     self._act(betting.to_act, betting.to_call, betting.max_to)
-                    pressed = (betting.street, betting.to_act)
+                    self._pressed = (betting.street, betting.to_act)
                 if missing:  # the table sees the short hand at this first action: play stops for the ruling
                     missing = False
                     ruling = self.ruling(FaultKind.MISSING_HOLE_CARD, ctx)
@@ -225,10 +235,7 @@ class Croupier:
                 if made:
                     fault = None
                 board += 3 if name == "flop" else 1
-            # A betting state the hub sent before it had the action just pressed (a card event's, on its
-            # way meanwhile) still shows that seat to act: a dealer does not take it for a second turn
-            if not self.wait(lambda: watch.result is not None or watch.hand != ctx.hand or (  # noqa: B023
-                    watch.betting is not betting and not _before(watch.betting, pressed))):  # noqa: B023
+            if not self.wait(lambda: watch.betting is not betting or watch.result is not None):  # noqa: B023
                 return self.gave_up()
         if self.stop.wait(self.pace * 4):  # the showdown is looked at
             return None
@@ -436,6 +443,8 @@ class Croupier:
             if not self.pause():
                 return None
             self.agent.player_action(first, "check")
+            street = _NEXT_NAME.get(len(self.cards.board))
+            self._pressed = None if street is None else (street, first)
         return True
 
     # --- faults made on purpose, and their rulings carried out -------------------------------------
