@@ -57,6 +57,11 @@ def _seeds() -> Mapping[str, Rulebook]:
     return _BOOKS
 
 
+def known_books() -> Mapping[str, Rulebook]:
+    """Every known rulebook by id, seeds read (the betting engine's look-up, once a hand)."""
+    return _seeds()
+
+
 def register(book: Rulebook) -> Rulebook:
     """Makes `book.id` known to the engines; the same id twice must be the same rules."""
     _seeds()
@@ -150,5 +155,5 @@ class BookView(Mapping[str, Rulebook]):
         return len(_seeds())
 
 
-__all__ = ["SEED_IDS", "BookView", "Rulebook", "RulebookError", "from_stored", "get", "known", "load_file",
-           "one_line", "parse", "register", "register_file", "seed_of", "stored"]
+__all__ = ["SEED_IDS", "BookView", "Rulebook", "RulebookError", "from_stored", "get", "known", "known_books",
+           "load_file", "one_line", "parse", "register", "register_file", "seed_of", "stored"]

@@ -12,7 +12,7 @@ from typing import cast
 
 from hub.rules import out_of_turn, showdown, timecall
 from hub.rules.betting import full_raise_marker, judge_wager, min_raise_to, reopened
-from hub.rules.evaluator import parse_card
+from hub.rules.evaluator import _CARDS, parse_card
 from hub.rules.games import NLHE, Betting, Game
 from hub.rules.positions import Level, Positions, clockwise, default_positions, turn_order
 from hub.rules.records import (
@@ -40,6 +40,7 @@ _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
 _FOLD, _CHECK, _CALL, _ALLIN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALLIN
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
 _NO_LIMIT = Betting.NO_LIMIT
+_CARD_OF = _CARDS.get
 _ACCEPTED, _REJECTED = ActionStatus.ACCEPTED, ActionStatus.REJECTED
 
 
@@ -73,13 +74,14 @@ class Hand:
         self._cumulative = rules.reopen is ReopenRule.CUMULATIVE  # needs the minimum when acted
         self.positions = positions
         self.bb = bb
-        seats, self._after = turn_order(tuple(stacks), positions.button)
+        seats, self._after, zeros = turn_order(tuple(stacks), positions.button)
+        self._zeros = zeros  # each seat at 0, in dealing order: copied, never changed
         self.seats: list[int] = list(seats)  # dealing order
         self.starting_stacks: dict[int, int] = dict(stacks)
         self.stack: dict[int, int] = dict(stacks)
-        self.bet: dict[int, int] = dict.fromkeys(self.seats, 0)
-        self.contributed: dict[int, int] = dict.fromkeys(self.seats, 0)
-        self.live: set[int] = set(self.seats)  # not folded
+        self.bet: dict[int, int] = zeros.copy()
+        self.contributed: dict[int, int] = zeros.copy()
+        self.live: set[int] = set(seats)  # not folded
         self.board: list[int] = []
         self.log: list[ActionRecord | RulingGiven] = []
         self.result: HandResult | None = None
@@ -253,7 +255,7 @@ class Hand:
                 return s
             if s not in acted:
                 if able < 0:
-                    able = len([x for x in live if stack[x] > 0])
+                    able = len(list(filter(stack.get, live)))  # stacks are never below 0
                 if able > 1:
                     return s
         return None
@@ -404,7 +406,7 @@ class Hand:
                 if s not in live or stack[s] == 0:
                     continue
                 if bet[s] < top or s not in acted and (
-                        able > 1 or able < 0 and (able := len([x for x in live if stack[x] > 0])) > 1):
+                        able > 1 or able < 0 and (able := len(list(filter(stack.get, live)))) > 1):
                     nxt = s
                     break
             if nxt is None:
@@ -536,15 +538,20 @@ class Hand:
             raise HandOver("the hand is over")
         if self.round_open:
             raise BettingRoundOpen(f"the {self.street} betting round is still open")
+        board = self.board
         for c in cards:
-            self.board.append(parse_card(c) if isinstance(c, str) else c)
+            if type(c) is str:
+                card = _CARD_OF(c)  # the usual spelling, looked up; `parse_card` for the others
+                board.append(card if card is not None else parse_card(c))
+            else:
+                board.append(parse_card(c) if isinstance(c, str) else c)
         street = _BOARD_STREET.get(len(self.board))
         if len(self.board) > 5:
             raise HandSetupError("a hold'em board has five cards")
         if street is None or street is self.street:
             return self.street
         self.street = street
-        self.bet.update(dict.fromkeys(self.seats, 0))
+        self.bet.update(self._zeros)
         self.max_bet = 0
         self.last_full = 0
         self._open_round(self.positions.button)

@@ -291,27 +291,39 @@ def load(path: str | Path) -> PhhHand:
     return loads(text, str(p))
 
 
+_POSITIONS: dict[tuple[int, int | None, int], Positions] = {}
+
+
+def _positions(button: int, small_blind: int | None, big_blind: int) -> Positions:
+    """`Positions(...)`, one frozen instance per seating shape: a replay builds one per hand."""
+    known = _POSITIONS.get((button, small_blind, big_blind))
+    if known is None:
+        known = _POSITIONS[(button, small_blind, big_blind)] = Positions(button, small_blind, big_blind)
+    return known
+
+
 def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
     """PHH lists players from the small blind to the button; heads-up, player 1 is the big
     blind (and the button posts the small blind). Seat i+1 is player i+1."""
     n = len(h.starting_stacks)
-    stacks = dict(zip(range(1, n + 1), h.starting_stacks))
+    stacks = dict(enumerate(h.starting_stacks, 1))
     # Antes and blinds are listed by position (small blind first); heads-up the small blind is
     # player 2 (the button), so both lists apply to the players in reverse.
     by_position = [2, 1] if n == 2 else list(range(1, n + 1))
     antes = {by_position[i]: a for i, a in enumerate(h.antes) if a > 0} if any(h.antes) else {}
     dead = {by_position[i]: -b for i, b in enumerate(h.blinds) if b < 0} if h.blinds and min(h.blinds) < 0 else {}
     sb, bb = h.blinds[0], h.blinds[1]
+    straddles: list[tuple[int, int]] = []
     if n == 2:
-        positions = Positions(button=2, small_blind=2, big_blind=1)
-        straddles: list[tuple[int, int]] = []
+        positions = _positions(2, 2, 1)
     elif sb > 0 and bb == 0 and not any(h.blinds[2:]):
         # The first player alone posts, a big blind (no small blind: its seat was empty), and acts last
         # before the flop and first after it, as PokerKit plays [bb, 0, ...] (tapis's own histories).
-        positions, straddles, sb, bb = Positions(button=n, small_blind=None, big_blind=1), [], 0, sb
+        positions, sb, bb = _positions(n, None, 1), 0, sb
     else:
-        positions = Positions(button=n, small_blind=1 if h.blinds[0] > 0 else None, big_blind=2)
-        straddles = [(i + 1, b) for i, b in enumerate(h.blinds) if i >= 2 and b > 0]
+        positions = _positions(n, 1 if h.blinds[0] > 0 else None, 2)
+        if any(h.blinds[2:]):
+            straddles = [(i + 1, b) for i, b in enumerate(h.blinds) if i >= 2 and b > 0]
     return Hand(get_ruleset(ruleset_id), stacks=stacks, positions=positions, sb=sb,
                 bb=max(bb, h.min_bet), antes=antes, straddles=straddles, dead=dead,
                 short_blind_is_full_bet=False, game=h.game)

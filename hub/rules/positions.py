@@ -41,18 +41,21 @@ def clockwise(seats: Collection[int], after: int) -> list[int]:
     return sorted(seats, key=lambda s: (s - after - 1) % _RING)
 
 
-# (seats, button) -> the dealing order and, per seat, every seat in turn after it (itself last):
-# the search for the next to act. The same few tables deal hand after hand, so it is computed once
-# per seating rather than per hand; never changed once made.
-_TURN_ORDERS: dict[tuple[tuple[int, ...], int], tuple[list[int], dict[int, list[int]]]] = {}
+# (seats, button) -> the dealing order, per seat every seat in turn after it (itself last): the
+# search for the next to act, and each seat at 0 (a street's bets, copied). The same few tables deal
+# hand after hand, so it is computed once per seating rather than per hand; never changed once made.
+TurnOrder = tuple[list[int], dict[int, list[int]], dict[int, int]]
+_TURN_ORDERS: dict[tuple[tuple[int, ...], int], TurnOrder] = {}
 
 
-def turn_order(seats: tuple[int, ...], button: int) -> tuple[list[int], dict[int, list[int]]]:
-    """`clockwise(seats, button)` and, per seat, the seats in turn after it (itself last)."""
+def turn_order(seats: tuple[int, ...], button: int) -> TurnOrder:
+    """`clockwise(seats, button)`, per seat the seats in turn after it (itself last), and each seat
+    at 0 in dealing order (a template: copied, never changed)."""
     known = _TURN_ORDERS.get((seats, button))
     if known is None:
         order = clockwise(seats, button)
-        known = order, {s: order[i + 1:] + order[:i + 1] for i, s in enumerate(order)}
+        known = (order, {s: order[i + 1:] + order[:i + 1] for i, s in enumerate(order)},
+                 dict.fromkeys(order, 0))
         if len(_TURN_ORDERS) >= 4096:  # a long-lived hub sees many seatings: keep it bounded
             _TURN_ORDERS.clear()
         _TURN_ORDERS[(seats, button)] = known

@@ -24,7 +24,9 @@ def build_pots(
     Chips a folded seat bet above the highest live level join the last pot.
     """
     if not dead and not capped:  # no antes, no dead blind: one pot when every live seat put in as much
-        put_in = {contributed[s] for s in live}
+        put_in = set(map(contributed.__getitem__, live))
+        if len(put_in) == 1 and 0 not in put_in:  # every live seat put in as much: all eligible
+            return [(sum(contributed.values()), tuple(live))]
         put_in.discard(0)
         if len(put_in) == 1:
             level = put_in.pop()
@@ -75,6 +77,8 @@ def split_pot(amount: int, winners_in_order: Sequence[int], one_each: bool = Fal
     """Equal shares; the chips left over go to the first winner on the button's left (cdc 11.8), or
     one each from him on (`one_each`: brest VIII.13, pcpm)."""
     n = len(winners_in_order)
+    if n == 1:  # one winner, most pots
+        return [(winners_in_order[0], amount)]
     share, odd = divmod(amount, n)
     if not one_each:
         return [(seat, share + (odd if i == 0 else 0)) for i, seat in enumerate(winners_in_order)]

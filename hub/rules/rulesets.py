@@ -7,9 +7,10 @@ own), each with the article it comes from (`Ruleset.article("min_raise")` -> "cd
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Protocol
 
 from hub.rules.records import UnknownRuleset
 
@@ -88,6 +89,13 @@ class Ruleset:
         return f"{self.cite.get(topic, self.id)} {self.articles[topic]}"
 
 
+class _HasRuleset(Protocol):
+    """A rulebook, as this module reads it (`hub.rulebooks.Rulebook`, which imports this module)."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+
+
 class _Rulesets(Mapping[str, Ruleset]):
     """The known rulebooks' `Ruleset`s, read from their files (hub/rulebooks), clubs' ones included."""
 
@@ -108,12 +116,17 @@ class _Rulesets(Mapping[str, Ruleset]):
 
 
 RULESETS: Mapping[str, Ruleset] = _Rulesets()
+_known_books: list[Callable[[], Mapping[str, _HasRuleset]]] = []  # `rulebooks.known_books`, imported once
 DEFAULT_RULESET = "cdc-2013"
 
 
 def get_ruleset(ruleset_id: str = DEFAULT_RULESET) -> Ruleset:
-    try:
-        return RULESETS[ruleset_id]
-    except KeyError:
+    if not _known_books:  # `hub.rulebooks` imports this module: it is imported here, once
+        from hub import rulebooks
+
+        _known_books.append(rulebooks.known_books)
+    book = _known_books[0]().get(ruleset_id)  # every hand's ruleset: one look-up, no chain of calls
+    if book is None:
         known = ", ".join(RULESETS)
-        raise UnknownRuleset(f"unknown ruleset {ruleset_id!r} (known: {known})") from None
+        raise UnknownRuleset(f"unknown ruleset {ruleset_id!r} (known: {known})")
+    return book.ruleset

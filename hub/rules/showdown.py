@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import Protocol
 
-from hub.rules.evaluator import parse_card, parse_cards
+from hub.rules.evaluator import _CARDS, parse_card, parse_cards
 from hub.rules.games import Game
 from hub.rules.positions import Positions, clockwise
 from hub.rules.pots import build_pots, split_pot
@@ -78,11 +78,18 @@ def uncontested(hand: ShowdownHand, winner: int) -> HandResult:
                        hand.rules.article("showdown_order"))
 
 
+_CARD_OF = _CARDS.get
+
+
 def _cards(cards: Iterable[int | str] | None) -> tuple[int, ...] | None:
     if cards is None:
         return None
     if isinstance(cards, str):  # "AsKd"
         return parse_cards(cards) if "?" not in cards else None
+    if type(cards) is tuple and len(cards) == 2 and type(cards[0]) is str and type(cards[1]) is str:
+        first, second = _CARD_OF(cards[0]), _CARD_OF(cards[1])  # hold'em's two, as usually spelt
+        if first is not None and second is not None:
+            return (first, second)
     out = tuple([parse_card(c) if isinstance(c, str) else c for c in cards])
     return out or None
 
@@ -91,7 +98,7 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
     contributed = hand.contributed
     live = hand.live
     # The hand's seats are in dealing order: its live ones are already clockwise from the button.
-    live_in_seat_order = [s for s in hand.seats if s in live]
+    live_in_seat_order = list(filter(live.__contains__, hand.seats))
     button = hand.positions.button
     shown = order(hand.rules, live, button, hand.aggressors, hand.last_round_street,
                   live_in_seat_order)
@@ -107,9 +114,11 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
     results: list[PotResult] = []
     one_each = hand.rules.odd_chips is OddChips.ONE_EACH
     for amount, eligible in reversed(layers):  # outermost pot first (cdc 11.7)
-        contenders = [s for s in eligible if s in scores]
-        if contenders:
-            best = max([scores[s] for s in contenders])
+        contenders = list(filter(scores.__contains__, eligible))
+        if len(contenders) == 1:
+            winners = contenders
+        elif contenders:
+            best = max(map(scores.__getitem__, contenders))
             winners = [s for s in contenders if scores[s] == best]
         else:  # nobody showed: the hands mucked last stand in showdown order
             winners = [next(s for s in shown if s in eligible)]
