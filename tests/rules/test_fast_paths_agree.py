@@ -207,3 +207,29 @@ def test_the_frozen_twins_are_the_records() -> None:
     assert type(result) is HandResult and result == plain_result and repr(result) == repr(plain_result)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.article = ""  # type: ignore[misc]
+
+
+def test_the_tame_actions_check_is_the_pattern_it_stands_for() -> None:
+    """`_tame_actions` deletes the allowed bytes instead of matching this pattern: the same lists pass."""
+    import re
+
+    pattern = re.compile(r"\['[A-Za-z0-9?. ',-]*'\]")
+
+    def by_pattern(listed: str) -> tuple[str, ...] | None:
+        if listed == "[]":
+            return ()
+        if not pattern.fullmatch(listed):
+            return None
+        actions = listed[2:-2].split("', '")
+        if "" in actions or listed.count("'") != 2 * len(actions) or listed.count(",") != len(actions) - 1:
+            return None
+        return tuple(actions)
+
+    rng = random.Random(35)
+    alphabet = "pdhcbrfsm 0123456789?.'[],-_#\"=\t\né♠AKQJTs"
+    lists = ["[]", "[']", "['']", "['p1 f']", "['p1 f', 'p2 cc']", "['p1 f','p2 cc']", "['d dh p1 ????']"]
+    for _ in range(20000):
+        body = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        lists.append(rng.choice(("['{}']", "[{}]", "['{}'", "{}", "['p1 f', '{}']")).format(body))
+    assert [phh_module._tame_actions(x) for x in lists] == [by_pattern(x) for x in lists]
+    assert sum(by_pattern(x) is not None for x in lists) > 1000  # both ways taken
