@@ -41,6 +41,7 @@ _FOLD, _CHECK, _CALL, _ALLIN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CAL
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
 _NO_LIMIT = Betting.NO_LIMIT
 _CARD_OF = _CARDS.get
+_CUMULATIVE = ReopenRule.CUMULATIVE
 _ACCEPTED, _REJECTED = ActionStatus.ACCEPTED, ActionStatus.REJECTED
 
 
@@ -71,7 +72,7 @@ class Hand:
                                  f"more than its {game.deck}-card deck")
         self.rules = rules
         self.game = game
-        self._cumulative = rules.reopen is ReopenRule.CUMULATIVE  # needs the minimum when acted
+        self._cumulative = rules.reopen is _CUMULATIVE  # needs the minimum when acted
         self.positions = positions
         self.bb = bb
         seats, self._after, zeros = turn_order(tuple(stacks), positions.button)

@@ -136,12 +136,13 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
     found: dict[str, str] = {}
     wanted = _WANTED
     for line in text.split("\n"):
-        key, eq, value = line.partition(" = ")
-        if eq:
+        eq = line.find(" = ")  # the key, sliced; the value only for a wanted key
+        if eq >= 0:
+            key = line[:eq]
             if key in wanted:
                 if key in found:
                     return None
-                found[key] = value
+                found[key] = line[eq + 3:]
             elif not key.isidentifier():  # a dotted or quoted key, a table's line
                 return None
         elif line and (line[0] != "#" or "=" in line):  # neither blank nor a plain comment
@@ -192,8 +193,9 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
                 step = (op, seat, 0, (tail,), action)
         steps.append(step)
     scale = 1
-    if ("." in found["starting_stacks"] or "." in found["antes"] or "." in found["blinds_or_straddles"]
-            or "." in min_bet or rescale):
+    if rescale or "." in text and (  # no point anywhere: no amount in decimals, one look
+            "." in found["starting_stacks"] or "." in found["antes"] or "." in found["blinds_or_straddles"]
+            or "." in min_bet):
         bets = [step[4].rpartition(" ")[2] for step in steps if step[0] is _RAISE]
         numbers = [*stacks, *antes, *blinds, min_bet, *bets]
         scale = 10 ** max((len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
@@ -463,7 +465,10 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                     once(action, _pairs(dealt_text))
                 dealt[seat] = dealt_text
             elif op == "db":
-                once(action, cards)
+                if len(cards) == 1 and not removed and "?" not in cards[0] and cards[0] not in seen:
+                    seen.add(cards[0])  # `once` in line: the turn and the river, a card not seen yet
+                else:
+                    once(action, cards)
                 hand.deal_board(*cards)
             elif op == "sm":
                 c = cards[0] if cards else dealt.get(seat, "????")
@@ -478,7 +483,8 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
         hole: dict[int, tuple[str, ...] | None] = {}
         for s in hand.live:
             held = shown.get(s, dealt.get(s))
-            hole[s] = None if held is None or "?" in held else _pairs(held)
+            hole[s] = (None if held is None or "?" in held else (held[:2], held[2:]) if len(held) == 4
+                       else _pairs(held))
         try:
             hand.showdown(hole)
         except RulesError as err:
