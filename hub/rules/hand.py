@@ -30,9 +30,7 @@ from hub.rules.records import (
     Street,
     action_record,
 )
-from hub.rules.records import (
-    _ActionDraft as _draft,
-)
+from hub.rules.records import _ActionDraft as _draft
 from hub.rules.rulesets import ReopenRule, Ruleset, TimeCaller, get_ruleset
 
 _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
@@ -40,8 +38,7 @@ _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
 _FOLD, _CHECK, _CALL, _ALLIN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALLIN
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
 _NO_LIMIT = Betting.NO_LIMIT
-_CARD_OF = _CARDS.get
-_CUMULATIVE = ReopenRule.CUMULATIVE
+_CARD_OF, _CUMULATIVE = _CARDS.get, ReopenRule.CUMULATIVE
 _ACCEPTED, _REJECTED = ActionStatus.ACCEPTED, ActionStatus.REJECTED
 
 
@@ -75,13 +72,12 @@ class Hand:
         self._cumulative = rules.reopen is _CUMULATIVE  # needs the minimum when acted
         self.positions = positions
         self.bb = bb
-        seats, self._after, zeros = turn_order(tuple(stacks), positions.button)
-        self._zeros = zeros  # each seat at 0, in dealing order: copied, never changed
+        seats, self._after, self._zeros = turn_order(tuple(stacks), positions.button)  # _zeros: copied
         self.seats: list[int] = list(seats)  # dealing order
         self.starting_stacks: dict[int, int] = dict(stacks)
         self.stack: dict[int, int] = dict(stacks)
-        self.bet: dict[int, int] = zeros.copy()
-        self.contributed: dict[int, int] = zeros.copy()
+        self.bet: dict[int, int] = self._zeros.copy()
+        self.contributed: dict[int, int] = self._zeros.copy()
         self.live: set[int] = set(seats)  # not folded
         self.board: list[int] = []
         self.log: list[ActionRecord | RulingGiven] = []
@@ -540,12 +536,9 @@ class Hand:
         if self.round_open:
             raise BettingRoundOpen(f"the {self.street} betting round is still open")
         board = self.board
-        for c in cards:
-            if type(c) is str:
-                card = _CARD_OF(c)  # the usual spelling, looked up; `parse_card` for the others
-                board.append(card if card is not None else parse_card(c))
-            else:
-                board.append(parse_card(c) if isinstance(c, str) else c)
+        for c in cards:  # the usual spelling looked up, `parse_card` for the others
+            card = _CARD_OF(c) if type(c) is str else None
+            board.append(card if card is not None else parse_card(c) if isinstance(c, str) else c)
         street = _BOARD_STREET.get(len(self.board))
         if len(self.board) > 5:
             raise HandSetupError("a hold'em board has five cards")
