@@ -233,3 +233,17 @@ def test_the_tame_actions_check_is_the_pattern_it_stands_for() -> None:
         lists.append(rng.choice(("['{}']", "[{}]", "['{}'", "{}", "['p1 f', '{}']")).format(body))
     assert [phh_module._tame_actions(x) for x in lists] == [by_pattern(x) for x in lists]
     assert sum(by_pattern(x) is not None for x in lists) > 1000  # both ways taken
+
+
+def test_get_ruleset_is_the_rulebooks_ruleset_in_one_look_up() -> None:
+    """`get_ruleset` reads the rulebooks' table itself: the `RULESETS` mapping's answer, a club's file too."""
+    import hub.rulebooks as rb
+    from hub.rules.records import UnknownRuleset
+    from hub.rules.rulesets import RULESETS, get_ruleset
+
+    rb.register_file(Path(__file__).resolve().parents[1] / "rulebooks" / "club-bords-de-loire.toml")
+    assert "pcbl-2026" in rb.known()
+    for rid in rb.known():
+        assert get_ruleset(rid) is RULESETS[rid] is rb.get(rid).ruleset
+    with pytest.raises(UnknownRuleset, match=r"^.unknown ruleset 'nope' \(known: cdc-2013, brest-2011, "):
+        get_ruleset("nope")
