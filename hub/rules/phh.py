@@ -136,13 +136,12 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
     found: dict[str, str] = {}
     wanted = _WANTED
     for line in text.split("\n"):
-        eq = line.find(" = ")  # the key, sliced; the value only for a wanted key
-        if eq >= 0:
-            key = line[:eq]
+        key, eq, value = line.partition(" = ")
+        if eq:
             if key in wanted:
                 if key in found:
                     return None
-                found[key] = line[eq + 3:]
+                found[key] = value
             elif not key.isidentifier():  # a dotted or quoted key, a table's line
                 return None
         elif line and (line[0] != "#" or "=" in line):  # neither blank nor a plain comment
