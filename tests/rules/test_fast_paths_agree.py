@@ -247,3 +247,17 @@ def test_get_ruleset_is_the_rulebooks_ruleset_in_one_look_up() -> None:
         assert get_ruleset(rid) is RULESETS[rid] is rb.get(rid).ruleset
     with pytest.raises(UnknownRuleset, match=r"^.unknown ruleset 'nope' \(known: cdc-2013, brest-2011, "):
         get_ruleset("nope")
+
+
+def test_the_seating_zero_bets_are_copied_never_changed() -> None:
+    """Each hand copies its seating's zero bets (`turn_order`'s third part): one hand's chips never
+    reach the next hand's bets through the shared template."""
+    first = start_hand("cdc-2013", Level(50, 100), 1, {1: 5_000, 2: 5_000, 3: 5_000})
+    first.act(1, ActionKind.RAISE, 400)
+    first.act(2, ActionKind.CALL)
+    first.act(3, ActionKind.CALL)
+    first.deal_board("2c", "7d", "9h")
+    assert first.act(2, ActionKind.BET, 300).applied is ActionKind.BET and first.bet[2] == 300
+    second = start_hand("cdc-2013", Level(50, 100), 1, {1: 5_000, 2: 5_000, 3: 5_000})
+    assert second.bet == {2: 50, 3: 100, 1: 0} and second.contributed == {2: 50, 3: 100, 1: 0}
+    assert first._zeros is second._zeros and set(first._zeros.values()) == {0}
