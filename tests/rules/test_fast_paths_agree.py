@@ -261,3 +261,16 @@ def test_the_seating_zero_bets_are_copied_never_changed() -> None:
     second = start_hand("cdc-2013", Level(50, 100), 1, {1: 5_000, 2: 5_000, 3: 5_000})
     assert second.bet == {2: 50, 3: 100, 1: 0} and second.contributed == {2: 50, 3: 100, 1: 0}
     assert first._zeros is second._zeros and set(first._zeros.values()) == {0}
+
+
+@pytest.mark.skipif(not SHARED, reason="shared PHH data set not found")
+def test_a_turn_or_river_card_already_dealt_is_said_as_before() -> None:
+    """The turn's and river's card is checked in line (`replay_hand`); a card seen before is the same error."""
+    base = (PHH / "pluribus" / "100b_75.phh").read_text()
+    cases = {"'d db Ac'": "'d db Kd'", "'d db 7d'": "'d db Qs'"}
+    for written, repeated in cases.items():
+        with pytest.raises(PhhError) as err:
+            replay_hand(loads(base.replace(written, repeated), "x"))
+        card = repeated[6:8]
+        assert str(err.value) == f"x: {repeated}: {card} was already dealt (one deck, each card once)"
+    assert replay_hand(loads(base, "x"))  # the file itself replays
