@@ -12,7 +12,7 @@ from firmware_bridge import StartScan
 from hub.edge.broker import EmbeddedBroker
 from simulators.dealer import Hole, deal_order
 from simulators.demo import Room, build_room
-from table_agent.agent import RESTARTED
+from table_agent.reader_words import RESTARTED
 from tests.support import wait_until
 
 
