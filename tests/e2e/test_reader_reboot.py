@@ -61,6 +61,8 @@ def test_a_board_reset_mid_deal_reads_again_and_judges_nothing_twice(room: Room)
         table.felt.perform(Hole(seat, card))  # the second round, dealt after the reset
         assert wait_until(lambda done=done: hub_zones() == lying(cards[:done]))  # type: ignore[misc]
     assert wait_until(table.agent.idle)
+    # the hub's view has a card before its listeners hear it (after the turn's COMMIT): wait for the last
+    assert wait_until(lambda: any(e["type"] == "card" and e["card"] == cards[-1] for e in list(events)))
     seen = list(events)
     assert [(e["action"], e["card"]) for e in seen if e["type"] == "card" and e["action"] == "left"] == []
     arrived = [e["card"] for e in seen if e["type"] == "card" and e["action"] == "arrived"]
