@@ -17,7 +17,8 @@ never answers CONNECT left after `connect_timeout`, subscriptions and `on_connec
 each. Bounded: at most `max_waiting` publishes wait for the broker (beyond it they are dropped,
 counted in `dropped`, and said in the log), the broker is told it may send no packet over 256 kB (one
 over it closes the connection), and the hub can stop the link reading while it catches up
-(`pause_reading`). The brokers it is checked against, and how fast it recovers: docs/scale-out.md.
+(`pause_reading`). Which handlers a message goes to, by the filters subscribed: `hub.edge.routes`.
+The brokers it is checked against, and how fast it recovers: docs/scale-out.md.
 """
 
 from __future__ import annotations
