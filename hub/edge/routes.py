@@ -3,7 +3,8 @@
 `HubLink` (`hub.edge.link`) keeps the MQTT session and hands each message's topic here; `Routes` answers
 with its handlers. Most subscriptions name one topic (a dict lookup); a hub without the room's list
 hears every table through wildcard filters, matched as MQTT says (§4.7: `+` one level, `#` the rest,
-the parent level included) once per topic and remembered, for a bounded number of topics. Shared
+the parent level included; a filter starting with a wildcard never matches a `$` topic, §4.7.2) once
+per topic and remembered, for a bounded number of topics. Shared
 subscriptions (`$share/...`) are not routed: the hub makes none.
 
 Changed from any thread (`HubLink.subscribe`), read on the link's loop: the wildcard filters are swapped
@@ -67,7 +68,10 @@ class Routes:
 
 
 def _matches(levels: list[str], parts: list[str]) -> bool:
-    """MQTT topic filter matching (§4.7): `+` one level, `#` the rest."""
+    """MQTT topic filter matching (§4.7): `+` one level, `#` the rest; never a `$` topic from a filter
+    starting with either (§4.7.2: `#` is not `$SYS/#`)."""
+    if parts[0].startswith("$") and levels[0] in ("+", "#"):
+        return False
     for k, level in enumerate(levels):
         if level == "#":
             return True
