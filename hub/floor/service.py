@@ -9,6 +9,7 @@ second and on every change; accepts TD commands from MQTT, executed on the owner
 from __future__ import annotations
 
 import datetime
+import json
 import logging
 import queue
 import random
@@ -63,7 +64,6 @@ from hub.tournament.errors import FloorError, TournamentError, table_label
 from hub.tournament.events import Event, event_from_dict
 from hub.tournament.penalties import PenaltyKind
 from hub.tournament.results import PayoutRule, Standing
-from hub.tournament.snapshot import snapshot_json
 from hub.tournament.state import PlayerStatus
 from hub.tournament.structure import AnteKind, Level, from_toml
 from hub.tournament.tournament import Tournament
@@ -583,7 +583,7 @@ class FloorService:
             return False
         if not (force or self._changed or self._published_at is None or now - self._published_at >= 1.0):
             return False
-        self._link.publish(TOURNAMENT_CLOCK, snapshot_json(self.tournament.state, self.snapshot(now)), retain=True)
+        self._link.publish(TOURNAMENT_CLOCK, json.dumps(self.snapshot(now)).encode(), retain=True)
         self._changed, self._published_at = False, now
         return True
 

@@ -6,8 +6,6 @@ dict (schema-versioned) that the hub publishes retained every second and on ever
 
 from __future__ import annotations
 
-import json
-
 from hub.tournament import balancing
 from hub.tournament.clock import ClockState
 from hub.tournament.events import JSON, MoveOrdered
@@ -91,45 +89,18 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
 
 def _seats_view(s: FloorState) -> tuple[dict[str, JSON], dict[str, JSON]]:
     """Every table's seats and the registration: built from every player of the room, so once per record
-    applied (`FloorState.views`), not once per snapshot; each table's part only where it changed since
-    (`FloorState.table_views`: what it shows is its key). Shared by the snapshots: read only."""
+    applied (`FloorState.views`), not once per snapshot. Shared by the snapshots until then: read only."""
     cached = s.views.get("snapshot")
     if cached is not None:
         return cached  # type: ignore[return-value]
     stopped = balancing.stopped_tables(s.counts(), s.policy)
-    players = s.players
-    kept, fresh = s.table_views, {}
     tables: dict[str, JSON] = {}
     for number, t in sorted(s.tables.items()):
-        seated = tuple((seat, name, players[name].chips, _seat_status(players[name]))
-                       for seat, name in sorted(t.seats.items()))
-        key = (t.hand_no, t.in_hand, t.level, number in stopped, seated)
-        entry = kept.get(number)
-        if entry is None or entry[0] != key:
-            seats: dict[str, JSON] = {str(seat): {"player": name, "chips": chips, "status": status}
-                                      for seat, name, chips, status in seated}
-            entry = [key, {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level,
-                           "stopped": number in stopped, "seats": seats}, None]
-        fresh[number] = entry
-        tables[str(number)] = entry[1]  # type: ignore[assignment]
-    s.table_views = fresh  # the tables of the room only: a broken table's part goes
+        seats: dict[str, JSON] = {
+            str(seat): {"player": name, "chips": s.players[name].chips, "status": _seat_status(s.players[name])}
+            for seat, name in sorted(t.seats.items())}
+        tables[str(number)] = {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level,
+                               "stopped": number in stopped, "seats": seats}
     view = (tables, _registration(s))
     s.views["snapshot"] = view
     return view
-
-
-def snapshot_json(s: FloorState, snapshot: dict[str, JSON]) -> bytes:
-    """The snapshot as the clock's retained message: each table's part encoded once while it is unchanged
-    (`FloorState.table_views`), the rest each time; the same JSON as `json.dumps(snapshot)`, its tables
-    last. A snapshot whose tables are not the kept view is encoded whole."""
-    cached = s.views.get("snapshot")
-    tables = snapshot.get("tables")
-    if cached is None or tables is not cached[0]:  # type: ignore[index]
-        return json.dumps(snapshot).encode()
-    parts = []
-    for number, entry in s.table_views.items():
-        if entry[2] is None:
-            entry[2] = json.dumps(entry[1])
-        parts.append(f'"{number}": {entry[2]}')
-    head = json.dumps({k: v for k, v in snapshot.items() if k != "tables"})
-    return f'{head[:-1]}, "tables": {{{", ".join(parts)}}}}}'.encode()

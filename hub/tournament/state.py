@@ -139,10 +139,6 @@ class FloorState:
     # What views build from the players and tables (the clock's snapshot, once a second), kept until the
     # next record applied: a quiet second of a festival rebuilds nothing
     views: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
-    # Each table's part of the snapshot with what it was built from, and its JSON once encoded (`hub.tournament
-    # .snapshot`): kept across records, a table's part is built and encoded again only when it changed (a
-    # second of a festival changes a few tables of hundreds); one entry per table of the room
-    table_views: dict[int, list[object]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def created(cls, event: TournamentCreated) -> FloorState:

@@ -12,7 +12,6 @@ from tournament_sim import play
 
 from hub.tournament.errors import EventError
 from hub.tournament.events import Event, HandEnded, event_from_dict
-from hub.tournament.snapshot import snapshot_json
 from hub.tournament.tournament import Tournament
 
 RULESETS = ["cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87"]
@@ -76,29 +75,17 @@ def test_bad_records_are_refused() -> None:
 
 
 def test_the_snapshot_built_once_per_record_is_the_one_built_afresh() -> None:
-    """The clock's snapshot keeps its seats view until the next record applied (`FloorState.views`) and each
-    table's part, and its JSON, while that table is unchanged (`FloorState.table_views`): at every point of a
-    whole tournament it says what a snapshot built from nothing says, in the same bytes."""
+    """The clock's snapshot keeps its seats view until the next record applied (`FloorState.views`): at
+    every point of a whole tournament it says what a snapshot built from nothing says."""
     played, _ = play("cdc-2013", seed=5)
     events = list(played.events)
     t = Tournament.replay(events[:1])
-    checked = reused = built = 0
+    checked = 0
     for event in events[1:]:
         t.snapshot(10**7)  # the view kept from before this record
-        before = {n: id(entry[1]) for n, entry in t.state.table_views.items()}
         t.apply(event)
         kept = t.snapshot(10**7)
-        kept_json = snapshot_json(t.state, kept)
-        same = sum(1 for n, entry in t.state.table_views.items() if before.get(n) == id(entry[1]))
-        reused, built = reused + same, built + len(t.state.table_views) - same
         t.state.views.clear()
-        t.state.table_views.clear()  # from nothing: no table's part kept either
-        afresh = t.snapshot(10**7)
-        assert kept == afresh, type(event).__name__
-        assert json.loads(kept_json) == json.loads(json.dumps(afresh))
-        assert kept_json == snapshot_json(t.state, afresh)
-        assert kept_json == json.dumps({**{k: v for k, v in afresh.items() if k != "tables"},
-                                        "tables": afresh["tables"]}).encode()
+        assert kept == t.snapshot(10**7), type(event).__name__
         checked += 1
     assert checked > 500
-    assert reused > built  # a record changes a table or two: the others' parts are kept
