@@ -186,7 +186,9 @@ class Probe:
         if len(values) < 2:
             return ""
         q = statistics.quantiles(values, n=100)
-        return f"{statistics.median(values) * 1000:.1f} / {q[98] * 1000:.1f} ms ({len(values)})"
+        slow = [v for v in values if v > 0.010]  # what holds the hub's thread long enough to show in a p99
+        return (f"{statistics.median(values) * 1000:.1f} / {q[98] * 1000:.1f} ms ({len(values)}), "
+                f"max {max(values) * 1000:.1f} ms, {len(slow)} over 10 ms ({sum(slow) * 1000:.0f} ms in all)")
 
     def close(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
