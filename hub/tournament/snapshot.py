@@ -6,6 +6,8 @@ dict (schema-versioned) that the hub publishes retained every second and on ever
 
 from __future__ import annotations
 
+import functools
+
 from hub.tournament import balancing
 from hub.tournament.clock import ClockState
 from hub.tournament.events import JSON, MoveOrdered
@@ -60,6 +62,13 @@ def _seat_status(p: PlayerState) -> str:
     return "absent" if status is _SEATED and not p.present else _STATUS_WORD[status]
 
 
+@functools.lru_cache(maxsize=4096)
+def _move(move: MoveOrdered) -> dict[str, JSON]:
+    """A pending move as the snapshot shows it: worked out once per move (a break-up moves a table's
+    players, and the snapshot lists them every second until each sits down). Shared: read only."""
+    return move.to_dict()
+
+
 def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[MoveOrdered]) -> dict[str, JSON]:
     level = clock.level()
     no_ante = s.heads_up and not s.structure.heads_up_antes  # pouques §G
@@ -81,7 +90,7 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
         "average_stack": s.chips_total // len(alive) if alive else 0,
         "prize_pool_cents": rule.prize_pool(s.entries, s.buy_in_cents) if rule else 0,
         "payouts_cents": payouts, "hand_for_hand": s.hand_for_hand, "heads_up": s.heads_up,
-        "final_table": s.final_table, "tables": tables, "moves": [m.to_dict() for m in moves],
+        "final_table": s.final_table, "tables": tables, "moves": [_move(m) for m in moves],
         "chips_in_play": s.chips_total, "minutes": item.minutes, "schedule": _schedule(clock),
         **registration,
     }

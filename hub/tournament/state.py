@@ -135,7 +135,7 @@ class FloorState:
     now: float = 0.0
     # The players still in, worked out again after a record that can change a player's status (not a hand's
     # start or end): a hand's end asks it twice, and a festival has thousands of players
-    _alive: list[PlayerState] | None = field(default=None, repr=False, compare=False)
+    _alive: dict[str, PlayerState] | None = field(default=None, repr=False, compare=False)
     # What views build from the players and tables (the clock's snapshot, once a second), kept until the
     # next record applied: a quiet second of a festival rebuilds nothing
     views: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
@@ -152,8 +152,8 @@ class FloorState:
 
     def alive(self) -> list[PlayerState]:
         if self._alive is None:
-            self._alive = [p for p in self.players.values() if p.alive]
-        return list(self._alive)  # the caller's own list
+            self._alive = {p.name: p for p in self.players.values() if p.alive}
+        return list(self._alive.values())  # the caller's own list
 
     def counts(self) -> dict[int, int]:
         """Players seated per table: worked out once per record applied (a hand's end asks it four times)."""
@@ -168,11 +168,15 @@ class FloorState:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise EventError(f"cannot apply {type(event).__name__}")
-        if type(event) not in _SAME_PLAYERS_IN:
-            self._alive = None
+        kind = type(event)
+        player = getattr(event, "player", None) if kind in _ONE_PLAYER else None
+        before = self.players.get(player) if player is not None else None
+        was_alive = before is not None and before.alive
         self.views.clear()
         touched = _touched(self, event)
         handler(self, event)
+        if kind not in _SAME_PLAYERS_IN:
+            self._players_in_changed(kind, before, was_alive, self.players.get(player) if player else None)
         if touched is None:
             self.table_views.clear()
         else:
@@ -181,6 +185,18 @@ class FloorState:
                 touched.add(self.players[player].table)  # where he sits now
             for number in touched:
                 self.table_views.pop(number, None)  # type: ignore[arg-type]
+
+    def _players_in_changed(self, kind: type[Event], before: PlayerState | None, was_alive: bool,
+                            after: PlayerState | None) -> None:
+        """The players still in after a record: the same list if its one player stayed in or out, less him
+        if he went out (a festival's eliminations: not every player walked again), else worked out anew."""
+        if kind in _ONE_PLAYER and before is not None and before is after:
+            if was_alive == before.alive:
+                return
+            if was_alive and self._alive is not None:
+                del self._alive[before.name]  # the order kept: the players' own
+                return
+        self._alive = None
 
     def _unseat(self, player: PlayerState) -> None:
         if player.table is not None and player.table in self.tables:
@@ -422,13 +438,14 @@ def _coloured_up(s: FloorState, e: ChipsColouredUp) -> None:
 
 
 # The records that change no more of the clock's view of the tables (hand, level, seats, stacks, status)
-# than the table they name, the one a player moves to, and the one their player sits at before and after.
-# Any other record (a table broken, the final table drawn, a day's draw, a colour-up) redraws them all.
+# than the table they name (a table broken: its players moved by records of their own), the one a player
+# moves to, and the one their player sits at before and after. Any other record (the final table drawn, a
+# day's draw, a colour-up) redraws them all.
 _LOCAL: frozenset[type[Event]] = frozenset({
     PlayerRegistered, PlayerArrived, PlayerReentered, WaitListJoined, WaitListEntered, SeatDrawn, ButtonDrawn,
     ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, HeadsUpStarted, HandStarted, HandEnded,
     StacksCorrected, PlayerEliminated, EliminationAsked, DealAgreed, PlayerRemoved, PlayerWentAway, MoveOrdered,
-    MoveConfirmed, HandForHandStarted, HandForHandEnded, PenaltyGiven})
+    MoveConfirmed, TableBroken, HandForHandStarted, HandForHandEnded, PenaltyGiven})
 
 
 # The records whose handler changes no player's status: the players still in stay the same objects
@@ -436,6 +453,12 @@ _SAME_PLAYERS_IN: frozenset[type[Event]] = frozenset({
     HandStarted, HandEnded, StacksCorrected, ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted,
     HeadsUpStarted, ButtonDrawn, EliminationAsked, DealAgreed, PlayerArrived, PlayerWentAway, PenaltyGiven,
     HandForHandStarted, HandForHandEnded, ChipsColouredUp})
+
+
+# The records whose handler changes the status of their own player and no other's
+_ONE_PLAYER: frozenset[type[Event]] = frozenset({
+    PlayerRegistered, PlayerReentered, WaitListJoined, WaitListEntered, SeatDrawn, PlayerEliminated, PlayerRemoved,
+    MoveOrdered, MoveConfirmed})
 
 
 def _touched(s: FloorState, e: Event) -> set[int | None] | None:

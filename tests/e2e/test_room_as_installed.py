@@ -284,7 +284,9 @@ def test_a_room_as_installed_plays_a_tournament(room: Room) -> None:
         assert wait_until(lambda: "TD dashboard on" in room.log("hub") and "listening" in room.log("hub"), 30), \
             room.log("hub")
         room.td("start")
-        assert wait_until(lambda: watcher.clock.get("running"), 15), watcher.clock
+        # the clock and each table come on topics of their own (retained): both, before reading the seats
+        assert wait_until(lambda: watcher.clock.get("running") and len(watcher.clock["tables"]) == len(TABLES), 15), \
+            (watcher.clock, room.log("hub")[-3000:])
         seated = {t: {s["player"] for s in watcher.clock["tables"][str(i + 1)]["seats"].values()}
                   for i, t in enumerate(TABLES)}
         page = viewer_page(room, cleanup)  # a viewer follows the room from before the first card
