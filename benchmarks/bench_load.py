@@ -34,8 +34,9 @@ levels, its clock running, each table event stored (SQLite WAL) before its ackno
 the hub's thread; the players move all in now and then (`--allin`) so that players bust. `tournament`
 stores the table events of a turn of the hub's loop in one transaction and syncs the store once per turn
 (group commit), `tournament-event` one transaction per event (the code before the turn), `tournament-commit`
-besides syncs at every COMMIT (the code before the group commit). They add: event -> acknowledgement at
-the table (p50/p99), events per hub CPU second, time in the store per event (its fsyncs included),
+besides syncs at every COMMIT (the code before the group commit); `tournament-nohist` (no hand histories) and
+`tournament-nosync` (a store that never waits for the disk) measure what those parts cost. They add: event ->
+acknowledgement at the table (p50/p99), events per hub CPU second, time in the store per event (its fsyncs included),
 COMMITs and group fsyncs per event, and a floor's lines: hand starts, hands ended and rulings per
 second, players out, seat moves, tables broken, table event -> hand start / ruling / seat moves
 (p50/p99), the store's filesystem.

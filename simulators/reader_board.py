@@ -336,12 +336,27 @@ class ReaderBoardSimulator:
         self.host_rejected += 1
 
     def _emit(self, frames: list[BoardFrame]) -> None:
-        for frame in frames:
-            if self._write(encode(frame)):
-                self.frames_written += 1
+        """What the firmware sends at one time (a scan's reads, an antenna's, a heartbeat) in one write,
+        back to back as a UART sends it. A write per frame gave the other threads the GIL at each
+        frame: under load a scan reached the host in pieces hundreds of ms apart, its first antennas
+        read and the others not, for longer than a card's window (no board does that); the host then
+        lifted cards that lay there."""
+        if not frames:
+            return
+        encoded = [encode(frame) for frame in frames]
+        sent = self._write_some(b"".join(encoded))
+        for data in encoded:  # the frames that went whole
+            if sent < len(data):
+                break
+            sent -= len(data)
+            self.frames_written += 1
 
     def _write(self, data: bytes) -> bool:
         """All or nothing from the board's view; a partial write leaves a truncated frame on the line."""
+        return self._write_some(data) == len(data)
+
+    def _write_some(self, data: bytes) -> int:
+        """The bytes the line took; the rest is dropped (the pty's buffer is full: nobody reads)."""
         if self._corrupt_rate:
             data = self._corrupt(data)
         view = memoryview(data)
@@ -351,6 +366,6 @@ class ReaderBoardSimulator:
             except BlockingIOError:
                 self.bytes_dropped += len(view)
                 self._unreported_drop += len(view)
-                return False
+                return len(data) - len(view)
             view = view[written:]
-        return True
+        return len(data)

@@ -58,8 +58,6 @@ log = logging.getLogger(__name__)
 
 # An antenna reporting these is down (a silent module, an unplugged PC/SC reader): its cards are unread.
 UNREAD_FAULTS = frozenset({FaultCode.READER_TIMEOUT, FaultCode.ANTENNA_OPEN})
-# What the dealer and the TD read when the board reset on its own and the agent set it reading again.
-RESTARTED = "lecteur redémarré, reprise de la lecture / reader board restarted, reading again"
 
 
 class ReaderPort(Protocol):
@@ -472,7 +470,7 @@ class TableAgent:
         self.stats.restarts += 1
         log.warning("table %s: reader board restarted (%s): settings and StartScan sent again",
                     self.table, item.detail)
-        self._reader_status("connected", RESTARTED, **self._board_facts())
+        self._reader_status("connected", words.RESTARTED, **self._board_facts())
 
     def _board_facts(self) -> dict[str, object]:
         """What the board's Hello said (firmware, antennas), kept on a status that changes its words."""

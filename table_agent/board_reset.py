@@ -14,9 +14,12 @@ restarted. Pure: the reader worker (`table_agent.reader`), which alone writes to
 - Both lost on the line: the heartbeat's uptime going back says the reset.
 - A `StartScan` lost on the line (host frames are dropped silently when damaged, the host repeats
   what it cares about): two heartbeats in a row counting no scan since the settings went, and they go
-  again; at most `RETELLS` times in a row, then the host stops asking (a board that will not scan is
-  no reason to write to it every two seconds for good) and says so once (`idle`): the table is blind
-  until someone restarts the board, and the TD must know it.
+  again. Only heartbeats read after the read in which the settings went count (`read`): those read
+  with the frames that called for the settings were on the line before them and say nothing of them
+  (a busy host reads a reset late, with the idle board's heartbeats since: it sent StartScan again
+  while the first was on its way). At most `RETELLS` times in a row, then the host stops asking (a
+  board that will not scan is no reason to write to it every two seconds for good) and says so once
+  (`idle`): the table is blind until someone restarts the board, and the TD must know it.
 """
 
 from __future__ import annotations
@@ -54,8 +57,13 @@ class ResetWatch:
         self._retold = 0
         self._idle_said = False
 
+    def read(self) -> None:
+        """A new read from the line begins: its heartbeats may say what the settings sent before it did."""
+        self._sent_in_read = False
+
     def _sent(self) -> None:
         self._idle_beats = 0
+        self._sent_in_read = True  # the rest of this read was on the line before the settings went
 
     def _restart(self, said: str, *, resend: bool = True) -> Answer:
         self._uptime = None  # the next heartbeat counts from the reset
@@ -98,6 +106,8 @@ class ResetWatch:
         if beat.scans:
             self._idle_beats = self._retold = 0
             self._idle_said = False
+            return NOTHING
+        if self._sent_in_read:
             return NOTHING
         self._idle_beats += 1
         if self._idle_beats < IDLE_BEATS:

@@ -112,6 +112,7 @@ class ReaderWorker:
             if not data:
                 continue
             self.bytes_read += len(data)
+            self.resets.read()
             frames = self.decoder.feed(data)
             at = self._clock.now()
             start = 0

@@ -38,6 +38,10 @@ def both(fr: str, en: str) -> str:
     return f"{fr} / {en}"
 
 
+# The board reset on its own and the agent set it reading again.
+RESTARTED = both("lecteur redémarré, reprise de la lecture", "reader board restarted, reading again")
+
+
 def place(antenna: int, zone: Zone | None) -> tuple[str, str]:
     """`("siège 3 (antenne 5)", "seat 3 (antenna 5)")`; an antenna the profile maps to no zone by number."""
     if zone is None:

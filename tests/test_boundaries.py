@@ -33,6 +33,7 @@ RULES: dict[str, set[str]] = {
     "hub/history/phh_text.py": IO_LIBS | {"time"},
     "hub/edge/mqtt5.py": IO_LIBS | {"time", "asyncio", "ssl", "hub", "tablewire"},  # packets: bytes in, bytes out
     "hub/edge/link.py": {"paho"},  # the hub's own MQTT client: paho stays the tables' and the tools'
+    "hub/edge/routes.py": IO_LIBS | {"time", "asyncio", "ssl"},  # the link's routing: topics in, handlers out
     "table_agent/panel_setup.py": {"serial", "paho", "smartcard", "sqlite3", "hub"},  # pins and I2C only
 }
 PRODUCTION = ("tablewire", "firmware_bridge", "table_agent", "hub", "hw")

@@ -107,6 +107,8 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "link": ("hub/edge/link.py", ["tests/hub/test_link_brokers.py", "tests/hub/test_hub_link.py",
                                   "tests/hub/test_link_incidents.py", "tests/hub/test_link_packets.py",
                                   "tests/hub/test_link_flow.py", "tests/security/test_hub_link_secure.py"]),
+    # Its routing (which handlers a message goes to), out of link.py since: milliseconds a test
+    "routes": ("hub/edge/routes.py", ["tests/hub/test_routes.py"]),
 }
 
 

@@ -35,6 +35,7 @@ from hub.dashboard.model import (
 )
 from hub.dashboard.routes import Browser, handler
 from hub.edge.service import HubService
+from hub.floor.clock_topics import TableTexts, snapshot_text
 from hub.floor.commands import CommandError
 from hub.floor.moves import table_number
 from hub.floor.rulebook_files import from_folder
@@ -51,7 +52,11 @@ REQUEST_TIMEOUT = 10.0  # seconds a socket may stay silent (a request's headers,
 
 
 def _sse(name: str, data: Mapping[str, Any]) -> bytes:
-    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+    return _sse_text(name, json.dumps(data, separators=(",", ":")))
+
+
+def _sse_text(name: str, text: str) -> bytes:
+    return f"event: {name}\ndata: {text}\n\n".encode()
 
 
 def _refused(command: JSONDict, french: str, english: str) -> JSONDict:
@@ -141,6 +146,7 @@ class Dashboard:
         self._static = _static_files()
         self._running = False
         self._last_clock: JSONDict | None = None
+        self._clock_texts = TableTexts()  # each table's seats encoded once, not every second
         self._last_store: object = "ok"
         try:
             self._server = _BoundedServer((host, port), handler(self), workers=self.MAX_WORKERS)
@@ -338,8 +344,9 @@ class Dashboard:
     def publish_clock(self) -> None:
         snap = self.clock_snapshot()
         self._last_clock = snap
+        text = snapshot_text(snap, self._clock_texts) if snap is not None else "null"
         with self._lock:
-            self._fan_out(_sse("clock", {"clock": snap}))
+            self._fan_out(_sse_text("clock", f'{{"clock":{text}}}'))
 
     # --- browsers -----------------------------------------------------------------------------------
 

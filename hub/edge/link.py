@@ -17,7 +17,8 @@ never answers CONNECT left after `connect_timeout`, subscriptions and `on_connec
 each. Bounded: at most `max_waiting` publishes wait for the broker (beyond it they are dropped,
 counted in `dropped`, and said in the log), the broker is told it may send no packet over 256 kB (one
 over it closes the connection), and the hub can stop the link reading while it catches up
-(`pause_reading`). The brokers it is checked against, and how fast it recovers: docs/scale-out.md.
+(`pause_reading`). Which handlers a message goes to, by the filters subscribed: `hub.edge.routes`.
+The brokers it is checked against, and how fast it recovers: docs/scale-out.md.
 """
 
 from __future__ import annotations
@@ -33,13 +34,12 @@ from typing import Any
 
 from hub.edge import mqtt5
 from hub.edge.broker import MAX_PACKET  # what the room's brokers accept too
+from hub.edge.routes import Handler, Routes
 from tablewire.mqtt import Message
 
 log = logging.getLogger(__name__)
-Handler = Callable[[Message], None]
 
 _SUBSCRIBE_BATCH = 200  # topic filters per SUBSCRIBE: a worker of a big room has thousands
-_PATTERN_HITS = 20_000  # topics whose wildcard handlers are remembered (a room has a few per table)
 _BACKOFF = (0.05, 2.0)  # first retry, longest wait between retries (seconds), as MqttLink
 # Another process with our client id took the session (0x8E): each of us would take it back 20 times a
 # second. Waits double from the first to the longest while it goes on.
@@ -62,13 +62,10 @@ class HubLink:
         self._max_waiting = max_waiting
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
-        self._exact: dict[str, list[Handler]] = {}  # most subscriptions name one topic: a dict lookup
-        self._patterns: dict[str, tuple[list[str], Handler]] = {}
-        self._matching: tuple[tuple[list[str], Handler], ...] = ()  # read by the loop, swapped whole
+        self._routes = Routes()  # which handlers each message goes to (`hub.edge.routes`)
         self._subscriptions: dict[str, bool] = {}  # filter -> no_local, replayed on each connect
         self._hooks: list[Callable[[], None]] = []
         self._before_write: list[Callable[[], None]] = []  # each turn's barrier: the store's sync
-        self._pattern_hits: dict[str, list[Handler]] = {}  # topic -> its wildcard handlers, worked out once
         self._held_since: float | None = None  # a barrier failed: the turn's packets wait since then
         self._transport: asyncio.Transport | None = None
         self._out = bytearray()  # packets of this turn of the loop, written together
@@ -160,21 +157,13 @@ class HubLink:
 
     def subscribe(self, pattern: str, handler: Handler, *, no_local: bool = False) -> Callable[[], None]:
         """`handler` is called on the loop's thread. `no_local`: not this client's own publishes."""
-        if "+" in pattern or "#" in pattern:
-            self._patterns[pattern] = (pattern.split("/"), handler)
-            self._matching = tuple(self._patterns.values())
-            self._pattern_hits = {}
-        else:
-            self._exact.setdefault(pattern, []).append(handler)
+        self._routes.add(pattern, handler)
         self._subscriptions[pattern] = no_local
         self._on_loop(lambda: self._send_subscribe([(pattern, no_local)]) if self._up else None)
 
         def unsubscribe() -> None:
             self._subscriptions.pop(pattern, None)
-            self._patterns.pop(pattern, None)
-            self._matching = tuple(self._patterns.values())
-            self._pattern_hits = {}
-            self._exact.pop(pattern, None)
+            self._routes.remove(pattern)
             self._on_loop(lambda: self._send(mqtt5.unsubscribe(self._new_id(), [pattern])) if self._up else None)
         return unsubscribe
 
@@ -414,20 +403,7 @@ class HubLink:
         if message.qos:
             self._send(mqtt5.puback(message.packet_id))
         handed = Message(message.topic, message.payload, message.retain)
-        topic = message.topic
-        handlers = self._exact.get(topic)
-        if handlers is None:
-            # A hub without the room's list hears every table through wildcards: matched once per topic.
-            # The cache is read before the patterns: `subscribe` swaps the patterns, then a new cache.
-            hits = self._pattern_hits
-            handlers = hits.get(topic)
-            if handlers is None:
-                parts = topic.split("/")
-                handlers = [h for levels, h in self._matching if _matches(levels, parts)]
-                if len(hits) >= _PATTERN_HITS:
-                    hits.clear()  # bounded: a room's topics are a few per table
-                hits[topic] = handlers
-        for handler in handlers:
+        for handler in self._routes.handlers(message.topic):
             try:
                 handler(handed)
             except Exception:  # a handler must never stop the loop
@@ -556,16 +532,6 @@ class HubLink:
         self._paused = paused
         if not paused:
             self._pump()
-
-
-def _matches(levels: list[str], parts: list[str]) -> bool:
-    """MQTT topic filter matching (§4.7): `+` one level, `#` the rest."""
-    for k, level in enumerate(levels):
-        if level == "#":
-            return True
-        if k >= len(parts) or (level != "+" and level != parts[k]):
-            return False
-    return len(levels) == len(parts)
 
 
 class _Protocol(asyncio.Protocol):

@@ -203,6 +203,7 @@ DASHBOARD_READ = (
     f"{_TOPIC}/hub/table/+/state",
     f"{_TOPIC}/hub/table/+/event",
     f"{_TOPIC}/hub/tournament/clock",
+    f"{_TOPIC}/hub/tournament/table/+",  # each table's seats (`hub.floor.clock_topics`)
     f"{_TOPIC}/table/+/status",
 )
 

@@ -16,9 +16,14 @@ from hub.floor.command_words import plain_error
 from hub.floor.store import JSON
 from tablewire.wire import ROOT, TABLE_ID
 
-TOURNAMENT_CLOCK = f"{ROOT}/hub/tournament/clock"  # retained snapshot, every second and on change
+TOURNAMENT_CLOCK = f"{ROOT}/hub/tournament/clock"  # retained clock, every second and on change
+TOURNAMENT_TABLES = f"{ROOT}/hub/tournament/table/+"  # retained, one table's seats each (`clock_topics`)
 TOURNAMENT_CMD = f"{ROOT}/hub/tournament/cmd"  # TD -> hub, JSON `Command`
 TOURNAMENT_RESULT = f"{ROOT}/hub/tournament/cmd/result"  # hub -> TD, JSON `CommandResult`
+
+
+def tournament_table_topic(number: int | str) -> str:
+    return f"{ROOT}/hub/tournament/table/{number}"
 
 
 class CommandError(ValueError):

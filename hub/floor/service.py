@@ -9,7 +9,6 @@ second and on every change; accepts TD commands from MQTT, executed on the owner
 from __future__ import annotations
 
 import datetime
-import json
 import logging
 import queue
 import random
@@ -20,10 +19,10 @@ from typing import TypeVar
 
 from hub import rulebooks
 from hub.floor.bag_sheet import sheet as bag_sheet
+from hub.floor.clock_topics import ClockTopics
 from hub.floor.command_words import in_english, in_french
 from hub.floor.commands import (
     COMMAND_TYPES,
-    TOURNAMENT_CLOCK,
     TOURNAMENT_CMD,
     TOURNAMENT_RESULT,
     AnyCommand,
@@ -100,6 +99,7 @@ class FloorService:
         self._inbox: queue.Queue[bytes] = queue.Queue()
         self._changed = True
         self._published_at: float | None = None
+        self._topics = ClockTopics(link) if link is not None else None
         self.listeners: list[Callable[[list[Event]], None]] = []  # called with every batch stored
         # The hub's, where the hands live; called on the hub's thread, the floor's lock held. Each plays the
         # command (table, by[, kind, option], hand) store-first and returns the answer's data, raises a
@@ -112,7 +112,13 @@ class FloorService:
         self._in_command = False  # only a TD's command may be undone, not what the floor did on its own
         if link is not None:
             link.subscribe(TOURNAMENT_CMD, self._enqueue)
-            link.on_connect(lambda: setattr(self, "_changed", True))  # republish after a reconnect
+            link.on_connect(self._reconnected)
+
+    def _reconnected(self) -> None:
+        """Republish everything after a reconnect: the broker may have lost its retained messages."""
+        self._changed = True
+        if self._topics is not None:
+            self._topics.forget()
 
     # --- lifecycle --------------------------------------------------------------------------------
 
@@ -578,12 +584,13 @@ class FloorService:
             self._link.publish(TOURNAMENT_RESULT, result.model_dump_json().encode())
 
     def publish_clock(self, now: float, *, force: bool = False) -> bool:
-        """Retained snapshot on every change (a table's hand: within the second) and at least every second."""
-        if self._link is None or self.tournament is None:
+        """The retained clock and tables (`clock_topics`) on every change (a table's hand: within the second)
+        and at least every second."""
+        if self._topics is None or self.tournament is None:
             return False
         if not (force or self._changed or self._published_at is None or now - self._published_at >= 1.0):
             return False
-        self._link.publish(TOURNAMENT_CLOCK, json.dumps(self.snapshot(now)).encode(), retain=True)
+        self._topics.publish(self.snapshot(now), self.tournament.state.highest_table, now)
         self._changed, self._published_at = False, now
         return True
 

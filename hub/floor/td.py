@@ -187,9 +187,10 @@ def run_local(db: str, command: dict[str, Any]) -> CommandResult:
         return floor.execute(decode_command(command), time.time())
 
 
-def run_remote(broker: str, command: dict[str, Any], *, timeout: float = 10.0,
+def run_remote(broker: str, command: dict[str, Any], *, timeout: float = 10.0, connect_timeout: float = 10.0,
                link_options: dict[str, object] | None = None) -> CommandResult:
-    """Send to the running hub over MQTT and wait for its answer on `.../cmd/result`; `link_options`:
+    """Send to the running hub over MQTT and wait `timeout` for its answer on `.../cmd/result` (the broker
+    may take `connect_timeout` to let us in: a busy one is not a hub that does not answer); `link_options`:
     the broker user, password and TLS of a closed room (`tablewire.credentials.link_options`)."""
     from tablewire.broker_url import parse_url
     from tablewire.mqtt import Message, MqttLink
@@ -212,9 +213,9 @@ def run_remote(broker: str, command: dict[str, Any], *, timeout: float = 10.0,
     subscribed = threading.Event()
     link.on_connect(subscribed.set)
     link.subscribe(TOURNAMENT_RESULT, on_result)
-    link.start(timeout=timeout)
+    link.start(timeout=connect_timeout)
     try:
-        subscribed.wait(timeout)
+        subscribed.wait(connect_timeout)
         link.publish(TOURNAMENT_CMD, json.dumps(command).encode())
         try:
             return answers.get(timeout=timeout)

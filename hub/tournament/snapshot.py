@@ -6,10 +6,12 @@ dict (schema-versioned) that the hub publishes retained every second and on ever
 
 from __future__ import annotations
 
+import functools
+
 from hub.tournament import balancing
 from hub.tournament.clock import ClockState
 from hub.tournament.events import JSON, MoveOrdered
-from hub.tournament.state import FloorState, PlayerState, PlayerStatus
+from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
 from hub.tournament.structure import Break, Level
 
 SNAPSHOT_SCHEMA = 1
@@ -60,6 +62,13 @@ def _seat_status(p: PlayerState) -> str:
     return "absent" if status is _SEATED and not p.present else _STATUS_WORD[status]
 
 
+@functools.lru_cache(maxsize=4096)
+def _move(move: MoveOrdered) -> dict[str, JSON]:
+    """A pending move as the snapshot shows it: worked out once per move (a break-up moves a table's
+    players, and the snapshot lists them every second until each sits down). Shared: read only."""
+    return move.to_dict()
+
+
 def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[MoveOrdered]) -> dict[str, JSON]:
     level = clock.level()
     no_ante = s.heads_up and not s.structure.heads_up_antes  # pouques §G
@@ -81,26 +90,37 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
         "average_stack": s.chips_total // len(alive) if alive else 0,
         "prize_pool_cents": rule.prize_pool(s.entries, s.buy_in_cents) if rule else 0,
         "payouts_cents": payouts, "hand_for_hand": s.hand_for_hand, "heads_up": s.heads_up,
-        "final_table": s.final_table, "tables": tables, "moves": [m.to_dict() for m in moves],
+        "final_table": s.final_table, "tables": tables, "moves": [_move(m) for m in moves],
         "chips_in_play": s.chips_total, "minutes": item.minutes, "schedule": _schedule(clock),
         **registration,
     }
 
 
 def _seats_view(s: FloorState) -> tuple[dict[str, JSON], dict[str, JSON]]:
-    """Every table's seats and the registration: built from every player of the room, so once per record
-    applied (`FloorState.views`), not once per snapshot. Shared by the snapshots until then: read only."""
+    """Every table's seats and the registration, kept until the next record applied (`FloorState.views`);
+    each table's part kept until a record touches it (`FloorState.table_views`). Shared: read only."""
     cached = s.views.get("snapshot")
     if cached is not None:
         return cached  # type: ignore[return-value]
     stopped = balancing.stopped_tables(s.counts(), s.policy)
+    kept = s.table_views
     tables: dict[str, JSON] = {}
     for number, t in sorted(s.tables.items()):
-        seats: dict[str, JSON] = {
-            str(seat): {"player": name, "chips": s.players[name].chips, "status": _seat_status(s.players[name])}
-            for seat, name in sorted(t.seats.items())}
-        tables[str(number)] = {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level,
-                               "stopped": number in stopped, "seats": seats}
-    view = (tables, _registration(s))
-    s.views["snapshot"] = view
-    return view
+        is_stopped = number in stopped  # moves with the other tables' counts: not a record of this one
+        view = kept.get(number)
+        if view is None or view["stopped"] is not is_stopped:  # type: ignore[index]
+            view = kept[number] = _table_view(s, t, is_stopped)
+        tables[str(number)] = view  # type: ignore[assignment]
+    if len(kept) > len(s.tables):
+        for number in kept.keys() - s.tables.keys():
+            del kept[number]
+    view_pair = (tables, _registration(s))
+    s.views["snapshot"] = view_pair
+    return view_pair
+
+
+def _table_view(s: FloorState, t: TableState, stopped: bool) -> dict[str, JSON]:
+    seats: dict[str, JSON] = {
+        str(seat): {"player": name, "chips": s.players[name].chips, "status": _seat_status(s.players[name])}
+        for seat, name in sorted(t.seats.items())}
+    return {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level, "stopped": stopped, "seats": seats}

@@ -133,12 +133,16 @@ class FloorState:
     days: list[DayEnded] = field(default_factory=list)  # the days played out, each with its bags and draw
     day_over: bool = False  # a day has ended and the clock has not resumed since (the players are bagged)
     now: float = 0.0
-    # The players still in, worked out once per record applied: a hand's end asks it several times, and a
-    # festival has thousands of players (every status changes in `apply`'s handlers)
-    _alive: list[PlayerState] | None = field(default=None, repr=False, compare=False)
+    # The players still in, worked out again after a record that can change a player's status (not a hand's
+    # start or end): a hand's end asks it twice, and a festival has thousands of players
+    _alive: dict[str, PlayerState] | None = field(default=None, repr=False, compare=False)
     # What views build from the players and tables (the clock's snapshot, once a second), kept until the
     # next record applied: a quiet second of a festival rebuilds nothing
     views: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    # Each table's part of that snapshot, kept until a record touches that table (`_touched`): a festival's
+    # hand ends each redraw one table of a thousand, not the whole room
+    table_views: dict[int, object] = field(default_factory=dict, repr=False, compare=False)
+    highest_table: int = 0  # the highest table number ever in play (its retained view is cleared when gone)
 
     @classmethod
     def created(cls, event: TournamentCreated) -> FloorState:
@@ -148,11 +152,15 @@ class FloorState:
 
     def alive(self) -> list[PlayerState]:
         if self._alive is None:
-            self._alive = [p for p in self.players.values() if p.alive]
-        return list(self._alive)  # the caller's own list
+            self._alive = {p.name: p for p in self.players.values() if p.alive}
+        return list(self._alive.values())  # the caller's own list
 
     def counts(self) -> dict[int, int]:
-        return {n: len(t.seats) for n, t in self.tables.items()}
+        """Players seated per table: worked out once per record applied (a hand's end asks it four times)."""
+        counts = self.views.get("counts")
+        if counts is None:
+            counts = self.views["counts"] = {n: len(t.seats) for n, t in self.tables.items()}
+        return dict(counts)  # type: ignore[call-overload]  # the caller's own dict
 
     def apply(self, event: Event) -> None:
         at = getattr(event, "at", self.now)
@@ -160,9 +168,35 @@ class FloorState:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise EventError(f"cannot apply {type(event).__name__}")
-        self._alive = None
+        kind = type(event)
+        player = getattr(event, "player", None) if kind in _ONE_PLAYER else None
+        before = self.players.get(player) if player is not None else None
+        was_alive = before is not None and before.alive
         self.views.clear()
+        touched = _touched(self, event)
         handler(self, event)
+        if kind not in _SAME_PLAYERS_IN:
+            self._players_in_changed(kind, before, was_alive, self.players.get(player) if player else None)
+        if touched is None:
+            self.table_views.clear()
+        else:
+            player = getattr(event, "player", None)
+            if player is not None and player in self.players:
+                touched.add(self.players[player].table)  # where he sits now
+            for number in touched:
+                self.table_views.pop(number, None)  # type: ignore[arg-type]
+
+    def _players_in_changed(self, kind: type[Event], before: PlayerState | None, was_alive: bool,
+                            after: PlayerState | None) -> None:
+        """The players still in after a record: the same list if its one player stayed in or out, less him
+        if he went out (a festival's eliminations: not every player walked again), else worked out anew."""
+        if kind in _ONE_PLAYER and before is not None and before is after:
+            if was_alive == before.alive:
+                return
+            if was_alive and self._alive is not None:
+                del self._alive[before.name]  # the order kept: the players' own
+                return
+        self._alive = None
 
     def _unseat(self, player: PlayerState) -> None:
         if player.table is not None and player.table in self.tables:
@@ -236,6 +270,7 @@ def _seat_drawn(s: FloorState, e: SeatDrawn) -> None:
     p = s.players[e.player]
     table = s.tables.setdefault(e.table, TableState(e.table))
     table.seats[e.seat] = e.player
+    s.highest_table = max(s.highest_table, e.table)
     p.table, p.seat, p.status = e.table, e.seat, PlayerStatus.SEATED
     p.chips += e.chips
     s.chips_total += e.chips
@@ -264,6 +299,7 @@ def _day_ended(s: FloorState, e: DayEnded) -> None:
     s.tables = {}
     for name, table, seat in e.draw:
         s.tables.setdefault(table, TableState(table)).seats[seat] = name
+        s.highest_table = max(s.highest_table, table)
         p = s.players[name]
         p.table, p.seat, p.status, p.waits_one_hand = table, seat, PlayerStatus.SEATED, False
     for table, seat in e.buttons:
@@ -350,6 +386,7 @@ def _move_ordered(s: FloorState, e: MoveOrdered) -> None:
     p = s.players[e.player]
     s._unseat(p)
     s.tables[e.to_table].seats[e.to_seat] = e.player
+    s.highest_table = max(s.highest_table, e.to_table)
     p.table, p.seat, p.status, p.waits_one_hand = e.to_table, e.to_seat, PlayerStatus.MOVING, e.waits_one_hand
     s.pending_moves[e.player] = e
 
@@ -377,6 +414,7 @@ def _h4h_ended(s: FloorState, e: HandForHandEnded) -> None:
 
 def _final_drawn(s: FloorState, e: FinalTableDrawn) -> None:
     s.tables = {e.table: TableState(e.table, {seat: name for name, seat in e.seats})}
+    s.highest_table = max(s.highest_table, e.table)
     for name, seat in e.seats:
         p = s.players[name]
         p.table, p.seat, p.status, p.waits_one_hand = e.table, seat, PlayerStatus.SEATED, False
@@ -397,6 +435,41 @@ def _coloured_up(s: FloorState, e: ChipsColouredUp) -> None:
         p = s.players[name]
         s.chips_total += chips - p.chips
         p.chips = chips
+
+
+# The records that change no more of the clock's view of the tables (hand, level, seats, stacks, status)
+# than the table they name (a table broken: its players moved by records of their own), the one a player
+# moves to, and the one their player sits at before and after. Any other record (the final table drawn, a
+# day's draw, a colour-up) redraws them all.
+_LOCAL: frozenset[type[Event]] = frozenset({
+    PlayerRegistered, PlayerArrived, PlayerReentered, WaitListJoined, WaitListEntered, SeatDrawn, ButtonDrawn,
+    ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, HeadsUpStarted, HandStarted, HandEnded,
+    StacksCorrected, PlayerEliminated, EliminationAsked, DealAgreed, PlayerRemoved, PlayerWentAway, MoveOrdered,
+    MoveConfirmed, TableBroken, HandForHandStarted, HandForHandEnded, PenaltyGiven})
+
+
+# The records whose handler changes no player's status: the players still in stay the same objects
+_SAME_PLAYERS_IN: frozenset[type[Event]] = frozenset({
+    HandStarted, HandEnded, StacksCorrected, ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted,
+    HeadsUpStarted, ButtonDrawn, EliminationAsked, DealAgreed, PlayerArrived, PlayerWentAway, PenaltyGiven,
+    HandForHandStarted, HandForHandEnded, ChipsColouredUp})
+
+
+# The records whose handler changes the status of their own player and no other's
+_ONE_PLAYER: frozenset[type[Event]] = frozenset({
+    PlayerRegistered, PlayerReentered, WaitListJoined, WaitListEntered, SeatDrawn, PlayerEliminated, PlayerRemoved,
+    MoveOrdered, MoveConfirmed})
+
+
+def _touched(s: FloorState, e: Event) -> set[int | None] | None:
+    """The tables whose view `e` may change, as far as known before it is applied; None: all of them."""
+    if type(e) not in _LOCAL:
+        return None
+    touched: set[int | None] = {getattr(e, "table", None), getattr(e, "to_table", None)}
+    player = getattr(e, "player", None)
+    if player is not None and player in s.players:
+        touched.add(s.players[player].table)
+    return touched
 
 
 _HANDLERS: dict[type[Event], Callable[..., None]] = {

@@ -27,8 +27,9 @@ from hw.decks import DeckRegistry
 from hw.ports import ManualClock
 from hw.profile import TableProfile
 from table_agent import reader_words as words
-from table_agent.agent import RESTARTED, TableAgent
+from table_agent.agent import TableAgent
 from table_agent.board_reset import RETELLS
+from table_agent.reader_words import RESTARTED
 from tests.pcsc.agent_fakes import RecordingPublisher
 from tests.support import wait_until
 

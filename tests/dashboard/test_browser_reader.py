@@ -9,7 +9,7 @@ from firmware_bridge import FaultCode
 from hub.dashboard import Dashboard
 from hw.felt import Zone
 from table_agent import reader_words as words
-from table_agent.agent import RESTARTED
+from table_agent.reader_words import RESTARTED
 from tablewire import wire
 from tests.dashboard import browser
 from tests.dashboard.helpers import ScriptedRoom

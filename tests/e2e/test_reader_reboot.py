@@ -3,7 +3,6 @@ firmware on a real pty, SerialLink, the agent, Mosquitto, the hub running the ha
 board scanning again, the cards it reports again are not dealt twice, and a card dealt after the reset
 is seen; no fault, no card leaves, the TD reads that the reader restarted."""
 
-import queue
 import random
 
 import pytest
@@ -12,7 +11,7 @@ from firmware_bridge import StartScan
 from hub.edge.broker import EmbeddedBroker
 from simulators.dealer import Hole, deal_order
 from simulators.demo import Room, build_room
-from table_agent.agent import RESTARTED
+from table_agent.reader_words import RESTARTED
 from tests.support import wait_until
 
 
@@ -23,17 +22,10 @@ def room(broker: EmbeddedBroker):  # type: ignore[no-untyped-def]
     built.close()
 
 
-def _drain(events: "queue.Queue[dict]") -> list[dict]:
-    seen = []
-    while not events.empty():
-        seen.append(events.get())
-    return seen
-
-
 def test_a_board_reset_mid_deal_reads_again_and_judges_nothing_twice(room: Room) -> None:
-    events: queue.Queue[dict] = queue.Queue()
+    events: list[dict] = []  # the hub's, as the dashboard gets them (appended on the hub's thread)
     assert room.hub is not None
-    room.hub.add_listener(events.put)
+    room.hub.add_listener(events.append)
     table = room.tables[0]
     view = room.hub.tables
     assert wait_until(lambda: "t1" in view and view["t1"].reader == "connected")
@@ -61,13 +53,17 @@ def test_a_board_reset_mid_deal_reads_again_and_judges_nothing_twice(room: Room)
     assert wait_until(lambda: table.agent.stats.restarts == 1)
     scans = table.board.scans
     assert wait_until(lambda: table.board.scans >= scans + 40)  # it reads again: 2 s, four gone windows
-    assert wait_until(table.agent.idle)
-    assert view["t1"].reader == "connected" and view["t1"].reader_detail == RESTARTED
+    # the TD read it: the hub has it over MQTT (its own time), and the reader stays connected; the board's
+    # pace, measured anew from its heartbeats after the reset, may be said after it (a slow board, under load)
+    assert wait_until(lambda: RESTARTED in [e["detail"] for e in list(events) if e["type"] == "reader"])
+    assert view["t1"].reader == "connected"
     for done, (seat, card) in enumerate(zip(order, second, strict=True), start=len(first) + 1):
         table.felt.perform(Hole(seat, card))  # the second round, dealt after the reset
         assert wait_until(lambda done=done: hub_zones() == lying(cards[:done]))  # type: ignore[misc]
     assert wait_until(table.agent.idle)
-    seen = _drain(events)
+    # the hub's view has a card before its listeners hear it (after the turn's COMMIT): wait for the last
+    assert wait_until(lambda: any(e["type"] == "card" and e["card"] == cards[-1] for e in list(events)))
+    seen = list(events)
     assert [(e["action"], e["card"]) for e in seen if e["type"] == "card" and e["action"] == "left"] == []
     arrived = [e["card"] for e in seen if e["type"] == "card" and e["action"] == "arrived"]
     assert sorted(arrived) == sorted(cards)  # each card once: none re-reported as dealt again

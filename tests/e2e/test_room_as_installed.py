@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import pytest
 
 from hub.edge.broker import find_mosquitto, free_port
-from hub.floor.commands import TOURNAMENT_CLOCK
+from hub.floor.commands import TOURNAMENT_CLOCK, TOURNAMENT_TABLES
 from tablewire import wire
 from tablewire.credentials import client_tls_context
 from tablewire.mqtt import Message, MqttLink
@@ -182,9 +182,12 @@ class Watcher:
                              username=creds["username"], password=creds["password"],
                              tls=client_tls_context(room.room / "broker" / "tls" / "ca.crt"))
         self.events: list[dict[str, Any]] = []
-        self.clock: dict[str, Any] = {}
+        self.clock: dict[str, Any] = {}  # the clock, its "tables" put back from each table's topic
+        self._clock_only: dict[str, Any] = {}
+        self._tables: dict[str, Any] = {}
         self.lock = threading.Lock()
         self.link.subscribe(wire.hub_table_events("+"), self._event)
+        self.link.subscribe(TOURNAMENT_TABLES, self._table)
         self.link.subscribe(TOURNAMENT_CLOCK, self._clock)
 
     def _event(self, message: Message) -> None:
@@ -192,7 +195,22 @@ class Watcher:
             self.events.append(json.loads(message.payload))
 
     def _clock(self, message: Message) -> None:
-        self.clock = json.loads(message.payload)
+        with self.lock:
+            self._clock_only = json.loads(message.payload)
+            self._compose()
+
+    def _table(self, message: Message) -> None:
+        number = message.topic.rsplit("/", 1)[1]
+        with self.lock:
+            if message.payload:
+                self._tables[number] = json.loads(message.payload)
+            else:  # cleared: the table is gone
+                self._tables.pop(number, None)
+            self._compose()
+
+    def _compose(self) -> None:
+        numbers = [str(n) for n in self._clock_only.get("table_numbers", [])]
+        self.clock = {**self._clock_only, "tables": {n: self._tables[n] for n in numbers if n in self._tables}}
 
     def seen(self, test: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
         with self.lock:
@@ -266,7 +284,9 @@ def test_a_room_as_installed_plays_a_tournament(room: Room) -> None:
         assert wait_until(lambda: "TD dashboard on" in room.log("hub") and "listening" in room.log("hub"), 30), \
             room.log("hub")
         room.td("start")
-        assert wait_until(lambda: watcher.clock.get("running"), 15), watcher.clock
+        # the clock and each table come on topics of their own (retained): both, before reading the seats
+        assert wait_until(lambda: watcher.clock.get("running") and len(watcher.clock["tables"]) == len(TABLES), 15), \
+            (watcher.clock, room.log("hub")[-3000:])
         seated = {t: {s["player"] for s in watcher.clock["tables"][str(i + 1)]["seats"].values()}
                   for i, t in enumerate(TABLES)}
         page = viewer_page(room, cleanup)  # a viewer follows the room from before the first card
@@ -348,7 +368,8 @@ def check_viewer_page(page: Any, watcher: Watcher, *, hands: int) -> None:
     assert wait_until(shown, 30), page.inner_text("body")
     rows = page.eval_on_selector_all(".table .seats tr", "rows => rows.map(r => r.innerText)")
     named = [r.split("\t") for r in rows if any(name in r for name in alive)]
-    assert named and all(re.search(r"\d", cells[3]) for cells in named), named  # a stack by each name
+    # a stack by each name: chips, or « tapis » for a player all in as the page is read
+    assert named and all(re.search(r"\d", cells[3]) or cells[3] == "tapis" for cells in named), named
     text = page.inner_text("body")
     # the fault and its ruling in words (labels.js), with the article; never the raw identifier
     assert "Feuille morte" in text and "Carte mise de côté" in text and "cdc-2013 6.3" in text

@@ -17,8 +17,9 @@ def started_floor(store: EventStore, players: int, *, ruleset: str = "cdc-2013",
     floor = FloorService(store)
     floor.create(NewTournament(name="Test", ruleset=ruleset, structure_toml=to_toml(pouques_2020()),
                                tables=tables, buy_in_cents=buy_in_cents, payouts=payouts, seed=seed), 0.0)
-    for cmd in ({"cmd": "register", "players": [f"p{i:02d}" for i in range(1, players + 1)]},
-                {"cmd": "seat"}, {"cmd": "start"}):
+    names = [f"p{i:02d}" for i in range(1, players + 1)]
+    batches = [{"cmd": "register", "players": names[i:i + 1000]} for i in range(0, players, 1000)]  # as a TD sends
+    for cmd in (*batches, {"cmd": "seat"}, {"cmd": "start"}):
         result = floor.execute(cmd, 0.0)  # type: ignore[arg-type]
         assert result.ok, result.error
     return floor

@@ -294,3 +294,76 @@ def test_a_tournament_log_edited_by_hand_is_refused_in_plain_words(tmp_path: Pat
         with pytest.raises(StoreError, match=r"lacks tournament event 2 \(the next is 3\): the tournament's log "
                                              r"was edited, restore it from a backup"):
             list(store.tournament_events())
+
+
+# The schema of stores made before the table events lost AUTOINCREMENT and their index on (tbl, id)
+_OLDER_SCHEMA = """
+CREATE TABLE table_event (id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, boot TEXT NOT NULL,
+    seq INTEGER NOT NULL, at REAL NOT NULL, payload BLOB NOT NULL, UNIQUE (tbl, boot, seq));
+CREATE INDEX table_event_tbl ON table_event (tbl, id);
+CREATE TABLE tournament_event (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);
+CREATE TABLE config (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+PRAGMA user_version=1;
+PRAGMA application_id=1952542825;
+"""
+
+# Two tables, agents restarted, an older run's outbox still sending beside the new one (t1's "a" after "b")
+_INTERLEAVED = [("t1", "a", 1), ("t2", "x", 1), ("t1", "a", 2), ("t1", "b", 1), ("t2", "x", 2), ("t1", "a", 3),
+                ("t1", "b", 2), ("t2", "y", 1), ("t1", "c", 1), ("t1", "b", 3), ("t2", "y", 2), ("t1", "c", 2)]
+
+
+def _each_table_since_each_row(store: EventStore) -> None:
+    """A table's rows past any row (a hand's, read at its end) are exactly the store's rows of that table."""
+    everything = list(store.table_rows())
+    for table in ("t1", "t2", "t3"):
+        for after in range(len(everything) + 2):
+            want = [(r.row, r.boot, r.seq, r.payload) for r in everything if r.table == table and r.row > after]
+            assert [(r.row, r.boot, r.seq, r.payload) for r in store.table_rows(table=table, after=after)] == want
+
+
+def test_a_new_store_writes_one_index_per_table_event(tmp_path: Path) -> None:
+    """No AUTOINCREMENT (a write to sqlite_sequence per event) and no index on (tbl, id) (a leaf per table
+    of the turn rewritten at every COMMIT): a table's rows since a hand's start are read by its
+    (tbl, boot, seq) index, over every boot the table had, in arrival order."""
+    import sqlite3
+
+    path = tmp_path / "s.db"
+    with EventStore(path) as store:
+        for n, (table, boot, seq) in enumerate(_INTERLEAVED):
+            assert store.append_table_event(table, boot, seq, b"%d" % n, float(n))
+        _each_table_since_each_row(store)
+    con = sqlite3.connect(path)
+    indexes = {n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'index' "
+                                         "AND tbl_name = 'table_event'")}
+    counters = {n for (n,) in con.execute("SELECT name FROM sqlite_sequence")}
+    con.close()
+    assert indexes == {"sqlite_autoindex_table_event_1"}  # the resend check's UNIQUE (tbl, boot, seq)
+    assert "table_event" not in counters
+
+
+def test_a_store_made_by_the_older_schema_opens_and_works(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "older.db"
+    con = sqlite3.connect(path)
+    con.executescript(_OLDER_SCHEMA)
+    for n, (table, boot, seq) in enumerate(_INTERLEAVED[:6]):
+        con.execute("INSERT INTO table_event (tbl, boot, seq, at, payload) VALUES (?, ?, ?, ?, ?)",
+                    (table, boot, seq, float(n), b"%d" % n))
+    con.execute("INSERT INTO tournament_event (body) VALUES ('{\"type\":\"A\"}')")
+    con.commit()
+    con.close()
+    with EventStore(path) as store:
+        assert store.append_table_event("t1", "a", 2, b"again", 0.0) is False  # a resend, stored by the older hub
+        for n, (table, boot, seq) in enumerate(_INTERLEAVED[6:], start=6):
+            assert store.append_table_event(table, boot, seq, b"%d" % n, float(n))
+            assert store.appended_row == n + 1 == store.last_table_row()
+        _each_table_since_each_row(store)
+        assert store.last_seqs()[-2:] == [("t2", "y", 2), ("t1", "c", 2)]
+        assert store.count_table_events("t1") == 8
+        assert list(store.tournament_events()) == [{"type": "A"}]
+        assert store.append_tournament_event({"type": "B"}) == 2
+    con = sqlite3.connect(path)
+    assert con.execute("SELECT name FROM sqlite_master WHERE name = 'table_event_tbl'").fetchall() == [
+        ("table_event_tbl",)]  # left as it was: the store is not rewritten
+    con.close()

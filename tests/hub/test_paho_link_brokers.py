@@ -115,6 +115,8 @@ def test_a_server_keep_alive_of_0_does_not_outlive_paho_s_connection(links: list
             link.start()
         finally:
             started.set()
-        assert wait_until(lambda: len(broker.connections) >= 3, timeout=1.5 * 1 + 4)
+        # A connection is counted when accepted, before its CONNECT is read: wait for the CONNECTs
+        assert wait_until(lambda: len(broker.connections) >= 3
+                          and all(conn.received for conn in broker.connections[:3]), timeout=1.5 * 1 + 4)
         asked = [struct.unpack_from("!H", conn.received[0][1], 8)[0] for conn in broker.connections[:3]]
         assert asked == [1, 1, 1]

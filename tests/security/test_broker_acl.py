@@ -168,6 +168,7 @@ def test_dashboard_reads_public_views_but_never_td_or_raw_table_events(
 @pytest.mark.parametrize("topic", [
     wire.HUB_STATUS, wire.hub_table_state("t1"), wire.hub_table_events("t1"), wire.table_commands("t1"),
     wire.table_events("t1"), "tapis/v1/hub/tournament/cmd", "tapis/v1/hub/tournament/clock",
+    "tapis/v1/hub/tournament/table/1",
 ])
 def test_dashboard_cannot_write(secure_broker: SecureBroker, room_creds: RoomCredentials, topic: str) -> None:
     dash = connect(secure_broker.host, secure_broker.port, "dashboard", room_creds.dashboard.password)

@@ -110,6 +110,7 @@ def test_acl_of_a_table_names_only_its_own_topics() -> None:
         "topic read tapis/v1/hub/table/+/state",
         "topic read tapis/v1/hub/table/+/event",
         "topic read tapis/v1/hub/tournament/clock",
+        "topic read tapis/v1/hub/tournament/table/+",
         "topic read tapis/v1/table/+/status",
     ]
     assert "pattern" not in acl

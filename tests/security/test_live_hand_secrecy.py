@@ -104,15 +104,35 @@ def _strings(value: object) -> set[str]:
     return set()
 
 
-def hole_cards(td_seen: Seen) -> dict[tuple[str, int], set[str]]:
-    """Every card the TD saw in a seat zone, per (table, hand)."""
-    cards: dict[tuple[str, int], set[str]] = {}
+def hole_cards(td_seen: Seen) -> dict[tuple[str, int], dict[str, int]]:
+    """Every card dealt to a seat, per (table, hand), with the `seq` of the first TD state showing it there.
+
+    A card still lying where the hand before left it is not one of the new hand's: the reader says a card
+    is gone on the board's word or `gone_after` after it was lifted, and a dealer who sweeps the felt and
+    presses "new hand" at once is heard in that order (the first states of the new hand still show the
+    old cards). Such a placement counts from the time the card has left it and come back."""
+    cards: dict[tuple[str, int], dict[str, int]] = {}
+    felt: dict[str, dict[str, str]] = {}  # table -> card -> zone, as its last state showed
+    kept: dict[str, dict[str, str]] = {}  # table -> the placements from before its hand, not moved since
+    hands: dict[str, int] = {}
     for _, payload in td_seen:
         state = json.loads(payload)
-        for zone, held in state["zones"].items():
-            if zone.startswith("seat:"):
-                cards.setdefault((state["table"], state["hand"]), set()).update(held)
+        table, hand = state["table"], state["hand"]
+        where = {card: zone for zone, held in state["zones"].items() for card in held}
+        if hands.get(table) != hand:
+            hands[table], kept[table] = hand, dict(felt.get(table, {}))
+        left = kept[table]
+        for card in [c for c, zone in left.items() if where.get(c) != zone]:
+            del left[card]  # moved or gone: from now on it is dealt afresh
+        for card, zone in where.items():
+            if zone.startswith("seat:") and card not in left:
+                cards.setdefault((table, hand), {}).setdefault(card, state["seq"])
+        felt[table] = where
     return cards
+
+
+def _face_up(zone: str) -> bool:
+    return not zone.startswith("seat:") and zone not in ("muck", "burn")
 
 
 def test_td_sees_the_hole_cards(played: tuple[Seen, Seen]) -> None:
@@ -141,25 +161,34 @@ def test_no_live_hole_card_reaches_a_viewer_subscribed_to_everything(played: tup
     dash_seen, td_seen = played
     secret = hole_cards(td_seen)
     ended: set[tuple[str, int]] = set()
+    shown_seq: dict[str, int] = {}  # table -> seq of the last public state: the TD's twin has the same
     leaks: list[tuple[str, str]] = []  # (what leaked it, detail)
     for topic, payload in dash_seen:
         if not topic.startswith("tapis/v1/hub/table/"):
             continue  # statuses: b"online" / b"offline"
         data = json.loads(payload)
-        key = (data["table"], data.get("hand", 0))
+        table = data["table"]
+        key = (table, data.get("hand", 0))
+        if "type" not in data:
+            shown_seq[table] = data["seq"]
         if data.get("type") == "hand_end":
             ended.add(key)  # from here the hand is over: a showdown shows the cards
             continue
         if key in ended:
             continue
-        live = secret.get(key, set())
+        live = secret.get(key, {})
+        seq = shown_seq.get(table, 0)
         if "type" not in data:  # a retained public state: which zone shows it?
-            for zone, held in data["zones"].items():
-                if isinstance(held, list) and (shown := set(held) & live):
-                    leaks.append((zone.split(":")[0], f"state hand {key[1]} {zone}: {sorted(shown)}"))
-        elif shown := _strings(data) & live:
+            for zone, held in data["zones"].items():  # a card of the hand before is not live yet
+                if isinstance(held, list) and (shown := {c for c in held if c in live and seq >= live[c]}):
+                    leaks.append((zone.split(":")[0], f"state hand {key[1]} seq {seq} {zone}: {sorted(shown)}"))
+        elif shown := _strings(data) & live.keys():
+            if data["type"] == "card" and data.get("action") == "left" and _face_up(str(data["zone"])):
+                shown = {c for c in shown if seq >= live[c]}  # the hand before's board, swept as this one began
             kind = data["zone"] if data["type"] == "card" else data["type"]
-            leaks.append((str(kind).split(":")[0], f"{data['type']} hand {key[1]}: {sorted(shown)}"))
+            if shown:
+                detail = f"{data['type']} hand {key[1]} after seq {seq}: {sorted(shown)}"
+                leaks.append((str(kind).split(":")[0], detail))
     assert len(ended) >= TABLES * HANDS
     unknown = [detail for kind, detail in leaks if kind not in KNOWN_GAPS]
     assert not unknown, f"live hole cards on public topics: {unknown[:5]}"

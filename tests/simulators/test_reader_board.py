@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from firmware_bridge import (
+    AntennaDone,
     Decoder,
     FaultCode,
     Frame,
@@ -20,6 +21,7 @@ from firmware_bridge import (
     Hello,
     HostHello,
     ReaderFault,
+    ReportAntennas,
     SetScanPeriod,
     StartScan,
     StopScan,
@@ -32,6 +34,7 @@ from firmware_bridge.errors import BoardStateError, FrameRejected
 from firmware_bridge.timing import AntennaTiming
 from hw.errors import LinkError
 from hw.serial_link import SerialLink
+from simulators import reader_board
 from simulators.reader_board import ReaderBoardSimulator, make_noise
 
 ACE = bytes.fromhex("04a1b2c3")
@@ -273,3 +276,36 @@ def test_with_the_firmwares_timing_each_antenna_is_written_as_it_is_read() -> No
         assert not any(isinstance(f, TagSeen) and f.antenna == 13 for f in host.frames)
         assert sim.scans == 1
         host.link.close()
+
+
+def test_a_scan_goes_on_the_line_in_one_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the firmware sends at one time goes out back to back, as a UART sends it: a write per frame
+    let the host's other threads (the GIL) cut a scan into pieces hundreds of ms apart under load, its
+    first antennas read and the last not for longer than a card's window (CI: the agent lifted cards
+    still lying there, then dealt them again)."""
+    writes: list[bytes] = []
+
+    class Os:  # the simulator's os, its writes kept
+        def __getattr__(self, name: str) -> object:
+            return getattr(os, name)
+
+        def write(self, fd: int, data: bytes) -> int:
+            writes.append(bytes(data))
+            return os.write(fd, data)
+
+    monkeypatch.setattr(reader_board, "os", Os())
+    with ReaderBoardSimulator(antennas=4, scan_period=0.01, miss_rate=0, dropout_rate=0,
+                              rng=random.Random(4)) as sim:
+        sim.place(0, ACE)
+        sim.place(3, KING)
+        host = Host(sim.port)
+        host.send(ReportAntennas(), StartScan())
+        host.until(lambda fs: fs.count(AntennaDone(3)) >= 5, "five scans")
+        host.link.close()
+    scans = [[(type(f).__name__, f.antenna) for f in frames if isinstance(f, TagSeen | AntennaDone)]
+             for frames in (Decoder().feed(w) for w in list(writes))]
+    scans = [scan for scan in scans if scan]
+    assert len(scans) >= 5
+    whole = [("TagSeen", 0), ("AntennaDone", 0), ("AntennaDone", 1), ("AntennaDone", 2), ("TagSeen", 3),
+             ("AntennaDone", 3)]
+    assert all(scan == whole for scan in scans), scans[:6]

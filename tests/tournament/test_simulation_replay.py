@@ -8,10 +8,11 @@ import json
 import re
 
 import pytest
+from floor_helpers import started
 from tournament_sim import play
 
 from hub.tournament.errors import EventError
-from hub.tournament.events import Event, HandEnded, event_from_dict
+from hub.tournament.events import Event, HandEnded, PlayerEliminated, event_from_dict
 from hub.tournament.tournament import Tournament
 
 RULESETS = ["cdc-2013", "brest-2011", "pouques-2020", "pcpm", "cpt87"]
@@ -74,18 +75,45 @@ def test_bad_records_are_refused() -> None:
     assert good["stacks"] == [[3, 400]] and good["schema"] == 1
 
 
-def test_the_snapshot_built_once_per_record_is_the_one_built_afresh() -> None:
-    """The clock's snapshot keeps its seats view until the next record applied (`FloorState.views`): at
-    every point of a whole tournament it says what a snapshot built from nothing says."""
-    played, _ = play("cdc-2013", seed=5)
+@pytest.mark.parametrize(("ruleset", "seed"), [(ruleset, seed) for seed, ruleset in enumerate(RULESETS, 5)])
+def test_the_views_kept_between_records_are_the_ones_built_afresh(ruleset: str, seed: int) -> None:
+    """What the floor keeps between records says at every point of a whole tournament what a view built
+    from nothing says: the clock's snapshot (`FloorState.views`, until the next record), each table's
+    part of it (`FloorState.table_views`, until a record touches that table), the players still in
+    (until a record changes a status) and the players per table."""
+    played, _ = play(ruleset, seed=seed)
     events = list(played.events)
     t = Tournament.replay(events[:1])
-    checked = 0
+    checked, kept_tables = 0, 0
     for event in events[1:]:
-        t.snapshot(10**7)  # the view kept from before this record
+        t.snapshot(10**7)  # the views kept from before this record
+        t.state.alive()
         t.apply(event)
-        kept = t.snapshot(10**7)
+        kept_tables += len(t.state.table_views)
+        kept, alive, counts = t.snapshot(10**7), t.state.alive(), t.state.counts()
         t.state.views.clear()
+        t.state.table_views.clear()
+        t.state._alive = None
         assert kept == t.snapshot(10**7), type(event).__name__
+        assert alive == t.state.alive(), type(event).__name__
+        assert counts == t.state.counts(), type(event).__name__
         checked += 1
     assert checked > 500
+    assert kept_tables > checked  # tables' views were kept across records, not all rebuilt each time
+
+
+def test_a_table_stopped_by_the_other_tables_counts_shows_it_without_a_record_of_its_own() -> None:
+    """cdc 3.3: play stops at a table three short of the fullest. The fullest losing a player restarts
+    the short one: its view, kept since its own last record, must say so."""
+    t = started("cdc-2013", 27, 3)
+
+    def out(table: int, k: int) -> None:
+        seat, name = sorted(t.state.tables[table].seats.items())[0]
+        t.apply(PlayerEliminated(name, table, seat, 27 - k, 1000, k, True, "3.3", 1.0))
+
+    for k in range(3):
+        out(3, k)
+    assert [v["stopped"] for v in t.snapshot(2.0)["tables"].values()] == [False, False, True]
+    out(1, 3)
+    out(2, 4)  # 8, 8, 6: two short
+    assert [v["stopped"] for v in t.snapshot(2.0)["tables"].values()] == [False, False, False]
