@@ -109,6 +109,7 @@ from load_hub import (
     start_hub,
 )
 from load_tables import worker
+from stall_sampler import StallSampler, loop_thread_id  # beside this script
 
 from hub.edge.broker import EmbeddedBroker
 from hub.edge.shard import Shard
@@ -132,6 +133,9 @@ def main() -> None:
     ap.add_argument("--profile", default=None, metavar="FILE",
                     help="cProfile the hub's loop thread (variants link, tournament) over the run, stats to FILE "
                          "(and the top 25 by own time printed)")
+    ap.add_argument("--stalls", type=float, default=None, metavar="MS",
+                    help="sample the hub thread's stack every 2 ms; print its busy spells of MS or more and "
+                         "where it was in them (variants link, tournament: what a latency tail waits on)")
     ap.add_argument("--profile-cpu", action="store_true",
                     help="with --profile: time the hub thread's CPU (what the bench's figures count; an fsync's "
                          "wait is not) instead of the wall clock; slower, calls weigh more")
@@ -236,6 +240,11 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
             hub.start()
             link.start()
             profiler = start_profile(link, args.profile, cpu=args.profile_cpu)
+            sampler = None
+            if args.stalls is not None:
+                if getattr(link, "loop", None) is None:
+                    raise SystemExit("bench_load: --stalls needs a hub on its own loop (variants link, tournament)")
+                sampler = StallSampler(loop_thread_id(link.loop), args.stalls / 1000)
         recorded: list[Message] = []
         spy = MqttLink(client_id="bench-spy", host=broker.host, port=broker.port)
         if args.apply_cost:
@@ -278,6 +287,8 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
                             ({"cmd": "hand_for_hand", "on": True},)).start()
         for k in range(len(paces) + 1):
             time.sleep(max(0.0, t0 + k * args.seconds - time.monotonic()))
+            if k == 0 and local and sampler is not None:
+                sampler.start()  # from the tables' start on
             floor = load_tournament.probe.sample() if variant in TOURNAMENTS and load_tournament.probe else {}
             samples.append({**(sample_hub(hub, sent, threads) if local else {}), **floor,
                             "mq_cpu": proc_cpu(mosquitto),
@@ -289,6 +300,9 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
             done.unlink(missing_ok=True)
         if local:
             stop_profile(link, profiler, args.profile)
+            if sampler is not None and sampler.is_alive():
+                sampler.stop()
+                print(sampler.report(args.seconds * len(paces)))
             hands = drain_and_stop(hub, link)
         if args.apply_cost:
             spy.stop()
