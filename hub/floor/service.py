@@ -112,13 +112,9 @@ class FloorService:
         self._in_command = False  # only a TD's command may be undone, not what the floor did on its own
         if link is not None:
             link.subscribe(TOURNAMENT_CMD, self._enqueue)
-            link.on_connect(self._reconnected)
-
-    def _reconnected(self) -> None:
-        """Republish everything after a reconnect: the broker may have lost its retained messages."""
-        self._changed = True
-        if self._topics is not None:
-            self._topics.forget()
+            # republish everything after a reconnect: the broker may have lost its retained messages
+            link.on_connect(lambda: setattr(self, "_changed", True))
+            link.on_connect(self._topics.forget)  # type: ignore[union-attr]
 
     # --- lifecycle --------------------------------------------------------------------------------
 
