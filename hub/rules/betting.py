@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from hub.rules.records import ActionKind, ActionStatus, Decision, FaultKind, Ruling
 from hub.rules.rulesets import MinRaiseRule, ReopenRule, Ruleset
 
+_DOUBLE = MinRaiseRule.DOUBLE  # bound once: each full raise asks (an enum's attribute costs a hook)
+
 
 def min_raise_to(rules: Ruleset, max_bet: int, last_full: int, bb: int) -> int:
     """The smallest full bet or raise, as a street total.
@@ -26,7 +28,7 @@ def min_raise_to(rules: Ruleset, max_bet: int, last_full: int, bb: int) -> int:
 
 def full_raise_marker(rules: Ruleset, max_bet: int, new_to: int) -> int:
     """What a full bet or raise to `new_to` leaves as `last_full` for the next one."""
-    if rules.min_raise is MinRaiseRule.DOUBLE:
+    if rules.min_raise is _DOUBLE:
         return new_to
     return new_to - max_bet
 

@@ -30,7 +30,7 @@ from hub.rules.records import (
     Street,
     action_record,
 )
-from hub.rules.records import _ActionDraft as _draft
+from hub.rules.records import _ActionBlank as _blank
 from hub.rules.rulesets import ReopenRule, Ruleset, TimeCaller, get_ruleset
 
 _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
@@ -40,25 +40,16 @@ _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
 _NO_LIMIT = Betting.NO_LIMIT
 _CARD_OF, _CUMULATIVE = _CARDS.get, ReopenRule.CUMULATIVE
 _ACCEPTED, _REJECTED = ActionStatus.ACCEPTED, ActionStatus.REJECTED
+_PREFLOP, _RIVER, _SHOWDOWN, _COMPLETE = Street.PREFLOP, Street.RIVER, Street.SHOWDOWN, Street.COMPLETE
 
 
 class Hand:
     """One hand at one table. Seats are physical seat numbers; amounts are chips (ints)."""
 
-    def __init__(
-        self,
-        rules: Ruleset,
-        *,
-        stacks: Mapping[int, int],
-        positions: Positions,
-        sb: int,
-        bb: int,
-        antes: Mapping[int, int] | None = None,
-        straddles: Sequence[tuple[int, int]] = (),
-        dead: Mapping[int, int] | None = None,
-        short_blind_is_full_bet: bool = True,
-        game: Game = NLHE,
-    ) -> None:
+    def __init__(self, rules: Ruleset, *, stacks: Mapping[int, int], positions: Positions, sb: int, bb: int,
+                 antes: Mapping[int, int] | None = None, straddles: Sequence[tuple[int, int]] = (),
+                 dead: Mapping[int, int] | None = None, short_blind_is_full_bet: bool = True,
+                 game: Game = NLHE) -> None:
         if len(stacks) < 2:
             raise HandSetupError(f"a hand needs two players, seats {sorted(stacks)}")
         if positions.big_blind not in stacks:
@@ -82,7 +73,7 @@ class Hand:
         self.board: list[int] = []
         self.log: list[ActionRecord | RulingGiven] = []
         self.result: HandResult | None = None
-        self.street = Street.PREFLOP
+        self.street = _PREFLOP
         self.round_open = False
         self.to_act: int | None = None
         self.max_bet = 0
@@ -91,7 +82,7 @@ class Hand:
         # seat -> (full raises so far, minimum raise, highest bet) when it last acted
         self._acted: dict[int, tuple[int, int, int]] = {}
         self.aggressors: dict[Street, list[int]] = {}  # bettors and raisers, per street
-        self.last_round_street = Street.PREFLOP
+        self.last_round_street = _PREFLOP
         self.pending: dict[int, out_of_turn.Pending] = {}
         self.dark: dict[int, out_of_turn.Pending] = {}  # announced before the street's cards
         self.restricted: dict[int, out_of_turn.Restriction] = {}
@@ -229,16 +220,6 @@ class Hand:
             self.round_open = False
             self._close_round()
 
-    def _needs_action(self, seat: int) -> bool:
-        if seat not in self.live or self.stack[seat] == 0:
-            return False
-        if self.bet[seat] < self.max_bet:
-            return True
-        if seat in self._acted:
-            return False
-        # Not acted yet, bet matched: only worth asking if someone else can still bet.
-        return any(self.stack[s] > 0 for s in self.live if s != seat)
-
     def _next_to_act(self, after: int) -> int | None:
         order = self._after.get(after)
         if order is None:  # a dead button: start from the first seat on its left
@@ -279,18 +260,11 @@ class Hand:
         self.round_open = False
         self.to_act = None
         self.time_call = None
-        if self.street is Street.RIVER:
-            self.street = Street.SHOWDOWN
+        if self.street is _RIVER:
+            self.street = _SHOWDOWN
 
-    def act(
-        self,
-        seat: int,
-        action: ActionKind | str,
-        to: int | None = None,
-        *,
-        announced: bool = False,
-        chips: Sequence[int] | None = None,
-    ) -> ActionRecord:
+    def act(self, seat: int, action: ActionKind | str, to: int | None = None, *, announced: bool = False,
+            chips: Sequence[int] | None = None) -> ActionRecord:
         """Apply a player's action; `to` is the street total for bet/raise ("raise to")."""
         kind = action if type(action) is ActionKind else ActionKind(action)
         if self.round_open and self.result is None:  # the common case first: a round waits
@@ -341,15 +315,31 @@ class Hand:
         n = len(steps)
         if not self.round_open or self.result is not None or self.pending:
             return i  # none of the run stays so: a round that closes leaves nobody to act
+        # Within the run only this loop changes the seat to act, the highest bet and the street (it
+        # returns once the round closes): kept in locals. The seat it finds to act is live with chips.
+        to_act, top, street = self.to_act, self.max_bet, self.street
+        if to_act not in live or not stack.get(to_act):
+            return i
         while i < n:
             step = steps[i]
             kind, seat, to = step[0], step[1], step[2]
-            if type(kind) is not ActionKind or seat != self.to_act or seat not in live or not stack.get(seat):
+            if type(kind) is not ActionKind or seat != to_act:
                 return i
-            own, top = bet[seat], self.max_bet
+            own = bet[seat]
             if kind is _FOLD:
                 live.discard(seat)
-                rec = _draft(seat, kind, None, _ACCEPTED, _FOLD, own, 0, None, None, False, self.street)
+                rec = _blank()
+                rec.seat = seat
+                rec.action = kind
+                rec.requested_to = None
+                rec.status = _ACCEPTED
+                rec.applied = _FOLD
+                rec.to = own
+                rec.added = 0
+                rec.reason = None
+                rec.ruling = None
+                rec.pending = False
+                rec.street = street
                 rec.__class__ = ActionRecord
                 log.append(rec)
                 if len(live) == 1:
@@ -387,29 +377,38 @@ class Hand:
                         if self.restricted:
                             out_of_turn.lift_restrictions(self, seat)
                     self.max_bet = top = to
-                    aggressors = self.aggressors.get(self.street)
+                    aggressors = self.aggressors.get(street)
                     if aggressors is None:
-                        self.aggressors[self.street] = [seat]
+                        self.aggressors[street] = [seat]
                     else:
                         aggressors.append(seat)
                 acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, top)
-                rec = _draft(seat, kind, requested, _ACCEPTED, applied, to, added, None, None, False,
-                             self.street)
+                rec = _blank()
+                rec.seat = seat
+                rec.action = kind
+                rec.requested_to = requested
+                rec.status = _ACCEPTED
+                rec.applied = applied
+                rec.to = to
+                rec.added = added
+                rec.reason = None
+                rec.ruling = None
+                rec.pending = False
+                rec.street = street
                 rec.__class__ = ActionRecord
                 log.append(rec)
             self.time_call = None
-            nxt, able = None, -1  # `_next_to_act(seat)`, in line: the same search
+            able = -1  # `_next_to_act(seat)`, in line: the same search
             for s in after[seat]:
                 if s not in live or stack[s] == 0:
                     continue
                 if bet[s] < top or s not in acted and (
                         able > 1 or able < 0 and (able := len(list(filter(stack.get, live)))) > 1):
-                    nxt = s
+                    self.to_act = to_act = s
                     break
-            if nxt is None:
-                self._close_round()
             else:
-                self.to_act = nxt
+                self._close_round()
+                return i + 1
             i += 1
         return i
 
@@ -559,7 +558,7 @@ class Hand:
         self.time_call = None
         self._return_uncalled()
         self.result = showdown.uncontested(self, next(iter(self.live)))
-        self.street = Street.COMPLETE
+        self.street = _COMPLETE
 
     def showdown(self, hole_cards: Mapping[int, Iterable[int | str] | None] | None = None,
                  board: Iterable[int | str] | None = None) -> HandResult:
@@ -571,7 +570,7 @@ class Hand:
         if board is not None:
             self.board = [parse_card(c) if isinstance(c, str) else c for c in board]
         self.result = showdown.award(self, hole_cards or {})
-        self.street = Street.COMPLETE
+        self.street = _COMPLETE
         return self.result
 
 

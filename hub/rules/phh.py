@@ -95,7 +95,7 @@ _PLAIN_LIST = re.compile(r"\[(?:-?[0-9]+(?:\.[0-9]+)?(?:, -?[0-9]+(?:\.[0-9]+)?)
 # What an action's text may hold, quotes and commas the separators' (each then placed): deleted from
 # the list's bytes in one C pass, anything left is something else.
 _TAME_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789?. ',-"
-_RAISE = ActionKind.RAISE
+_RAISE, _ACCEPTED = ActionKind.RAISE, ActionStatus.ACCEPTED
 
 
 def _plain_list(value: str | None) -> list[str] | None:
@@ -412,7 +412,7 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
     name = h.name
     dealt: dict[int, str] = {}
     shown: dict[int, str | None] = {}
-    accepted = ActionStatus.ACCEPTED
+    accepted = _ACCEPTED
     seen: set[str] = set()  # one deck: a card dealt twice makes the whole history wrong
     removed = h.game.excluded_ranks
 

@@ -18,6 +18,10 @@ from hub.rules.records import HandEndKind, HandResult, PotResult, Street, hand_r
 from hub.rules.rulesets import OddChips, Ruleset, ShowdownOrder
 from hub.rules.variant_eval import score
 
+# Members bound once: an enum class's attribute goes through its metaclass's `__getattr__` hook.
+_FIRST_RAISER, _ONE_EACH = ShowdownOrder.FIRST_RAISER, OddChips.ONE_EACH
+_SHOWDOWN, _UNCONTESTED = HandEndKind.SHOWDOWN, HandEndKind.UNCONTESTED
+
 
 class ShowdownHand(Protocol):
     """What the showdown reads of a hand (`hub.rules.hand.Hand`, which calls this module: declared
@@ -62,7 +66,7 @@ def order(rules: Ruleset, live: Set[int], button: int, aggressors: Mapping[Stree
     aggr = aggressors.get(last_round)
     if not aggr:
         return seats
-    start = aggr[0] if rules.showdown_order is ShowdownOrder.FIRST_RAISER else aggr[-1]
+    start = aggr[0] if rules.showdown_order is _FIRST_RAISER else aggr[-1]
     if start not in live:
         return clockwise(live, start)
     i = seats.index(start)
@@ -74,7 +78,7 @@ def uncontested(hand: ShowdownHand, winner: int) -> HandResult:
     amount = hand.pot
     stacks[winner] += amount
     pot = pot_result(amount, (winner,), (winner,), ((winner, amount),))
-    return hand_result(HandEndKind.UNCONTESTED, (pot,), stacks, dict(hand.returned), (),
+    return hand_result(_UNCONTESTED, (pot,), stacks, dict(hand.returned), (),
                        hand.rules.article("showdown_order"))
 
 
@@ -112,7 +116,7 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
     layers = build_pots(contributed, live_in_seat_order, hand.dead, hand.ante_capped)
     stacks = dict(hand.stack)
     results: list[PotResult] = []
-    one_each = hand.rules.odd_chips is OddChips.ONE_EACH
+    one_each = hand.rules.odd_chips is _ONE_EACH
     for amount, eligible in reversed(layers):  # outermost pot first (cdc 11.7)
         contenders = list(filter(scores.__contains__, eligible))
         if len(contenders) == 1:
@@ -128,5 +132,5 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
             stacks[s] += chips
         results.append(pot_result(amount, eligible, tuple(in_order), tuple(shares)))
     results.reverse()
-    return hand_result(HandEndKind.SHOWDOWN, tuple(results), stacks, dict(hand.returned), tuple(shown),
+    return hand_result(_SHOWDOWN, tuple(results), stacks, dict(hand.returned), tuple(shown),
                        hand.rules.article("odd_chip"))

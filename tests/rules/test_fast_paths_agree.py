@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import hub.rules.phh as phh_module
-from hub.rules import ActionKind, Hand, HandResult, Level, PotResult, RulesError, start_hand
+from hub.rules import ActionKind, ActionRecord, ActionStatus, Hand, HandResult, Level, PotResult, RulesError, start_hand
 from hub.rules.evaluator import RANKS, SUITS
 from hub.rules.game_file import get_game
 from hub.rules.phh import PhhHand, _common_loads, _general_loads, loads, replay_hand
@@ -207,6 +207,20 @@ def test_the_frozen_twins_are_the_records() -> None:
     assert type(result) is HandResult and result == plain_result and repr(result) == repr(plain_result)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.article = ""  # type: ignore[misc]
+
+
+def test_a_record_assigned_slot_by_slot_is_the_record() -> None:
+    """`action_record` and `play_in_turn` fill a blank twin's slots one by one: each field in its place."""
+    from hub.rules.records import Decision, Ruling, Street, action_record
+
+    ruling = Ruling(Decision.TREATED_AS_CALL, "cdc-2013 10.9", 4)
+    fields = (4, ActionKind.RAISE, 700, ActionStatus.CORRECTED, ActionKind.CALL, 300, 250, "short", ruling,
+              True, Street.TURN)
+    fast, plain = action_record(*fields), ActionRecord(*fields)
+    assert type(fast) is ActionRecord and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    assert [getattr(fast, f.name) for f in dataclasses.fields(ActionRecord)] == list(fields)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.to = 0  # type: ignore[misc]
 
 
 def test_the_tame_actions_check_is_the_pattern_it_stands_for() -> None:
