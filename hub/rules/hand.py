@@ -191,16 +191,9 @@ class Hand:
         can_raise = stack > self.max_bet - own and self._may_raise(seat)
         cap = self.pot_limit_to(seat)
         top = own + stack if cap is None else min(cap, own + stack)
-        return Legal(
-            seat=seat,
-            can_check=own >= self.max_bet,
-            call_to=call_to,
-            call_amount=call_to - own,
-            can_raise=can_raise,
-            min_raise_to=min(self.min_raise_to(), own + stack),
-            max_raise_to=top,
-            call_or_fold_only=seat in self.restricted,
-        )
+        return Legal(seat=seat, can_check=own >= self.max_bet, call_to=call_to, call_amount=call_to - own,
+                     can_raise=can_raise, min_raise_to=min(self.min_raise_to(), own + stack), max_raise_to=top,
+                     call_or_fold_only=seat in self.restricted)
 
     def showdown_order(self) -> list[int]:
         return showdown.order(self.rules, self.live, self.positions.button, self.aggressors,
@@ -256,7 +249,10 @@ class Hand:
             self.returned[top_seat] = self.returned.get(top_seat, 0) + back
 
     def _close_round(self) -> None:
-        self._return_uncalled()
+        bets = list(self.bet.values())  # `_return_uncalled`'s test first: most rounds end matched
+        top = max(bets)
+        if top != 0 and bets.count(top) == 1:
+            self._return_uncalled()
         self.round_open = False
         self.to_act = None
         self.time_call = None

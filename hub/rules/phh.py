@@ -28,7 +28,7 @@ from hub.rules.phh_toml import (
     _Unusual,
 )
 from hub.rules.positions import Positions
-from hub.rules.records import ActionKind, ActionStatus, PhhError, RulesError, UnknownGame, frozen_twin
+from hub.rules.records import ActionKind, ActionStatus, PhhError, RulesError, UnknownGame, blank_twin
 from hub.rules.rulesets import DEFAULT_RULESET, get_ruleset
 
 Amount = int | Decimal
@@ -83,9 +83,9 @@ def _amount(text: str) -> Amount:
     return Decimal(text) if "." in text else int(text)
 
 
-# PhhHand built as a mutable twin and then frozen: a frozen dataclass's __init__ sets its ten fields
+# PhhHand built as a blank twin and then frozen: a frozen dataclass's __init__ sets its ten fields
 # through object.__setattr__, a few µs a hand (`records.action_record` does the same).
-_PhhDraft = frozen_twin(PhhHand)
+_PhhBlank = blank_twin(PhhHand)
 
 # The common shape of a PHH file, read in one pass over its lines (issue #35): each wanted key once,
 # at the start of its line, as `key = value`; numbers plain, in lists written `[1, 2.5]`; actions
@@ -211,9 +211,17 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
                      else step for step in steps]
         recorded = None if "finishing_stacks" not in found else tuple(
             map(_amount if "." in found["finishing_stacks"] else int, finishing))
-        hand = _PhhDraft(name, scale, tuple(map(to_int, stacks)), tuple(map(to_int, antes)),
-                         tuple(map(to_int, blinds)), to_int(min_bet), actions, recorded, tuple(steps),
-                         game)
+        hand = _PhhBlank()  # the slots assigned one by one, in the fields' order, then frozen
+        hand.name = name
+        hand.scale = scale
+        hand.starting_stacks = tuple(map(to_int, stacks))
+        hand.antes = tuple(map(to_int, antes))
+        hand.blinds = tuple(map(to_int, blinds))
+        hand.min_bet = to_int(min_bet)
+        hand.actions = actions
+        hand.recorded = recorded
+        hand.steps = tuple(steps)
+        hand.game = game
     except ArithmeticError:
         return None
     hand.__class__ = PhhHand
@@ -489,7 +497,7 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
         except RulesError as err:
             raise PhhError(f"{name}: the actions end before the hand does: {err}") from err
     assert hand.result is not None
-    return tuple(hand.result.stacks[i + 1] for i in range(len(h.starting_stacks)))
+    return tuple(map(hand.result.stacks.__getitem__, range(1, len(h.starting_stacks) + 1)))  # seats 1..n, in C
 
 
 def _unscale(values: tuple[int, ...], scale: int) -> tuple[Amount, ...]:

@@ -7,7 +7,7 @@ The string values of `ActionStatus`, `Decision` and `FaultKind` are a public con
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, make_dataclass
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 
@@ -120,19 +120,12 @@ class ActionRecord:
 
 # A frozen dataclass's __init__ sets each field through object.__setattr__: 2 µs for an
 # ActionRecord's eleven, a tenth of a replayed hand's time. The engine builds its records as this
-# mutable twin (the same slots in the same order, plain assignments) and then makes each one an
-# ActionRecord, which no one can change afterwards: equal, hashed and printed the same.
-def frozen_twin(cls: type) -> type:
-    """A mutable twin of the frozen, slotted dataclass `cls`: the same slots in the same order, so
-    that an instance built as the twin becomes a `cls` by setting its `__class__`."""
-    return make_dataclass(f"_{cls.__name__}Draft", [(f.name, f.type) for f in fields(cls)],
-                          slots=True, eq=False, repr=False, match_args=False)
-
-
+# blank twin (the same slots in the same order, no __init__: each slot assigned plainly) and then
+# makes each one an ActionRecord, which no one can change afterwards: equal, hashed and printed the same.
 def blank_twin(cls: type) -> type:
     """A class with the slots of the frozen, slotted dataclass `cls` and no `__init__`: an instance
     made blank and its slots assigned one by one becomes a `cls` by setting its `__class__`, without
-    the call of an `__init__` (a twin's eleven arguments cost more than the assignments)."""
+    the call of an `__init__` (eleven arguments passed cost more than the assignments)."""
     return type(f"_{cls.__name__}Blank", (), {"__slots__": tuple(f.name for f in fields(cls))})
 
 
@@ -215,14 +208,18 @@ class HandResult:
         }
 
 
-_PotDraft = frozen_twin(PotResult)
-_ResultDraft = frozen_twin(HandResult)
+_PotBlank = blank_twin(PotResult)
+_ResultBlank = blank_twin(HandResult)
 
 
 def pot_result(amount: int, eligible: tuple[int, ...], winners: tuple[int, ...],
                shares: tuple[tuple[int, int], ...]) -> PotResult:
     """`PotResult(...)` built as `action_record` builds its records, for the end of every hand."""
-    pot = _PotDraft(amount, eligible, winners, shares)
+    pot = _PotBlank()
+    pot.amount = amount
+    pot.eligible = eligible
+    pot.winners = winners
+    pot.shares = shares
     pot.__class__ = PotResult
     return pot
 
@@ -230,7 +227,13 @@ def pot_result(amount: int, eligible: tuple[int, ...], winners: tuple[int, ...],
 def hand_result(kind: HandEndKind, pots: tuple[PotResult, ...], stacks: dict[int, int],
                 returned: dict[int, int], shown_order: tuple[int, ...], article: str) -> HandResult:
     """`HandResult(...)` with every field given, built the same way."""
-    result = _ResultDraft(kind, pots, stacks, returned, shown_order, article)
+    result = _ResultBlank()
+    result.kind = kind
+    result.pots = pots
+    result.stacks = stacks
+    result.returned = returned
+    result.shown_order = shown_order
+    result.article = article
     result.__class__ = HandResult
     return result
 
