@@ -97,12 +97,39 @@ _CAT_PAIR = Category.PAIR << 20
 _CAT_HIGH_CARD = Category.HIGH_CARD << 20
 
 
-def evaluate(cards: Iterable[int]) -> int:
-    """Strength of the best five-card hand: compare ints, higher wins, equal splits."""
-    # One pass over the cards, no pass over the thirteen ranks: a rank's bit climbs from `once`
-    # to `four` as its copies come; the highest rank of a kind is then a bit length.
+# The ranks a few cards hold, as `evaluate` counts them: (once, twice, thrice, four, and the ranks of
+# each suit). A showdown counts the board once (`counted`) and each hand's cards on top of it.
+Counts = tuple[int, int, int, int, int, int, int, int]
+NOTHING: Counts = (0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def counted(cards: Iterable[int]) -> Counts:
+    """The counts of `cards` (the board's), for `evaluate(hole, counts)`: the same climb as there."""
     once = twice = thrice = four = 0
     suits = [0, 0, 0, 0]
+    for c in cards:
+        bit = 1 << (c >> 2)
+        suits[c & 3] |= bit
+        if once & bit:
+            if twice & bit:
+                if thrice & bit:
+                    four |= bit
+                else:
+                    thrice |= bit
+            else:
+                twice |= bit
+        else:
+            once |= bit
+    return (once, twice, thrice, four, suits[0], suits[1], suits[2], suits[3])
+
+
+def evaluate(cards: Iterable[int], counts: Counts = NOTHING) -> int:
+    """Strength of the best five-card hand of `cards` and the cards `counts` holds (`counted`):
+    compare ints, higher wins, equal splits."""
+    # One pass over the cards, no pass over the thirteen ranks: a rank's bit climbs from `once`
+    # to `four` as its copies come; the highest rank of a kind is then a bit length.
+    once, twice, thrice, four, club, diamond, heart, spade = counts
+    suits = [club, diamond, heart, spade]
     for c in cards:
         bit = 1 << (c >> 2)
         suits[c & 3] |= bit

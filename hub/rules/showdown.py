@@ -16,7 +16,7 @@ from hub.rules.positions import Positions, clockwise
 from hub.rules.pots import build_pots, split_pot
 from hub.rules.records import HandEndKind, HandResult, PotResult, Street, hand_result, pot_result
 from hub.rules.rulesets import OddChips, Ruleset, ShowdownOrder
-from hub.rules.variant_eval import score
+from hub.rules.variant_eval import scorer
 
 # Members bound once: an enum class's attribute goes through its metaclass's `__getattr__` hook.
 _FIRST_RAISER, _ONE_EACH = ShowdownOrder.FIRST_RAISER, OddChips.ONE_EACH
@@ -106,11 +106,11 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
     button = hand.positions.button
     shown = order(hand.rules, live, button, hand.aggressors, hand.last_round_street,
                   live_in_seat_order)
-    board = tuple(hand.board)
+    scored = scorer(hand.game, tuple(hand.board))
     scores: dict[int, int] = {}
     for s in shown:
         cards = _cards(hole_cards.get(s))
-        value = None if cards is None else score(hand.game, cards, board)
+        value = None if cards is None else scored(cards)
         if value is not None:
             scores[s] = value
     layers = build_pots(contributed, live_in_seat_order, hand.dead, hand.ante_capped)

@@ -8,10 +8,10 @@ A-6-7-8-9 is the lowest straight. Scores of one game compare among themselves on
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
 
-from hub.rules.evaluator import _TOP5, Category, evaluate
+from hub.rules.evaluator import _TOP5, Category, counted, evaluate
 from hub.rules.games import Evaluation, Game
 
 _SHORT_WHEEL = 1 << 12 | 0b11110000  # A, 6, 7, 8, 9
@@ -123,6 +123,15 @@ def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
 
 
 _OMAHA, _SHORT_DECK = Evaluation.OMAHA, Evaluation.SHORT_DECK
+
+
+def scorer(game: Game, board: Sequence[int]) -> Callable[[Sequence[int]], int | None]:
+    """`score(game, hole, board)` as a function of the hole cards, for every hand of one showdown:
+    a hold'em-scored game counts the board once, not once per hand (the same scores)."""
+    if game.evaluation is _OMAHA or game.evaluation is _SHORT_DECK:
+        return lambda hole: score(game, hole, board)
+    size, counts = len(board), counted(board)
+    return lambda hole: None if len(hole) + size < 5 else evaluate(hole, counts)
 
 
 def score(game: Game, hole: Sequence[int], board: Sequence[int]) -> int | None:

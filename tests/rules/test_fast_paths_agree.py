@@ -288,3 +288,74 @@ def test_a_turn_or_river_card_already_dealt_is_said_as_before() -> None:
         card = repeated[6:8]
         assert str(err.value) == f"x: {repeated}: {card} was already dealt (one deck, each card once)"
     assert replay_hand(loads(base, "x"))  # the file itself replays
+
+
+def test_a_board_counted_once_scores_every_hand_as_all_its_cards_do() -> None:
+    """The showdown counts the board once (`counted`) and each hand on top of it (`scorer`)."""
+    from hub.rules.evaluator import counted, evaluate
+    from hub.rules.variant_eval import score, scorer
+
+    rng = random.Random(35)
+    games = [get_game(g) for g in ("nlhe", "plo", "short_deck")]
+    for _ in range(4000):
+        repeated = [rng.randrange(52) for _ in range(9)]  # a card twice counts the same way too
+        board, hole = repeated[:rng.choice((0, 3, 4, 5))], repeated[5:5 + rng.choice((0, 1, 2, 4))]
+        assert evaluate(hole, counted(board)) == evaluate((*hole, *board))
+        cards = rng.sample(range(52), 9)
+        board, hole = cards[:rng.choice((0, 3, 4, 5))], cards[5:5 + rng.choice((0, 1, 2, 4))]
+        assert evaluate(hole, counted(board)) == evaluate((*hole, *board))
+        game = rng.choice(games)
+        if game.deck == 36:
+            board, hole = [c for c in board if c >> 2 >= 4], [c for c in hole if c >> 2 >= 4]
+        assert scorer(game, board)(hole) == score(game, hole, board)
+
+
+def test_a_round_closes_as_when_every_close_looked_for_an_uncalled_bet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_close_round` calls `_return_uncalled` only for an unmatched highest bet: the hands of calling it always."""
+    from hub.rules.records import Street
+
+    def close_the_long_way(self: Hand) -> None:
+        self._return_uncalled()
+        self.round_open = False
+        self.to_act = None
+        self.time_call = None
+        if self.street is Street.RIVER:
+            self.street = Street.SHOWDOWN
+
+    def play(seed: int) -> list[dict[str, object]]:
+        rng = random.Random(seed)
+        states = []
+        for _ in range(60):
+            n = rng.randint(2, 6)
+            stacks = {s: rng.choice((150, 300, 1_000, 5_000)) for s in range(1, n + 1)}
+            hand = start_hand(rng.choice(("cdc-2013", "pcpm")), Level(50, 100), rng.randint(1, n), stacks)
+            deck = DECK[:]
+            rng.shuffle(deck)
+            while hand.result is None:
+                if hand.to_act is not None:
+                    hand.act(*random_request(rng, hand))
+                elif len(hand.board) < 5:
+                    hand.deal_board(*[deck.pop() for _ in range(3 if not hand.board else 1)])
+                else:
+                    hand.showdown({})
+                states.append(state(hand))
+        return states
+
+    short = play(35)
+    monkeypatch.setattr(Hand, "_close_round", close_the_long_way)
+    assert play(35) == short
+    assert any(s["returned"] for s in short)  # uncalled bets given back on the way
+
+
+def test_a_run_never_plays_for_a_seat_out_of_the_hand_even_to_act() -> None:
+    """`play_in_turn` checks once that the seat to act is live with chips (the seats it finds after are)."""
+    hand = start_hand("cdc-2013", Level(50, 100), 1, {1: 1_000, 2: 1_000, 3: 1_000})
+    seat = hand.to_act
+    assert seat is not None
+    hand.live.discard(seat)  # a state the engine never leaves: to_act out of the hand
+    assert hand.play_in_turn([(ActionKind.CALL, seat, None)]) == 0
+    hand.live.add(seat)
+    hand.stack[seat] = 0
+    assert hand.play_in_turn([(ActionKind.CALL, seat, None)]) == 0
+    hand.stack[seat] = 1_000
+    assert hand.play_in_turn([(ActionKind.CALL, seat, None)]) == 1
