@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from json import JSONDecoder
+from json.scanner import make_scanner
 from pathlib import Path
 
 from hub.rules.game_file import game_for_phh
@@ -96,10 +98,11 @@ _PLAIN_LIST = re.compile(r"\[(?:-?[0-9]+(?:\.[0-9]+)?(?:, -?[0-9]+(?:\.[0-9]+)?)
 # the list's bytes in one C pass, anything left is something else.
 _TAME_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789?. ',-"
 _RAISE, _ACCEPTED = ActionKind.RAISE, ActionStatus.ACCEPTED
+_JSON_AT = make_scanner(JSONDecoder())  # type: ignore[arg-type]  # a JSON value at an index: (value, end), in C
 
 
-def _plain_list(value: str | None) -> list[str] | None:
-    """`[100, 2.5]` as ["100", "2.5"]; None for anything else."""
+def _plain_list(value: str | None) -> list[str] | tuple[int, ...] | None:
+    """`[100, 2.5]` as ["100", "2.5"], whole numbers `[100, 200]` as (100, 200); None for anything else."""
     if value is None or value[:1] != "[" or value[-1:] != "]":
         return None
     inner = value[1:-1]
@@ -107,6 +110,10 @@ def _plain_list(value: str | None) -> list[str] | None:
         return []
     digits = inner.replace(", ", "")
     if digits.isdigit() and digits.isascii():  # whole numbers, most lists: no pattern to run
+        try:  # JSON's scanner makes the ints in C, no text per number (the list ends at its only `]`)
+            return tuple(_JSON_AT(value, 0)[0])
+        except (StopIteration, ValueError):
+            pass  # a leading zero or an empty item is not JSON: read as before
         items = inner.split(", ")
         return None if "" in items else items
     return inner.split(", ") if _PLAIN_LIST.fullmatch(value) else None
@@ -124,7 +131,8 @@ def _tame_actions(listed: str) -> tuple[str, ...] | None:
         return None
     actions = inner.split("', '")
     # Every quote and comma is one of the separators': none inside an action, none empty.
-    if "" in actions or listed.count("'") != 2 * len(actions) or listed.count(",") != len(actions) - 1:
+    # Once every quote is a separator's, two in a row are an empty action's: one C search, not a compare each.
+    if listed.count("'") != 2 * len(actions) or listed.count(",") != len(actions) - 1 or "''" in listed:
         return None
     return tuple(actions)
 
@@ -196,27 +204,31 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
             "." in found["starting_stacks"] or "." in found["antes"] or "." in found["blinds_or_straddles"]
             or "." in min_bet):
         bets = [step[4].rpartition(" ")[2] for step in steps if step[0] is _RAISE]
-        numbers = [*stacks, *antes, *blinds, min_bet, *bets]
+        numbers = [x for x in (*stacks, *antes, *blinds) if type(x) is str] + [min_bet, *bets]  # ints: whole
         scale = 10 ** max((len(x) - x.index(".") - 1 for x in numbers if "." in x), default=0)
         rescale = True
-    to_int: Callable[[str], int]
+    to_int: Callable[[str | int], int]
     if scale == 1:
         to_int = int
     else:
-        def to_int(v: str) -> int:
+        def to_int(v: str | int) -> int:  # a whole number read as an int: Decimal(100) is Decimal("100")
             return int(Decimal(v) * scale)
     try:
         if rescale:
             steps = [(_RAISE, step[1], to_int(step[4].rpartition(" ")[2]), (), step[4]) if step[0] is _RAISE
                      else step for step in steps]
-        recorded = None if "finishing_stacks" not in found else tuple(
-            map(_amount if "." in found["finishing_stacks"] else int, finishing))
+        recorded: tuple[Amount, ...] | None = None
+        if isinstance(finishing, tuple):  # read as ints
+            recorded = finishing
+        elif "finishing_stacks" in found:
+            recorded = tuple(map(_amount if "." in found["finishing_stacks"] else int, finishing))
         hand = _PhhBlank()  # the slots assigned one by one, in the fields' order, then frozen
         hand.name = name
         hand.scale = scale
-        hand.starting_stacks = tuple(map(to_int, stacks))
-        hand.antes = tuple(map(to_int, antes))
-        hand.blinds = tuple(map(to_int, blinds))
+        whole = to_int is int  # a list read as ints is then as it stands
+        hand.starting_stacks = stacks if whole and type(stacks) is tuple else tuple(map(to_int, stacks))
+        hand.antes = antes if whole and type(antes) is tuple else tuple(map(to_int, antes))
+        hand.blinds = blinds if whole and type(blinds) is tuple else tuple(map(to_int, blinds))
         hand.min_bet = to_int(min_bet)
         hand.actions = actions
         hand.recorded = recorded
@@ -413,6 +425,20 @@ def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
     return tuple(steps)
 
 
+def _once(h: PhhHand, seen: set[str], action: str, cards: tuple[str, ...]) -> None:
+    """The cards of `action` into `seen`, each once and of the game's deck (one deck: a card dealt twice
+    makes the whole history wrong)."""
+    removed = h.game.excluded_ranks
+    for card in cards:
+        if "?" in card:
+            continue
+        if card[:1] in removed:
+            raise PhhError(f"{h.name}: {_quote(action)}: {card} is not in the {h.game.deck}-card deck")
+        if card in seen:
+            raise PhhError(f"{h.name}: {_quote(action)}: {card} was already dealt (one deck, each card once)")
+        seen.add(card)
+
+
 def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...]:
     """Finishing stacks in scaled chips; raises `PhhError` on the first action the engine
     does not expect or does not accept as it stands."""
@@ -423,17 +449,6 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
     accepted = _ACCEPTED
     seen: set[str] = set()  # one deck: a card dealt twice makes the whole history wrong
     removed = h.game.excluded_ranks
-
-    def once(action: str, cards: tuple[str, ...]) -> None:
-        for card in cards:
-            if "?" in card:
-                continue
-            if card[:1] in removed:
-                raise PhhError(f"{name}: {_quote(action)}: {card} is not in the {h.game.deck}-card deck")
-            if card in seen:
-                raise PhhError(f"{name}: {_quote(action)}: {card} was already dealt (one deck, each card once)")
-            seen.add(card)
-
     hole_chars = 2 * h.game.hole_cards
     face_down = "?" * hole_chars
     two_known = hole_chars == 4 and not removed  # hold'em's two cards, checked here in line
@@ -465,17 +480,17 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                 elif two_known and "?" not in dealt_text:
                     first, second = dealt_text[:2], dealt_text[2:]
                     if first in seen or second in seen or first == second:
-                        once(action, (first, second))  # says which card, as it would have
+                        _once(h, seen, action, (first, second))  # says which card, as it would have
                     seen.add(first)
                     seen.add(second)
                 else:
-                    once(action, _pairs(dealt_text))
+                    _once(h, seen, action, _pairs(dealt_text))
                 dealt[seat] = dealt_text
             elif op == "db":
                 if len(cards) == 1 and not removed and "?" not in cards[0] and cards[0] not in seen:
                     seen.add(cards[0])  # `once` in line: the turn and the river, a card not seen yet
                 else:
-                    once(action, cards)
+                    _once(h, seen, action, cards)
                 hand.deal_board(*cards)
             elif op == "sm":
                 c = cards[0] if cards else dealt.get(seat, "????")

@@ -359,3 +359,32 @@ def test_a_run_never_plays_for_a_seat_out_of_the_hand_even_to_act() -> None:
     assert hand.play_in_turn([(ActionKind.CALL, seat, None)]) == 0
     hand.stack[seat] = 1_000
     assert hand.play_in_turn([(ActionKind.CALL, seat, None)]) == 1
+
+
+def test_whole_number_lists_read_as_ints_are_what_int_reads_of_each() -> None:
+    """`_plain_list` reads a list of whole numbers with JSON's scanner: the ints `int` makes of its texts,
+    and anything JSON does not read (a leading zero, an empty item) the way it was read before."""
+
+    def by_texts(value: str) -> list[str] | None:  # `_plain_list` before the scanner
+        inner = value[1:-1]
+        if not inner:
+            return []
+        digits = inner.replace(", ", "")
+        if digits.isdigit() and digits.isascii():
+            items = inner.split(", ")
+            return None if "" in items else items
+        return inner.split(", ") if phh_module._PLAIN_LIST.fullmatch(value) else None
+
+    rng = random.Random(12)
+    pieces = ["0", "7", "50", "100", "10000", "00", "01", "9" * 30, "", "2.5", " 3", "\u0663"]
+    read_as_ints = 0
+    for _ in range(5000):
+        items = [rng.choice(pieces) for _ in range(rng.randint(0, 7))]
+        value = "[" + rng.choice((", ", ",", ",  ")).join(items) + "]"
+        fast, texts = phh_module._plain_list(value), by_texts(value)
+        if isinstance(fast, tuple):
+            read_as_ints += 1
+            assert texts is not None and all(t.isdigit() for t in texts) and fast == tuple(map(int, texts)), value
+        else:
+            assert fast == texts, value
+    assert read_as_ints > 200
