@@ -202,9 +202,11 @@ class Hand:
     # -- betting ----------------------------------------------------------------------------
 
     def _open_round(self, first_after: int) -> None:
-        self._acted.clear()
-        self.restricted.clear()
-        self.pending.clear()
+        if self._acted:  # the tables emptied when there is something in them (restrictions rarely)
+            self._acted.clear()
+        if self.restricted or self.pending:
+            self.restricted.clear()
+            self.pending.clear()
         self.round_open = True
         self.to_act = self._next_to_act(first_after)
         if self.to_act is not None:
