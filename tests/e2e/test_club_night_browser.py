@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.dashboard import browser
-from tests.e2e.test_room_as_installed import Room, Watcher, room, tapis  # noqa: F401 - the fixture
+from tests.e2e.test_room_as_installed import Room, room  # noqa: F401 - the fixture
 from tests.support import wait_until
 
 if (why := browser.missing()) is not None:
@@ -114,13 +114,8 @@ def test_a_club_night_from_the_browser_alone(room: Room, tmp_path: Path) -> None
     shots = Path(os.environ.get("TAPIS_SCREENSHOTS") or tmp_path / "shots")
     shots.mkdir(parents=True, exist_ok=True)
     assert not room.db.exists()  # an empty store: the club's first night as installed
-    hub = room.start("hub", room.hub_command())
-    watcher = Watcher(room)
-    watcher.link.start(timeout=30)
     with ExitStack() as cleanup:
-        cleanup.callback(watcher.link.stop)
-        assert wait_until(lambda: "TD dashboard on" in room.log("hub") and "listening" in room.log("hub"), 30), \
-            room.log("hub")
+        hub, watcher = room.start_hub(cleanup)
         td = Td(room, cleanup, shots)
         page = td.page
 
