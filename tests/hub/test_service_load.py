@@ -4,10 +4,12 @@ holds); the retained states go at QoS 0 (no PUBACK to handle) and are all republ
 
 from __future__ import annotations
 
+import time
 from typing import cast
 
 import pytest
 
+from hub.edge import service_loop
 from hub.edge.service import HubService
 from tablewire import wire
 from tablewire.mqtt import Message, MqttLink
@@ -58,5 +60,36 @@ def test_states_go_at_qos0_and_every_table_is_republished_on_reconnect() -> None
         assert hub.tick(5)
         assert (wire.HUB_STATUS, wire.ONLINE, True, 1) in link.published
         assert {t for t, *_ in link.published} >= states
+    finally:
+        hub.stop()
+
+
+def test_a_burst_ends_after_its_time_so_the_first_acks_of_a_backlog_leave_before_its_last(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A backlog of slow messages (fewer than a burst's count) is applied in bursts of `_BURST_SECONDS`:
+    each ends with its acknowledgements, not all of them once the last is applied."""
+    link = RecordingLink()
+    hub = HubService(link=cast(MqttLink, link))
+    acks: list[int] = []  # the backlog when each ack went out
+    link.on_publish = lambda topic: acks.append(hub.backlog()) if topic.startswith("tapis/v1/hub/ack/") else None
+    apply_item = hub._apply_item
+
+    def slow(item: object) -> None:
+        ends = time.perf_counter() + 0.002  # a message that takes 2 ms to apply
+        while time.perf_counter() < ends:
+            pass
+        apply_item(item)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hub, "_apply_item", slow)
+    monkeypatch.setattr(service_loop, "_BURST_SECONDS", 0.02)
+    deliver = link.handlers[wire.ALL_TABLE_EVENTS]
+    for seq in range(1, 201):  # 0.4 s of work, a fifth of a burst's count
+        table = f"t{seq % 4}"
+        event = wire.ReaderStatus(table=table, boot="b", seq=seq // 4 + 1, at=0.0, state="connected")
+        deliver(Message(wire.table_events(table), wire.encode(event), False))
+    hub.start()
+    try:
+        assert wait_until(hub.idle, timeout=20)
+        assert any(backlog > 100 for backlog in acks), "the first acks waited for the whole backlog"
     finally:
         hub.stop()
