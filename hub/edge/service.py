@@ -201,7 +201,11 @@ class HubService(StoreFirst, ServiceLoop):
         if self._acks_due:
             self._publish_acks()
         if self._resend_due:
-            self._resend()
+            self._resend()  # once what the tables sent meanwhile is applied
+
+    def _between_bursts(self) -> None:
+        if self._acks_due:
+            self._publish_acks()
 
     def _state_due(self, table: str) -> None:
         self._publish_state(self.tables[table])

@@ -137,7 +137,11 @@ class ServiceLoop(ABC):
 
     @abstractmethod
     def _after_burst(self) -> None:
-        """After a burst: the inbox ran dry, or the burst's count or time is up and more wait."""
+        """After the inbox ran dry."""
+
+    @abstractmethod
+    def _between_bursts(self) -> None:
+        """After a burst whose count or time is up, more waiting: what must not wait for the inbox to run dry."""
 
     @abstractmethod
     def _state_due(self, table: str) -> None:
@@ -251,7 +255,7 @@ class ServiceLoop(ABC):
                 self._apply_item(item)
             if self._inbox:  # more than a burst: the rest after the loop has read and written
                 self._burst_applied()
-                self._after_burst()  # this burst's acknowledgements go with its COMMIT, not the backlog's last
+                self._between_bursts()  # this burst's acknowledgements go with its COMMIT, not the backlog's last
                 with self._wake_lock:
                     self._woken = True
                 self._loop.call_soon(self._drain)
