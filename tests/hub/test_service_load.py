@@ -17,6 +17,15 @@ from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
 
 
+def queue(link: RecordingLink, messages: int, *, tables: int) -> None:
+    """`messages` table events handed to the hub's link, spread over `tables` tables, in order."""
+    deliver = link.handlers[wire.ALL_TABLE_EVENTS]
+    for seq in range(1, messages + 1):
+        table = f"t{seq % tables}"
+        event = wire.ReaderStatus(table=table, boot="b", seq=seq // tables + 1, at=0.0, state="connected")
+        deliver(Message(wire.table_events(table), wire.encode(event), False))
+
+
 def test_acks_and_ticks_go_out_while_the_queue_is_never_empty(monkeypatch: pytest.MonkeyPatch) -> None:
     link = RecordingLink()
     hub = HubService(link=cast(MqttLink, link), tick=0.02)
@@ -29,11 +38,7 @@ def test_acks_and_ticks_go_out_while_the_queue_is_never_empty(monkeypatch: pytes
         tick_games()
 
     monkeypatch.setattr(hub, "_tick_games", counted_tick)
-    deliver = link.handlers[wire.ALL_TABLE_EVENTS]
-    for seq in range(1, 20_001):  # ~1 s of work queued before the consumer starts
-        table = f"t{seq % 50}"
-        event = wire.ReaderStatus(table=table, boot="b", seq=seq // 50 + 1, at=0.0, state="connected")
-        deliver(Message(wire.table_events(table), wire.encode(event), False))
+    queue(link, 20_000, tables=50)  # ~1 s of work queued before the consumer starts
     hub.start()
     try:
         assert wait_until(hub.idle, timeout=20)
@@ -82,11 +87,7 @@ def test_a_burst_ends_after_its_time_so_the_first_acks_of_a_backlog_leave_before
 
     monkeypatch.setattr(hub, "_apply_item", slow)
     monkeypatch.setattr(service_loop, "_BURST_SECONDS", 0.02)
-    deliver = link.handlers[wire.ALL_TABLE_EVENTS]
-    for seq in range(1, 201):  # 0.4 s of work, a fifth of a burst's count
-        table = f"t{seq % 4}"
-        event = wire.ReaderStatus(table=table, boot="b", seq=seq // 4 + 1, at=0.0, state="connected")
-        deliver(Message(wire.table_events(table), wire.encode(event), False))
+    queue(link, 200, tables=4)  # 0.4 s of work, a fifth of a burst's count
     hub.start()
     try:
         assert wait_until(hub.idle, timeout=20)
