@@ -53,7 +53,9 @@ def test_pouques_reentry_once_within_six_levels() -> None:
     name = t.state.tables[1].seats[min(t.state.tables[1].seats)]
     start(t, 1, 10.0)
     end(t, 1, 11.0, busts=[min(t.state.tables[1].seats)])
+    assert t.snapshot(11.5)["reentries"] == 0  # the clock's count, kept until an entry is taken
     events = t.reenter(name, 12.0)
+    assert t.snapshot(12.5)["reentries"] == 1
     assert [e for e in events if isinstance(e, SeatDrawn)][0].chips == 10_000
     assert t.state.entries == 21 and t.state.players[name].alive
     table = t.state.players[name].table
