@@ -109,6 +109,7 @@ from load_hub import (
     start_hub,
 )
 from load_tables import worker
+from loop_turns import LoopTurns  # beside this script
 from stall_sampler import StallSampler, loop_thread_id  # beside this script
 
 from hub.edge.broker import EmbeddedBroker
@@ -136,6 +137,9 @@ def main() -> None:
     ap.add_argument("--stalls", type=float, default=None, metavar="MS",
                     help="sample the hub thread's stack every 2 ms; print its busy spells of MS or more and "
                          "where it was in them (variants link, tournament: what a latency tail waits on)")
+    ap.add_argument("--turns", type=float, default=None, metavar="MS",
+                    help="time every callback of the hub's loop; print those of MS or more by callback, and "
+                         "how many items each drain of the service's inbox applied (variants link, tournament)")
     ap.add_argument("--profile-cpu", action="store_true",
                     help="with --profile: time the hub thread's CPU (what the bench's figures count; an fsync's "
                          "wait is not) instead of the wall clock; slower, calls weigh more")
@@ -226,6 +230,8 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
     hands = 0
     with EmbeddedBroker() as broker:
         hub: Any = None
+        turns: LoopTurns | None = None
+        drains: list[int] = []  # items applied by each drain of the hub's inbox (--turns)
         if local:
             hub, link, sent = start_hub(broker.port, shard, ids, args.seed, variant, args.db_dir)
 
@@ -245,6 +251,18 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
                 if getattr(link, "loop", None) is None:
                     raise SystemExit("bench_load: --stalls needs a hub on its own loop (variants link, tournament)")
                 sampler = StallSampler(loop_thread_id(link.loop), args.stalls / 1000)
+            if args.turns is not None:
+                if getattr(link, "loop", None) is None:
+                    raise SystemExit("bench_load: --turns needs a hub on its own loop (variants link, tournament)")
+                turns = LoopTurns(link.loop, args.turns / 1000)
+                drain = hub._drain  # noqa: SLF001 - the bench counts what each drain applies
+
+                def counted() -> None:
+                    if turns is not None and turns.on:
+                        drains.append(min(len(hub._inbox), 500))  # noqa: SLF001
+                    drain()
+
+                hub._drain = counted  # noqa: SLF001
         recorded: list[Message] = []
         spy = MqttLink(client_id="bench-spy", host=broker.host, port=broker.port)
         if args.apply_cost:
@@ -289,6 +307,8 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
             time.sleep(max(0.0, t0 + k * args.seconds - time.monotonic()))
             if k == 0 and local and sampler is not None:
                 sampler.start()  # from the tables' start on
+            if k == 0 and local and turns is not None:
+                turns.start()
             floor = load_tournament.probe.sample() if variant in TOURNAMENTS and load_tournament.probe else {}
             samples.append({**(sample_hub(hub, sent, threads) if local else {}), **floor,
                             "mq_cpu": proc_cpu(mosquitto),
@@ -303,6 +323,9 @@ def run(args: argparse.Namespace, variant: str) -> dict[str, float]:
             if sampler is not None and sampler.is_alive():
                 sampler.stop()
                 print(sampler.report(args.seconds * len(paces)))
+            if turns is not None:
+                turns.stop()
+                print(turns.report(args.seconds * len(paces), drains))
             hands = drain_and_stop(hub, link)
         if args.apply_cost:
             spy.stop()

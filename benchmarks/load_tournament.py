@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hub.cli import HubParts, build_hub
+from hub.cli import HubParts, build_hub, freeze_boot_heap
 from hub.floor.commands import NewTournament
 from hub.floor.service import FloorService
 from hub.floor.store import JSON, EventStore
@@ -205,6 +205,7 @@ def start_tournament_hub(port: int, tables: int, seed: int, db_dir: str | None, 
     path = str(Path(tmp) / "tournament.db")
     seed_tournament(path, tables, seed)
     parts = build_hub("127.0.0.1", port, path, group_sync=group_sync, record_hands=record_hands, durable=durable)
+    freeze_boot_heap()  # as `tapis hub` does once it is built
     if not turns:  # the code before the turn: each event in its own transaction (the bench's comparison only)
         parts.service._open_turn = lambda: None  # type: ignore[method-assign]  # noqa: SLF001
     return parts, Probe(parts, tmp)

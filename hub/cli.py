@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import signal
 import sys
@@ -236,6 +237,15 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
     return HubParts(service, link, floor_tables, store, dash)
 
 
+def freeze_boot_heap() -> None:
+    """What the hub booted with (a festival's players and tables read from the store, the modules) set
+    aside from the collector's full passes, which would otherwise walk it all with the loop held: tens of
+    ms at 10,000 players that every table event waits out (the acknowledgements' tail, docs/scale-out.md).
+    Collected first: no garbage is kept. The hub's process only, once (the tests' processes build many)."""
+    gc.collect()
+    gc.freeze()
+
+
 def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, dashboard_host: str = "127.0.0.1",
             td_users: str | None = None, link_options: dict[str, object] | None = None,
             shard: str | None = None, tables: str | None = None, rulebooks: str | None = None) -> int:
@@ -261,6 +271,7 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
         if embedded:
             embedded.stop()
         raise
+    freeze_boot_heap()
     if parts.dashboard is not None:
         print(f"tapis hub: TD dashboard on {parts.dashboard.url}", file=sys.stderr)
         if not users:

@@ -144,11 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         stack.callback(lambda: (broker.terminate(), broker.wait(10)))
         stack.callback(room.stop)
         assert wait_until(lambda: installed._listening(room.tls_port), 20), "Mosquitto did not start"
-        hub = room.start("hub", room.hub_command())  # with the TD login install.sh makes
-        watcher = installed.Watcher(room)
-        watcher.link.start(timeout=30)
-        stack.callback(watcher.link.stop)
-        assert wait_until(lambda: "TD dashboard on" in room.log("hub"), 30), room.log("hub")
+        hub, watcher = room.start_hub(stack)  # with the TD login install.sh makes
         room.td("start")
         clicked: Counter[str] = Counter()
         stop = threading.Event()

@@ -201,7 +201,11 @@ class HubService(StoreFirst, ServiceLoop):
         if self._acks_due:
             self._publish_acks()
         if self._resend_due:
-            self._resend()
+            self._resend()  # once what the tables sent meanwhile is applied
+
+    def _between_bursts(self) -> None:
+        if self._acks_due:
+            self._publish_acks()
 
     def _state_due(self, table: str) -> None:
         self._publish_state(self.tables[table])
@@ -416,6 +420,15 @@ class HubService(StoreFirst, ServiceLoop):
             games.update({t: g for t in self.floor_tables.tables if (g := self.floor_tables.game(t))})
         return games
 
+    def _timed_games(self) -> list[tuple[str, TableGame]]:
+        """The games where a Time countdown runs (`TableGame.timing`), as `_games` would give them: the only
+        ones the clock can change."""
+        floor = self.floor_tables
+        games = [(t, g) for t, g in self.games.items() if g.timing and (floor is None or floor.game(t) is None)]
+        if floor is not None:
+            games += [(t, g) for t in floor.tables if (g := floor.game(t)) is not None and g.timing]
+        return games
+
     def _tick_games(self) -> None:
         now = self._clock.now()
         if self.floor_tables is not None:
@@ -429,7 +442,7 @@ class HubService(StoreFirst, ServiceLoop):
                 self._floor_store_error = str(err)
             except Exception:
                 log.exception("hub: the tournament floor failed on the clock")
-        for table, game in self._games().items():
+        for table, game in self._timed_games():
             try:
                 self._emit(self._view(table), game.tick(now))
             except Exception:

@@ -55,8 +55,10 @@ class TableTexts:
             del self._kept[number]
         return gone
 
-    def forget(self) -> None:
-        self._kept.clear()
+
+def clock_head(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """The snapshot without its tables: what the clock topic and the dashboard's stream carry first."""
+    return {key: value for key, value in snapshot.items() if key != "tables"}
 
 
 def snapshot_text(snapshot: Mapping[str, Any], texts: TableTexts) -> str:
@@ -65,7 +67,7 @@ def snapshot_text(snapshot: Mapping[str, Any], texts: TableTexts) -> str:
     tables: Mapping[str, object] = snapshot["tables"]
     parts = [f"{json.dumps(number)}:{texts.text(number, view)[0]}" for number, view in tables.items()]
     texts.keep_only(tables)
-    head = json.dumps({key: value for key, value in snapshot.items() if key != "tables"}, separators=(",", ":"))
+    head = json.dumps(clock_head(snapshot), separators=(",", ":"))
     return f'{head[:-1]}{"," if len(head) > 2 else ""}"tables":{{{",".join(parts)}}}}}'
 
 
@@ -100,7 +102,7 @@ class ClockTopics:
             raise
         if refresh:
             self._refreshed = now
-        clock = {key: value for key, value in snapshot.items() if key != "tables"}
+        clock = clock_head(snapshot)
         clock["schema"] = CLOCK_SCHEMA
         clock["table_numbers"] = [int(number) for number in tables]
         self._link.publish(TOURNAMENT_CLOCK, json.dumps(clock).encode(), retain=True)

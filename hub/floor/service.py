@@ -565,14 +565,14 @@ class FloorService:
     def pump(self, now: float) -> None:
         """On the owner's thread, about every 0.2 s: TD commands from MQTT, the clock, the retained snapshot."""
         self._try_held(now)
-        while True:
-            try:
-                payload = self._inbox.get_nowait()
-            except queue.Empty:
-                break
-            self.submit(payload, now, self._answer)
+        while not self._inbox.empty():  # this thread alone takes from it
+            self.submit(self._inbox.get_nowait(), now, self._answer)
         if self.tournament is not None and self.tournament.state.clock.started:
-            self._run(lambda t: t.tick(max(now, t.state.now)))
+            # A tick with nothing due (nearly every one) takes no write lock: its empty COMMIT would mark the
+            # store for a sync with nothing to sync. The store is read again all the same (another writer's).
+            self._refresh()
+            if (t := self.require()).tick_due(max(now, t.state.now)):
+                self._run(lambda t: t.tick(max(now, t.state.now)))
         self.publish_clock(now)
 
     def _answer(self, result: CommandResult) -> None:

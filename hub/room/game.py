@@ -78,6 +78,13 @@ class TableGame:
         return self.hand is not None and self.hand.result is None
 
     @property
+    def timing(self) -> bool:
+        """A Time countdown runs (`hub.rules.timecall`): the one thing in a hand the clock changes, so the
+        only games `tick` need be asked about (a festival's thousand tables, five times a second)."""
+        hand = self.hand
+        return hand is not None and hand.time_call is not None and hand.result is None
+
+    @property
     def waiting_td(self) -> bool:
         """A fault of this hand is left to the TD and not yet decided: play at the table stops (no
         action, no Time) until he does, from the dashboard or `tapis tournament`."""
@@ -284,6 +291,7 @@ class TableGame:
         return out
 
     def tick(self, now: float) -> Output:
+        """The hub's clock: a Time countdown that ran out. Nothing happens to a game that is not `timing`."""
         self._now = now
         if not self.in_hand:
             return Output()

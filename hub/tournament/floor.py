@@ -25,7 +25,7 @@ from hub.tournament.events import (
     TableBroken,
     WaitListEntered,
 )
-from hub.tournament.state import FloorState, PlayerStatus
+from hub.tournament.state import FloorState, PlayerState, PlayerStatus
 
 Emit = Callable[[Event], None]
 
@@ -123,16 +123,24 @@ def _hand_for_hand_auto(s: FloorState, now: float, emit: Emit) -> None:
         _emit(emit, HandForHandEnded(now))
 
 
-def late_arrival_deadline(s: FloorState, rng: random.Random, now: float, emit: Emit) -> None:
-    """Players registered and never arrived are out at the ruleset's deadline (a waiting player may
-    take the seat, brest II.1); then the floor reorganises."""
+def absent_at_deadline(s: FloorState) -> list[PlayerState]:
+    """The players registered and never arrived, once the ruleset's late-arrival deadline has passed."""
     pol, clock = s.policy, s.clock
     passed = (pol.late_arrival_until_break and clock.breaks_done >= 1) or (
         pol.late_arrival_levels is not None and pol.late_arrival_levels in clock.levels_done)
     if not (clock.started and passed):
-        return
-    absent = [p for p in sorted(s.players.values(), key=lambda p: p.name)
-              if not p.arrived and p.status in (PlayerStatus.REGISTERED, PlayerStatus.SEATED)]
+        return []
+    # the few absent ones sorted, not the room's every player (the clock asks five times a second)
+    return sorted((p for p in s.players.values()
+                   if not p.arrived and p.status in (PlayerStatus.REGISTERED, PlayerStatus.SEATED)),
+                  key=lambda p: p.name)
+
+
+def late_arrival_deadline(s: FloorState, rng: random.Random, now: float, emit: Emit) -> None:
+    """Players registered and never arrived are out at the ruleset's deadline (a waiting player may
+    take the seat, brest II.1); then the floor reorganises."""
+    pol = s.policy
+    absent = absent_at_deadline(s)
     for p in absent:
         table, seat, chips = p.table, p.seat, p.chips
         _emit(emit, PlayerRemoved(p.name, RemovalReason.ABSENT, chips, pol.late_arrival_article, now))

@@ -35,7 +35,7 @@ def verify_start_hand(s: FloorState, t: TableState, clock: ClockState, table: in
         raise FloorError("play stops for the final-table draw")
     if s.hand_for_hand and t.played_round and not s.round_complete():
         raise FloorError("hand for hand: waiting for the other tables (pouques 39)")
-    if table in balancing.stopped_tables(counts, s.policy):
+    if table in s.stopped():
         raise FloorError(f"{table_label(table)} is short: play stops until balanced ({s.policy.balance_article})")
     if sum(1 for name in t.seats.values() if not s.players[name].waits_one_hand) < 2:
         raise FloorError(f"{table_label(table)} has fewer than two players")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 
-from hub.tournament import balancing
 from hub.tournament.clock import ClockState
 from hub.tournament.events import JSON, MoveOrdered
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
@@ -46,7 +45,7 @@ def _registration(s: FloorState) -> dict[str, JSON]:
     until = p.late_registration_levels or p.late_arrival_levels
     return {"late_registration_level": until or None,
             "reentry_level": p.reentry_levels if p.reentries else None,
-            "reentries": sum(max(0, player.entries - 1) for player in s.players.values())}
+            "reentries": s.reentries()}
 
 
 # Each status's word, looked up: an enum's `.value` is a descriptor call, and the snapshot asks it for every
@@ -102,7 +101,7 @@ def _seats_view(s: FloorState) -> tuple[dict[str, JSON], dict[str, JSON]]:
     cached = s.views.get("snapshot")
     if cached is not None:
         return cached  # type: ignore[return-value]
-    stopped = balancing.stopped_tables(s.counts(), s.policy)
+    stopped = s.stopped()
     kept = s.table_views
     tables: dict[str, JSON] = {}
     for number, t in sorted(s.tables.items()):

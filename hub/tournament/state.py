@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from hub.tournament.balancing import stopped_tables
 from hub.tournament.clock import ClockState
 from hub.tournament.errors import EventError
 from hub.tournament.events import (
@@ -143,6 +144,12 @@ class FloorState:
     # hand ends each redraw one table of a thousand, not the whole room
     table_views: dict[int, object] = field(default_factory=dict, repr=False, compare=False)
     highest_table: int = 0  # the highest table number ever in play (its retained view is cleared when gone)
+    # The players per table, kept across the records that seat no one (a hand's start and end: a festival's
+    # every hand asks it, and the tables play stops at), changed table by table where a record seats or
+    # unseats; then the tables it stops (cdc 3.3) and the re-entries (changed only with `entries`)
+    _counts: dict[int, int] | None = field(default=None, repr=False, compare=False)
+    _stopped: tuple[FloorPolicy, set[int]] | None = field(default=None, repr=False, compare=False)
+    _reentries: tuple[int, int] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def created(cls, event: TournamentCreated) -> FloorState:
@@ -156,11 +163,25 @@ class FloorState:
         return list(self._alive.values())  # the caller's own list
 
     def counts(self) -> dict[int, int]:
-        """Players seated per table: worked out once per record applied (a hand's end asks it four times)."""
-        counts = self.views.get("counts")
-        if counts is None:
-            counts = self.views["counts"] = {n: len(t.seats) for n, t in self.tables.items()}
-        return dict(counts)  # type: ignore[call-overload]  # the caller's own dict
+        """Players seated per table, in the tables' order (kept: see `_counts`)."""
+        if self._counts is None:
+            self._counts = {n: len(t.seats) for n, t in self.tables.items()}
+        return dict(self._counts)  # the caller's own dict
+
+    def stopped(self) -> set[int]:
+        """The tables where play stops waiting for players (`balancing.stopped_tables`), worked out again
+        only when the counts changed. Shared: read only."""
+        kept = self._stopped
+        if kept is None or kept[0] is not self.policy:
+            kept = self._stopped = (self.policy, stopped_tables(self.counts(), self.policy))
+        return kept[1]
+
+    def reentries(self) -> int:
+        """Entries past each player's first: every entry adds to `entries`, so counted again only then."""
+        kept = self._reentries
+        if kept is None or kept[0] != self.entries:
+            kept = self._reentries = (self.entries, sum(max(0, p.entries - 1) for p in self.players.values()))
+        return kept[1]
 
     def apply(self, event: Event) -> None:
         at = getattr(event, "at", self.now)
@@ -179,12 +200,33 @@ class FloorState:
             self._players_in_changed(kind, before, was_alive, self.players.get(player) if player else None)
         if touched is None:
             self.table_views.clear()
+            self._counts = self._stopped = self._reentries = None
         else:
             player = getattr(event, "player", None)
             if player is not None and player in self.players:
                 touched.add(self.players[player].table)  # where he sits now
             for number in touched:
                 self.table_views.pop(number, None)  # type: ignore[arg-type]
+            self._recount(touched)
+
+    def _recount(self, touched: set[int | None]) -> None:
+        """The kept counts after a record that touched these tables: a table's new count in place, or
+        all of them afresh (in the tables' order) when a table came or went."""
+        counts = self._counts
+        if counts is None:
+            return
+        for number in touched:
+            if number is None:
+                continue
+            table = self.tables.get(number)
+            if table is None or number not in counts:
+                if table is not None or number in counts:
+                    self._counts = self._stopped = None
+                    return
+                continue
+            if counts[number] != len(table.seats):
+                counts[number] = len(table.seats)
+                self._stopped = None
 
     def _players_in_changed(self, kind: type[Event], before: PlayerState | None, was_alive: bool,
                             after: PlayerState | None) -> None:

@@ -130,6 +130,12 @@ class Tournament:
         """Level changes and deadlines reached by `now` (the hub calls it every second)."""
         return self._advance(now)
 
+    def tick_due(self, now: float) -> bool:
+        """Whether `tick(now)` has anything to record (`_advance`'s three checks, none applied): most
+        ticks have not, and the floor then takes no write lock for them (`FloorService.pump`)."""
+        s = self.state
+        return bool(s.clock.due(now) or floor.absent_at_deadline(s) or days.day_end_due(s))
+
     def _advance(self, now: float) -> list[Event]:
         if now < max(self._now, self.state.now):
             raise ClockError(f"time does not go backwards ({now} < {self._now})")

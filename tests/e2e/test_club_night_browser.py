@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.dashboard import browser
-from tests.e2e.test_room_as_installed import Room, Watcher, room, tapis  # noqa: F401 - the fixture
+from tests.e2e.test_room_as_installed import Room, room  # noqa: F401 - the fixture
 from tests.support import wait_until
 
 if (why := browser.missing()) is not None:
@@ -37,6 +37,15 @@ POOL = len(PLAYERS) * BUY_IN * POOL_PERCENT // 100  # 144,00 EUR
 # What a TD must never read: identifiers of the code, pydantic's words, a JavaScript slip.
 RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|Input tag|validation error|Input should|undefined|NaN|null|\[object")
 SIZES = {"1080p": (1920, 1080), "phone": (390, 844)}
+# The night's end waited for by its hands, not by the wall clock: a loaded machine deals slower, not
+# fewer hands (a heads-up waited 240 s, and failed once in CI under load). Play has stopped when no
+# hand is played for STALL seconds (one takes 4-8 s here); it is not ending when it takes more hands
+# than these: at 1,000 chips and 50/100 the simulated players' shoves take eight players down to three
+# in about ten hands, and a heads-up busts someone in about one hand in twenty (a shove called, lost
+# by the shorter stack): 200 hands without the end is about e^-10.
+STALL = 60.0
+DOWN_TO_THREE_HANDS = 200
+HEADS_UP_HANDS = 200
 
 
 def spaced(text: str) -> str:
@@ -105,21 +114,30 @@ def test_a_club_night_from_the_browser_alone(room: Room, tmp_path: Path) -> None
     shots = Path(os.environ.get("TAPIS_SCREENSHOTS") or tmp_path / "shots")
     shots.mkdir(parents=True, exist_ok=True)
     assert not room.db.exists()  # an empty store: the club's first night as installed
-    hub = room.start("hub", room.hub_command())
-    watcher = Watcher(room)
-    watcher.link.start(timeout=30)
     with ExitStack() as cleanup:
-        cleanup.callback(watcher.link.stop)
-        assert wait_until(lambda: "TD dashboard on" in room.log("hub") and "listening" in room.log("hub"), 30), \
-            room.log("hub")
+        hub, watcher = room.start_hub(cleanup)
         td = Td(room, cleanup, shots)
         page = td.page
 
-        def alive(test: Callable[[], object], timeout: float = 60) -> bool:
+        def alive(test: Callable[[], object], timeout: float = 60, step: float = 0.02) -> bool:
             def ok() -> object:
                 assert hub.poll() is None, room.log("hub")[-3000:]
                 return test()
-            return wait_until(ok, timeout)
+            return wait_until(ok, timeout, step)
+
+        def hands() -> int:
+            """Hands played to their end (a hand cancelled moves no chips: not progress)."""
+            return len(watcher.seen(lambda e: e["type"] == "hand_end" and e.get("result") != "cancelled"))
+
+        def playing_until(test: Callable[[], object], most_hands: int) -> str:
+            """Wait until `test` holds while the tables play; why it did not ("" when it did)."""
+            first = hands()
+            while (played := hands()) - first <= most_hands:
+                if not alive(lambda: test() or hands() > played, STALL, step=0.25):
+                    return f"no hand played for {STALL:g} s, {played - first} hands in"
+                if test():
+                    return ""
+            return f"not there after {most_hands} hands"
 
         # -- in, as installed ------------------------------------------------------------------------------
         td.go("/login", "#user")
@@ -205,7 +223,8 @@ def test_a_club_night_from_the_browser_alone(room: Room, tmp_path: Path) -> None
                                  for r in td.api("/api/results")["ranking"]), 60)
         # -- a deal when three are left (asked again if a player busts while it is confirmed) ---------------
         td.go("/desk", "#b-deal")
-        assert alive(lambda: 2 <= watcher.clock.get("players_left", 99) <= 3, 240), watcher.clock
+        why = playing_until(lambda: 2 <= watcher.clock.get("players_left", 99) <= 3, DOWN_TO_THREE_HANDS)
+        assert not why, (why, watcher.clock)
         dealt: dict[str, int] = {}
         while not dealt and watcher.clock.get("players_left", 0) >= 2:
             page.click("#b-deal")
@@ -219,7 +238,8 @@ def test_a_club_night_from_the_browser_alone(room: Room, tmp_path: Path) -> None
                 dealt = {str(name): int(cents) for name, cents in stored["prizes"]}
         assert dealt, "the deal was never confirmed before the end"
         td.look("desk", "#b-deal")
-        assert alive(lambda: watcher.clock.get("players_left") == 1, 240), watcher.clock
+        why = playing_until(lambda: watcher.clock.get("players_left") == 1, HEADS_UP_HANDS)
+        assert not why, (why, watcher.clock)
         # -- the results: the TD's payouts to the cent ------------------------------------------------------
         td.go("/results", "#r-table tr")
         page.wait_for_function("() => document.getElementById('r-facts').textContent.length > 0")

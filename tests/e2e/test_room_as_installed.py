@@ -157,6 +157,17 @@ class Room:
     def log(self, name: str) -> str:
         return self.logs[name].read_text(encoding="utf-8", errors="replace")
 
+    def start_hub(self, cleanup: ExitStack) -> tuple[subprocess.Popen[str], Watcher]:
+        """`tapis hub` as installed, a screen's `Watcher` on it (stopped by `cleanup`), once the hub listens
+        and serves its dashboard."""
+        hub = self.start("hub", self.hub_command())
+        watcher = Watcher(self)
+        watcher.link.start(timeout=30)
+        cleanup.callback(watcher.link.stop)
+        assert wait_until(lambda: "TD dashboard on" in self.log("hub") and "listening" in self.log("hub"), 30), \
+            self.log("hub")
+        return hub, watcher
+
     def stop(self) -> dict[str, int | None]:
         codes: dict[str, int | None] = {}
         for proc in reversed(self.procs):
@@ -276,13 +287,8 @@ def test_a_room_as_installed_plays_a_tournament(room: Room) -> None:
         "--tables", "3", "--seats", "9", "--buy-in", "20", "--payouts", "50,30,20", "--seed", "7")
     run("tournament", "register", "--db", db, *PLAYERS)
     run("tournament", "seat", "--db", db)
-    hub = room.start("hub", room.hub_command())
-    watcher = Watcher(room)
-    watcher.link.start(timeout=30)
     with ExitStack() as cleanup:
-        cleanup.callback(watcher.link.stop)
-        assert wait_until(lambda: "TD dashboard on" in room.log("hub") and "listening" in room.log("hub"), 30), \
-            room.log("hub")
+        hub, watcher = room.start_hub(cleanup)
         room.td("start")
         # the clock and each table come on topics of their own (retained): both, before reading the seats
         assert wait_until(lambda: watcher.clock.get("running") and len(watcher.clock["tables"]) == len(TABLES), 15), \

@@ -95,7 +95,9 @@ def _open(room: OutageRoom) -> Watcher:
 
 
 def _mid_hand(watcher: Watcher) -> bool:
-    """Every table is in a hand it started and has dealt cards in."""
+    """Every table is in a hand it started and has dealt cards in: a card arrived in a seat. Not one
+    leaving a seat: the hand before's, swept just before "new hand", may be heard leaving after the
+    press (the reader says a card is gone a few scans after it is lifted), under the new hand's number."""
     opened: dict[str, int] = {}
     dealt: set[str] = set()
     for e in watcher.seen(lambda e: e["type"] in ("hand_start", "hand_end", "card")):
@@ -105,7 +107,8 @@ def _mid_hand(watcher: Watcher) -> bool:
             dealt.discard(table)
         elif e["type"] == "hand_end":
             opened.pop(table, None)
-        elif opened.get(table) == e.get("hand") and str(e.get("zone", "")).startswith("seat:"):
+        elif (opened.get(table) == e.get("hand") and e.get("action") == "arrived"
+              and str(e.get("zone", "")).startswith("seat:")):
             dealt.add(table)
     return all(t in opened and t in dealt for t in TABLES)
 

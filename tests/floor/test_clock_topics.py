@@ -4,9 +4,11 @@ seats, so that a festival's clock fits in a packet and a hand re-sends one table
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from unittest.mock import ANY
 
+import pytest
 from service_helpers import started_floor
 
 from hub.edge.security import MAX_PACKET
@@ -37,15 +39,27 @@ class Link:
         return out
 
 
-def test_a_festivals_clock_and_each_table_fit_in_a_packet(tmp_path: Path) -> None:
+Opened = Callable[[int], tuple[FloorService, Link]]
+
+
+@pytest.fixture
+def opened(tmp_path: Path) -> Iterator[Opened]:
+    """A started tournament of so many players, its floor on `Link`, pumped once (at 10.0)."""
+    with EventStore(tmp_path / "t.db") as store:
+        def open_floor(players: int) -> tuple[FloorService, Link]:
+            link = Link()
+            started_floor(store, players)
+            floor = FloorService.open(store, link=link)  # type: ignore[arg-type]
+            floor.pump(10.0)
+            return floor, link
+        yield open_floor
+
+
+def test_a_festivals_clock_and_each_table_fit_in_a_packet(opened: Opened) -> None:
     """9,000 players: every seat in one message was ~640 kB, over the broker's 256 kB; it refused it and
     the clock screens froze on the last one they had."""
-    link = Link()
-    with EventStore(tmp_path / "t.db") as store:
-        started_floor(store, 9_000)
-        floor = FloorService.open(store, link=link)  # type: ignore[arg-type]
-        floor.pump(10.0)
-        sent = link.take()
+    _, link = opened(9_000)
+    sent = link.take()
     clock = json.loads(sent.pop(TOURNAMENT_CLOCK))
     assert clock["schema"] == CLOCK_SCHEMA and clock["players_left"] == 9_000
     assert len(json.dumps(clock)) < 32_000
@@ -55,25 +69,21 @@ def test_a_festivals_clock_and_each_table_fit_in_a_packet(tmp_path: Path) -> Non
     assert len(seated) == len(set(seated)) == 9_000
 
 
-def test_a_hand_sends_its_table_again_and_the_clock_not_the_room(tmp_path: Path) -> None:
-    link = Link()
-    with EventStore(tmp_path / "t.db") as store:
-        started_floor(store, 60)
-        floor = FloorService.open(store, link=link)  # type: ignore[arg-type]
-        floor.pump(10.0)
-        first = link.take()
-        assert len(first) == 1 + 6
-        floor.pump(11.0)  # nothing happened: the clock ticks, no table is sent again
-        assert list(link.take()) == [TOURNAMENT_CLOCK]
-        floor.hand_started("t3", 1, 11.5)
-        floor.pump(12.0)
-        sent = link.take()
-        assert list(sent) == [tournament_table_topic(3), TOURNAMENT_CLOCK]
-        assert json.loads(sent[tournament_table_topic(3)])["in_hand"] is True
-        for hook in link.reconnect:  # the broker may have lost its retained messages: all again
-            hook()  # type: ignore[operator]
-        floor.pump(12.1)
-        assert set(link.take()) == set(first)
+def test_a_hand_sends_its_table_again_and_the_clock_not_the_room(opened: Opened) -> None:
+    floor, link = opened(60)
+    first = link.take()
+    assert len(first) == 1 + 6
+    floor.pump(11.0)  # nothing happened: the clock ticks, no table is sent again
+    assert list(link.take()) == [TOURNAMENT_CLOCK]
+    floor.hand_started("t3", 1, 11.5)
+    floor.pump(12.0)
+    sent = link.take()
+    assert list(sent) == [tournament_table_topic(3), TOURNAMENT_CLOCK]
+    assert json.loads(sent[tournament_table_topic(3)])["in_hand"] is True
+    for hook in link.reconnect:  # the broker may have lost its retained messages: all again
+        hook()  # type: ignore[operator]
+    floor.pump(12.1)
+    assert set(link.take()) == set(first)
 
 
 def test_a_table_gone_is_cleared_and_a_restarted_hub_clears_what_it_no_longer_has() -> None:

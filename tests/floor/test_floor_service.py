@@ -307,3 +307,28 @@ def test_the_final_tables_draw_is_instructed_as_with_every_seat_mapped(tmp_path:
     finals = [m for moves in lean for m in moves if m["reason"] == "final"]  # type: ignore[index]
     assert finals and all(m["from_table"] for m in finals)  # type: ignore[index]
     assert lean == full
+
+
+def test_a_tick_with_nothing_due_leaves_nothing_to_sync(tmp_path: Path) -> None:
+    """The hub pumps the floor every 0.2 s: a tick that records nothing takes no write transaction (its
+    empty COMMIT marked the store for an fsync before the hub's next packets, five a second for
+    nothing); a level change still marks it: nothing acknowledged before it is on the disk. The store
+    is read again all the same: a late registration by the TD's command line shows without a write."""
+    from hub.floor.commands import Register
+
+    with EventStore(db(tmp_path)) as store, EventStore(db(tmp_path)) as beside:
+        started_floor(store, 6, ruleset="pouques-2020")  # the clock started at 0.0; level 1: 40 minutes
+        floor = FloorService.open(store)
+        sync = store.group_sync()
+        sync()
+        synced = store.syncs
+        assert FloorService.open(beside).execute(Register(players=["late"]), 5.0).ok
+        for now in (10.0, 10.2, 10.4):
+            floor.pump(now)
+        sync()
+        assert store.syncs == synced
+        assert "late" in floor.require().state.players
+        floor.pump(40 * 60 + 0.2)
+        assert floor.require().state.clock.level().number == 2
+        sync()
+        assert store.syncs == synced + 1

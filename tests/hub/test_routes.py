@@ -6,21 +6,33 @@ from __future__ import annotations
 
 import pytest
 
-from hub.edge.routes import PATTERN_HITS, Handler, Routes
+from hub.edge.routes import PATTERN_HITS, Routes
 from tablewire.mqtt import Message
 
 
-def handler(heard: list[str], name: str) -> Handler:
-    def on(message: Message) -> None:
-        heard.append(f"{name} {message.topic}")
-    return on
+class Heard:
+    """Routes whose handlers each note what they hear (`name topic`, in the order called), and a
+    message on a topic delivered as the link does: to each of its handlers, in order."""
+
+    def __init__(self, routes: Routes) -> None:
+        self.routes = routes
+        self.heard: list[str] = []
+
+    def add(self, topic_filter: str, name: str) -> None:
+        def on(message: Message) -> None:
+            self.heard.append(f"{name} {message.topic}")
+        self.routes.add(topic_filter, on)
+
+    def deliver(self, *topics: str) -> list[str]:
+        for topic in topics:
+            for h in self.routes.handlers(topic):
+                h(Message(topic, b"", False))
+        return self.heard
 
 
-def deliver(routes: Routes, *topics: str) -> None:
-    """What the link does with a message on each topic: each of its handlers, called in order."""
-    for topic in topics:
-        for h in routes.handlers(topic):
-            h(Message(topic, b"", False))
+@pytest.fixture
+def heard() -> Heard:
+    return Heard(Routes())
 
 
 @pytest.mark.parametrize(("topic_filter", "topic", "matches"), [
@@ -31,113 +43,87 @@ def deliver(routes: Routes, *topics: str) -> None:
     ("room/+/#", "room/t1", True), ("room/+/#", "room", False), ("+/t1/#", "room/t1/event/x", True),
     ("room/t1/event", "room/t1/event", True), ("room/t1/event", "room/t1", False), ("room/t1", "Room/t1", False),
 ])
-def test_topic_filters_match_as_mqtt_says(topic_filter: str, topic: str, matches: bool) -> None:
+def test_topic_filters_match_as_mqtt_says(heard: Heard, topic_filter: str, topic: str, matches: bool) -> None:
     """§4.7: `+` one level (an empty one too), `#` the rest, the parent level included (`room/#` matches
     `room`); a topic without wildcards only itself, case counted."""
-    routes = Routes()
-    heard: list[str] = []
-    routes.add(topic_filter, handler(heard, "it"))
-    deliver(routes, topic)
-    assert heard == ([f"it {topic}"] if matches else [])
+    heard.add(topic_filter, "it")
+    assert heard.deliver(topic) == ([f"it {topic}"] if matches else [])
 
 
-def test_a_topic_goes_to_each_of_its_handlers_in_the_order_added() -> None:
-    routes = Routes()
-    heard: list[str] = []
-    routes.add("room/t1/event", handler(heard, "store"))
-    routes.add("room/t1/event", handler(heard, "screen"))
-    routes.add("room/t2/event", handler(heard, "other"))
-    deliver(routes, "room/t1/event")
-    assert heard == ["store room/t1/event", "screen room/t1/event"]
-    assert routes.handlers("room/t3/event") == []
+def test_a_topic_goes_to_each_of_its_handlers_in_the_order_added(heard: Heard) -> None:
+    heard.add("room/t1/event", "store")
+    heard.add("room/t1/event", "screen")
+    heard.add("room/t2/event", "other")
+    assert heard.deliver("room/t1/event") == ["store room/t1/event", "screen room/t1/event"]
+    assert heard.routes.handlers("room/t3/event") == []
 
 
-def test_overlapping_wildcards_each_call_their_handler_once() -> None:
+def test_overlapping_wildcards_each_call_their_handler_once(heard: Heard) -> None:
     """A message matching two filters goes to both, once each, in the order they were subscribed; the
     same filter subscribed again keeps the last handler only (the broker holds one subscription)."""
-    routes = Routes()
-    heard: list[str] = []
-    routes.add("room/+/event", handler(heard, "events"))
-    routes.add("room/#", handler(heard, "all"))
-    routes.add("room/t1/#", handler(heard, "first"))
-    routes.add("room/t1/#", handler(heard, "t1"))
-    deliver(routes, "room/t1/event")
-    assert heard == ["events room/t1/event", "all room/t1/event", "t1 room/t1/event"]
+    heard.add("room/+/event", "events")
+    heard.add("room/#", "all")
+    heard.add("room/t1/#", "first")
+    heard.add("room/t1/#", "t1")
+    assert heard.deliver("room/t1/event") == ["events room/t1/event", "all room/t1/event", "t1 room/t1/event"]
 
 
-def test_a_topic_with_its_own_handlers_skips_the_wildcards() -> None:
+def test_a_topic_with_its_own_handlers_skips_the_wildcards(heard: Heard) -> None:
     """As the link always did: a topic subscribed by name goes to its own handlers only, not also to a
     wildcard matching it (the hub subscribes a table's topics by name or by wildcard, never both)."""
-    routes = Routes()
-    heard: list[str] = []
-    routes.add("room/#", handler(heard, "all"))
-    routes.add("room/t1/event", handler(heard, "t1"))
-    deliver(routes, "room/t1/event", "room/t2/event")
-    assert heard == ["t1 room/t1/event", "all room/t2/event"]
+    heard.add("room/#", "all")
+    heard.add("room/t1/event", "t1")
+    assert heard.deliver("room/t1/event", "room/t2/event") == ["t1 room/t1/event", "all room/t2/event"]
 
 
-def test_a_filter_starting_with_a_wildcard_never_gets_a_dollar_topic() -> None:
+def test_a_filter_starting_with_a_wildcard_never_gets_a_dollar_topic(heard: Heard) -> None:
     """`$SYS/...` reaches the filters naming `$SYS`, never one starting with `+` or `#` (MQTT 5 §4.7.2):
     the hub routes as the broker sends; a topic not starting with `$` still reaches them."""
-    routes = Routes()
-    heard: list[str] = []
-    routes.add("$SYS/#", handler(heard, "sys"))
-    routes.add("$SYS/broker/+", handler(heard, "broker"))
-    routes.add("#", handler(heard, "all"))
-    routes.add("+/broker/uptime", handler(heard, "any"))
-    routes.add("$SYS/broker/load", handler(heard, "load"))
-    deliver(routes, "$SYS/broker/uptime", "$SYS/broker/load", "SYS/broker/uptime")
-    assert heard == ["sys $SYS/broker/uptime", "broker $SYS/broker/uptime", "load $SYS/broker/load",
-                     "all SYS/broker/uptime", "any SYS/broker/uptime"]
+    for topic_filter, name in (("$SYS/#", "sys"), ("$SYS/broker/+", "broker"), ("#", "all"),
+                               ("+/broker/uptime", "any"), ("$SYS/broker/load", "load")):
+        heard.add(topic_filter, name)
+    said = heard.deliver("$SYS/broker/uptime", "$SYS/broker/load", "SYS/broker/uptime")
+    assert said == ["sys $SYS/broker/uptime", "broker $SYS/broker/uptime", "load $SYS/broker/load",
+                    "all SYS/broker/uptime", "any SYS/broker/uptime"]
 
 
-def test_a_removed_wildcard_is_never_called_again_for_a_topic_already_seen() -> None:
+def test_a_removed_wildcard_is_never_called_again_for_a_topic_already_seen(heard: Heard) -> None:
     """The wildcard handlers of a topic are remembered after its first message; removing a filter must
     drop them, or the table just taken out of the room would still reach its old handler."""
-    routes = Routes()
-    heard: list[str] = []
-    routes.add("room/+/event", handler(heard, "events"))
-    routes.add("room/#", handler(heard, "all"))
-    routes.handlers("room/t1/event")  # remembered now
-    routes.remove("room/+/event")
-    deliver(routes, "room/t1/event")
-    assert heard == ["all room/t1/event"]
-    routes.remove("room/#")
-    assert routes.handlers("room/t1/event") == []
+    heard.add("room/+/event", "events")
+    heard.add("room/#", "all")
+    heard.routes.handlers("room/t1/event")  # remembered now
+    heard.routes.remove("room/+/event")
+    assert heard.deliver("room/t1/event") == ["all room/t1/event"]
+    heard.routes.remove("room/#")
+    assert heard.routes.handlers("room/t1/event") == []
 
 
-def test_a_wildcard_added_later_reaches_a_topic_already_seen() -> None:
-    routes = Routes()
-    heard: list[str] = []
-    assert routes.handlers("room/t1/event") == []  # remembered as having none
-    routes.add("room/+/event", handler(heard, "events"))
-    deliver(routes, "room/t1/event")
-    assert heard == ["events room/t1/event"]
+def test_a_wildcard_added_later_reaches_a_topic_already_seen(heard: Heard) -> None:
+    assert heard.routes.handlers("room/t1/event") == []  # remembered as having none
+    heard.add("room/+/event", "events")
+    assert heard.deliver("room/t1/event") == ["events room/t1/event"]
 
 
-def test_removing_a_topic_drops_all_its_handlers_and_leaves_the_wildcards() -> None:
+def test_removing_a_topic_drops_all_its_handlers_and_leaves_the_wildcards(heard: Heard) -> None:
     """Unsubscribing a topic tells the broker to stop sending it: every handler of it goes (as the link
     always did); the wildcards matching it take it from there. Removing twice, or what was never
     added, changes nothing."""
-    routes = Routes()
-    heard: list[str] = []
-    routes.add("room/t1/event", handler(heard, "store"))
-    routes.add("room/t1/event", handler(heard, "screen"))
-    routes.add("room/+/event", handler(heard, "events"))
-    routes.remove("room/t1/event")
-    routes.remove("room/t1/event")
-    routes.remove("room/t9/#")
-    deliver(routes, "room/t1/event")
-    assert heard == ["events room/t1/event"]
+    heard.add("room/t1/event", "store")
+    heard.add("room/t1/event", "screen")
+    heard.add("room/+/event", "events")
+    for topic_filter in ("room/t1/event", "room/t1/event", "room/t9/#"):
+        heard.routes.remove(topic_filter)
+    assert heard.deliver("room/t1/event") == ["events room/t1/event"]
 
 
 @pytest.mark.parametrize("remembered", [100, PATTERN_HITS])
 def test_remembered_topics_stay_bounded_and_right(remembered: int) -> None:
     """A hub hearing many distinct topics (a long day of tables, or a client publishing junk under the
     room) keeps at most `remembered` of them, and each still gets its handlers after they are dropped."""
-    routes = Routes(remembered=remembered)
-    heard: list[str] = []
-    routes.add("room/+/event", handler(heard, "events"))
+    heard = Heard(Routes(remembered=remembered))
+    heard.add("room/+/event", "events")
+    routes = heard.routes
     most = 0
     for k in range(remembered + 5_000):
         assert len(routes.handlers(f"room/t{k}/event")) == 1

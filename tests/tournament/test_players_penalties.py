@@ -53,7 +53,9 @@ def test_pouques_reentry_once_within_six_levels() -> None:
     name = t.state.tables[1].seats[min(t.state.tables[1].seats)]
     start(t, 1, 10.0)
     end(t, 1, 11.0, busts=[min(t.state.tables[1].seats)])
+    assert t.snapshot(11.5)["reentries"] == 0  # the clock's count, kept until an entry is taken
     events = t.reenter(name, 12.0)
+    assert t.snapshot(12.5)["reentries"] == 1
     assert [e for e in events if isinstance(e, SeatDrawn)][0].chips == 10_000
     assert t.state.entries == 21 and t.state.players[name].alive
     table = t.state.players[name].table
@@ -240,3 +242,18 @@ def test_pcpm_absent_stacks_removed_at_the_end_of_the_first_break() -> None:
     removed = [e for e in t.tick(75 * MIN + 1) if isinstance(e, PlayerRemoved)]
     assert [(e.player, e.article) for e in removed] == [("gone", "pcpm retards")]
     assert t.standings()[-1].player == "gone"
+
+
+def test_a_tick_is_due_exactly_when_it_records() -> None:
+    """`tick_due` says when a tick needs the store's write lock (`FloorService.pump` takes it only then):
+    at a level's end, and at the late arrivals' deadline passed by the TD's jump to a later level (the
+    jump records no removal: the next tick does)."""
+    t = absent_event("cdc-2013")
+    for now in (10.0, 29 * MIN, 30 * MIN + 1, 31 * MIN):  # level 1 lasts 30 minutes
+        assert t.tick_due(now) == bool(t.tick(now)), now
+    t.jump_to_level(3, 32 * MIN)
+    assert t.tick_due(32 * MIN + 0.2)
+    removed = [e.player for e in t.tick(32 * MIN + 0.2) if isinstance(e, PlayerRemoved)]
+    assert removed == ["away", "gone"]
+    assert not t.tick_due(32 * MIN + 0.4)
+    assert not t.tick(32 * MIN + 0.4)

@@ -80,7 +80,8 @@ def test_the_views_kept_between_records_are_the_ones_built_afresh(ruleset: str, 
     """What the floor keeps between records says at every point of a whole tournament what a view built
     from nothing says: the clock's snapshot (`FloorState.views`, until the next record), each table's
     part of it (`FloorState.table_views`, until a record touches that table), the players still in
-    (until a record changes a status) and the players per table."""
+    (until a record changes a status), the players per table (kept across records that seat no one), the
+    tables play stops at, and the re-entries."""
     played, _ = play(ruleset, seed=seed)
     events = list(played.events)
     t = Tournament.replay(events[:1])
@@ -91,12 +92,15 @@ def test_the_views_kept_between_records_are_the_ones_built_afresh(ruleset: str, 
         t.apply(event)
         kept_tables += len(t.state.table_views)
         kept, alive, counts = t.snapshot(10**7), t.state.alive(), t.state.counts()
+        stopped, reentries = set(t.state.stopped()), t.state.reentries()
         t.state.views.clear()
         t.state.table_views.clear()
-        t.state._alive = None
+        t.state._alive = t.state._counts = t.state._stopped = t.state._reentries = None
         assert kept == t.snapshot(10**7), type(event).__name__
         assert alive == t.state.alive(), type(event).__name__
-        assert counts == t.state.counts(), type(event).__name__
+        assert list(counts.items()) == list(t.state.counts().items()), type(event).__name__  # in order too
+        assert stopped == t.state.stopped(), type(event).__name__
+        assert reentries == t.state.reentries(), type(event).__name__
         checked += 1
     assert checked > 500
     assert kept_tables > checked  # tables' views were kept across records, not all rebuilt each time
