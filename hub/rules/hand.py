@@ -251,10 +251,7 @@ class Hand:
             self.returned[top_seat] = self.returned.get(top_seat, 0) + back
 
     def _close_round(self) -> None:
-        bets = list(self.bet.values())  # `_return_uncalled`'s test first: most rounds end matched
-        top = max(bets)
-        if top != 0 and bets.count(top) == 1:
-            self._return_uncalled()
+        self._return_uncalled()
         self.round_open = False
         self.to_act = None
         self.time_call = None
@@ -326,23 +323,7 @@ class Hand:
             own = bet[seat]
             if kind is _FOLD:
                 live.discard(seat)
-                rec = _blank()
-                rec.seat = seat
-                rec.action = kind
-                rec.requested_to = None
-                rec.status = _ACCEPTED
-                rec.applied = _FOLD
-                rec.to = own
-                rec.added = 0
-                rec.reason = None
-                rec.ruling = None
-                rec.pending = False
-                rec.street = street
-                rec.__class__ = ActionRecord
-                log.append(rec)
-                if len(live) == 1:
-                    self._finish_uncontested()
-                    return i + 1
+                requested, applied, to, added = None, _FOLD, own, 0
             else:
                 requested = None
                 if kind is _CALL and to is None:
@@ -381,20 +362,23 @@ class Hand:
                     else:
                         aggressors.append(seat)
                 acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, top)
-                rec = _blank()
-                rec.seat = seat
-                rec.action = kind
-                rec.requested_to = requested
-                rec.status = _ACCEPTED
-                rec.applied = applied
-                rec.to = to
-                rec.added = added
-                rec.reason = None
-                rec.ruling = None
-                rec.pending = False
-                rec.street = street
-                rec.__class__ = ActionRecord
-                log.append(rec)
+            rec = _blank()  # `action_record`, in line: its eleven arguments cost more than the assignments
+            rec.seat = seat
+            rec.action = kind
+            rec.requested_to = requested
+            rec.status = _ACCEPTED
+            rec.applied = applied
+            rec.to = to
+            rec.added = added
+            rec.reason = None
+            rec.ruling = None
+            rec.pending = False
+            rec.street = street
+            rec.__class__ = ActionRecord
+            log.append(rec)
+            if kind is _FOLD and len(live) == 1:
+                self._finish_uncontested()
+                return i + 1
             self.time_call = None
             able = -1  # `_next_to_act(seat)`, in line: the same search
             for s in after[seat]:

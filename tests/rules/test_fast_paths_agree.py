@@ -310,43 +310,6 @@ def test_a_board_counted_once_scores_every_hand_as_all_its_cards_do() -> None:
         assert scorer(game, board)(hole) == score(game, hole, board)
 
 
-def test_a_round_closes_as_when_every_close_looked_for_an_uncalled_bet(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`_close_round` calls `_return_uncalled` only for an unmatched highest bet: the hands of calling it always."""
-    from hub.rules.records import Street
-
-    def close_the_long_way(self: Hand) -> None:
-        self._return_uncalled()
-        self.round_open = False
-        self.to_act = None
-        self.time_call = None
-        if self.street is Street.RIVER:
-            self.street = Street.SHOWDOWN
-
-    def play(seed: int) -> list[dict[str, object]]:
-        rng = random.Random(seed)
-        states = []
-        for _ in range(60):
-            n = rng.randint(2, 6)
-            stacks = {s: rng.choice((150, 300, 1_000, 5_000)) for s in range(1, n + 1)}
-            hand = start_hand(rng.choice(("cdc-2013", "pcpm")), Level(50, 100), rng.randint(1, n), stacks)
-            deck = DECK[:]
-            rng.shuffle(deck)
-            while hand.result is None:
-                if hand.to_act is not None:
-                    hand.act(*random_request(rng, hand))
-                elif len(hand.board) < 5:
-                    hand.deal_board(*[deck.pop() for _ in range(3 if not hand.board else 1)])
-                else:
-                    hand.showdown({})
-                states.append(state(hand))
-        return states
-
-    short = play(35)
-    monkeypatch.setattr(Hand, "_close_round", close_the_long_way)
-    assert play(35) == short
-    assert any(s["returned"] for s in short)  # uncalled bets given back on the way
-
-
 def test_a_run_never_plays_for_a_seat_out_of_the_hand_even_to_act() -> None:
     """`play_in_turn` checks once that the seat to act is live with chips (the seats it finds after are)."""
     hand = start_hand("cdc-2013", Level(50, 100), 1, {1: 1_000, 2: 1_000, 3: 1_000})
