@@ -23,6 +23,7 @@ from hub.floor.table_clock import TableClock
 from hub.room.game import Output, TableGame, TableSetup
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
+from hub.rules.positions import next_seat
 from hub.tournament.errors import TournamentError, table_label
 from hub.tournament.penalties import PenaltyKind
 from tablewire import wire
@@ -42,6 +43,9 @@ class TableSeat:
     positions: Positions | None = None
     misdealt: bool = False  # a misdeal or a hand cancelled, bets returned: redealt, same button and blinds
     moves: list[MoveInstruction] = field(default_factory=list)
+    # seat -> the player there when the dealer pressed "away": his seat stays away from hand to hand (kept in
+    # the hand's context for a rebuilt hub), not the seat of whoever sits there after him
+    away: dict[int, str] = field(default_factory=dict)
 
 
 class FloorTables:
@@ -178,6 +182,10 @@ class FloorTables:
             out = game.action(event.seat, event.action, event.to)
         elif isinstance(event, wire.DealerPressed):
             out = game.dealer(event.button, event.seat, now)
+            if event.seat is not None and event.button == "away":
+                state.away[event.seat] = self._seated(table).get(event.seat, "")
+            elif event.seat is not None and event.button == "back":
+                state.away.pop(event.seat, None)
         elif isinstance(event, wire.FaultSeen):
             out = game.fault(event)
         else:
@@ -371,14 +379,17 @@ class FloorTables:
                 button = fresh if fresh is not None else min(players)
                 positions = default_positions(button, players)
             elif state.misdealt:
-                positions = state.positions
+                positions = _dealt_again(state.positions, players)
             else:
                 positions = next_positions(state.positions, players, self.seats)
+            seated = self._seated(table)
+            state.away = {seat: name for seat, name in state.away.items() if seated.get(seat) == name}
             with self.store.atomic():
                 level = floor.hand_started(table, hand_no, now, button=positions.button,
                                            big_blind=positions.big_blind, as_of=pressed)
                 dead = self._dealt_dead(table)
-                self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row, dead))
+                self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row, dead,
+                                                                 away=state.away))
         except (TournamentError, ValueError) as err:
             return Output([wire.hub_event(table, "hand_refused", hand=hand_no, reason=str(err))])
         return self._deal(table, state, hand_no, players, positions, level, now, dead)
@@ -392,7 +403,17 @@ class FloorTables:
         if game is None:
             game = state.game = TableGame(table, setup, on_countdown=self._countdown_started)
         state.positions, state.misdealt = positions, False
+        game.away = set(state.away)
         return self._after(table, state, game.deal_hand(hand_no, setup, positions, now, dead=dead), now)
+
+    def _seated(self, table: str) -> dict[int, str]:
+        """Seat -> the player the floor seats there now (none at a table it does not have)."""
+        tournament = self.floor.tournament
+        try:
+            tb = tournament.state.tables.get(table_number(table)) if tournament is not None else None
+        except TournamentError:
+            return {}
+        return dict(tb.seats) if tb is not None else {}
 
     def _dealt_dead(self, table: str) -> dict[int, str]:
         """Seat -> article of the seats the floor dealt dead in the table's hand: a player registered and
@@ -419,6 +440,8 @@ class FloorTables:
     def _resume(self, table: str, state: TableSeat, now: float) -> Output:
         ctx = self.store.get_config(_CONTEXT + table)
         hand_no, players, positions, level, dead = _from_context(ctx)
+        away = ctx.get("away") if isinstance(ctx, dict) else None  # stored before away seats were kept: none
+        state.away = {int(s): str(n) for s, n in away.items()} if isinstance(away, dict) else {}
         return self._deal(table, state, hand_no, players, positions, level, now, dead)
 
     def _after(self, table: str, state: TableSeat, out: Output, now: float) -> Output:
@@ -475,6 +498,20 @@ class FloorTables:
         return tables
 
 
+def _dealt_again(kept: Positions, players: Iterable[int]) -> Positions:
+    """The button and blinds of a hand dealt again (a misdeal, a hand cancelled with every bet returned):
+    the same (cdc 6.3, 7.1), on the players the floor deals in now. One who left at the void hand's end (the
+    TD's elimination asked during it, a move) gives up his blind as the dead-button rule would have placed
+    it without him: the big blind to the next player, no small blind; heads-up, the other one has both."""
+    live = set(players)
+    big = kept.big_blind if kept.big_blind in live else next_seat(live, kept.big_blind)
+    if len(live) == 2:
+        other = next_seat(live, big)
+        return Positions(button=other, small_blind=other, big_blind=big)
+    small = kept.small_blind if kept.small_blind in live and kept.small_blind != big else None
+    return Positions(button=kept.button, small_blind=small, big_blind=big)
+
+
 def _offsets(key: str, raw: JSON | None, store: EventStore) -> dict[str, float]:
     """A table's stored clock offsets, checked (`TableClock.offsets`)."""
     if not isinstance(raw, dict) or not all(isinstance(v, int | float) and not isinstance(v, bool)
@@ -484,11 +521,12 @@ def _offsets(key: str, raw: JSON | None, store: EventStore) -> dict[str, float]:
 
 
 def _context(hand_no: int, players: dict[int, int], positions: Positions, level: HandLevel,
-             row: int, dead: dict[int, str]) -> dict[str, JSON]:
+             row: int, dead: dict[int, str], *, away: dict[int, str] | None = None) -> dict[str, JSON]:
     return {"hand_no": hand_no, "players": {str(s): v for s, v in sorted(players.items())},
             "positions": [positions.button, positions.small_blind, positions.big_blind],
             "level": [level.sb, level.bb, level.ante, level.bb_ante, level.game], "row": row,
-            "dead": {str(s): a for s, a in sorted(dead.items())}}
+            "dead": {str(s): a for s, a in sorted(dead.items())},
+            "away": {str(s): n for s, n in sorted((away or {}).items())}}
 
 
 def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, HandLevel, dict[int, str]]:

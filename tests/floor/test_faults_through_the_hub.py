@@ -1,0 +1,179 @@
+"""A fault's aftermath at a tournament table, through the hub as installed (`tapis hub --db`): the table's
+wire events through `HubService`'s link handler, the TD's commands through the floor's command path, the
+game under the floor (`FloorTables` on a real `EventStore`), and again in a hub restarted from its store.
+The cash hub's own games (`tests/hub/test_fault_aftermath.py`) never change players between hands nor
+restart from a store; a tournament table does both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from service_helpers import db, started_floor
+
+from hub.edge.service import HubService
+from hub.floor.service import FloorService
+from hub.floor.store import EventStore
+from hub.floor.tables import FloorTables
+from tablewire import wire
+from tablewire.mqtt import Message
+from tests.hub.fake_link import RecordingLink
+
+
+class Clock:
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def now(self) -> float:
+        return self.t
+
+
+class Room:
+    """A hub on the store, as `tapis hub --db` runs it, and table t1's agent (boot b1) sending to it."""
+
+    def __init__(self, store: EventStore, seq: int = 0) -> None:
+        self.link = RecordingLink()
+        self.tables = FloorTables.open(FloorService.open(store, link=self.link), store)  # type: ignore[arg-type]
+        self.hub = HubService(link=self.link, clock=Clock(100_000.0), tick=3600,  # type: ignore[arg-type]
+                              floor_tables=self.tables, wall=Clock(5.0).now)
+        self.heard: list[dict[str, Any]] = []
+        self.hub.add_listener(self.heard.append)
+        self.hub.start()
+        self.seq = seq
+
+    def restarted(self, store: EventStore) -> Room:
+        """This hub stopped, and a new one started on the same store (the agent numbering on)."""
+        self.hub.stop()
+        return Room(store, self.seq)
+
+    def send(self, event: wire.AnyTableEvent) -> list[dict[str, Any]]:
+        before = len(self.heard)
+        self.link.handlers[wire.ALL_TABLE_EVENTS](Message(wire.table_events(event.table), wire.encode(event), False))
+        assert self.hub.settle(5)
+        return self.heard[before:]
+
+    def head(self) -> dict[str, Any]:
+        self.seq += 1
+        return {"table": "t1", "boot": "b1", "seq": self.seq, "at": float(self.seq)}
+
+    def press(self, button: str = "new_hand", seat: int | None = None) -> list[dict[str, Any]]:
+        return self.send(wire.DealerPressed(**self.head(), button=button, seat=seat))
+
+    def fault(self, kind: str, cards: list[str], **details: Any) -> list[dict[str, Any]]:
+        game = self.tables.game("t1")
+        assert game is not None
+        return self.send(wire.FaultSeen(**self.head(), hand=game.hand_no, kind=kind, seat=None, cards=cards,
+                                        details=details))
+
+    def command(self, **command: Any) -> dict[str, Any]:
+        """A TD's command as the dashboard and `tapis tournament --broker` send it to the running hub."""
+        before = len(self.heard)
+        result = self.hub.floor_command(command)
+        assert result is not None and result.ok, result
+        return {"data": result.data, "heard": self.heard[before:]}
+
+    def started(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        [start] = [e for e in events if e["type"] == "hand_start"]
+        return start
+
+
+def _seated(floor: FloorService) -> dict[int, str]:
+    return dict(floor.require().state.tables[1].seats)
+
+
+@pytest.mark.parametrize("restart", [False, True])
+@pytest.mark.parametrize("how", ["misdeal", "td_cancel"])
+def test_a_hand_dealt_again_after_the_big_blind_was_eliminated_deals(tmp_path: Path, how: str, restart: bool) -> None:
+    """A misdeal (cdc 6.3) or the TD's cancel with every bet returned (cdc 6.4) is dealt again with the same
+    button; a player the TD asked out during that hand (issue #30, point 7) leaves at its end. If he was
+    the big blind, the blind goes to the next player: before, the hub dealt on the empty seat (an internal
+    error, the floor's hand started and the table's not)."""
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 12, tables=2)
+        room = Room(store)
+        floor = room.tables.floor
+        first = room.started(room.press())
+        assert (first["button"], first["small_blind"], first["big_blind"]) == (9, 2, 4)
+        out_player = _seated(floor)[4]
+        assert room.command(cmd="eliminate", player=out_player)["data"]["moves"] == []
+        if how == "misdeal":
+            ended = room.fault("boxed_card", ["5h"], during_deal=True, boxed_in_deal=2, boxed_after_deal=0)
+        else:
+            ended = room.command(cmd="cancel_hand", table="t1", by="alice")["heard"]
+        [end] = [e for e in ended if e["type"] == "hand_end"]
+        assert end["result"] in ("misdeal", "cancelled") and floor.in_hand("t1") is None
+        assert 4 not in _seated(floor) and not floor.require().state.players[out_player].alive
+        assert floor.players_for_hand("t1") == {2: 50_000, 5: 50_000, 6: 50_000, 7: 50_000, 9: 50_000}
+        if restart:
+            room = room.restarted(store)
+            floor = room.tables.floor
+        try:
+            again = room.started(room.press())
+            assert (again["hand"], again["button"], again["small_blind"], again["big_blind"]) == (2, 9, 2, 5)
+            assert floor.in_hand("t1") == 2 and room.hub.stats.internal_errors == 0
+            game = room.tables.game("t1")
+            assert game is not None and game.in_hand and game.hand_no == 2
+            room = room.restarted(store)
+            game = room.tables.game("t1")
+            assert game is not None and game.in_hand and game.positions is not None
+            assert (game.positions.button, game.positions.big_blind) == (9, 5)
+        finally:
+            room.hub.stop()
+
+
+def _context(room: Room) -> wire.HandContextCmd:
+    """The last hand context the hub sent table t1."""
+    topic = wire.table_commands("t1")
+    sent = [wire.decode_command(topic, p) for t, p, _, _ in room.link.published if t == topic]
+    return [c for c in sent if isinstance(c, wire.HandContextCmd)][-1]
+
+
+def test_a_seat_away_stays_away_in_the_hub_restarted_from_its_store(tmp_path: Path) -> None:
+    """The dealer's "away" (cdc 5.1: the player left the table) lasts until his "back": the next hands'
+    context lists the seat, so the table rules his hand dead at the ruleset's deadline. The hub kept it in
+    memory only: restarted from its store, it forgot him (his hands dealt live, his turn waited for)."""
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 12, tables=2)
+        room = Room(store)
+        try:
+            room.press()
+            away = room.press("away", 6)
+            assert [(e["type"], e.get("state")) for e in away][:1] == [("seat", "away")]
+            room.command(cmd="cancel_hand", table="t1", by="alice")
+            room.press()
+            assert (_context(room).hand, _context(room).away) == (2, [6])
+            room.command(cmd="cancel_hand", table="t1", by="alice")
+            room = room.restarted(store)
+            room.press()
+            assert (_context(room).hand, _context(room).away) == (3, [6])
+            room = room.restarted(store)  # mid-hand this time: the hand's context as it was sent
+            assert room.tables.game("t1") is not None and room.tables.game("t1").away == {6}  # type: ignore[union-attr]
+            room.press("back", 6)
+            room.command(cmd="cancel_hand", table="t1", by="alice")
+            room = room.restarted(store)
+            room.press()
+            assert (_context(room).hand, _context(room).away) == (4, [])
+        finally:
+            room.hub.stop()
+
+
+def test_a_player_seated_where_one_was_away_is_dealt_in(tmp_path: Path) -> None:
+    """The away seat is the player's, not the seat's: he moves to another table (the TD's move, a balance)
+    and the player the floor seats there next is dealt in, not ruled absent at the deadline."""
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 12, tables=2)
+        room = Room(store)
+        try:
+            room.press()
+            room.press("away", 6)
+            room.command(cmd="cancel_hand", table="t1", by="alice")
+            seats = room.tables.floor.require().state.tables
+            left, comes = seats[1].seats[6], seats[2].seats[4]
+            room.command(cmd="move", player=left, table="t2", seat=1)
+            room.command(cmd="move", player=comes, table="t1", seat=6)
+            assert room.tables.floor.players_for_hand("t1")[6] == 50_000
+            room.press()
+            assert (_context(room).hand, 6 in _context(room).seats, _context(room).away) == (2, True, [])
+        finally:
+            room.hub.stop()
