@@ -251,8 +251,7 @@ class FloorService:
 
         Raises FloorError when the floor stops the table (break, hand for hand, short table).
         Players who moved here and are dealt in are confirmed at their new seat. `as_of`: when the
-        hand started at the table, if the hub hears it late (`Tournament.hand_started`).
-        """
+        hand started at the table, if the hub hears it late (`Tournament.hand_started`)."""
         number = table_number(table)
 
         def start(t: Tournament) -> Level:
@@ -266,11 +265,12 @@ class FloorService:
         level, _ = self._run(start, by_table=True)
         return hand_level(level)
 
-    def hand_ended(self, table: str, hand_no: int, stacks: Mapping[int, int], now: float) -> list[MoveInstruction]:
-        """Stacks after the hand: eliminations, then the moves and broken tables the tables must apply."""
+    def hand_ended(self, table: str, hand_no: int, stacks: Mapping[int, int], now: float, *,
+                   void: bool = False) -> list[MoveInstruction]:
+        """Stacks after the hand: eliminations, then moves and broken tables; `void`: dealt again (`Tournament`)."""
         number = table_number(table)
         before = self._seat_map() if self._final_draw_possible(number) else {}
-        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now), by_table=True)
+        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now, void=void), by_table=True)
         return move_instructions(events, before)
 
     def _final_draw_possible(self, number: int) -> bool:

@@ -455,7 +455,7 @@ class FloorTables:
             if self.floor.in_hand(table) != event["hand"]:
                 continue
             stacks = {int(s): int(v) for s, v in event["stacks"].items()}
-            moves = self.floor.hand_ended(table, event["hand"], stacks, now)
+            moves = self.floor.hand_ended(table, event["hand"], stacks, now, void=state.misdealt)
             if moves:
                 out.events.append(wire.hub_event(table, "floor_moves", hand=event["hand"],
                                                  moves=[m.to_dict() for m in moves]))

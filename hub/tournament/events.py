@@ -238,6 +238,9 @@ class HandEnded(Event):
     hand_no: int
     stacks: Stacks
     at: float
+    # ended void and dealt again (a misdeal, a hand cancelled with every bet returned): at hand for hand, the
+    # table has not played its hand of the round yet
+    void: bool = False
 
 
 @event

@@ -379,6 +379,8 @@ def _hand_ended(s: FloorState, e: HandEnded) -> None:
     t.in_hand = False
     for seat, chips in e.stacks:
         s.players[t.seats[seat]].chips = chips
+    if e.void and s.hand_for_hand:
+        t.played_round = False  # its redeal is its hand of the round, dealt at once (not after the others)
 
 
 def _corrected(s: FloorState, e: StacksCorrected) -> None:

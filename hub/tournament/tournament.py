@@ -349,8 +349,11 @@ class Tournament:
             return level.without_ante()  # pouques §G: no antes heads-up
         return level
 
-    def hand_ended(self, table: int, hand_no: int, stacks: Mapping[int, int], now: float) -> list[Event]:
-        """Stacks after the hand: eliminations (cdc 2.9-2.10), then moves and broken tables."""
+    def hand_ended(self, table: int, hand_no: int, stacks: Mapping[int, int], now: float, *,
+                   void: bool = False) -> list[Event]:
+        """Stacks after the hand: eliminations (cdc 2.9-2.10), then moves and broken tables. `void`: the hand
+        is dealt again (a misdeal, cancelled with every bet returned), which at hand for hand is still the
+        table's hand of the round."""
         out = self._advance(now)
         t = self._table(table)
         if not t.in_hand or t.hand_no != hand_no:
@@ -360,7 +363,7 @@ class Tournament:
             raise FloorError(f"bad stacks for {table_label(table)}: {dict(stacks)}")
         busted = sorted(seat for seat, chips in stacks.items() if chips == 0)
         start = {seat: t.start_stacks.get(seat, 0) for seat in busted}
-        self._emit(out, HandEnded(table, hand_no, tuple(sorted(stacks.items())), now))
+        self._emit(out, HandEnded(table, hand_no, tuple(sorted(stacks.items())), now, void))
         self._eliminate_busted(table, start, now, out)
         asked = {seat: self.state.players[name].chips for seat, name in sorted(t.seats.items())
                  if name in self.state.eliminations_asked and self.state.players[name].alive}

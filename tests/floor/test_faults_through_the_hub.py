@@ -177,3 +177,29 @@ def test_a_player_seated_where_one_was_away_is_dealt_in(tmp_path: Path) -> None:
             assert (_context(room).hand, 6 in _context(room).seats, _context(room).away) == (2, True, [])
         finally:
             room.hub.stop()
+
+
+@pytest.mark.parametrize("restart", [False, True])
+def test_at_hand_for_hand_a_misdealt_table_deals_its_hand_again_at_once(tmp_path: Path, restart: bool) -> None:
+    """Hand for hand (pouques 39), a table's misdeal is dealt again at once: its hand of the round is still
+    to play. Before, the floor counted the misdeal as that hand and refused the redeal until every other
+    table had played (its players a hand short of the round, at the bubble). Its real hand counts."""
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 12, tables=2)
+        room = Room(store)
+        try:
+            room.command(cmd="hand_for_hand", on=True)
+            room.press()
+            room.fault("boxed_card", ["5h"], during_deal=True, boxed_in_deal=2, boxed_after_deal=0)
+            if restart:
+                room = room.restarted(store)
+            again = room.started(room.press())
+            assert (again["hand"], again["button"]) == (2, 9)
+            game = room.tables.game("t1")
+            assert game is not None and game.hand is not None
+            while game.in_hand:  # folded round to the big blind: a hand played
+                assert game.hand.to_act is not None
+                room.send(wire.SeatActed(**room.head(), seat=game.hand.to_act, action="fold", to=None))
+            assert [e["type"] for e in room.press()] == ["hand_refused"]  # now it waits for table 2
+        finally:
+            room.hub.stop()
