@@ -96,6 +96,7 @@ class TableState:
     dead_seats: tuple[int, ...] = ()
     start_stacks: dict[int, int] = field(default_factory=dict)
     played_round: bool = False  # hand-for-hand: this table has played the current round
+    dead_hands_taken: tuple[str, ...] = ()  # the players whose penalty's dead hand this hand is
 
 
 @dataclass
@@ -365,11 +366,14 @@ def _hand_started(s: FloorState, e: HandStarted) -> None:
     t.in_hand, t.hand_no, t.level, t.ante = True, e.hand_no, e.level, e.ante
     t.button, t.big_blind, t.fresh_button, t.dead_seats = e.button, e.big_blind, False, e.dead_seats
     t.start_stacks = {seat: s.players[name].chips for seat, name in t.seats.items()}
+    taken = []
     for seat, name in t.seats.items():
         p = s.players[name]
         if seat in e.dead_seats and p.dead_hands > 0:
             p.dead_hands -= 1
+            taken.append(name)
         p.waits_one_hand = False
+    t.dead_hands_taken = tuple(taken)
     if s.hand_for_hand:
         t.played_round = True
 
@@ -379,8 +383,11 @@ def _hand_ended(s: FloorState, e: HandEnded) -> None:
     t.in_hand = False
     for seat, chips in e.stacks:
         s.players[t.seats[seat]].chips = chips
-    if e.void and s.hand_for_hand:
-        t.played_round = False  # its redeal is its hand of the round, dealt at once (not after the others)
+    if e.void:  # dealt again: its redeal is the table's hand of the round, and the penalised players' dead hand
+        for name in t.dead_hands_taken:
+            s.players[name].dead_hands += 1
+        if s.hand_for_hand:
+            t.played_round = False  # dealt at once, not after the other tables
 
 
 def _corrected(s: FloorState, e: StacksCorrected) -> None:

@@ -203,3 +203,34 @@ def test_at_hand_for_hand_a_misdealt_table_deals_its_hand_again_at_once(tmp_path
             assert [e["type"] for e in room.press()] == ["hand_refused"]  # now it waits for table 2
         finally:
             room.hub.stop()
+
+
+@pytest.mark.parametrize("restart", [False, True])
+def test_a_penalty_hand_dealt_dead_is_dealt_dead_again_after_a_misdeal(tmp_path: Path, restart: bool) -> None:
+    """cdc 12.1-12.2: the warning's hand is dealt dead. A misdeal voids that hand and it is dealt again: the
+    player's hand is dead in the redeal, not live (before, the misdeal had served his penalty)."""
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 12, tables=2)
+        room = Room(store)
+        try:
+            player = _seated(room.tables.floor)[5]
+            room.command(cmd="penalty", player=player, kind="warning", amount=1)
+            room.press()
+            assert 5 in _context(room).away  # his hand dealt dead
+            room.fault("boxed_card", ["5h"], during_deal=True, boxed_in_deal=2, boxed_after_deal=0)
+            if restart:
+                room = room.restarted(store)
+            room.press()
+            assert (_context(room).hand, 5 in _context(room).away) == (2, True)
+            room.command(cmd="cancel_hand", table="t1", by="alice")  # brest would share the pot; cdc: void again
+            room.press()
+            assert (_context(room).hand, 5 in _context(room).away) == (3, True)
+            game = room.tables.game("t1")
+            assert game is not None and game.hand is not None
+            while game.in_hand:  # folded round to the big blind: the hand is played, his penalty served
+                assert game.hand.to_act is not None
+                room.send(wire.SeatActed(**room.head(), seat=game.hand.to_act, action="fold", to=None))
+            room.press()
+            assert (_context(room).hand, 5 in _context(room).away) == (4, False)
+        finally:
+            room.hub.stop()
