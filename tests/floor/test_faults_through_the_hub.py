@@ -2,7 +2,9 @@
 wire events through `HubService`'s link handler, the TD's commands through the floor's command path, the
 game under the floor (`FloorTables` on a real `EventStore`), and again in a hub restarted from its store.
 The cash hub's own games (`tests/hub/test_fault_aftermath.py`) never change players between hands nor
-restart from a store; a tournament table does both."""
+restart from a store; a tournament table does both: a hand dealt again (misdeal, the TD's cancel) after a
+blind left, at hand for hand, with a penalty's dead hand; a seat away across a restart and a move; a table
+waiting for the TD's decision across a restart."""
 
 from __future__ import annotations
 
@@ -232,5 +234,37 @@ def test_a_penalty_hand_dealt_dead_is_dealt_dead_again_after_a_misdeal(tmp_path:
                 room.send(wire.SeatActed(**room.head(), seat=game.hand.to_act, action="fold", to=None))
             room.press()
             assert (_context(room).hand, 5 in _context(room).away) == (4, False)
+        finally:
+            room.hub.stop()
+
+
+def test_a_table_waiting_for_the_td_still_waits_in_the_restarted_hub_and_his_decision_reaches_it(
+        tmp_path: Path) -> None:
+    """cpt87 6.3, two boxed cards after the deal: the TD's call. The hub restarted from its store while the
+    table waits still waits (a press refused in words), and the dashboard's decision (`HubService.decide`,
+    through the floor) is carried out at the rebuilt table; a hub restarted again has it decided."""
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 12, ruleset="cpt87", tables=2)
+        room = Room(store)
+        try:
+            room.press()
+            for n, card in ((1, "5h"), (2, "6h")):
+                room.fault("boxed_card", [card], during_deal=False, boxed_in_deal=0, boxed_after_deal=n)
+            room = room.restarted(store)
+            game = room.tables.game("t1")
+            assert game is not None and game.waiting_td and game.hand is not None and game.hand.to_act is not None
+            seat = game.hand.to_act
+            [refused] = room.send(wire.SeatActed(**room.head(), seat=seat, action="fold", to=None))
+            assert refused["status"] == "rejected" and refused["reason"] == "waiting for the TD's decision"
+            before = len(room.heard)
+            room.hub.decide("t1", "boxed_card", "set_aside", "alice")
+            assert room.hub.settle(5)
+            assert [(e["type"], e.get("decision")) for e in room.heard[before:]] == [("ruling", "set_aside")]
+            assert not game.waiting_td and room.tables.floor.in_hand("t1") == 1
+            room = room.restarted(store)
+            game = room.tables.game("t1")
+            assert game is not None and game.in_hand and not game.waiting_td
+            [folded] = room.send(wire.SeatActed(**room.head(), seat=seat, action="fold", to=None))
+            assert folded["status"] == "accepted"
         finally:
             room.hub.stop()
