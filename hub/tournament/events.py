@@ -238,8 +238,8 @@ class HandEnded(Event):
     hand_no: int
     stacks: Stacks
     at: float
-    # ended void and dealt again (a misdeal, a hand cancelled with every bet returned): at hand for hand, the
-    # table has not played its hand of the round yet
+    # ended void and dealt again (a misdeal, a hand cancelled with every bet returned): neither the table's hand
+    # of the round at hand for hand nor a penalised player's dead hand; its redeal is
     void: bool = False
 
 

@@ -352,8 +352,8 @@ class Tournament:
     def hand_ended(self, table: int, hand_no: int, stacks: Mapping[int, int], now: float, *,
                    void: bool = False) -> list[Event]:
         """Stacks after the hand: eliminations (cdc 2.9-2.10), then moves and broken tables. `void`: the hand
-        is dealt again (a misdeal, cancelled with every bet returned), which at hand for hand is still the
-        table's hand of the round."""
+        is dealt again (a misdeal, cancelled with every bet returned): its redeal is the table's hand of the
+        hand-for-hand round, and the dead hand of a penalty (`HandEnded.void`)."""
         out = self._advance(now)
         t = self._table(table)
         if not t.in_hand or t.hand_no != hand_no:
