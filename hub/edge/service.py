@@ -453,11 +453,21 @@ class HubService(StoreFirst, ServiceLoop):
         # The floor's games count in the wall's time, as it plays them (`FloorTables.receive`, the tournament's
         # clock); this hub's own in its monotonic clock's (`_play`): a countdown is judged on the clock it began on
         timed = [(t, g, now) for t, g in self._own_timed()]
-        if self.floor_tables is not None:
-            timed += [(t, g, wall) for t, g in self.floor_tables.timed()]
+        floor = self.floor_tables
+        if floor is not None:
+            timed += [(t, g, wall) for t, g in floor.timed()]
         for table, game, at in timed:
             try:
-                self._emit(self._view(table), game.tick(at))
+                if floor is not None and floor.game(table) is game:  # a hand it ends is the floor's to count
+                    with self.floor_lock:
+                        out = floor.tick(table, at)
+                else:
+                    out = game.tick(at)
+                view = self._view(table)
+                view.hand, view.hand_open = game.hand_no, game.in_hand
+                self._emit(view, out)
+            except StoreError as err:  # the game as stored, its countdown running: the next tick tries again
+                log.warning("hub: table %s: a Time run out waits for the store: %s", table, err)
             except Exception:
                 log.exception("hub: table %s failed on the clock", table)
 

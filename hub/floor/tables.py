@@ -124,6 +124,19 @@ class FloorTables:
                 del self._countdowns[table]  # run out, answered, or its hand over: asked no more
         return games
 
+    def tick(self, table: str, now: float) -> Output:
+        """The hub's clock at a table of `timed`: a countdown that ran out is ruled, and a hand it ends is
+        counted by the floor as any other (`_after`). A StoreError leaves the game as the store holds it,
+        its countdown running (`_rebuild`), for the next tick to try again."""
+        state = self.tables[table]
+        game = state.game
+        assert game is not None
+        try:
+            return self._after(table, state, game.tick(now), now)
+        except StoreError:
+            self._rebuild(table, self.store.last_table_row() + 1)
+            raise
+
     def _countdown_started(self, table: str) -> None:
         self._countdowns[table] = None
 

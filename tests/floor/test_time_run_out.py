@@ -1,8 +1,9 @@
-"""A Time countdown that ran out is ruled again by a hub rebuilt from its store (`FloorTables.open`).
+"""A Time countdown that runs out at a tournament table, through the hub as a table sends its buttons.
 
-The hub's clock kills the slow player's hand (cdc 10.13) and nothing stores that: the facts after it were
-replayed on a hand where he was still to act, so the next player's fold was out of turn and the rebuilt
-hand went on apart from the one the table played. Sent through the hub as a table sends them."""
+The hub's clock kills the slow player's hand (cdc 10.13). A hand that ends so goes to the floor like any
+other: it went to the table and the room only, the floor kept it in progress and refused every later
+"new hand" at that table. And nothing stores the expiry: a hub rebuilt from its store (`FloorTables.open`)
+replayed the facts after it on a hand where he was still to act (the next player's fold out of turn)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,41 @@ def _send(hub: HubService, event: wire.AnyTableEvent) -> None:
     assert hub.settle(5)
 
 
+def _expire(hub: HubService, clock: Clock, wall: Clock, heard: list[dict[str, Any]]) -> None:
+    """The countdown called runs out, on the hub's clock."""
+    [called] = [e for e in heard if e["type"] == "time"]
+    gone = called["expires_at"] - wall.t + 1
+    clock.t, wall.t = clock.t + gone, wall.t + gone
+    assert hub.tick(5)
+
+
+def test_a_hand_the_countdown_ends_is_counted_and_the_next_is_dealt(tmp_path: Path) -> None:
+    store = EventStore(db(tmp_path))
+    started_floor(store, 12, tables=2)
+    clock, wall = Clock(100_000.0), Clock(5.0)
+    hub, tables, heard = _hub(store, clock, wall)
+    try:
+        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+        game = tables.game("t1")
+        assert game is not None and game.hand is not None
+        seq = 2
+        while len(game.hand.live) > 2:  # folded round to two players
+            _send(hub, wire.SeatActed(table="t1", boot="b1", seq=seq, at=seq, seat=game.hand.to_act, action="fold"))
+            seq += 1
+        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq, at=seq, button="time", seat=game.hand.to_act))
+        _expire(hub, clock, wall, heard)
+        [end] = [e for e in heard if e["type"] == "hand_end"]
+        assert end["hand"] == 1 and not game.in_hand and not hub.tables["t1"].hand_open
+        assert tables.floor.in_hand("t1") is None  # counted: the winner's chips, the floor's stacks
+        chips = {p.seat: p.chips for p in tables.floor.require().state.players.values() if p.table == 1}
+        assert chips == {int(s): v for s, v in end["stacks"].items()}
+        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq + 1, at=seq + 1, button="new_hand", seat=None))
+        assert [e for e in heard if e["type"] == "hand_refused"] == [] and game.hand_no == 2 and game.in_hand
+    finally:
+        hub.stop()
+        store.close()
+
+
 def test_the_hand_after_a_countdown_ran_out_is_rebuilt_as_played(tmp_path: Path) -> None:
     store = EventStore(db(tmp_path))
     started_floor(store, 12, tables=2)
@@ -55,10 +91,7 @@ def test_the_hand_after_a_countdown_ran_out_is_rebuilt_as_played(tmp_path: Path)
         assert game is not None and game.hand is not None and game.hand.round_open
         slow = game.hand.to_act
         _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=2, at=2.0, button="time", seat=slow))
-        [called] = [e for e in heard if e["type"] == "time"]
-        gone = called["expires_at"] - wall.t + 1
-        clock.t, wall.t = clock.t + gone, wall.t + gone
-        assert hub.tick(5)
+        _expire(hub, clock, wall, heard)
         assert [(f["kind"], f.get("seat")) for f in heard if f["type"] == "fault"] == [("time_expired", slow)]
         after = game.hand.to_act
         assert slow not in game.hand.live and after is not None
