@@ -330,6 +330,11 @@ class HubService(StoreFirst, ServiceLoop):
             return
         tables, self._resend_due = self._resend_due, set()
         games = self._games()
+        if any((g := games.get(t)) is not None and g.timing for t in tables):
+            # A countdown's time left is counted from the game's last tick: a hub rebuilt from its store had
+            # none since the Time call it replayed, and told the table the whole time again
+            self._tick_games()
+            games = self._games()
         for table in sorted(tables):
             game = games.get(table)
             if game is None:

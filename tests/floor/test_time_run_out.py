@@ -3,7 +3,8 @@
 The hub's clock kills the slow player's hand (cdc 10.13). A hand that ends so goes to the floor like any
 other: it went to the table and the room only, the floor kept it in progress and refused every later
 "new hand" at that table. And nothing stores the expiry: a hub rebuilt from its store (`FloorTables.open`)
-replayed the facts after it on a hand where he was still to act (the next player's fold out of turn)."""
+replayed the facts after it on a hand where he was still to act (the next player's fold out of turn). A
+hub rebuilt during a countdown tells the table the time left, not the whole time again."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from hub.floor.tables import FloorTables
 from tablewire import wire
 from tablewire.mqtt import Message
 from tests.hub.fake_link import RecordingLink
+from tests.support import wait_until
 
 
 class Clock:
@@ -107,6 +109,35 @@ def test_the_hand_after_a_countdown_ran_out_is_rebuilt_as_played(tmp_path: Path)
         assert replayed is not None
         assert game_state(replayed) == played
         assert not replayed.timing
+    finally:
+        again.stop()
+        store.close()
+
+
+def test_a_rebuilt_hub_tells_the_table_the_time_left(tmp_path: Path) -> None:
+    store = EventStore(db(tmp_path))
+    started_floor(store, 12, tables=2)
+    clock, wall = Clock(100_000.0), Clock(5.0)
+    hub, tables, heard = _hub(store, clock, wall)
+    try:
+        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+        game = tables.game("t1")
+        assert game is not None and game.hand is not None
+        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=2, at=2.0, button="time", seat=game.hand.to_act))
+        [called] = [e for e in heard if e["type"] == "time"]
+    finally:
+        hub.stop()
+    wall.t += 20
+    again, _, _ = _hub(store, Clock(7.0), wall)
+    link: RecordingLink = again._link  # type: ignore[assignment]  # noqa: SLF001
+
+    def betting() -> list[wire.BettingCmd]:
+        told = [wire.decode_command(t, p) for t, p, _, _ in list(link.published) if t == wire.table_commands("t1")]
+        return [c for c in told if isinstance(c, wire.BettingCmd)]
+    try:
+        link.reconnect()  # the broker lets it in: each table is sent its hand's state again
+        assert wait_until(lambda: betting() != [])
+        assert betting()[-1].time_left == called["expires_at"] - wall.t
     finally:
         again.stop()
         store.close()
