@@ -396,19 +396,25 @@ class FloorTables:
                 level = floor.hand_started(table, hand_no, now, button=positions.button,
                                            big_blind=positions.big_blind, as_of=pressed)
                 dead = self._dealt_dead(table)
-                self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row, dead))
+                # the seats the dealer marked away in earlier hands: a hub rebuilt from this context keeps them
+                away = game.away if game is not None else set()
+                self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row, dead, away))
         except (TournamentError, ValueError) as err:
             return Output([wire.hub_event(table, "hand_refused", hand=hand_no, reason=str(err))])
         return self._deal(table, state, hand_no, players, positions, level, now, dead)
 
     def _deal(self, table: str, state: TableSeat, hand_no: int, players: dict[int, int],
-              positions: Positions, level: HandLevel, now: float, dead: dict[int, str]) -> Output:
+              positions: Positions, level: HandLevel, now: float, dead: dict[int, str], *,
+              away: set[int] | None = None) -> Output:
+        """`away`: a game rebuilt (`_resume`), the seats away as the hand started (its presses since are replayed)."""
         setup = TableSetup(players=players, button=positions.button, level=level,
                            ruleset=self.floor.require().state.policy.ruleset, seats=self.seats,
                            decks=self.decks or wire.table_deck_ids(table))
         game = state.game
         if game is None:
             game = state.game = TableGame(table, setup, on_countdown=self._countdown_started)
+        if away is not None:
+            game.away = set(away)
         state.positions, state.misdealt = positions, False
         return self._after(table, state, game.deal_hand(hand_no, setup, positions, now, dead=dead), now)
 
@@ -436,8 +442,8 @@ class FloorTables:
 
     def _resume(self, table: str, state: TableSeat, now: float) -> Output:
         ctx = self.store.get_config(_CONTEXT + table)
-        hand_no, players, positions, level, dead = _from_context(ctx)
-        return self._deal(table, state, hand_no, players, positions, level, now, dead)
+        hand_no, players, positions, level, dead, away = _from_context(ctx)
+        return self._deal(table, state, hand_no, players, positions, level, now, dead, away=away)
 
     def _after(self, table: str, state: TableSeat, out: Output, now: float) -> Output:
         """A hand that ended goes to the floor (once: a replay finds it already counted)."""
@@ -502,14 +508,14 @@ def _offsets(key: str, raw: JSON | None, store: EventStore) -> dict[str, float]:
 
 
 def _context(hand_no: int, players: dict[int, int], positions: Positions, level: HandLevel,
-             row: int, dead: dict[int, str]) -> dict[str, JSON]:
+             row: int, dead: dict[int, str], away: Iterable[int] = ()) -> dict[str, JSON]:
     return {"hand_no": hand_no, "players": {str(s): v for s, v in sorted(players.items())},
             "positions": [positions.button, positions.small_blind, positions.big_blind],
             "level": [level.sb, level.bb, level.ante, level.bb_ante, level.game], "row": row,
-            "dead": {str(s): a for s, a in sorted(dead.items())}}
+            "dead": {str(s): a for s, a in sorted(dead.items())}, "away": [s for s in sorted(away)]}
 
 
-def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, HandLevel, dict[int, str]]:
+def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, HandLevel, dict[int, str], set[int]]:
     if not isinstance(ctx, dict):
         raise TournamentError("no stored context for the hand in progress")
     raw = json.loads(json.dumps(ctx))  # plain types for the checks below
@@ -518,5 +524,7 @@ def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, Han
     players = {int(s): int(v) for s, v in raw["players"].items()}
     game = str(lv[4]) if len(lv) > 4 else "nlhe"  # stored before games had levels: hold'em
     dead = {int(s): str(a) for s, a in raw.get("dead", {}).items()}  # stored before dead seats were: none
-    return int(raw["hand_no"]), players, Positions(b, sb, bb), HandLevel(lv[0], lv[1], lv[2], bool(lv[3]), game), dead
+    away = {int(s) for s in raw.get("away", [])}  # stored before the seats away were: none
+    return (int(raw["hand_no"]), players, Positions(b, sb, bb), HandLevel(lv[0], lv[1], lv[2], bool(lv[3]), game),
+            dead, away)
 

@@ -11,40 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from service_helpers import db, game_state, started_floor
+from service_helpers import Clock, db, floor_hub, game_state, send, started_floor
 
 from hub.edge.service import HubService
-from hub.floor.service import FloorService
 from hub.floor.store import EventStore
-from hub.floor.tables import FloorTables
 from tablewire import wire
-from tablewire.mqtt import Message
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
-
-
-class Clock:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def now(self) -> float:
-        return self.t
-
-
-def _hub(store: EventStore, clock: Clock, wall: Clock) -> tuple[HubService, FloorTables, list[dict[str, Any]]]:
-    link = RecordingLink()
-    tables = FloorTables.open(FloorService.open(store, link=link), store)  # type: ignore[arg-type]
-    hub = HubService(link=link, clock=clock, tick=3600, floor_tables=tables, wall=wall.now)  # type: ignore[arg-type]
-    heard: list[dict[str, Any]] = []
-    hub.add_listener(heard.append)
-    hub.start()
-    return hub, tables, heard
-
-
-def _send(hub: HubService, event: wire.AnyTableEvent) -> None:
-    hub._link.handlers[wire.ALL_TABLE_EVENTS](  # type: ignore[attr-defined]  # noqa: SLF001 - the link's handler
-        Message(wire.table_events(event.table), wire.encode(event), False))
-    assert hub.settle(5)
 
 
 def _expire(hub: HubService, clock: Clock, wall: Clock, heard: list[dict[str, Any]]) -> None:
@@ -59,23 +32,23 @@ def test_a_hand_the_countdown_ends_is_counted_and_the_next_is_dealt(tmp_path: Pa
     store = EventStore(db(tmp_path))
     started_floor(store, 12, tables=2)
     clock, wall = Clock(100_000.0), Clock(5.0)
-    hub, tables, heard = _hub(store, clock, wall)
+    hub, tables, heard = floor_hub(store, clock, wall)
     try:
-        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
         game = tables.game("t1")
         assert game is not None and game.hand is not None
         seq = 2
         while len(game.hand.live) > 2:  # folded round to two players
-            _send(hub, wire.SeatActed(table="t1", boot="b1", seq=seq, at=seq, seat=game.hand.to_act, action="fold"))
+            send(hub, wire.SeatActed(table="t1", boot="b1", seq=seq, at=seq, seat=game.hand.to_act, action="fold"))
             seq += 1
-        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq, at=seq, button="time", seat=game.hand.to_act))
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq, at=seq, button="time", seat=game.hand.to_act))
         _expire(hub, clock, wall, heard)
         [end] = [e for e in heard if e["type"] == "hand_end"]
         assert end["hand"] == 1 and not game.in_hand and not hub.tables["t1"].hand_open
         assert tables.floor.in_hand("t1") is None  # counted: the winner's chips, the floor's stacks
         chips = {p.seat: p.chips for p in tables.floor.require().state.players.values() if p.table == 1}
         assert chips == {int(s): v for s, v in end["stacks"].items()}
-        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq + 1, at=seq + 1, button="new_hand", seat=None))
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq + 1, at=seq + 1, button="new_hand", seat=None))
         assert [e for e in heard if e["type"] == "hand_refused"] == [] and game.hand_no == 2 and game.in_hand
     finally:
         hub.stop()
@@ -86,24 +59,24 @@ def test_the_hand_after_a_countdown_ran_out_is_rebuilt_as_played(tmp_path: Path)
     store = EventStore(db(tmp_path))
     started_floor(store, 12, tables=2)
     clock, wall = Clock(100_000.0), Clock(5.0)  # the hub's uptime, the tournament's wall time
-    hub, tables, heard = _hub(store, clock, wall)
+    hub, tables, heard = floor_hub(store, clock, wall)
     try:
-        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
         game = tables.game("t1")
         assert game is not None and game.hand is not None and game.hand.round_open
         slow = game.hand.to_act
-        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=2, at=2.0, button="time", seat=slow))
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=2, at=2.0, button="time", seat=slow))
         _expire(hub, clock, wall, heard)
         assert [(f["kind"], f.get("seat")) for f in heard if f["type"] == "fault"] == [("time_expired", slow)]
         after = game.hand.to_act
         assert slow not in game.hand.live and after is not None
         clock.t, wall.t = clock.t + 5, wall.t + 5
-        _send(hub, wire.SeatActed(table="t1", boot="b1", seq=3, at=40.0, seat=after, action="fold"))
+        send(hub, wire.SeatActed(table="t1", boot="b1", seq=3, at=40.0, seat=after, action="fold"))
         assert after not in game.hand.live  # his fold, in turn
         played = game_state(game)
     finally:
         hub.stop()
-    again, rebuilt, _ = _hub(store, Clock(7.0), wall)  # a new process: another monotonic clock
+    again, rebuilt, _ = floor_hub(store, Clock(7.0), wall)  # a new process: another monotonic clock
     try:
         replayed = rebuilt.game("t1")
         assert replayed is not None
@@ -118,18 +91,18 @@ def test_a_rebuilt_hub_tells_the_table_the_time_left(tmp_path: Path) -> None:
     store = EventStore(db(tmp_path))
     started_floor(store, 12, tables=2)
     clock, wall = Clock(100_000.0), Clock(5.0)
-    hub, tables, heard = _hub(store, clock, wall)
+    hub, tables, heard = floor_hub(store, clock, wall)
     try:
-        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
         game = tables.game("t1")
         assert game is not None and game.hand is not None
-        _send(hub, wire.DealerPressed(table="t1", boot="b1", seq=2, at=2.0, button="time", seat=game.hand.to_act))
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=2, at=2.0, button="time", seat=game.hand.to_act))
         [called] = [e for e in heard if e["type"] == "time"]
     finally:
         hub.stop()
     wall.t += 20
-    again, _, _ = _hub(store, Clock(7.0), wall)
-    link: RecordingLink = again._link  # type: ignore[assignment]  # noqa: SLF001
+    again, _, _ = floor_hub(store, Clock(7.0), wall)
+    link: RecordingLink = again._link  # noqa: SLF001
 
     def betting() -> list[wire.BettingCmd]:
         told = [wire.decode_command(t, p) for t, p, _, _ in list(link.published) if t == wire.table_commands("t1")]
