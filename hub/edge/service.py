@@ -97,6 +97,7 @@ class HubService(StoreFirst, ServiceLoop):
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
         self._floor_store_error: str | None = None  # the floor's clock could not be stored (said once)
+        self._time_store_error: str | None = None  # a Time run out could not be counted by the floor (said once)
         self._resend_due: set[str] = set()  # tables back online (or resending): their hand's commands again
         self._ack_qos = ack_qos
         self.stats = HubStats()
@@ -466,13 +467,16 @@ class HubService(StoreFirst, ServiceLoop):
                 if floor is not None and floor.game(table) is game:  # a hand it ends is the floor's to count
                     with self.floor_lock:
                         out = floor.tick(table, at)
+                    self._time_store_error = None
                 else:
                     out = game.tick(at)
                 view = self._view(table)
                 view.hand, view.hand_open = game.hand_no, game.in_hand
                 self._emit(view, out)
             except StoreError as err:  # the game as stored, its countdown running: the next tick tries again
-                log.warning("hub: table %s: a Time run out waits for the store: %s", table, err)
+                if self._time_store_error != str(err):
+                    log.warning("hub: table %s: a Time run out waits for the store: %s", table, err)
+                self._time_store_error = str(err)
             except Exception:
                 log.exception("hub: table %s failed on the clock", table)
 

@@ -8,13 +8,14 @@ hub rebuilt during a countdown tells the table the time left, not the whole time
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 from service_helpers import Clock, db, floor_hub, game_state, send, started_floor
 
 from hub.edge.service import HubService
-from hub.floor.store import EventStore
+from hub.floor.store import EventStore, StoreError
 from tablewire import wire
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
@@ -113,4 +114,43 @@ def test_a_rebuilt_hub_tells_the_table_the_time_left(tmp_path: Path) -> None:
         assert betting()[-1].time_left == called["expires_at"] - wall.t
     finally:
         again.stop()
+        store.close()
+
+
+class FullStore(EventStore):
+    """Fails its COMMITs while `full` (SQLite on a full disk), reads going on."""
+
+    full = False
+
+    def _exec(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Cursor:
+        if self.full and sql.strip().upper() == "COMMIT":
+            raise StoreError(f"the event store {self.path} failed: database or disk is full")
+        return super()._exec(sql, params)
+
+
+def test_a_hand_the_countdown_ends_on_a_full_disk_is_counted_once_the_store_writes(tmp_path: Path) -> None:
+    store = FullStore(db(tmp_path))
+    started_floor(store, 12, tables=2)
+    clock, wall = Clock(100_000.0), Clock(5.0)
+    hub, tables, heard = floor_hub(store, clock, wall)
+    try:
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+        game = tables.game("t1")
+        assert game is not None and game.hand is not None
+        seq = 2
+        while len(game.hand.live) > 2:
+            send(hub, wire.SeatActed(table="t1", boot="b1", seq=seq, at=seq, seat=game.hand.to_act, action="fold"))
+            seq += 1
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq, at=seq, button="time", seat=game.hand.to_act))
+        store.full = True
+        _expire(hub, clock, wall, heard)
+        assert [e for e in heard if e["type"] == "hand_end"] == []  # not said: the floor could not count it
+        rebuilt = tables.game("t1")
+        assert rebuilt is not None and rebuilt.timing and tables.floor.in_hand("t1") == 1
+        store.full = False
+        assert hub.tick(5)
+        [end] = [e for e in heard if e["type"] == "hand_end"]
+        assert end["hand"] == 1 and tables.floor.in_hand("t1") is None
+    finally:
+        hub.stop()
         store.close()
