@@ -4,7 +4,8 @@ The hub's clock kills the slow player's hand (cdc 10.13). A hand that ends so go
 other: it went to the table and the room only, the floor kept it in progress and refused every later
 "new hand" at that table. And nothing stores the expiry: a hub rebuilt from its store (`FloorTables.open`)
 replayed the facts after it on a hand where he was still to act (the next player's fold out of turn). A
-hub rebuilt during a countdown tells the table the time left, not the whole time again."""
+hub rebuilt during a countdown tells the table the time left, not the whole time again. And the time does
+not run out while the table waits for the TD: his ruling ends the Time call."""
 
 from __future__ import annotations
 
@@ -151,6 +152,36 @@ def test_a_hand_the_countdown_ends_on_a_full_disk_is_counted_once_the_store_writ
         assert hub.tick(5)
         [end] = [e for e in heard if e["type"] == "hand_end"]
         assert end["hand"] == 1 and tables.floor.in_hand("t1") is None
+    finally:
+        hub.stop()
+        store.close()
+
+
+def test_time_does_not_run_out_while_the_table_waits_for_the_td(tmp_path: Path) -> None:
+    """pouques 70: two players act before the one on the clock woke up: the table stops for the TD's
+    decision, the late one may not act. His Time ran on and killed his hand before the TD ruled on it."""
+    store = EventStore(db(tmp_path))
+    started_floor(store, 12, ruleset="pouques-2020", tables=2)
+    clock, wall = Clock(100_000.0), Clock(5.0)
+    hub, tables, heard = floor_hub(store, clock, wall)
+    try:
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+        game = tables.game("t1")
+        assert game is not None and game.hand is not None and game.hand.to_act is not None
+        slow = game.hand.to_act
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=2, at=2.0, button="time", seat=slow))
+        seats = sorted(game.hand.live)
+        after = [s for s in seats if s > slow] + [s for s in seats if s < slow]
+        for seq, seat in ((3, after[0]), (4, after[1])):  # out of turn, before him
+            send(hub, wire.SeatActed(table="t1", boot="b1", seq=seq, at=seq, seat=seat, action="call"))
+        assert game.waiting_td
+        _expire(hub, clock, wall, heard)
+        assert [f for f in heard if f["type"] == "fault" and f["kind"] == "time_expired"] == []
+        assert slow in game.hand.live and game.hand.to_act == slow
+        hub.decide("t1", "out_of_turn", "call_or_fold_only", "alice")  # the dashboard's button
+        assert wait_until(lambda: not game.waiting_td)
+        assert slow in game.hand.live and game.hand.to_act == slow and not game.timing
+        assert hub.tick(5) and [f for f in heard if f["type"] == "fault" and f["kind"] == "time_expired"] == []
     finally:
         hub.stop()
         store.close()
