@@ -92,6 +92,7 @@ class HubService(StoreFirst, ServiceLoop):
         super().__init__(link, tick=tick, state_window=state_window, max_backlog=max_backlog)
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
+        self._countdowns: dict[str, None] = {}  # own games where a Time countdown started (`_timed_games`)
         self.commands_sent: dict[str, int] = {}
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
@@ -410,7 +411,7 @@ class HubService(StoreFirst, ServiceLoop):
             self._internal_error(f"{message.topic}: internal error {err!r}")
 
     def _configure(self, table: str, setup: TableSetup) -> None:
-        self.games[table] = TableGame(table, setup)
+        self.games[table] = TableGame(table, setup, on_countdown=self._countdowns.setdefault)
         self._view(table).managed = True
 
     def _games(self) -> dict[str, TableGame]:
@@ -422,19 +423,26 @@ class HubService(StoreFirst, ServiceLoop):
 
     def _timed_games(self) -> list[tuple[str, TableGame]]:
         """The games where a Time countdown runs (`TableGame.timing`), as `_games` would give them: the only
-        ones the clock can change."""
+        ones the clock can change. Asked of the games whose countdown started, not of every table."""
+        return self._own_timed() + (self.floor_tables.timed() if self.floor_tables is not None else [])
+
+    def _own_timed(self) -> list[tuple[str, TableGame]]:
         floor = self.floor_tables
-        games = [(t, g) for t, g in self.games.items() if g.timing and (floor is None or floor.game(t) is None)]
-        if floor is not None:
-            games += [(t, g) for t in floor.tables if (g := floor.game(t)) is not None and g.timing]
+        games = []
+        for table in list(self._countdowns):
+            game = self.games.get(table)
+            if game is None or not game.timing:
+                del self._countdowns[table]
+            elif floor is None or floor.game(table) is None:
+                games.append((table, game))
         return games
 
     def _tick_games(self) -> None:
-        now = self._clock.now()
+        now, wall = self._clock.now(), self._wall()
         if self.floor_tables is not None:
             try:
                 with self.floor_lock:
-                    self.floor_tables.floor.pump(self._wall())
+                    self.floor_tables.floor.pump(wall)
                 self._floor_store_error = None
             except StoreError as err:  # the clock's records wait; a TD's cancel or decision is held by the floor
                 if self._floor_store_error is None:
@@ -442,9 +450,14 @@ class HubService(StoreFirst, ServiceLoop):
                 self._floor_store_error = str(err)
             except Exception:
                 log.exception("hub: the tournament floor failed on the clock")
-        for table, game in self._timed_games():
+        # The floor's games count in the wall's time, as it plays them (`FloorTables.receive`, the tournament's
+        # clock); this hub's own in its monotonic clock's (`_play`): a countdown is judged on the clock it began on
+        timed = [(t, g, now) for t, g in self._own_timed()]
+        if self.floor_tables is not None:
+            timed += [(t, g, wall) for t, g in self.floor_tables.timed()]
+        for table, game, at in timed:
             try:
-                self._emit(self._view(table), game.tick(now))
+                self._emit(self._view(table), game.tick(at))
             except Exception:
                 log.exception("hub: table %s failed on the clock", table)
 

@@ -57,6 +57,7 @@ class FloorTables:
         self.decks = decks
         self.tables: dict[str, TableSeat] = {}
         self.clock = TableClock()
+        self._countdowns: dict[str, None] = {}  # tables where a Time countdown started (`timed`), in that order
         self.on_moves: list[Callable[[list[MoveInstruction]], None]] = []
         self._replaying = False
         self._context_rows: dict[str, int] = {}
@@ -109,6 +110,22 @@ class FloorTables:
     def game(self, table: str) -> TableGame | None:
         seat = self.tables.get(table)
         return seat.game if seat is not None else None
+
+    def timed(self) -> list[tuple[str, TableGame]]:
+        """The games where a Time countdown runs (`TableGame.timing`): the only ones the clock can change.
+        Those whose countdown started (a game rebuilt from the store starts its own again as it replays),
+        not every table: a festival's thousand, five times a second, held the loop for milliseconds."""
+        games = []
+        for table in list(self._countdowns):
+            game = self.game(table)
+            if game is not None and game.timing:
+                games.append((table, game))
+            else:
+                del self._countdowns[table]  # run out, answered, or its hand over: asked no more
+        return games
+
+    def _countdown_started(self, table: str) -> None:
+        self._countdowns[table] = None
 
     # --- live ---------------------------------------------------------------------------------------
 
@@ -373,7 +390,7 @@ class FloorTables:
                            decks=self.decks or wire.table_deck_ids(table))
         game = state.game
         if game is None:
-            game = state.game = TableGame(table, setup)
+            game = state.game = TableGame(table, setup, on_countdown=self._countdown_started)
         state.positions, state.misdealt = positions, False
         return self._after(table, state, game.deal_hand(hand_no, setup, positions, now, dead=dead), now)
 

@@ -11,7 +11,7 @@ on, the TD's pending decisions), `shared_pot` (the chips of a void hand), `hand_
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from hub import rulebooks, rulings
@@ -48,8 +48,11 @@ _STREET_CARDS = {0: 3, 3: 4, 4: 5}  # board cards the engine holds -> cards once
 
 
 class TableGame:
-    def __init__(self, table: str, setup: TableSetup) -> None:
+    def __init__(self, table: str, setup: TableSetup, *, on_countdown: Callable[[str], object] | None = None) -> None:
         self.table = table
+        # told the table's name when a Time countdown starts here: the owner's clock then asks this game
+        # (`timing`) until it runs out, and no other (a festival's thousand tables, five times a second)
+        self._on_countdown = on_countdown
         self.setup = setup
         self.ruleset = setup.ruleset
         self.level = setup.level
@@ -80,7 +83,7 @@ class TableGame:
     @property
     def timing(self) -> bool:
         """A Time countdown runs (`hub.rules.timecall`): the one thing in a hand the clock changes, so the
-        only games `tick` need be asked about (a festival's thousand tables, five times a second)."""
+        only games `tick` need be asked about (each started one is told to `on_countdown`)."""
         hand = self.hand
         return hand is not None and hand.time_call is not None and hand.result is None
 
@@ -484,6 +487,8 @@ class TableGame:
             out.events.append(self._event("time_refused", seat=seat, reason=str(err), message=refusals.message(why)))
             return out
         if isinstance(called, TimeCall):
+            if self._on_countdown is not None:
+                self._on_countdown(self.table)
             out.events.append(self._event("time", seat=seat, countdown_at=called.countdown_at,
                                           expires_at=called.expires_at, article=called.article))
         else:
