@@ -19,6 +19,11 @@ LIVE_WITHIN = 2.0
 # run alone until it is acknowledged), so only the last few can still send late facts. A forgotten
 # boot's late fact is placed at its arrival, as one never heard live.
 BOOTS_KEPT = 16
+# An offset is learned again only when it is better by this much: in a table's first minutes the network's
+# jitter betters the smallest delay by microseconds time and again, and each offset learned is stored with
+# its event (a write per event when a festival's tables all start). A millisecond is far inside what
+# placing a late event needs (`LIVE_WITHIN`).
+LEARN_STEP = 0.001
 
 
 class TableClock:
@@ -29,11 +34,12 @@ class TableClock:
 
     def learn(self, table: str, boot: str, at: float, arrival: float) -> bool:
         """One event of `table`'s run `boot`, stamped `at`, arrived at `arrival` (hub time).
-        True when it improved the offset (the caller stores `offsets(table)`)."""
+        True when it improved the offset by `LEARN_STEP` or more, or is the boot's first (the caller stores
+        `offsets(table)`)."""
         boots = self._offsets.setdefault(table, {})
         seen = arrival - at
         known = boots.get(boot)
-        if known is not None and known <= seen:
+        if known is not None and known - seen < LEARN_STEP:
             return False
         boots[boot] = seen
         while len(boots) > BOOTS_KEPT:

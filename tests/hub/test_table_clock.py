@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hub.floor.table_clock import BOOTS_KEPT, LIVE_WITHIN, TableClock
+from hub.floor.table_clock import BOOTS_KEPT, LEARN_STEP, LIVE_WITHIN, TableClock
 
 
 def test_the_smallest_delay_seen_live_is_the_offset() -> None:
@@ -13,6 +13,17 @@ def test_the_smallest_delay_seen_live_is_the_offset() -> None:
     assert not clock.learn("t1", "b1", 70.0, 1070.4)  # a slower one teaches nothing
     assert clock.offsets("t1") == {"b1": 1000.2}
 
+
+
+def test_a_delay_better_by_less_than_a_millisecond_is_not_learned_nor_stored() -> None:
+    """Jitter betters the smallest delay by microseconds, event after event: each offset learned is a
+    write to the store, and none of them would place a late event differently."""
+    clock = TableClock()
+    assert clock.learn("t1", "b1", 0.0, 1000.25)
+    stored = sum(clock.learn("t1", "b1", float(n), 1000.25 + n - n * 1e-6) for n in range(1, 500))
+    assert stored == 0 and clock.offsets("t1") == {"b1": 1000.25}
+    assert clock.learn("t1", "b1", 600.0, 1600.25 - 2 * LEARN_STEP)  # two milliseconds better: learned
+    assert abs(clock.offsets("t1")["b1"] - (1000.25 - 2 * LEARN_STEP)) < 1e-9
 
 def test_a_backlog_is_placed_when_the_table_stamped_it() -> None:
     """Cut for ten minutes: the events it kept arrive together, each placed at its own time."""

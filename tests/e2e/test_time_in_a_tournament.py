@@ -1,0 +1,83 @@
+"""Time called at a tournament's tables and let run out, in real processes (issue 35's audit): the shipped
+closed Mosquitto, `tapis hub --db` as installed, three `tapis sim table` whose dealers call Time on the
+player to act, who lets it run out. The club's rulebook file gives five seconds to think and no countdown
+(cdc-2013 otherwise: his hand is dead, 4.5). What must follow each Time run out: the hub rules it on its
+clock (the floor's games count in the wall's time), the hand plays on to its end, the floor counts that
+hand, and the next hand is dealt at that table; no table is left waiting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_room_as_installed import TABLES, Room, installed, run
+from tests.support import wait_until
+
+CLUB = """# Un club aux Time courts : cinq secondes de réflexion, sans décompte.
+id = "club-time-court"
+name = "Club au Time court"
+inherits = "cdc-2013"
+
+[ruleset]
+think_seconds = 5
+countdown_seconds = 0
+"""
+PLAYERS = [f"Joueur{i:02d}" for i in range(1, 19)]  # six a table of six seats: no table broken up
+SIM = ("--pace", "0.03", "--scan-ms", "40", "--allin-rate", "0", "--boxed-rate", "0",
+       "--fault-rate", "0.5", "--faults", "time_expired")
+RUN_OUT = 3  # Times run out, each followed by its table's next hand
+
+
+class TimeRoom(Room):
+    def agent_command(self, table: str) -> list[str]:
+        command = super().agent_command(table)
+        at = command.index("--pace")
+        return command[:at] + list(SIM) + command[at + 8:]
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Iterator[TimeRoom]:
+    with installed(TimeRoom(tmp_path)) as ready:
+        yield ready
+
+
+def test_a_time_run_out_at_a_tournament_table_kills_the_hand_and_the_table_deals_on(room: TimeRoom) -> None:
+    club = room.etc / "rulebooks" / "time-court.toml"
+    club.write_text(CLUB, encoding="utf-8")
+    assert "ok: club-time-court" in run("rules", "check", str(club))
+    db = str(room.db)
+    (room.etc / "structure.toml").write_text(
+        'name = "Club"\nstarting_stack = 200000\n\n[[item]]\nlevel = 1\nsmall_blind = 100\nbig_blind = 200\n'
+        'ante = 0\nminutes = 120\n', encoding="utf-8")
+    run("tournament", "new", "--db", db, "--ruleset", str(club), "--structure", str(room.etc / "structure.toml"),
+        "--tables", "3", "--seats", "6", "--buy-in", "20", "--payouts", "50,30,20", "--seed", "5")
+    run("tournament", "register", "--db", db, *PLAYERS)
+    run("tournament", "seat", "--db", db)
+    with ExitStack() as cleanup:
+        hub, watcher = room.start_hub(cleanup)
+        room.td("start")
+        for table in TABLES:
+            room.start(table, room.agent_command(table))
+
+        def dealt_on() -> list[dict[str, Any]]:
+            """The Times run out after which their table dealt its next hand."""
+            assert hub.poll() is None, room.log("hub")
+            starts = {(e["table"], e["hand"]) for e in watcher.seen(lambda e: e["type"] == "hand_start")}
+            return [e for e in watcher.seen(lambda e: e["type"] == "fault" and e["kind"] == "time_expired")
+                    if (e["table"], e["hand"] + 1) in starts]
+
+        assert wait_until(lambda: len(dealt_on()) >= RUN_OUT, 240), (
+            [(e["table"], e["hand"]) for e in watcher.seen(lambda e: e["type"] in ("time", "fault", "hand_refused"))],
+            {t: room.log(t)[-1500:] for t in TABLES}, room.log("hub")[-3000:])
+        for fault in dealt_on():
+            assert fault["ruling"]["decision"] == "hand_dead" and fault["ruling"]["article"] == "cdc-2013 4.5", fault
+            ended = watcher.seen(lambda e, f=fault: e["type"] == "hand_end" and e["table"] == f["table"]  # type: ignore[misc]
+                                 and e["hand"] == f["hand"])
+            assert ended and ended[0].get("result") != "void", ended
+        refused = watcher.seen(lambda e: e["type"] == "hand_refused")
+        assert not refused, refused  # no table told its hand is still in progress
+        assert room.stop() == {name: 0 for name in ("hub", *TABLES)}, {n: room.log(n)[-2000:] for n in room.logs}
