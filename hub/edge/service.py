@@ -97,6 +97,7 @@ class HubService(StoreFirst, ServiceLoop):
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
         self._floor_store_error: str | None = None  # the floor's clock could not be stored (said once)
+        self._time_store_error: str | None = None  # a Time run out could not be counted by the floor (said once)
         self._resend_due: set[str] = set()  # tables back online (or resending): their hand's commands again
         self._ack_qos = ack_qos
         self.stats = HubStats()
@@ -330,6 +331,11 @@ class HubService(StoreFirst, ServiceLoop):
             return
         tables, self._resend_due = self._resend_due, set()
         games = self._games()
+        if any((g := games.get(t)) is not None and g.timing for t in tables):
+            # A countdown's time left is counted from the game's last tick: a hub rebuilt from its store had
+            # none since the Time call it replayed, and told the table the whole time again
+            self._tick_games()
+            games = self._games()
         for table in sorted(tables):
             game = games.get(table)
             if game is None:
@@ -453,11 +459,24 @@ class HubService(StoreFirst, ServiceLoop):
         # The floor's games count in the wall's time, as it plays them (`FloorTables.receive`, the tournament's
         # clock); this hub's own in its monotonic clock's (`_play`): a countdown is judged on the clock it began on
         timed = [(t, g, now) for t, g in self._own_timed()]
-        if self.floor_tables is not None:
-            timed += [(t, g, wall) for t, g in self.floor_tables.timed()]
+        floor = self.floor_tables
+        if floor is not None:
+            timed += [(t, g, wall) for t, g in floor.timed()]
         for table, game, at in timed:
             try:
-                self._emit(self._view(table), game.tick(at))
+                if floor is not None and floor.game(table) is game:  # a hand it ends is the floor's to count
+                    with self.floor_lock:
+                        out = floor.tick(table, at)
+                    self._time_store_error = None
+                else:
+                    out = game.tick(at)
+                view = self._view(table)
+                view.hand, view.hand_open = game.hand_no, game.in_hand
+                self._emit(view, out)
+            except StoreError as err:  # the game as stored, its countdown running: the next tick tries again
+                if self._time_store_error != str(err):
+                    log.warning("hub: table %s: a Time run out waits for the store: %s", table, err)
+                self._time_store_error = str(err)
             except Exception:
                 log.exception("hub: table %s failed on the clock", table)
 

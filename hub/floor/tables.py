@@ -128,6 +128,19 @@ class FloorTables:
                 del self._countdowns[table]  # run out, answered, or its hand over: asked no more
         return games
 
+    def tick(self, table: str, now: float) -> Output:
+        """The hub's clock at a table of `timed`: a countdown that ran out is ruled, and a hand it ends is
+        counted by the floor as any other (`_after`). A StoreError leaves the game as the store holds it,
+        its countdown running (`_rebuild`), for the next tick to try again."""
+        state = self.tables[table]
+        game = state.game
+        assert game is not None
+        try:
+            return self._after(table, state, game.tick(now), now)
+        except StoreError:
+            self._rebuild(table, self.store.last_table_row() + 1)
+            raise
+
     def _countdown_started(self, table: str) -> None:
         self._countdowns[table] = None
 
@@ -171,11 +184,16 @@ class FloorTables:
             if boots and state.game is not None:
                 state.game.felt_reported_afresh()  # the agent restarted: its felt as it reports it now
             boots.add(event.boot)
-        if isinstance(event, wire.DealerPressed) and event.button == "new_hand":
-            return self._new_hand(table, state, now, row, self.clock.hub_time(table, event.boot, event.at, now))
         game = state.game
+        # A Time countdown that ran out before this fact is ruled first, at the fact's stored time: the
+        # hub's clock rules it live, and nothing else stores it, so a hub rebuilt from its store (`open`)
+        # plays the facts after it on the same hand (the player's hand dead, the next to act)
+        timed = self._after(table, state, game.tick(now), now) if game is not None and game.timing else Output()
+        if isinstance(event, wire.DealerPressed) and event.button == "new_hand":
+            return timed.extend(self._new_hand(table, state, now, row,
+                                               self.clock.hub_time(table, event.boot, event.at, now)))
         if game is None:
-            return Output()
+            return timed
         if isinstance(event, wire.CardEvent):
             out = game.card(event)
         elif isinstance(event, wire.SeatActed):
@@ -189,8 +207,8 @@ class FloorTables:
         elif isinstance(event, wire.FaultSeen):
             out = game.fault(event)
         else:
-            return Output()
-        return self._after(table, state, out, now)
+            return timed
+        return timed.extend(self._after(table, state, out, now))
 
     def cancel_hand(self, table: str, by: str, now: float, *, hand: int | None = None) -> Output:
         """The TD cancels the table's hand in progress (`TableGame.cancel`); stored with the row of the

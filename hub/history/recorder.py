@@ -56,6 +56,12 @@ class HandRecorder:
         replayed, floor_tables.replayed = floor_tables.replayed, []
         for event in replayed:
             self.event(dict(event))
+        for table, hand in self._hands.items():  # started before the restart: when its "new hand" was stored
+            row = hand.context.get("row") if isinstance(hand.context, dict) else None
+            if isinstance(row, int):
+                first = next(floor_tables.store.table_rows(table=table, after=row - 1), None)
+                if first is not None and first.row == row:
+                    hand.started_at = first.at
 
     def event(self, event: dict[str, Any]) -> None:
         table = str(event.get("table", ""))

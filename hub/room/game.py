@@ -282,6 +282,10 @@ class TableGame:
             return Output([self._event("decision_refused", kind=kind, option=option,
                                        reason=f"the ruling offered {', '.join(offered)}")])
         self.pending_td.remove(pending)
+        if self.hand is not None and self.hand.time_call is not None and not self.waiting_td:
+            # A Time called before the table stopped for the TD ends with his ruling: the player could not act
+            # while it waited (`tick` ruled nothing), and may be called Time again as play resumes
+            self.hand.time_call = None
         kind = str(pending["kind"])
         ruling = table_rulings.td_ruling(pending, option, self.ruleset, self.hand_no)
         out = Output([self._event("ruling", seat=ruling.seat, kind=kind, decision=option, article=ruling.article,
@@ -294,9 +298,10 @@ class TableGame:
         return out
 
     def tick(self, now: float) -> Output:
-        """The hub's clock: a Time countdown that ran out. Nothing happens to a game that is not `timing`."""
+        """The hub's clock: a Time countdown that ran out. Nothing happens to a game that is not `timing`, nor
+        while the table waits for the TD (`waiting_td`: the player may not act, his time does not run out)."""
         self._now = now
-        if not self.in_hand:
+        if not self.in_hand or self.waiting_td:
             return Output()
         assert self.hand is not None
         if not self.hand.tick(now):

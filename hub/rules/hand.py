@@ -31,13 +31,14 @@ from hub.rules.records import (
     action_record,
 )
 from hub.rules.records import _ActionBlank as _blank
-from hub.rules.rulesets import ReopenRule, Ruleset, TimeCaller, get_ruleset
+from hub.rules.rulesets import MinRaiseRule, ReopenRule, Ruleset, TimeCaller, get_ruleset
 
 _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
 # Members bound once: the hot paths below compare against them on every action.
 _FOLD, _CHECK, _CALL, _ALLIN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALLIN
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
 _NO_LIMIT = Betting.NO_LIMIT
+_DOUBLE = MinRaiseRule.DOUBLE
 _CARD_OF, _CUMULATIVE = _CARDS.get, ReopenRule.CUMULATIVE
 _ACCEPTED, _REJECTED = ActionStatus.ACCEPTED, ActionStatus.REJECTED
 _PREFLOP, _RIVER, _SHOWDOWN, _COMPLETE = Street.PREFLOP, Street.RIVER, Street.SHOWDOWN, Street.COMPLETE
@@ -222,15 +223,14 @@ class Hand:
         live, stack, bet, acted, top = self.live, self.stack, self.bet, self._acted, self.max_bet
         able = -1  # live seats with chips, counted when needed: a lone one has nobody to face
         for s in order:
-            if s not in live or stack[s] == 0:
-                continue
-            if bet[s] < top:
-                return s
-            if s not in acted:
-                if able < 0:
-                    able = len(list(filter(stack.get, live)))  # stacks are never below 0
-                if able > 1:
+            if s in live and stack[s]:  # live with chips (a stack is never below 0)
+                if bet[s] < top:
                     return s
+                if s not in acted:
+                    if able < 0:
+                        able = len(list(filter(stack.get, live)))
+                    if able > 1:
+                        return s
         return None
 
     def _return_uncalled(self) -> None:
@@ -267,7 +267,7 @@ class Hand:
                 return self._record(seat, kind, to, _REJECTED, None, "not_in_hand")
             if seat != self.to_act:
                 return out_of_turn.hold(self, seat, kind, to, announced, chips)
-            if not chips and self.play_in_turn(((kind, seat, to),)):
+            if not chips and self.play_in_turn(((kind, seat, to, (), ""),)):
                 rec = cast(ActionRecord, self.log[-1])
             else:
                 rec = self._apply(seat, kind, to, announced, chips)
@@ -299,10 +299,11 @@ class Hand:
         self.log.append(rec)
         return rec
 
-    def play_in_turn(self, steps: Sequence[tuple[str, int, int | None, *tuple[object, ...]]],
+    def play_in_turn(self, steps: Sequence[tuple[object, int, int | None, object, object]],
                      i: int = 0) -> int:
-        """Apply `steps[i:]`, players' actions written (kind, seat, to, ...), while each is its
-        seat's turn and has nothing to judge: a fold, a check or call, a full bet or raise, an
+        """Apply `steps[i:]`, players' actions written (kind, seat, to, cards, text) as a PHH replay's
+        steps are (the last two unread: one unpacking of five costs less than three look-ups), while
+        each is its seat's turn and has nothing to judge: a fold, a check or call, a full bet or raise, an
         all-in. Each one leaves the state and the record `act` would, without its chain of calls:
         most of a hand's actions, live or replayed (a PHH run between two deals). Returns the index
         of the first step not applied (another kind of step, a seat out of turn, a bet to judge)."""
@@ -316,8 +317,7 @@ class Hand:
         if to_act not in live or not stack.get(to_act):
             return i
         while i < n:
-            step = steps[i]
-            kind, seat, to = step[0], step[1], step[2]
+            kind, seat, to, _, _ = steps[i]
             if type(kind) is not ActionKind or seat != to_act:
                 return i
             own = bet[seat]
@@ -337,9 +337,19 @@ class Hand:
                 elif ((kind is _RAISE or kind is _BET) and to is not None and to > top and to > own
                       and self.game.betting is _NO_LIMIT):
                     all_in = own + stack[seat]
-                    min_to = min_raise_to(self.rules, top, self.last_full, self.bb)
-                    if to > all_in or (to < all_in and to < min_to) or not self._may_raise(seat):
-                        return i  # to judge: more than he has, short of a full raise, not his to raise
+                    last_full, bb = self.last_full, self.bb
+                    min_to = top + (last_full if last_full > bb else bb)  # `min_raise_to`, in line
+                    if to > all_in or (to < all_in and to < min_to):
+                        return i  # to judge: more than he has, short of a full raise
+                    if seat in acted or self.restricted:
+                        if not self._may_raise(seat):
+                            return i  # not his to raise: to judge
+                    else:  # `_may_raise` of a seat yet to act on the street: someone else can call
+                        for s in live:
+                            if s != seat and stack[s] > 0 and bet[s] + stack[s] > top:
+                                break
+                        else:
+                            return i
                     applied = _ALLIN if to == all_in else _RAISE if top else _BET
                     requested = to
                 else:
@@ -350,8 +360,8 @@ class Hand:
                     self.contributed[seat] += added
                     bet[seat] = to
                 if to > top:  # `_advance`'s bet or raise, with the same minimum
-                    if to >= min_to:  # a full bet or raise reopens the betting
-                        self.last_full = full_raise_marker(self.rules, top, to)
+                    if to >= min_to:  # a full bet or raise reopens the betting (`full_raise_marker`, in line)
+                        self.last_full = to if self.rules.min_raise is _DOUBLE else to - top
                         self.full_seq += 1
                         if self.restricted:
                             out_of_turn.lift_restrictions(self, seat)
@@ -382,10 +392,8 @@ class Hand:
             self.time_call = None
             able = -1  # `_next_to_act(seat)`, in line: the same search
             for s in after[seat]:
-                if s not in live or stack[s] == 0:
-                    continue
-                if bet[s] < top or s not in acted and (
-                        able > 1 or able < 0 and (able := len(list(filter(stack.get, live)))) > 1):
+                if s in live and stack[s] and (bet[s] < top or s not in acted and (
+                        able > 1 or able < 0 and (able := len(list(filter(stack.get, live)))) > 1)):
                     self.to_act = to_act = s
                     break
             else:
@@ -520,8 +528,9 @@ class Hand:
         for c in cards:  # the usual spelling looked up, `parse_card` for the others
             card = _CARD_OF(c) if type(c) is str else None
             board.append(card if card is not None else parse_card(c) if isinstance(c, str) else c)
-        street = _BOARD_STREET.get(len(self.board))
-        if len(self.board) > 5:
+        size = len(board)
+        street = _BOARD_STREET.get(size)
+        if size > 5:
             raise HandSetupError("a hold'em board has five cards")
         if street is None or street is self.street:
             return self.street

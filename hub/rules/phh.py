@@ -119,6 +119,22 @@ def _plain_list(value: str | None) -> list[str] | tuple[int, ...] | None:
     return inner.split(", ") if _PLAIN_LIST.fullmatch(value) else None
 
 
+def _whole_lists(values: tuple[str, ...]) -> list[tuple[int, ...]] | None:
+    """Lists of whole numbers, `[100, 200]` each, as `_plain_list` reads each of them, in one pass of
+    JSON's scanner (a hand's three or four lists); None when any is something else (each read alone)."""
+    joined = "\n".join(values)  # a value is one line: each newline is a joint, `]` before it, `[` after
+    k = len(values)
+    if joined[:1] != "[" or joined[-1:] != "]" or joined.count("]\n[") != k - 1 or "[]" in joined:
+        return None
+    digits = joined.replace(", ", "").replace("]\n[", "")  # "[" and the numbers' digits, "]"
+    if not digits[1:-1].isdigit() or not digits.isascii():
+        return None
+    try:  # a leading zero is not JSON: each list is read alone then, as before
+        return list(map(tuple, _JSON_AT(f"[{joined.replace(chr(10), ', ')}]", 0)[0]))
+    except (StopIteration, ValueError):
+        return None
+
+
 def _tame_actions(listed: str) -> tuple[str, ...] | None:
     """`['d dh p1 AsKs', 'p1 f']` as its actions: quoted the one way, of letters, digits, `?`, `.`,
     `-` and spaces; None for anything else."""
@@ -161,11 +177,23 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
         game = game_for_phh(variant[1:-1])
     except UnknownGame:
         return None
-    stacks = _plain_list(found.get("starting_stacks"))
-    antes = _plain_list(found.get("antes"))
-    blinds = _plain_list(found.get("blinds_or_straddles"))
+    stacks_text, antes_text = found.get("starting_stacks"), found.get("antes")
+    blinds_text, finishing_text = found.get("blinds_or_straddles"), found.get("finishing_stacks")
+    read_together = None
+    if stacks_text is not None and antes_text is not None and blinds_text is not None:
+        read_together = _whole_lists((stacks_text, antes_text, blinds_text) if finishing_text is None
+                             else (stacks_text, antes_text, blinds_text, finishing_text))
+    stacks: list[str] | tuple[int, ...] | None
+    antes: list[str] | tuple[int, ...] | None
+    blinds: list[str] | tuple[int, ...] | None
+    finishing: list[str] | tuple[int, ...] | None
+    if read_together is not None:  # most files: every list of whole numbers
+        stacks, antes, blinds = read_together[0], read_together[1], read_together[2]
+        finishing = [] if finishing_text is None else read_together[3]
+    else:
+        stacks, antes, blinds = _plain_list(stacks_text), _plain_list(antes_text), _plain_list(blinds_text)
+        finishing = [] if finishing_text is None else _plain_list(finishing_text)
     min_bet = found.get("min_bet", "0")
-    finishing = _plain_list(found["finishing_stacks"]) if "finishing_stacks" in found else []
     listed = found.get("actions")
     actions = None if listed is None else _tame_actions(listed)
     if (stacks is None or antes is None or blinds is None or finishing is None or actions is None
@@ -335,9 +363,12 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
     stacks = dict(enumerate(h.starting_stacks, 1))
     # Antes and blinds are listed by position (small blind first); heads-up the small blind is
     # player 2 (the button), so both lists apply to the players in reverse.
-    by_position = [2, 1] if n == 2 else list(range(1, n + 1))
-    antes = {by_position[i]: a for i, a in enumerate(h.antes) if a > 0} if any(h.antes) else {}
-    dead = {by_position[i]: -b for i, b in enumerate(h.blinds) if b < 0} if h.blinds and min(h.blinds) < 0 else {}
+    antes: dict[int, int] = {}
+    dead: dict[int, int] = {}
+    if any(h.antes) or min(h.blinds) < 0:  # most hands have neither: no seat list to make
+        by_position = [2, 1] if n == 2 else list(range(1, n + 1))
+        antes = {by_position[i]: a for i, a in enumerate(h.antes) if a > 0}
+        dead = {by_position[i]: -b for i, b in enumerate(h.blinds) if b < 0}
     sb, bb = h.blinds[0], h.blinds[1]
     straddles: list[tuple[int, int]] = []
     if n == 2:
@@ -350,9 +381,13 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
         positions = _positions(n, 1 if h.blinds[0] > 0 else None, 2)
         if any(h.blinds[2:]):
             straddles = [(i + 1, b) for i, b in enumerate(h.blinds) if i >= 2 and b > 0]
-    return Hand(get_ruleset(ruleset_id), stacks=stacks, positions=positions, sb=sb,
-                bb=max(bb, h.min_bet), antes=antes, straddles=straddles, dead=dead,
-                short_blind_is_full_bet=False, game=h.game)
+    # `Hand(...)` made in two steps: a class called with keywords gathers them in a dict first, a
+    # method called with them does not (a replay builds one hand each, 3k instructions of 580k).
+    hand = Hand.__new__(Hand)
+    hand.__init__(get_ruleset(ruleset_id), stacks=stacks, positions=positions, sb=sb,  # type: ignore[misc]
+                  bb=max(bb, h.min_bet), antes=antes, straddles=straddles, dead=dead,
+                  short_blind_is_full_bet=False, game=h.game)
+    return hand
 
 
 def _pairs(cards: str) -> tuple[str, ...]:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from hub.edge.service import HubService
 from hub.floor.commands import NewTournament
 from hub.floor.service import FloorService
 from hub.floor.store import EventStore
 from hub.floor.tables import FloorTables
 from hub.room.game import TableGame
 from hub.tournament.structure import pouques_2020, to_toml
+from tablewire import wire
+from tablewire.mqtt import Message
+from tests.hub.fake_link import RecordingLink
 
 
 def started_floor(store: EventStore, players: int, *, ruleset: str = "cdc-2013", tables: int | None = None,
@@ -51,3 +56,31 @@ def floor_state(floor: FloorService, now: float) -> dict[str, object]:
 
 def db(tmp_path: Path, name: str = "floor.db") -> str:
     return str(tmp_path / name)
+
+
+class Clock:
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def now(self) -> float:
+        return self.t
+
+
+def floor_hub(store: EventStore, clock: Clock, wall: Clock) -> tuple[HubService, FloorTables, list[dict[str, Any]]]:
+    """A hub on the tournament's store, as `tapis hub --db` builds it (`FloorTables.open`), started: its
+    monotonic clock and the wall's apart, as installed; its clock ticks only when told (`HubService.tick`).
+    Returns it, its floor's tables and the hub events it said."""
+    link = RecordingLink()
+    tables = FloorTables.open(FloorService.open(store, link=link), store)  # type: ignore[arg-type]
+    hub = HubService(link=link, clock=clock, tick=3600, floor_tables=tables, wall=wall.now)  # type: ignore[arg-type]
+    heard: list[dict[str, Any]] = []
+    hub.add_listener(heard.append)
+    hub.start()
+    return hub, tables, heard
+
+
+def send(hub: HubService, event: wire.AnyTableEvent) -> None:
+    """A table's event, as the broker hands it to the hub's link, applied."""
+    hub._link.handlers[wire.ALL_TABLE_EVENTS](  # type: ignore[attr-defined]  # noqa: SLF001 - the link's handler
+        Message(wire.table_events(event.table), wire.encode(event), False))
+    assert hub.settle(5)

@@ -316,12 +316,12 @@ def test_a_run_never_plays_for_a_seat_out_of_the_hand_even_to_act() -> None:
     seat = hand.to_act
     assert seat is not None
     hand.live.discard(seat)  # a state the engine never leaves: to_act out of the hand
-    assert hand.play_in_turn([(ActionKind.CALL, seat, None)]) == 0
+    assert hand.play_in_turn([(ActionKind.CALL, seat, None, (), "")]) == 0
     hand.live.add(seat)
     hand.stack[seat] = 0
-    assert hand.play_in_turn([(ActionKind.CALL, seat, None)]) == 0
+    assert hand.play_in_turn([(ActionKind.CALL, seat, None, (), "")]) == 0
     hand.stack[seat] = 1_000
-    assert hand.play_in_turn([(ActionKind.CALL, seat, None)]) == 1
+    assert hand.play_in_turn([(ActionKind.CALL, seat, None, (), "")]) == 1
 
 
 def test_whole_number_lists_read_as_ints_are_what_int_reads_of_each() -> None:
@@ -351,3 +351,44 @@ def test_whole_number_lists_read_as_ints_are_what_int_reads_of_each() -> None:
         else:
             assert fast == texts, value
     assert read_as_ints > 200
+
+
+def test_lists_read_together_are_each_list_read_alone() -> None:
+    """`_whole_lists` reads a hand's lists in one pass of JSON's scanner: what `_plain_list` reads of each,
+    or None (each read alone then) when any of them is not a plain list of whole numbers."""
+    rng = random.Random(35)
+    pieces = ["0", "7", "50", "100", "10000", "01", "", "2.5", " 3", "-5", "[", "]", "], [", "\u0663"]
+    cases: list[tuple[str, ...]] = [("[1], [2", "3]", "[4]"), ("[1, 2]", "[3]]", "[[4]"), ("[1]", "[]", "[2]"),
+                                    ("[1]", "[2]", "[3] ")]
+    for _ in range(6000):
+        lists = []
+        for _ in range(rng.choice((3, 4))):
+            items = [rng.choice(pieces) if rng.random() < 0.03 else str(rng.randint(0, 20_000))
+                     for _ in range(rng.randint(0, 6))]
+            lists.append("[" + rng.choice((", ", ", ", ",")).join(items) + "]" + (" " if rng.random() < 0.02 else ""))
+        cases.append(tuple(lists))
+    together = 0
+    for values in cases:
+        alone = [phh_module._plain_list(v) for v in values]
+        whole = phh_module._whole_lists(values)
+        if whole is not None:
+            together += 1
+            assert whole == alone, values
+        else:  # handed over only when one of them is not read as ints
+            assert not all(isinstance(a, tuple) for a in alone), values
+    assert together > 500
+
+
+def test_a_raise_nobody_else_could_call_is_judged_the_general_way() -> None:
+    """`play_in_turn` asks in line whether a seat yet to act on the street faces someone who could call
+    a raise (`_may_raise`): when nobody could (the big blind all-in on his blind), `act` judges it."""
+    for ruleset in ("cdc-2013", "pcpm", "pouques-2020", "brest-2011", "cpt87"):
+        stacks = {1: 5_000, 2: 5_000, 3: 100, 4: 5_000}
+        fast = start_hand(ruleset, Level(50, 100), 1, stacks)
+        slow = general_way(start_hand(ruleset, Level(50, 100), 1, stacks))
+        for request in ((4, ActionKind.FOLD, None), (1, ActionKind.FOLD, None), (2, ActionKind.RAISE, 1_000)):
+            assert fast.act(*request) == slow.act(*request)
+            assert state(fast) == state(slow)
+        last = fast.log[-1]
+        assert isinstance(last, ActionRecord)
+        assert last.status is ActionStatus.REJECTED and last.reason == "raise_not_allowed"
