@@ -248,7 +248,7 @@ def time_runs_out(c: Hands, betting: BettingCmd, ctx: HandContextCmd) -> bool | 
     while thinking():
         if c.stop.wait(0.05):
             return None
-    c.cards.out.add(seat)  # his hand is dead: the hub folded it (no ruling reaches the table)
+    c.cards.out.add(seat)  # his hand is dead: the hub folded it (its ruling names the seat)
     return True
 
 
