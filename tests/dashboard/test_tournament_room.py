@@ -4,7 +4,6 @@ with the players' names, stacks, bets, pot, street, button and the player to act
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from tablewire.mqtt import Message
 from tests.dashboard.conftest import PASSWORD, RunningClock
 from tests.dashboard.helpers import FakeLink
 from tests.dashboard.test_http import request
+from tests.support import wait_until
 
 
 @pytest.fixture
@@ -59,21 +59,22 @@ def test_a_tournament_table_shows_names_stacks_pot_street_button_and_who_is_to_a
     def room_t1(cookie: str | None = None) -> dict[str, Any]:
         return request(dash, "GET", "/api/room", cookie=cookie)[1]["tables"]["t1"]
 
-    for _ in range(100):  # the dashboard's consumer applies the hub's events on its own thread
-        table = room_t1()
-        if table["seats"]:
-            break
-        time.sleep(0.05)
-    seats = {s["seat"]: s for s in table["seats"]}
-    assert {s: p["player"] for s, p in seats.items()} == names
     hand = game.hand
     assert hand is not None
-    assert {s: p["stack"] for s, p in seats.items()} == {s: hand.stack[s] for s in seats}
-    assert {s: p["bet"] for s, p in seats.items() if p["bet"]} == {s: b for s, b in hand.bet.items() if b}
-    assert table["pot"] == hand.pot > 0
-    assert (table["street"], table["button"], table["to_act"]) == (str(hand.street), hand.positions.button,
-                                                                     hand.to_act)
-    assert table["to_act"] in seats
+
+    def shown(table: dict[str, Any]) -> dict[str, Any]:
+        seats = {s["seat"]: s for s in table["seats"]}
+        return {"players": {s: p["player"] for s, p in seats.items()},
+                "stacks": {s: p["stack"] for s, p in seats.items()},
+                "bets": {s: p["bet"] for s, p in seats.items() if p["bet"]}, "pot": table["pot"],
+                "street": table["street"], "button": table["button"], "to_act": table["to_act"]}
+
+    expected = {"players": names, "stacks": {s: hand.stack[s] for s in names},
+                "bets": {s: b for s, b in hand.bet.items() if b}, "pot": hand.pot, "street": str(hand.street),
+                "button": hand.positions.button, "to_act": hand.to_act}
+    # the dashboard's consumer applies the hub's events on its own thread: the view once it caught up
+    assert wait_until(lambda: shown(room_t1()) == expected, 30), (shown(room_t1()), expected)
+    assert hand.pot > 0 and hand.to_act in names
 
 
 def test_a_tournament_table_before_its_first_hand_shows_its_players(
@@ -83,13 +84,13 @@ def test_a_tournament_table_before_its_first_hand_shows_its_players(
     assert hub.settle()
     floor = hub.floor_tables.floor  # type: ignore[union-attr]
     state = floor.require().state
-    for _ in range(100):
-        tables = request(dash, "GET", "/api/room")[1]["tables"]
-        if tables.get("t2", {}).get("seats"):
-            break
-        time.sleep(0.05)
-    seats = {s["seat"]: (s["player"], s["stack"]) for s in tables["t2"]["seats"]}
-    assert seats == {seat: (name, state.players[name].chips) for seat, name in state.tables[2].seats.items()}
+    expected = {seat: (name, state.players[name].chips) for seat, name in state.tables[2].seats.items()}
+
+    def seats() -> dict[int, tuple[str, int]]:
+        table = request(dash, "GET", "/api/room")[1]["tables"].get("t2", {})
+        return {s["seat"]: (s["player"], s["stack"]) for s in table.get("seats", [])}
+
+    assert wait_until(lambda: seats() == expected, 30), (seats(), expected)
 
 
 def test_the_td_cancels_a_blocked_hand_from_the_page(tournament_hub: tuple[HubService, Dashboard]) -> None:
@@ -110,11 +111,11 @@ def test_the_td_cancels_a_blocked_hand_from_the_page(tournament_hub: tuple[HubSe
     assert hub.settle()
     game = hub.floor_tables.game("t1")  # type: ignore[union-attr]
     assert game is not None and not game.in_hand
-    for _ in range(100):
-        log = request(dash, "GET", "/api/log?t=t1", cookie=cookie)[1]["events"]
-        if any(e["type"] == "hand_end" for e in log):
-            break
-        time.sleep(0.05)
+    def log_t1() -> list[dict[str, Any]]:
+        return request(dash, "GET", "/api/log?t=t1", cookie=cookie)[1]["events"]
+
+    assert wait_until(lambda: any(e["type"] == "hand_end" for e in log_t1()), 30), log_t1()
+    log = log_t1()
     ruling = next(e for e in log if e["type"] == "ruling" and e.get("kind") == "td_cancel")
     assert ruling["article"] == "cdc-2013 6.4" and ruling["by"] == "alice"
     assert next(e for e in log if e["type"] == "hand_end")["result"] == "cancelled"
