@@ -26,10 +26,7 @@ SIM = ("--pace", "0.03", "--scan-ms", "40", "--allin-rate", "0", "--boxed-rate",
 
 
 class ClubRoom(Room):
-    def agent_command(self, table: str) -> list[str]:
-        command = super().agent_command(table)
-        at = command.index("--pace")
-        return command[:at] + list(SIM) + command[at + 8:]
+    sim_options = SIM
 
 
 @pytest.fixture
@@ -38,19 +35,25 @@ def room(tmp_path: Path) -> Iterator[ClubRoom]:
         yield ready
 
 
+def club_tournament(room: Room, rulebook: Path) -> None:
+    """The TD's desk before the night: a tournament under the club's file, three tables of six, its players
+    registered and seated, one two-hour level (no break, no table broken up)."""
+    db = str(room.db)
+    (room.etc / "structure.toml").write_text(
+        'name = "Club"\nstarting_stack = 200000\n\n[[item]]\nlevel = 1\nsmall_blind = 100\nbig_blind = 200\n'
+        'ante = 0\nminutes = 120\n', encoding="utf-8")
+    run("tournament", "new", "--db", db, "--ruleset", str(rulebook), "--structure", str(room.etc / "structure.toml"),
+        "--tables", "3", "--seats", "6", "--buy-in", "20", "--payouts", "50,30,20", "--seed", "5")
+    run("tournament", "register", "--db", db, *PLAYERS)
+    run("tournament", "seat", "--db", db)
+
+
 def test_a_room_plays_a_tournament_under_the_club_file(room: ClubRoom) -> None:
     books = room.etc / "rulebooks"  # /etc/tapis/rulebooks, as install.sh makes it
     club = books / "bords-de-loire.toml"
     shutil.copy(CLUB, club)
     assert "ok: pcbl-2026" in run("rules", "check", str(club))
-    db = str(room.db)
-    (room.etc / "structure.toml").write_text(
-        'name = "Club"\nstarting_stack = 200000\n\n[[item]]\nlevel = 1\nsmall_blind = 100\nbig_blind = 200\n'
-        'ante = 0\nminutes = 120\n', encoding="utf-8")
-    run("tournament", "new", "--db", db, "--ruleset", str(club), "--structure", str(room.etc / "structure.toml"),
-        "--tables", "3", "--seats", "6", "--buy-in", "20", "--payouts", "50,30,20", "--seed", "5")
-    run("tournament", "register", "--db", db, *PLAYERS)
-    run("tournament", "seat", "--db", db)
+    club_tournament(room, club)
     # the club rewrites its article 9 once the tournament is made: this tournament keeps the text it was made with
     club.write_text(CLUB.read_text(encoding="utf-8").replace('article = "9"', 'article = "19"')
                     .replace('"9" = ', '"19" = '), encoding="utf-8")

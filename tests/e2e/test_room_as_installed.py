@@ -115,6 +115,8 @@ class Room:
             assert profile != shipped or table == "t1"
             (self.etc / f"{table}.toml").write_text(profile, encoding="utf-8")
 
+    sim_options: tuple[str, ...] | None = None  # the simulated croupier's options (None: SIM_OPTIONS)
+
     def agent_command(self, table: str) -> list[str]:
         """tapis-agent.service's ExecStart from the shipped agent.env, `agent` made `sim table`."""
         env = read_env(DEPLOY / "etc-tapis" / "agent.env")
@@ -128,7 +130,8 @@ class Room:
                 value = value.replace(old, new)
             env[key] = value
         return tapis("sim", "table", "--profile", env["TAPIS_PROFILE"], "--decks", env["TAPIS_DECKS"],
-                     "--broker", env["TAPIS_BROKER"], *shlex.split(env["TAPIS_AGENT_AUTH"]), *SIM_OPTIONS,
+                     "--broker", env["TAPIS_BROKER"], *shlex.split(env["TAPIS_AGENT_AUTH"]),
+                     *(self.sim_options if self.sim_options is not None else SIM_OPTIONS),
                      "--seed", table[1:])
 
     def hub_command(self) -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.test_club_room import club_tournament
 from tests.e2e.test_room_as_installed import TABLES, Room, installed, run
 from tests.support import wait_until
 
@@ -26,17 +27,13 @@ inherits = "cdc-2013"
 think_seconds = 5
 countdown_seconds = 0
 """
-PLAYERS = [f"Joueur{i:02d}" for i in range(1, 19)]  # six a table of six seats: no table broken up
 SIM = ("--pace", "0.03", "--scan-ms", "40", "--allin-rate", "0", "--boxed-rate", "0",
        "--fault-rate", "0.5", "--faults", "time_expired")
 RUN_OUT = 3  # Times run out, each followed by its table's next hand
 
 
 class TimeRoom(Room):
-    def agent_command(self, table: str) -> list[str]:
-        command = super().agent_command(table)
-        at = command.index("--pace")
-        return command[:at] + list(SIM) + command[at + 8:]
+    sim_options = SIM
 
 
 @pytest.fixture
@@ -49,14 +46,7 @@ def test_a_time_run_out_at_a_tournament_table_kills_the_hand_and_the_table_deals
     club = room.etc / "rulebooks" / "time-court.toml"
     club.write_text(CLUB, encoding="utf-8")
     assert "ok: club-time-court" in run("rules", "check", str(club))
-    db = str(room.db)
-    (room.etc / "structure.toml").write_text(
-        'name = "Club"\nstarting_stack = 200000\n\n[[item]]\nlevel = 1\nsmall_blind = 100\nbig_blind = 200\n'
-        'ante = 0\nminutes = 120\n', encoding="utf-8")
-    run("tournament", "new", "--db", db, "--ruleset", str(club), "--structure", str(room.etc / "structure.toml"),
-        "--tables", "3", "--seats", "6", "--buy-in", "20", "--payouts", "50,30,20", "--seed", "5")
-    run("tournament", "register", "--db", db, *PLAYERS)
-    run("tournament", "seat", "--db", db)
+    club_tournament(room, club)
     with ExitStack() as cleanup:
         hub, watcher = room.start_hub(cleanup)
         room.td("start")

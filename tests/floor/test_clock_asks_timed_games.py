@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from service_helpers import db, started_floor
+from service_helpers import Clock, db, started_floor
 
 from hub.edge.service import HubService
 from hub.floor.service import FloorService
@@ -19,14 +19,6 @@ from tablewire import wire
 from tablewire.mqtt import Message
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
-
-
-class Clock:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def now(self) -> float:
-        return self.t
 
 
 class Room:

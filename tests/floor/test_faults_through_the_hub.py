@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from service_helpers import db, started_floor
+from service_helpers import Clock, db, started_floor
 
 from hub.edge.service import HubService
 from hub.floor.service import FloorService
@@ -21,14 +21,6 @@ from hub.floor.tables import FloorTables
 from tablewire import wire
 from tablewire.mqtt import Message
 from tests.hub.fake_link import RecordingLink
-
-
-class Clock:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def now(self) -> float:
-        return self.t
 
 
 class Room:

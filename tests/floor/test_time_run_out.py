@@ -17,6 +17,7 @@ from service_helpers import Clock, db, floor_hub, game_state, send, started_floo
 
 from hub.edge.service import HubService
 from hub.floor.store import EventStore, StoreError
+from hub.floor.tables import FloorTables
 from tablewire import wire
 from tests.hub.fake_link import RecordingLink
 from tests.support import wait_until
@@ -30,27 +31,35 @@ def _expire(hub: HubService, clock: Clock, wall: Clock, heard: list[dict[str, An
     assert hub.tick(5)
 
 
+def _time_called_heads_up(hub: HubService, tables: FloorTables) -> int:
+    """Table t1's first hand folded round to two players, Time called on the one to act; its next seq."""
+    send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+    game = tables.game("t1")
+    assert game is not None and game.hand is not None
+    seq = 2
+    while len(game.hand.live) > 2:
+        send(hub, wire.SeatActed(table="t1", boot="b1", seq=seq, at=seq, seat=game.hand.to_act, action="fold"))
+        seq += 1
+    send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq, at=seq, button="time", seat=game.hand.to_act))
+    return seq + 1
+
+
 def test_a_hand_the_countdown_ends_is_counted_and_the_next_is_dealt(tmp_path: Path) -> None:
     store = EventStore(db(tmp_path))
     started_floor(store, 12, tables=2)
     clock, wall = Clock(100_000.0), Clock(5.0)
     hub, tables, heard = floor_hub(store, clock, wall)
     try:
-        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+        seq = _time_called_heads_up(hub, tables)
         game = tables.game("t1")
-        assert game is not None and game.hand is not None
-        seq = 2
-        while len(game.hand.live) > 2:  # folded round to two players
-            send(hub, wire.SeatActed(table="t1", boot="b1", seq=seq, at=seq, seat=game.hand.to_act, action="fold"))
-            seq += 1
-        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq, at=seq, button="time", seat=game.hand.to_act))
+        assert game is not None
         _expire(hub, clock, wall, heard)
         [end] = [e for e in heard if e["type"] == "hand_end"]
         assert end["hand"] == 1 and not game.in_hand and not hub.tables["t1"].hand_open
         assert tables.floor.in_hand("t1") is None  # counted: the winner's chips, the floor's stacks
         chips = {p.seat: p.chips for p in tables.floor.require().state.players.values() if p.table == 1}
         assert chips == {int(s): v for s, v in end["stacks"].items()}
-        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq + 1, at=seq + 1, button="new_hand", seat=None))
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq, at=seq, button="new_hand", seat=None))
         assert [e for e in heard if e["type"] == "hand_refused"] == [] and game.hand_no == 2 and game.in_hand
     finally:
         hub.stop()
@@ -135,14 +144,7 @@ def test_a_hand_the_countdown_ends_on_a_full_disk_is_counted_once_the_store_writ
     clock, wall = Clock(100_000.0), Clock(5.0)
     hub, tables, heard = floor_hub(store, clock, wall)
     try:
-        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
-        game = tables.game("t1")
-        assert game is not None and game.hand is not None
-        seq = 2
-        while len(game.hand.live) > 2:
-            send(hub, wire.SeatActed(table="t1", boot="b1", seq=seq, at=seq, seat=game.hand.to_act, action="fold"))
-            seq += 1
-        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=seq, at=seq, button="time", seat=game.hand.to_act))
+        _time_called_heads_up(hub, tables)
         store.full = True
         _expire(hub, clock, wall, heard)
         assert [e for e in heard if e["type"] == "hand_end"] == []  # not said: the floor could not count it
