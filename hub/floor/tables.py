@@ -115,6 +115,16 @@ class FloorTables:
         seat = self.tables.get(table)
         return seat.game if seat is not None else None
 
+    def seated(self, table: str) -> dict[int, str]:
+        """Seat -> the player the floor seats there now (none at a table it does not have): whose seat is away,
+        the names in a hand's history (`hub.history.recorder`)."""
+        tournament = self.floor.tournament
+        try:
+            tb = tournament.state.tables.get(table_number(table)) if tournament is not None else None
+        except TournamentError:
+            return {}
+        return dict(tb.seats) if tb is not None else {}
+
     def timed(self) -> list[tuple[str, TableGame]]:
         """The games where a Time countdown runs (`TableGame.timing`): the only ones the clock can change.
         Those whose countdown started (a game rebuilt from the store starts its own again as it replays),
@@ -201,7 +211,7 @@ class FloorTables:
         elif isinstance(event, wire.DealerPressed):
             out = game.dealer(event.button, event.seat, now)
             if event.seat is not None and event.button == "away":
-                state.away[event.seat] = self._seated(table).get(event.seat, "")
+                state.away[event.seat] = self.seated(table).get(event.seat, "")
             elif event.seat is not None and event.button == "back":
                 state.away.pop(event.seat, None)
         elif isinstance(event, wire.FaultSeen):
@@ -400,7 +410,7 @@ class FloorTables:
                 positions = _dealt_again(state.positions, players)
             else:
                 positions = next_positions(state.positions, players, self.seats)
-            seated = self._seated(table)
+            seated = self.seated(table)
             state.away = {seat: name for seat, name in state.away.items() if seated.get(seat) == name}
             with self.store.atomic():
                 level = floor.hand_started(table, hand_no, now, button=positions.button,
@@ -423,15 +433,6 @@ class FloorTables:
         state.positions, state.misdealt = positions, False
         game.away = set(state.away)
         return self._after(table, state, game.deal_hand(hand_no, setup, positions, now, dead=dead), now)
-
-    def _seated(self, table: str) -> dict[int, str]:
-        """Seat -> the player the floor seats there now (none at a table it does not have)."""
-        tournament = self.floor.tournament
-        try:
-            tb = tournament.state.tables.get(table_number(table)) if tournament is not None else None
-        except TournamentError:
-            return {}
-        return dict(tb.seats) if tb is not None else {}
 
     def _dealt_dead(self, table: str) -> dict[int, str]:
         """Seat -> article of the seats the floor dealt dead in the table's hand: a player registered and
