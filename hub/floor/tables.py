@@ -43,9 +43,6 @@ class TableSeat:
     positions: Positions | None = None
     misdealt: bool = False  # a misdeal or a hand cancelled, bets returned: redealt, same button and blinds
     moves: list[MoveInstruction] = field(default_factory=list)
-    # seat -> the player there when the dealer pressed "away": his seat stays away from hand to hand (kept in
-    # the hand's context for a rebuilt hub), not the seat of whoever sits there after him
-    away: dict[int, str] = field(default_factory=dict)
 
 
 class FloorTables:
@@ -209,11 +206,9 @@ class FloorTables:
         elif isinstance(event, wire.SeatActed):
             out = game.action(event.seat, event.action, event.to)
         elif isinstance(event, wire.DealerPressed):
-            out = game.dealer(event.button, event.seat, now)
-            if event.seat is not None and event.button == "away":
-                state.away[event.seat] = self.seated(table).get(event.seat, "")
-            elif event.seat is not None and event.button == "back":
-                state.away.pop(event.seat, None)
+            # an "away" is the seated player's (`TableGame.away`): not the seat of whoever sits there after him
+            who = self.seated(table).get(event.seat, "") if event.button == "away" and event.seat is not None else ""
+            out = game.dealer(event.button, event.seat, now, who=who)
         elif isinstance(event, wire.FaultSeen):
             out = game.fault(event)
         else:
@@ -411,19 +406,22 @@ class FloorTables:
             else:
                 positions = next_positions(state.positions, players, self.seats)
             seated = self.seated(table)
-            state.away = {seat: name for seat, name in state.away.items() if seated.get(seat) == name}
+            # a seat away stays away for the player who left it (kept in the hand's context for a rebuilt hub)
+            away = {s: name for s, name in game.away.items() if seated.get(s) == name} if game is not None else {}
             with self.store.atomic():
                 level = floor.hand_started(table, hand_no, now, button=positions.button,
                                            big_blind=positions.big_blind, as_of=pressed)
                 dead = self._dealt_dead(table)
                 self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row, dead,
-                                                                 away=state.away))
+                                                                 away=away))
         except (TournamentError, ValueError) as err:
             return Output([wire.hub_event(table, "hand_refused", hand=hand_no, reason=str(err))])
-        return self._deal(table, state, hand_no, players, positions, level, now, dead)
+        return self._deal(table, state, hand_no, players, positions, level, now, dead, away)
 
     def _deal(self, table: str, state: TableSeat, hand_no: int, players: dict[int, int],
-              positions: Positions, level: HandLevel, now: float, dead: dict[int, str]) -> Output:
+              positions: Positions, level: HandLevel, now: float, dead: dict[int, str],
+              away: dict[int, str]) -> Output:
+        """`away`: the seats away in this hand, as its context stores them (`TableGame.away`)."""
         setup = TableSetup(players=players, button=positions.button, level=level,
                            ruleset=self.floor.require().state.policy.ruleset, seats=self.seats,
                            decks=self.decks or wire.table_deck_ids(table))
@@ -431,7 +429,7 @@ class FloorTables:
         if game is None:
             game = state.game = TableGame(table, setup, on_countdown=self._countdown_started)
         state.positions, state.misdealt = positions, False
-        game.away = set(state.away)
+        game.away = away
         return self._after(table, state, game.deal_hand(hand_no, setup, positions, now, dead=dead), now)
 
     def _dealt_dead(self, table: str) -> dict[int, str]:
@@ -460,8 +458,8 @@ class FloorTables:
         ctx = self.store.get_config(_CONTEXT + table)
         hand_no, players, positions, level, dead = _from_context(ctx)
         away = ctx.get("away") if isinstance(ctx, dict) else None  # stored before away seats were kept: none
-        state.away = {int(s): str(n) for s, n in away.items()} if isinstance(away, dict) else {}
-        return self._deal(table, state, hand_no, players, positions, level, now, dead)
+        return self._deal(table, state, hand_no, players, positions, level, now, dead,
+                          away={int(s): str(n) for s, n in away.items()} if isinstance(away, dict) else {})
 
     def _after(self, table: str, state: TableSeat, out: Output, now: float) -> Output:
         """A hand that ended goes to the floor (once: a replay finds it already counted)."""

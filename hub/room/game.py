@@ -57,7 +57,9 @@ class TableGame:
         self.ruleset = setup.ruleset
         self.level = setup.level
         self.stacks: dict[int, int] = {s: v for s, v in setup.players.items() if v > 0}
-        self.away: set[int] = set()
+        # seat -> the player there when the dealer pressed "away" ("" where the game is not told who sits: a
+        # cash table's): his seat stays away from hand to hand, told to the table in each hand's context
+        self.away: dict[int, str] = {}
         self.hand_no = 0
         self.hand: Hand | None = None
         self.positions: Positions | None = None
@@ -137,7 +139,7 @@ class TableGame:
             hole_cards=game.hole_cards, discards=game.discards,
             excluded_ranks=sorted(game.excluded_ranks),  # the four short-deck ranks (validated by the wire)
             small_blind=positions.small_blind, deck=self.decks[0], table_decks=list(self.decks),
-            away=sorted((self.away | set(dealt_dead)) & set(players)), table_seats=self.setup.seats,
+            away=sorted((set(self.away) | set(dealt_dead)) & set(players)), table_seats=self.setup.seats,
             deadline=str(rulings.deadline(self.ruleset)), dealer=self.setup.dealer(positions.button))
         out.commands.append(self._context)
         for seat, article in sorted(dealt_dead.items()):
@@ -223,16 +225,17 @@ class TableGame:
                                        reason="waiting for the TD's decision", message=refusals.message("td_wait"))])
         return self._act(seat, action, to, via="panel")
 
-    def dealer(self, button: str, seat: int | None, now: float) -> Output:
+    def dealer(self, button: str, seat: int | None, now: float, *, who: str = "") -> Output:
+        """A dealer's press; `who`: the player seated at `seat` (the floor's), whose seat an "away" is."""
         if button == "new_hand":
             return self.new_hand(now)
         if seat is None:
             return Output([self._event("dealer_refused", button=button, reason="no seat given")])
         if button == "away":
-            self.away.add(seat)
+            self.away[seat] = who
             return Output([self._event("seat", seat=seat, state="away")]).extend(self._left_the_table(seat))
         if button == "back":
-            self.away.discard(seat)
+            self.away.pop(seat, None)
             return Output([self._event("seat", seat=seat, state="back")])
         return self._call_time(seat, now)
 
