@@ -331,11 +331,12 @@ class HubService(StoreFirst, ServiceLoop):
             return
         tables, self._resend_due = self._resend_due, set()
         games = self._games()
-        if any((g := games.get(t)) is not None and g.timing for t in tables):
+        timed = sorted((t, g) for t in tables if (g := games.get(t)) is not None and g.timing)
+        if timed:
             # A countdown's time left is counted from the game's last tick: a hub rebuilt from its store had
             # none since the Time call it replayed, and told the table the whole time again
-            self._tick_games()
-            games = self._games()
+            self._tick_timed(timed, self._clock.now(), self._wall())
+            games = self._games()  # a game the store could not follow is rebuilt: another one now
         for table in sorted(tables):
             game = games.get(table)
             if game is None:
@@ -444,6 +445,7 @@ class HubService(StoreFirst, ServiceLoop):
         return games
 
     def _tick_games(self) -> None:
+        """The clock's turn: the floor's (levels, breaks...), then every game where a Time countdown runs."""
         now, wall = self._clock.now(), self._wall()
         if self.floor_tables is not None:
             try:
@@ -456,20 +458,22 @@ class HubService(StoreFirst, ServiceLoop):
                 self._floor_store_error = str(err)
             except Exception:
                 log.exception("hub: the tournament floor failed on the clock")
-        # The floor's games count in the wall's time, as it plays them (`FloorTables.receive`, the tournament's
-        # clock); this hub's own in its monotonic clock's (`_play`): a countdown is judged on the clock it began on
-        timed = [(t, g, now) for t, g in self._own_timed()]
+        self._tick_timed(self._timed_games(), now, wall)
+
+    def _tick_timed(self, timed: list[tuple[str, TableGame]], now: float, wall: float) -> None:
+        """Each game's clock (`TableGame.tick`): a countdown that ran out is ruled, and told to the table."""
         floor = self.floor_tables
-        if floor is not None:
-            timed += [(t, g, wall) for t, g in floor.timed()]
-        for table, game, at in timed:
+        for table, game in timed:
             try:
-                if floor is not None and floor.game(table) is game:  # a hand it ends is the floor's to count
+                # The floor's games count in the wall's time, as it plays them (`FloorTables.receive`, the
+                # tournament's clock); this hub's own in its monotonic clock's (`_play`): a countdown is judged on
+                # the clock it began on. A hand one ends at a floor's table is the floor's to count
+                if floor is not None and floor.game(table) is game:
                     with self.floor_lock:
-                        out = floor.tick(table, at)
+                        out = floor.tick(table, wall)
                     self._time_store_error = None
                 else:
-                    out = game.tick(at)
+                    out = game.tick(now)
                 view = self._view(table)
                 view.hand, view.hand_open = game.hand_no, game.in_hand
                 self._emit(view, out)
