@@ -34,6 +34,8 @@ RULES: dict[str, set[str]] = {
     "hub/edge/mqtt5.py": IO_LIBS | {"time", "asyncio", "ssl", "hub", "tablewire"},  # packets: bytes in, bytes out
     "hub/edge/link.py": {"paho"},  # the hub's own MQTT client: paho stays the tables' and the tools'
     "hub/edge/routes.py": IO_LIBS | {"time", "asyncio", "ssl"},  # the link's routing: topics in, handlers out
+    # the service's clock: the countdowns judged on the clocks it is given (tests set them), never on `time`
+    "hub/edge/service_clock.py": (IO_LIBS - {"threading"}) | {"time", "asyncio", "ssl"},
     "table_agent/panel_setup.py": {"serial", "paho", "smartcard", "sqlite3", "hub"},  # pins and I2C only
 }
 PRODUCTION = ("tablewire", "firmware_bridge", "table_agent", "hub", "hw")

@@ -9,9 +9,10 @@ and counted (`stats.malformed`), never a crash; one too big is dropped unread (`
 one of a table the room does not have is dropped (`stats.unknown_table`). With a store, an event is
 acknowledged only once stored (`hub.edge.service_store`): a store that cannot write holds the events
 back, stops every acknowledgement, says so (`health`, retained on `hub/health`) and tries again on the
-clock. Listeners (the demo's terminal view, `--json` output, later the dashboard) are called on the
-consumer thread with every hub event. With a `shard`, the service is one worker of several and serves
-only its tables (`hub.edge.shard`).
+clock. The clock's turn (the floor's, the Time countdowns) is `hub.edge.service_clock`'s. Listeners
+(the demo's terminal view, `--json` output, later the dashboard) are called on the consumer thread with
+every hub event. With a `shard`, the service is one worker of several and serves only its tables
+(`hub.edge.shard`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Collection
 
+from hub.edge.service_clock import GameClock
 from hub.edge.service_loop import (
     MAX_BACKLOG,
     STATE_WINDOW,
@@ -39,7 +41,7 @@ from hub.edge.service_loop import (
 from hub.edge.service_store import ERROR_CHARS, HubStats, Publisher, StoreFirst, Turn
 from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of, subscriptions
 from hub.floor.commands import CommandResult
-from hub.floor.store import JSON, StoreError
+from hub.floor.store import JSON
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
 from hub.room.tables import HubEvent, TableView, public
@@ -57,7 +59,7 @@ MAX_TABLE_PAYLOAD = 16 * 1024
 _JSON = json.JSONEncoder(separators=(",", ":"))
 
 
-class HubService(StoreFirst, ServiceLoop):
+class HubService(StoreFirst, GameClock, ServiceLoop):
     def __init__(self, *, link: Link, clock: Clock | None = None, tick: float = 0.2,
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
                  shard: Shard | None = None, tables: Callable[[str], bool] | None = None,
@@ -92,7 +94,7 @@ class HubService(StoreFirst, ServiceLoop):
         super().__init__(link, tick=tick, state_window=state_window, max_backlog=max_backlog)
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
-        self._countdowns: dict[str, None] = {}  # own games where a Time countdown started (`_timed_games`)
+        self._countdowns: dict[str, None] = {}  # own games where a Time countdown started (`hub.edge.service_clock`)
         self.commands_sent: dict[str, int] = {}
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
@@ -331,11 +333,7 @@ class HubService(StoreFirst, ServiceLoop):
             return
         tables, self._resend_due = self._resend_due, set()
         games = self._games()
-        timed = sorted((t, g) for t in tables if (g := games.get(t)) is not None and g.timing)
-        if timed:
-            # A countdown's time left is counted from the game's last tick: a hub rebuilt from its store had
-            # none since the Time call it replayed, and told the table the whole time again
-            self._tick_timed(timed, self._clock.now(), self._wall())
+        if self._tick_resent(tables, games):
             games = self._games()  # a game the store could not follow is rebuilt: another one now
         for table in sorted(tables):
             game = games.get(table)
@@ -427,62 +425,6 @@ class HubService(StoreFirst, ServiceLoop):
         if self.floor_tables is not None:
             games.update({t: g for t in self.floor_tables.tables if (g := self.floor_tables.game(t))})
         return games
-
-    def _timed_games(self) -> list[tuple[str, TableGame]]:
-        """The games where a Time countdown runs (`TableGame.timing`), as `_games` would give them: the only
-        ones the clock can change. Asked of the games whose countdown started, not of every table."""
-        return self._own_timed() + (self.floor_tables.timed() if self.floor_tables is not None else [])
-
-    def _own_timed(self) -> list[tuple[str, TableGame]]:
-        floor = self.floor_tables
-        games = []
-        for table in list(self._countdowns):
-            game = self.games.get(table)
-            if game is None or not game.timing:
-                del self._countdowns[table]
-            elif floor is None or floor.game(table) is None:
-                games.append((table, game))
-        return games
-
-    def _tick_games(self) -> None:
-        """The clock's turn: the floor's (levels, breaks...), then every game where a Time countdown runs."""
-        now, wall = self._clock.now(), self._wall()
-        if self.floor_tables is not None:
-            try:
-                with self.floor_lock:
-                    self.floor_tables.floor.pump(wall)
-                self._floor_store_error = None
-            except StoreError as err:  # the clock's records wait; a TD's cancel or decision is held by the floor
-                if self._floor_store_error is None:
-                    log.warning("hub: the tournament floor cannot store its clock until the store writes: %s", err)
-                self._floor_store_error = str(err)
-            except Exception:
-                log.exception("hub: the tournament floor failed on the clock")
-        self._tick_timed(self._timed_games(), now, wall)
-
-    def _tick_timed(self, timed: list[tuple[str, TableGame]], now: float, wall: float) -> None:
-        """Each game's clock (`TableGame.tick`): a countdown that ran out is ruled, and told to the table."""
-        floor = self.floor_tables
-        for table, game in timed:
-            try:
-                # The floor's games count in the wall's time, as it plays them (`FloorTables.receive`, the
-                # tournament's clock); this hub's own in its monotonic clock's (`_play`): a countdown is judged on
-                # the clock it began on. A hand one ends at a floor's table is the floor's to count
-                if floor is not None and floor.game(table) is game:
-                    with self.floor_lock:
-                        out = floor.tick(table, wall)
-                    self._time_store_error = None
-                else:
-                    out = game.tick(now)
-                view = self._view(table)
-                view.hand, view.hand_open = game.hand_no, game.in_hand
-                self._emit(view, out)
-            except StoreError as err:  # the game as stored, its countdown running: the next tick tries again
-                if self._time_store_error != str(err):
-                    log.warning("hub: table %s: a Time run out waits for the store: %s", table, err)
-                self._time_store_error = str(err)
-            except Exception:
-                log.exception("hub: table %s failed on the clock", table)
 
     def _malformed(self, why: str) -> None:
         self.stats.malformed += 1
