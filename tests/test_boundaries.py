@@ -29,6 +29,7 @@ RULES: dict[str, set[str]] = {
     "hub/rulings": IO_LIBS | {"time"},
     "hub/tournament": IO_LIBS | {"time"},
     "hub/room/tables.py": IO_LIBS | {"time"},
+    "hub/room/table_time.py": IO_LIBS | {"time"},  # Time at a table counts on the clock it is given
     "hub/history/hand_record.py": IO_LIBS | {"time"},  # a hand's record: events in, a dict out
     "hub/history/phh_text.py": IO_LIBS | {"time"},
     "hub/edge/mqtt5.py": IO_LIBS | {"time", "asyncio", "ssl", "hub", "tablewire"},  # packets: bytes in, bytes out
