@@ -40,14 +40,15 @@ _BURST = 500
 # tournament hub's first messages of a long backlog are not acknowledged only with its last (each burst
 # is one transaction and one fsync: 20 ms keeps that under a few percent of a backlog's work)
 _BURST_SECONDS = 0.02
-# Group commit's gathering (`gather`, a store's hub): a turn of a hub with a store pays a BEGIN, a COMMIT
-# and an fsync whatever it holds (~0.35 ms of CPU with its acknowledgements on the 2-core machine). While
-# the room is busy (the last drain began less than `_GATHER_WHILE` ago), the drain after the first
-# message waits `GATHER_SECONDS` for the next ones to join its turn: each acknowledgement and hub event
-# out that much later, the turns' cost shared by more events (PostgreSQL's `commit_delay`). A quiet room
-# is drained at once. docs/scale-out.md, "The turn gathers" (issue 35).
-GATHER_SECONDS = 0.002
-_GATHER_WHILE = 0.01
+# Group commit's gathering (`gather`, a hub with a store): a turn of a hub with a store pays a BEGIN, a
+# COMMIT and an fsync whatever it holds (~0.35 ms of CPU with its acknowledgements on the 2-core machine).
+# While the room is busy (a message comes less than `_GATHER_WHILE` after the last drain began), the drain
+# waits `GATHER_SECONDS` for the next messages to join its turn: each acknowledgement and hub event goes
+# out up to that much later (a screen's frame is 16 ms), the turn's cost is shared by more events
+# (PostgreSQL's `commit_delay`). A quiet room is drained at once; a backlog never waits (the next burst
+# follows at once). docs/scale-out.md, "The turn gathers" (issue 35).
+GATHER_SECONDS = 0.005
+_GATHER_WHILE = 0.02
 # Past this many messages waiting, the link stops reading the broker until half are applied (a link
 # that can: HubLink): a flood waits at the broker and in the tables' outboxes, not in the hub's memory
 MAX_BACKLOG = 20_000
