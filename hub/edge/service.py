@@ -25,6 +25,7 @@ from collections.abc import Callable, Collection
 
 from hub.edge.service_clock import GameClock
 from hub.edge.service_loop import (
+    GATHER_SECONDS,
     MAX_BACKLOG,
     STATE_WINDOW,
     AckRead,
@@ -91,7 +92,8 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
         # the floor is single-threaded: the dashboard holds this too; the hub, a whole turn (`_open_turn`)
         self.floor_lock = threading.RLock()
         self._clock = clock or MonotonicClock()
-        super().__init__(link, tick=tick, state_window=state_window, max_backlog=max_backlog)
+        super().__init__(link, tick=tick, state_window=state_window, max_backlog=max_backlog,
+                         gather=GATHER_SECONDS if floor_tables is not None else 0.0)
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
         self._countdowns: dict[str, None] = {}  # own games where a Time countdown started (`hub.edge.service_clock`)
