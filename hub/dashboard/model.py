@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from hub.room.game import TableGame
+from hub.room.table_time import TIME_REQUEST
 from hub.room.tables import TableView, face_down, public
 
 JSONDict = dict[str, Any]
@@ -94,7 +95,8 @@ def capture(view: TableView, game: TableGame | None,
         snap["to_act"] = hand.to_act
         snap["pot"] = hand.pot
         snap["button"] = hand.positions.button
-    snap["pending_td"] = len(game.pending_td)
+    # the decisions that stop play (a Time request does not: the player may act while the TD comes)
+    snap["pending_td"] = len(game.pending_td) - sum(1 for e in game.pending_td if e.get("kind") == TIME_REQUEST)
     return snap
 
 
@@ -150,9 +152,11 @@ def viewer_event(event: Mapping[str, Any]) -> JSONDict:
 
 
 HAND_OVER = {"fr": "donne terminée : plus rien à décider", "en": "the hand is over: nothing left to decide"}
+LAPSED = {"fr": "demande de Time caduque : le joueur a agi", "en": "Time request lapsed: the player acted"}
 _REASONS_FR = {  # the hub's reasons (`hub.room.game.TableGame.decide`), in French for the TD
     "no decision pending for the TD in this hand": "aucune décision en attente dans cette donne",
     "the ruling offered": "la décision proposait",
+    "the rulebook lets no official call Time": "le règlement ne permet à aucun officiel de demander le Time",
 }
 
 
@@ -254,8 +258,9 @@ class RoomModel:
         return fault
 
     def retire(self, event: Mapping[str, Any]) -> list[Fault]:
-        """The td_decisions this hub event makes moot: its hand is over (or a later one started), or the
-        hub refused the TD's choice (`decision_refused`). Returns the faults it changed."""
+        """The td_decisions this hub event makes moot: its hand is over (or a later one started), the
+        player a Time request was on acted (`time_request_lapsed`), or the hub refused the TD's choice
+        (`decision_refused`). Returns the faults it changed."""
         kind, table = event.get("type"), str(event.get("table", ""))
         hand = event.get("hand") if isinstance(event.get("hand"), int) else None
         changed: list[Fault] = []
@@ -267,6 +272,11 @@ class RoomModel:
             if refused is not None:
                 refused.refused = refusal(str(event.get("reason", "")))
                 changed.append(refused)
+        elif kind == "time_request_lapsed":  # the player acted: the TD has no Time request left to decide
+            for fault in self.faults.values():
+                if fault.table == table and fault.hand == hand and fault.kind == TIME_REQUEST and fault.needs_decision:
+                    fault.refused = dict(LAPSED)
+                    changed.append(fault)
         elif kind in ("hand_end", "hand_start") and hand is not None:
             over = hand + 1 if kind == "hand_end" else hand  # hands before this one are over
             for fault in self.faults.values():

@@ -269,7 +269,7 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
         table's straight to its game."""
         game = self.games.get(item.table)
         if game is not None:
-            out = game.decide(item.kind, item.option, item.by)
+            out = game.decide(item.kind, item.option, item.by, self._clock.now())  # its own games count on it
         elif self.floor_tables is not None:
             with self.floor_lock:
                 out = self.floor_tables.decide(item.table, item.kind, item.option, item.by, self._wall())

@@ -245,10 +245,12 @@ class FloorTables:
                 return game.decide(kind, option, by)  # refused, in words
             return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option,
                                           reason="no hand in progress")])
+        # `at`: when he decided, so a rebuilt hub counts a Time he granted from then (cpt87 4.5), not from the replay
         return self._store_first(table, state, _DECIDED + table, lambda: [
             *self._decisions(table, game.hand_no),
-            {"hand": game.hand_no, "row": self.store.last_table_row(), "kind": kind, "option": option, "by": by}],
-            lambda: game.decide(kind, option, by), now)
+            {"hand": game.hand_no, "row": self.store.last_table_row(), "kind": kind, "option": option, "by": by,
+             "at": now}],
+            lambda: game.decide(kind, option, by, now), now)
 
     def _store_first(self, table: str, state: TableSeat, key: str, mark: Callable[[], JSON],
                      play: Callable[[], Output], now: float) -> Output:
@@ -347,8 +349,10 @@ class FloorTables:
             if not isinstance(mark, dict) or not isinstance(row, int) or row >= before_row:
                 break
             self._redecided[key] = self._redecided.get(key, 0) + 1
+            at = mark.get("at")  # stored before decisions kept their time: the replay's
+            when = float(at) if isinstance(at, int | float) and not isinstance(at, bool) else now
             self._collected(self._after(table, state, game.decide(str(mark.get("kind")), str(mark.get("option")),
-                                                                  str(mark.get("by", "TD"))), now))
+                                                                  str(mark.get("by", "TD")), when), when))
 
     def _recancel(self, table: str, before_row: int, now: float) -> None:
         """Replaying: the TD's cancel of the table's hand, at its place among the table's facts."""

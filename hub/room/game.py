@@ -21,7 +21,7 @@ from hub.room.hand_cancel import KIND as CANCEL_KIND
 from hub.room.hand_cancel import cancel_ruling
 from hub.room.shared_pot import void_stacks
 from hub.room.table_setup import Event, Output, TableSetup
-from hub.room.table_time import TableTime
+from hub.room.table_time import GRANT, TIME_REQUEST, TableTime
 from hub.rules import (
     ActionRecord,
     ActionStatus,
@@ -259,10 +259,12 @@ class TableGame(TableTime):
     def can_decide(self, kind: str, option: str) -> bool:
         """`decide(kind, option)` would be carried out (not refused)."""
         pending = self._pending(kind, option) if self.in_hand else None
-        return pending is not None and option in pending["ruling"].get("options", [])
+        return pending is not None and option in pending["ruling"].get("options", []) and (
+            option != GRANT or pending.get("kind") != TIME_REQUEST or self._can_grant(pending))
 
-    def decide(self, kind: str, option: str, by: str) -> Output:
-        """The TD settled a `td_decision` (on the dashboard): the chosen decision is applied as a ruling."""
+    def decide(self, kind: str, option: str, by: str, now: float | None = None) -> Output:
+        """The TD settled a `td_decision` (on the dashboard): the chosen decision is applied as a ruling.
+        `now`: the hub's clock when he decided (a Time he grants counts from then; None: the last tick)."""
         pending = self._pending(kind, option) if self.in_hand else None
         if pending is None:
             return Output([self._event("decision_refused", kind=kind, option=option,
@@ -271,6 +273,11 @@ class TableGame(TableTime):
         if option not in offered:
             return Output([self._event("decision_refused", kind=kind, option=option,
                                        reason=f"the ruling offered {', '.join(offered)}")])
+        if pending.get("kind") == TIME_REQUEST:
+            if not self.can_decide(kind, option):
+                return Output([self._event("decision_refused", kind=kind, option=option,
+                                           reason="the rulebook lets no official call Time")])
+            return self._decide_time(pending, option, by, self._now if now is None else now)
         self.pending_td.remove(pending)
         self._time_ends_with_td()
         kind = str(pending["kind"])
@@ -377,6 +384,7 @@ class TableGame(TableTime):
         out.extend(self._showdown_if_due())
         if hand.result is not None:
             return out
+        out.extend(self._time_request_lapsed())
         call = hand.time_call
         legal = hand.legal() if hand.round_open and hand.to_act is not None else None
         to_call = legal.call_amount if legal is not None else 0

@@ -1,12 +1,16 @@
-"""Time at one table (hub, one table's game): a player's Time call, its countdown on the hub's clock, and
-the TD's wait that holds both.
+"""Time at one table (hub, one table's game): a player's Time call, its countdown on the hub's clock, the
+Time request a rulebook leaves to the TD, and the TD's wait that holds play.
 
 The dealer's "time" press calls Time on the player to act: the engine counts the countdown
 (`hub.rules.timecall`, cdc 10.13) and the hub's clock asks the game (`tick`) until it runs out (his hand
-dead, carried out at the table too) or he acts. While a fault of the hand waits for the TD (`waiting_td`),
-play at the table stops: no action, no Time, and a countdown under way does not run out; the TD's ruling
-ends it. A part of `hub.room.game.TableGame`, which owns the state named below. Pure: the hub's clock is
-given to `tick` and to the call.
+dead, carried out at the table too) or he acts. Under a rulebook where the TD grants Time (cpt87 4.5,
+`time_needs_td`) the press is a Time request left to him (`TIME_REQUEST`, among `pending_td`) that does
+not stop play: the player may still act, and if he does (or the hand ends) the request lapses. The TD
+grants it (`decide`: the countdown starts then, as a Time called by an official) or refuses it (said,
+nothing else). While a fault of the hand waits for the TD (`waiting_td`), play at the table stops: no
+action, no Time, and a countdown under way does not run out; the TD's ruling ends it. A part of
+`hub.room.game.TableGame`, which owns the state named below. Pure: the hub's clock is given to `tick`,
+to the call and to the TD's grant.
 """
 
 from __future__ import annotations
@@ -15,12 +19,35 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from hub.room.table_setup import Event, Output
+from hub.room.table_setup import Event, Output, TableSetup
 from hub.rules import Hand, RulesError, refusals
 from hub.rules import Ruling as EngineRuling
 from hub.rules.rulesets import TimeCaller
 from hub.rules.timecall import TimeCall
 from tablewire import wire
+
+TIME_REQUEST = "time_request"  # the kind of a Time request left to the TD (cpt87 4.5), as its `fault` event says
+GRANT, REFUSE = "grant_time", "refuse_time"  # his two options (`hub.rules.timecall`)
+# what the TD and the dealer read of a Time request ({seat}: the player's seat), French then English
+WORDS = {
+    "asked": ("Time demandé sur le siège {seat} : le directeur de tournoi est appelé et décide ; le joueur "
+              "peut encore agir.",
+              "Time requested on seat {seat}: the tournament director is called and decides; the player may "
+              "still act."),
+    GRANT: ("Time accordé par le directeur de tournoi sur le siège {seat} : {think} secondes pour décider, "
+            "puis un décompte de {countdown} secondes.",
+            "Time granted by the tournament director on seat {seat}: {think} seconds to decide, then a "
+            "{countdown}-second countdown."),
+    REFUSE: ("Time refusé par le directeur de tournoi : le siège {seat} joue sans décompte.",
+             "Time refused by the tournament director: seat {seat} plays on without a countdown."),
+    "lapsed": ("Demande de Time caduque : le siège {seat} a agi (ou le tour d'enchères est fini).",
+               "Time request lapsed: seat {seat} acted (or the betting round is over)."),
+}
+
+
+def words(what: str, **fields: object) -> dict[str, str]:
+    fr, en = WORDS[what]
+    return {"fr": fr.format(**fields), "en": en.format(**fields)}
 
 
 class TableTime(ABC):
@@ -28,6 +55,7 @@ class TableTime(ABC):
 
     # the game's state Time reads and changes (set by `TableGame.__init__`)
     table: str
+    setup: TableSetup
     hand: Hand | None
     hand_no: int
     pending_td: list[Event]  # the faults of the hand left to the TD, not yet decided
@@ -54,8 +82,15 @@ class TableTime(ABC):
     @property
     def waiting_td(self) -> bool:
         """A fault of this hand is left to the TD and not yet decided: play at the table stops (no
-        action, no Time) until he does, from the dashboard or `tapis tournament`."""
-        return self.in_hand and any(e.get("hand") == self.hand_no for e in self.pending_td)
+        action, no Time) until he does, from the dashboard or `tapis tournament`. A Time request does
+        not stop it (cpt87 4.5: the player may act while the TD comes)."""
+        return self.in_hand and any(e.get("hand") == self.hand_no and e.get("kind") != TIME_REQUEST
+                                    for e in self.pending_td)
+
+    def _time_request(self) -> Event | None:
+        """The hand's Time request waiting for the TD, if any (one at a time)."""
+        return next((e for e in self.pending_td if e.get("hand") == self.hand_no and e.get("kind") == TIME_REQUEST),
+                    None)
 
     def tick(self, now: float) -> Output:
         """The hub's clock: a Time countdown that ran out. Nothing happens to a game that is not `timing`, nor
@@ -87,14 +122,68 @@ class TableTime(ABC):
             out.events.append(self._event("time_refused", seat=seat, reason=str(err), message=refusals.message(why)))
             return out
         if isinstance(called, TimeCall):
-            if self._on_countdown is not None:
-                self._on_countdown(self.table)
-            out.events.append(self._event("time", seat=seat, countdown_at=called.countdown_at,
-                                          expires_at=called.expires_at, article=called.article))
-        else:
-            out.events.append(self._event("ruling", seat=seat, decision=str(called.decision),
-                                          article=called.article, options=list(called.options)))
+            out.events.append(self._countdown(called))
+            return out.extend(self._after_engine())
+        return out.extend(self._request_time(seat, called))
+
+    def _countdown(self, called: TimeCall, **fields: Any) -> Event:
+        """A countdown started: its owner's clock told (it asks this game from now on), and said."""
+        if self._on_countdown is not None:
+            self._on_countdown(self.table)
+        return self._event("time", seat=called.seat, countdown_at=called.countdown_at, expires_at=called.expires_at,
+                           article=called.article, **fields)
+
+    def _request_time(self, seat: int, ruling: EngineRuling) -> Output:
+        """The rulebook leaves Time to the TD (cpt87 4.5): a request he decides, play going on meanwhile. A
+        second press while one waits (or while the Time he granted runs) is refused in words."""
+        hand = self.hand
+        assert hand is not None
+        if self._time_request() is not None or (hand.time_call is not None and hand.time_call.seat == seat):
+            why, reason = (("time_requested", "Time already requested, the TD is called")
+                           if self._time_request() is not None else ("time_running", "the Time granted runs"))
+            return Output([self._event("time_refused", seat=seat, reason=reason, message=refusals.message(why))])
+        asked = words("asked", seat=seat)
+        described = {"decision": str(ruling.decision), "article": ruling.article, "seat": seat, "cards": [],
+                     "options": list(ruling.options), "text": asked.get(self.setup.lang, asked["fr"])}
+        event = self._event("fault", kind=TIME_REQUEST, seat=seat, cards=[], ruling=described, message=asked)
+        self.pending_td.append(event)
+        return Output([event]).extend(self._after_engine())
+
+    def _decide_time(self, pending: Event, option: str, by: str, now: float) -> Output:
+        """The TD's answer to a Time request (`TableGame.decide`): granted, the countdown starts now as a Time
+        called by an official (cpt87: 30 s, then 10 counted down); refused, it is said and play goes on."""
+        self.pending_td.remove(pending)
+        seat, article = int(pending["seat"]), f"{pending['ruling']['article']} (TD)"
+        hand = self.hand
+        assert hand is not None
+        rules = hand.rules
+        said = words(option, seat=seat, think=f"{rules.think_seconds:g}", countdown=f"{rules.countdown_seconds:g}")
+        out = Output([self._event("ruling", seat=seat, kind=TIME_REQUEST, decision=option, article=article, by=by,
+                                  message=said)])
+        if option == GRANT:
+            self._now = max(self._now, now)
+            called = hand.call_time(seat, now, TimeCaller.OFFICIAL)  # `can_decide` checked he may
+            assert isinstance(called, TimeCall)
+            out.events.append(self._countdown(called, by=by))
         return out.extend(self._after_engine())
+
+    def _can_grant(self, pending: Event) -> bool:
+        """A Time request the TD may grant: the seat is still to act and the rulebook lets an official call
+        Time (a club's file could leave that out: refused in words rather than granted in vain)."""
+        hand = self.hand
+        return (hand is not None and hand.round_open and hand.to_act == pending.get("seat")
+                and TimeCaller.OFFICIAL in hand.rules.time_callers)
+
+    def _time_request_lapsed(self) -> Output:
+        """The player a Time request was on acted (or the round closed, his hand dead): the request lapses,
+        leaving the TD's list (the dashboard retires it on this event)."""
+        pending, hand = self._time_request(), self.hand
+        if pending is None or hand is None or (hand.round_open and hand.to_act == pending.get("seat")):
+            return Output()
+        self.pending_td.remove(pending)
+        seat = pending.get("seat")
+        return Output([self._event("time_request_lapsed", seat=seat, kind=TIME_REQUEST,
+                                   message=words("lapsed", seat=seat))])
 
     def _time_ends_with_td(self) -> None:
         """The TD decided the hand's last pending fault: a Time called before the table stopped for him ends

@@ -39,6 +39,10 @@ REFUSALS: Mapping[str, tuple[str, str]] = MappingProxyType({
                         "Time is called on the player whose turn it is."),
     "time_not_allowed": ("Le règlement ne permet pas à cette personne de demander le « Time ».",
                          "The rules do not let this person call Time."),
+    "time_requested": ("Le « Time » est déjà demandé : le directeur de tournoi est appelé et décide.",
+                       "Time has already been requested: the tournament director is called and decides."),
+    "time_running": ("Le « Time » accordé par le directeur de tournoi court déjà pour ce joueur.",
+                     "The Time the tournament director granted is already running for this player."),
     "refused": ("Action refusée par le moteur de règles.", "Action refused by the rules engine."),
 })
 

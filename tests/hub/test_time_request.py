@@ -1,0 +1,108 @@
+"""A Time request left to the TD (cpt87 4.5), at one table's game.
+
+« le « Time » peut être demandé, le directeur de tournoi est alors appelé et il décidera ou non d'accorder
+la demande [...] trente secondes pour prendre une décision [...] un décompte de dix secondes [...] sa main
+sera brûlée. » The dealer's press was published as a bare ruling: nothing pending for the TD, nothing to
+grant, so under cpt87 a Time could never run. Now the press is a request he decides, play going on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub.room.game import Output, TableGame, TableSetup
+from hub.rules import Level
+from tablewire import wire
+
+DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+
+def table(ruleset: str = "cpt87") -> tuple[TableGame, int]:
+    """Four players dealt, the first to act preflop: the game and his seat."""
+    game = TableGame("t1", TableSetup(players={s: 10_000 for s in (1, 2, 3, 4)}, button=1, level=Level(50, 100),
+                                      ruleset=ruleset, seats=4))
+    game.new_hand(0.0)
+    hand = game.hand
+    assert hand is not None
+    for i, face in enumerate(["As", "Kd", "Qh", "Jc", "Ah", "Ks", "Qd", "Jd"]):
+        game.card(wire.CardEvent(table="t1", boot="b", seq=i + 1, at=float(i), type="card_arrived",
+                                 zone=f"seat:{hand.seats[i % 4]}", uid=f"{DECK.index(face) + 1:08X}", card=face,
+                                 deck="A", order=i + 1))
+    assert hand.round_open and hand.to_act is not None
+    return game, hand.to_act
+
+
+def of(out: Output, kind: str) -> list[dict[str, Any]]:
+    return [e for e in out.events if e["type"] == kind]
+
+
+def betting(out: Output) -> wire.BettingCmd:
+    return [c for c in out.commands if isinstance(c, wire.BettingCmd)][-1]
+
+
+def test_a_press_is_a_request_the_td_decides_while_play_goes_on() -> None:
+    game, slow = table()
+    out = game.dealer("time", slow, 10.0)
+    [asked] = of(out, "fault")
+    assert (asked["kind"], asked["seat"], asked["ruling"]["article"]) == ("time_request", slow, "cpt87 4.5")
+    assert asked["ruling"]["decision"] == "td_decision"
+    assert asked["ruling"]["options"] == ["grant_time", "refuse_time"]
+    assert asked["message"]["fr"].startswith("Time demandé") and asked["message"]["en"].startswith("Time requested")
+    assert game.pending_td == [asked] and game.can_decide("", "grant_time")
+    assert not game.waiting_td and not betting(out).td_wait and not game.timing  # the table does not stop
+    again = game.dealer("time", slow, 11.0)
+    [refused] = of(again, "time_refused")
+    assert refused["message"]["fr"].startswith("Le « Time » est déjà demandé") and refused["message"]["en"]
+    assert len(game.pending_td) == 1 and of(again, "fault") == []
+    acted = game.action(slow, "call", None)
+    assert [e["status"] for e in of(acted, "action")] == ["accepted"]  # he may act while the TD comes
+    [lapsed] = of(acted, "time_request_lapsed")
+    assert lapsed["seat"] == slow and lapsed["message"]["fr"] and lapsed["message"]["en"]
+    assert game.pending_td == [] and not game.can_decide("", "grant_time")
+    [no] = of(game.decide("", "grant_time", "Ada", 20.0), "decision_refused")
+    assert no["reason"] == "no decision pending for the TD in this hand"
+
+
+def test_the_td_grants_and_the_countdown_runs_from_his_decision_to_a_dead_hand() -> None:
+    game, slow = table()
+    game.dealer("time", slow, 10.0)
+    out = game.decide("time_request", "grant_time", "Ada", 100.0)
+    [ruling] = of(out, "ruling")
+    assert (ruling["decision"], ruling["by"], ruling["article"]) == ("grant_time", "Ada", "cpt87 4.5 (TD)")
+    assert "30 secondes" in ruling["message"]["fr"] and "10-second" in ruling["message"]["en"]
+    [called] = of(out, "time")
+    assert (called["seat"], called["countdown_at"], called["expires_at"]) == (slow, 130.0, 140.0)
+    assert game.timing and game.pending_td == [] and not game.waiting_td
+    assert (betting(out).time_seat, betting(out).time_left) == (slow, 40.0)
+    assert of(game.tick(139.9), "fault") == []
+    [dead] = of(game.tick(140.0), "fault")
+    assert (dead["kind"], dead["seat"], dead["ruling"]["article"]) == ("time_expired", slow, "cpt87 4.5")
+    assert game.hand is not None and slow not in game.hand.live
+
+
+def test_the_td_refuses_and_it_is_said_nothing_else() -> None:
+    game, slow = table()
+    game.dealer("time", slow, 10.0)
+    out = game.decide("", "refuse_time", "Ada", 12.0)
+    [ruling] = of(out, "ruling")
+    assert (ruling["decision"], ruling["seat"]) == ("refuse_time", slow)
+    assert ruling["message"]["fr"].startswith("Time refusé") and ruling["message"]["en"].startswith("Time refused")
+    assert of(out, "time") == [] and not game.timing and game.pending_td == []
+    assert [c for c in out.commands if isinstance(c, wire.RulingCmd)] == []  # no seat lit at fault
+    assert of(game.tick(10_000.0), "fault") == [] and game.hand is not None and slow in game.hand.live
+    assert of(game.dealer("time", slow, 10_001.0), "fault") != []  # he may be asked again
+
+
+def test_a_press_while_the_granted_time_runs_is_refused() -> None:
+    game, slow = table()
+    game.dealer("time", slow, 10.0)
+    game.decide("", "grant_time", "Ada", 20.0)
+    [refused] = of(game.dealer("time", slow, 25.0), "time_refused")
+    assert refused["message"]["en"].startswith("The Time the tournament director granted")
+    assert game.hand is not None and game.hand.time_call is not None and game.hand.time_call.expires_at == 60.0
+
+
+def test_a_request_ends_with_its_hand() -> None:
+    game, slow = table()
+    game.dealer("time", slow, 10.0)
+    out = game.cancel("Ada")
+    assert of(out, "hand_end") and game.pending_td == []
