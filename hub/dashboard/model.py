@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from hub.room.game import TableGame
+from hub.room.table_rulings import refusal_in_french
 from hub.room.table_time import TIME_REQUEST
 from hub.room.tables import TableView, face_down, public
 
@@ -153,17 +154,9 @@ def viewer_event(event: Mapping[str, Any]) -> JSONDict:
 
 HAND_OVER = {"fr": "donne terminée : plus rien à décider", "en": "the hand is over: nothing left to decide"}
 LAPSED = {"fr": "demande de Time caduque : le joueur a agi", "en": "Time request lapsed: the player acted"}
-_REASONS_FR = {  # the hub's reasons (`hub.room.game.TableGame.decide`), in French for the TD
-    "no decision pending for the TD in this hand": "aucune décision en attente dans cette donne",
-    "the ruling offered": "la décision proposait",
-    "the rulebook lets no official call Time": "le règlement ne permet à aucun officiel de demander le Time",
-}
-
-
 def refusal(reason: str) -> dict[str, str]:
     """A `decision_refused` reason in French and English, as the page shows it."""
-    french = next((reason.replace(en, fr, 1) for en, fr in _REASONS_FR.items() if reason.startswith(en)), reason)
-    return {"fr": f"refusée par le hub : {french}", "en": f"refused by the hub: {reason}"}
+    return {"fr": f"refusée par le hub : {refusal_in_french(reason)}", "en": f"refused by the hub: {reason}"}
 
 
 @dataclass

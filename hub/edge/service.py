@@ -45,6 +45,7 @@ from hub.floor.commands import CommandResult
 from hub.floor.store import JSON
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
+from hub.room.table_rulings import refusal_in_french
 from hub.room.tables import HubEvent, TableView, public
 from hub.tournament.errors import FloorError, table_label
 from hw.ports import Clock, MonotonicClock
@@ -301,7 +302,8 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
         for event in out.events:
             if event["type"] == "decision_refused":
                 reason = str(event.get("reason", ""))
-                raise FloorError(f"décision refusée par le hub ({reason}) / decision refused by the hub: {reason}")
+                raise FloorError(f"décision refusée par le hub : {refusal_in_french(reason)} / decision refused by the "
+                                 f"hub: {reason}")
         return {}
 
     def _emit_played(self, table: str, out: Output) -> None:

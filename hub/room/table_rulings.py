@@ -7,6 +7,7 @@ into a ruling the decision a TD settles among those left to him. Pure: `hub.room
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +29,25 @@ VOID = {
     rulings.Decision.HAND_CANCELLED_BETS_RETURNED: "cancelled",
     rulings.Decision.HAND_CANCELLED_POT_SPLIT: "cancelled",
 }
+
+
+# the hub's reasons for refusing a TD's decision (`TableGame.decide`, `FloorTables.decide`), in French for him
+_REFUSED_FR = (
+    (re.compile(r"^no decision pending for the TD in this hand"), "aucune décision en attente dans cette donne"),
+    (re.compile(r"^the ruling offered"), "la décision proposait"),
+    (re.compile(r"^the rulebook lets no official call Time"),
+     "le règlement ne permet à aucun officiel de demander le Time"),
+    (re.compile(r"^hand (\d+) is over"), r"la donne \1 est terminée"),
+    (re.compile(r"^no hand in progress"), "aucune donne en cours"),
+)
+
+
+def refusal_in_french(reason: str) -> str:
+    """A `decision_refused` reason in French (the options it names stay as they are)."""
+    for english, french in _REFUSED_FR:
+        if english.match(reason):
+            return english.sub(french, reason, count=1)
+    return reason
 
 
 def situation(hand: Hand, ruleset: str, actions: Sequence[str], fault: FaultDetected) -> rulings.Situation:

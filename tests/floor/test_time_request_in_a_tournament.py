@@ -107,7 +107,9 @@ def test_a_request_left_pending_is_still_pending_after_a_restart_and_lapses_when
         [lapsed] = _of(heard, "time_request_lapsed")
         assert lapsed["seat"] == slow and game.pending_td == []
         result = again.floor_command({"cmd": "decide", "table": "t1", "option": "grant_time", "kind": "", "by": "Ada"})
-        assert result is not None and not result.ok and "decision refused" in str(result.error)
+        assert result is not None and not result.ok  # in words, French then English
+        assert str(result.error).startswith("décision refusée par le hub : aucune décision en attente dans cette")
+        assert result.error_en == "decision refused by the hub: no decision pending for the TD in this hand"
     finally:
         again.stop()
         store.close()
