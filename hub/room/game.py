@@ -260,7 +260,7 @@ class TableGame(TableTime):
         """`decide(kind, option)` would be carried out (not refused)."""
         pending = self._pending(kind, option) if self.in_hand else None
         return pending is not None and option in pending["ruling"].get("options", []) and (
-            option != GRANT or pending.get("kind") != TIME_REQUEST or self._can_grant(pending))
+            option != GRANT or pending.get("kind") != TIME_REQUEST or self._cannot_grant(pending) is None)
 
     def decide(self, kind: str, option: str, by: str, now: float | None = None) -> Output:
         """The TD settled a `td_decision` (on the dashboard): the chosen decision is applied as a ruling.
@@ -274,9 +274,9 @@ class TableGame(TableTime):
             return Output([self._event("decision_refused", kind=kind, option=option,
                                        reason=f"the ruling offered {', '.join(offered)}")])
         if pending.get("kind") == TIME_REQUEST:
-            if not self.can_decide(kind, option):
-                return Output([self._event("decision_refused", kind=kind, option=option,
-                                           reason="the rulebook lets no official call Time")])
+            why = self._cannot_grant(pending) if option == GRANT else None
+            if why is not None:
+                return Output([self._event("decision_refused", kind=kind, option=option, reason=why)])
             return self._decide_time(pending, option, by, self._now if now is None else now)
         self.pending_td.remove(pending)
         self._time_ends_with_td()

@@ -37,6 +37,8 @@ _REFUSED_FR = (
     (re.compile(r"^the ruling offered"), "la décision proposait"),
     (re.compile(r"^the rulebook lets no official call Time"),
      "le règlement ne permet à aucun officiel de demander le Time"),
+    (re.compile(r"^play is stopped for another decision of the TD: that one first"),
+     "le jeu est arrêté pour une autre décision du DT : celle-ci d'abord"),
     (re.compile(r"^hand (\d+) is over"), r"la donne \1 est terminée"),
     (re.compile(r"^no hand in progress"), "aucune donne en cours"),
 )

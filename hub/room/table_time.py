@@ -167,12 +167,19 @@ class TableTime(ABC):
             out.events.append(self._countdown(called, by=by))
         return out.extend(self._after_engine())
 
-    def _can_grant(self, pending: Event) -> bool:
-        """A Time request the TD may grant: the seat is still to act and the rulebook lets an official call
-        Time (a club's file could leave that out: refused in words rather than granted in vain)."""
+    def _cannot_grant(self, pending: Event) -> str | None:
+        """Why the TD may not grant this Time request now (None: he may): play is stopped for another of his
+        decisions (a Time granted then would end with that ruling), or the rulebook lets no official call
+        Time (a club's file could leave that out: refused in words rather than granted in vain). The seat
+        is still to act: a request lapses as he acts."""
         hand = self.hand
-        return (hand is not None and hand.round_open and hand.to_act == pending.get("seat")
-                and TimeCaller.OFFICIAL in hand.rules.time_callers)
+        if hand is None or not hand.round_open or hand.to_act != pending.get("seat"):
+            return "no decision pending for the TD in this hand"
+        if self.waiting_td:
+            return "play is stopped for another decision of the TD: that one first"
+        if TimeCaller.OFFICIAL not in hand.rules.time_callers:
+            return "the rulebook lets no official call Time"
+        return None
 
     def _time_request_lapsed(self) -> Output:
         """The player a Time request was on acted (or the round closed, his hand dead): the request lapses,

@@ -108,7 +108,7 @@ def test_the_td_grants_time_on_the_dashboard_and_it_runs_out(room: TimeRoom) -> 
             assert fault["ruling"]["decision"] == "hand_dead" and fault["ruling"]["article"] == "cpt87 4.5", fault
             [called] = watcher.seen(lambda e, f=fault: e["type"] == "time" and e["table"] == f["table"]  # type: ignore[misc]
                                     and e["hand"] == f["hand"] and e["seat"] == f["seat"])
-            assert called["by"] == "td" and called["expires_at"] - called["countdown_at"] == 2.0, called
+            assert called["by"] == "td" and called["expires_at"] - called["countdown_at"] == pytest.approx(2.0), called
             [request] = [g for g in granted if (g["table"], g["hand"], g["seat"]) ==
                          (fault["table"], fault["hand"], fault["seat"])]
             assert request["ruling"]["article"] == "cpt87 4.5", request

@@ -106,3 +106,22 @@ def test_a_request_ends_with_its_hand() -> None:
     game.dealer("time", slow, 10.0)
     out = game.cancel("Ada")
     assert of(out, "hand_end") and game.pending_td == []
+
+
+def test_a_grant_waits_while_play_is_stopped_for_another_decision() -> None:
+    """A Time granted while the table waits for the TD on a fault would not run, then end with his ruling on
+    that fault: the grant is refused in words until that one is decided; the request stays."""
+    game, slow = table()
+    game.dealer("time", slow, 10.0)
+    boxed = game.fault(wire.FaultSeen(table="t1", boot="b", seq=99, at=11.0, hand=game.hand_no, kind="boxed_card",
+                                      seat=2, cards=["As"], details={"boxed_in_deal": 2, "during_deal": True}))
+    [fault] = of(boxed, "fault")
+    assert fault["ruling"]["decision"] == "td_decision" and game.waiting_td  # cpt87 6.3: the table stops
+    assert not game.can_decide("time_request", "grant_time")
+    [no] = of(game.decide("time_request", "grant_time", "Ada", 12.0), "decision_refused")
+    assert no["reason"].startswith("play is stopped for another decision of the TD")
+    assert [e["kind"] for e in game.pending_td] == ["time_request", "boxed_card"]
+    game.decide("boxed_card", "set_aside", "Ada", 13.0)
+    assert not game.waiting_td and game.can_decide("time_request", "grant_time")
+    [called] = of(game.decide("time_request", "grant_time", "Ada", 14.0), "time")
+    assert called["expires_at"] == 54.0 and game.timing
