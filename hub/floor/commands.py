@@ -122,9 +122,10 @@ class CancelHand(_Cmd):
 
 
 class Decide(_Cmd):
-    """The TD decides a fault the ruleset left to him (the table waits): `option` is one the ruling
-    offered (`set_aside`, `hand_cancelled_pot_split`, `misdeal`...); `kind` the fault's, or empty for the
-    table's only decision pending. Needs the running hub (the hand lives there)."""
+    """The TD decides a fault the ruleset left to him (the table waits), or a Time request (cpt87 4.5, play
+    goes on): `option` is one the ruling offered (`set_aside`, `hand_cancelled_pot_split`, `misdeal`...,
+    `grant_time`, `refuse_time`); `kind` the fault's, or empty for the table's only decision pending. Needs
+    the running hub (the hand lives there)."""
 
     cmd: Literal["decide"] = "decide"
     table: str = Field(pattern=TABLE_ID)

@@ -101,7 +101,8 @@ def parser() -> argparse.ArgumentParser:
     decide = sub.add_parser("decide", parents=[common],
                             help="décision du DT: carry out a decision a table waits for (needs --broker)")
     decide.add_argument("table", help="t1, t2, ... (or 1, 2, ...)")
-    decide.add_argument("option", help="one the ruling offered: set_aside, hand_cancelled_pot_split, misdeal...")
+    decide.add_argument("option", help="one the ruling offered: set_aside, hand_cancelled_pot_split, misdeal..., "
+                        "grant_time or refuse_time (a Time request, cpt87 4.5)")
     decide.add_argument("--kind", default="", help="the fault's kind (default: the table's only decision pending)")
     decide.add_argument("--by", default="TD", help="the TD's name, in the ruling")
     sub.add_parser("end-day", parents=[common],

@@ -69,7 +69,8 @@ def call(hand: TimedHand, seat: int, now: float, caller: TimeCaller) -> TimeCall
         allowed = ", ".join(sorted(rules.time_callers))
         raise TimeCallRefused(f"under {article} Time may be called by: {allowed}")
     if rules.time_needs_td and caller is not TimeCaller.OFFICIAL:
-        # cpt87 4.5: the TD decides whether to grant it; granting is a call by an official.
+        # cpt87 4.5: the TD decides whether to grant it (a request at the table, `hub.room.table_time`);
+        # granting is a call by an official.
         return Ruling(Decision.TD_DECISION, article, seat, None, ("grant_time", "refuse_time"))
     tc = TimeCall(seat, now, now + rules.think_seconds,
                   now + rules.think_seconds + rules.countdown_seconds, caller, article)
