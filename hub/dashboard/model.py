@@ -154,6 +154,8 @@ def viewer_event(event: Mapping[str, Any]) -> JSONDict:
 
 HAND_OVER = {"fr": "donne terminée : plus rien à décider", "en": "the hand is over: nothing left to decide"}
 LAPSED = {"fr": "demande de Time caduque : le joueur a agi", "en": "Time request lapsed: the player acted"}
+
+
 def refusal(reason: str) -> dict[str, str]:
     """A `decision_refused` reason in French and English, as the page shows it."""
     return {"fr": f"refusée par le hub : {refusal_in_french(reason)}", "en": f"refused by the hub: {reason}"}
