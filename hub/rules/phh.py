@@ -155,7 +155,7 @@ def _tame_actions(listed: str) -> tuple[str, ...] | None:
 
 def _common_loads(text: str, name: str) -> PhhHand | None:
     """`loads` of a file of the common shape, the same `PhhHand`; None for any other file."""
-    if "\\" in text or "'''" in text or '"""' in text or "\r" in text:
+    if "\\" in text or "\r" in text:
         return None
     found: dict[str, str] = {}
     wanted = _WANTED
@@ -166,7 +166,11 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
                 if key in found:
                     return None
                 found[key] = value
-            elif not key.isidentifier():  # a dotted or quoted key, a table's line
+            # A dotted or quoted key, a table's line; or a multi-line string, whose lines could read as
+            # keys. Its quotes are looked for in the values not read below, not in the whole text (a search
+            # for three quotes is slow where quotes abound): the values read hold none (a variant quoted
+            # once, numbers, actions without two quotes in a row), and a comment's are a comment's.
+            elif not key.isidentifier() or "'''" in value or '"""' in value:
                 return None
         elif line and (line[0] != "#" or "=" in line):  # neither blank nor a plain comment
             return None

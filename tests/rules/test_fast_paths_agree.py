@@ -73,6 +73,10 @@ def variants(base: str) -> list[str]:
         base + "\nplayers.first = 'x'\n",
         base + "\n# a comment = with an equals sign\n",
         base + "\n  \n",
+        # Multi-line strings whose lines read as keys (a finishing_stacks line where the file has none).
+        *(base.replace("finishing_stacks = [9950, 20050, 10000, 10000, 10000, 0]", "")
+          + f"\nnote = {q}\nfinishing_stacks = [1, 2, 3, 4, 5, 6]\nend = {q}\n" for q in ("'''", '"""')),
+        base + "\n# a comment's '''quotes''' and \"\"\"quotes\"\"\"\n",
         base.replace("\n", "\r\n"),
     ]
 
