@@ -96,7 +96,8 @@ _PhhBlank = blank_twin(PhhHand)
 _PLAIN_LIST = re.compile(r"\[(?:-?[0-9]+(?:\.[0-9]+)?(?:, -?[0-9]+(?:\.[0-9]+)?)*)?\]")
 # What an action's text may hold, quotes and commas the separators' (each then placed): deleted from
 # the list's bytes in one C pass, anything left is something else.
-_TAME_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789?. ',-"
+_TAME_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789?. -"
+_SEPARATOR = b"','"  # what `_TAME_BYTES` leaves of a separator `', '`
 _RAISE, _ACCEPTED = ActionKind.RAISE, ActionStatus.ACCEPTED
 _JSON_AT = make_scanner(JSONDecoder())  # type: ignore[arg-type]  # a JSON value at an index: (value, end), in C
 
@@ -127,7 +128,7 @@ def _whole_lists(values: tuple[str, ...]) -> list[tuple[int, ...]] | None:
     if joined[:1] != "[" or joined[-1:] != "]" or joined.count("]\n[") != k - 1 or "[]" in joined:
         return None
     digits = joined.replace(", ", "").replace("]\n[", "")  # "[" and the numbers' digits, "]"
-    if not digits[1:-1].isdigit() or not digits.isascii():
+    if not digits.isascii() or not digits[1:-1].encode().isdigit():
         return None
     try:  # a leading zero is not JSON: each list is read alone then, as before
         return list(map(tuple, _JSON_AT(f"[{joined.replace(chr(10), ', ')}]", 0)[0]))
@@ -143,12 +144,13 @@ def _tame_actions(listed: str) -> tuple[str, ...] | None:
     if len(listed) < 4 or listed[:2] != "['" or listed[-2:] != "']":
         return None
     inner = listed[2:-2]
-    if not inner.isascii() or inner.encode().translate(None, _TAME_BYTES):
+    if not inner.isascii():
         return None
     actions = inner.split("', '")
-    # Every quote and comma is one of the separators': none inside an action, none empty.
-    # Once every quote is a separator's, two in a row are an empty action's: one C search, not a compare each.
-    if listed.count("'") != 2 * len(actions) or listed.count(",") != len(actions) - 1 or "''" in listed:
+    # What the allowed characters leave is the separators' quotes and commas, each where one stands, and
+    # nothing else (one C pass, no count of each); once every quote is a separator's, two in a row are an
+    # empty action's: one C search, not a compare each.
+    if inner.encode().translate(None, _TAME_BYTES) != _SEPARATOR * (len(actions) - 1) or "''" in listed:
         return None
     return tuple(actions)
 
