@@ -94,8 +94,8 @@ _PhhBlank = blank_twin(PhhHand)
 # quoted the one way, of letters, digits, `?`, `.`, `-` and single spaces. Anything else, the
 # broken files included, is read by the general reader (`_fast_toml`, tomllib), as before.
 _PLAIN_LIST = re.compile(r"\[(?:-?[0-9]+(?:\.[0-9]+)?(?:, -?[0-9]+(?:\.[0-9]+)?)*)?\]")
-# What an action's text may hold, quotes and commas the separators' (each then placed): deleted from
-# the list's bytes in one C pass, anything left is something else.
+# What an action's text may hold, deleted from the list's bytes in one C pass: what is left must be the
+# separators' quotes and commas, each where a separator stands; anything else is something else.
 _TAME_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789?. -"
 _SEPARATOR = b"','"  # what `_TAME_BYTES` leaves of a separator `', '`
 _RAISE, _ACCEPTED = ActionKind.RAISE, ActionStatus.ACCEPTED
