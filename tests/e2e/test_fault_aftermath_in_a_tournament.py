@@ -10,12 +10,17 @@ tests/floor/test_faults_through_the_hub.py).
   hole card to him): each void hand is dealt again with its button, the departed blind as the dead-button rule
   places it (`hub.floor.tables._dealt_again`), every stack accounted for at every hand's start and end.
 - A player the dealer marks away for several hands, the hub killed (SIGKILL) and started again on its store
-  while he is away: his next hands are still ruled dead at the deadline, never dealt live."""
+  while he is away: his next hands are still ruled dead at the deadline, never dealt live.
+- Hand for hand, called on the dashboard (the TD's login, its HTTP as the desk's page posts it): a table's
+  misdeal is dealt again at once, not refused until the other tables have played (`HandEnded.void`).
+- A penalty given on the dashboard (a warning: one hand dealt dead, cdc 12.1-12.2) whose hand the TD then
+  voids with a misdeal: the redeal deals that hand dead again, and the hand after it live."""
 
 from __future__ import annotations
 
 import json
 import signal
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -53,6 +58,41 @@ class AwayRoom(Room):
     sim_options = (*CALM, "--fault-rate", "0.5", "--faults", "absent_player", "--away-hands", "6")
 
 
+class HandForHandRoom(Room):
+    sim_options = (*CALM, "--fault-rate", "0.4", "--faults", "wrong_deal_order")
+
+
+class PenaltyRoom(Room):
+    """t1 deals an extra hole card in every hand, which the club's file leaves to the TD; t2 and t3 deal clean."""
+
+    def agent_command(self, table: str) -> list[str]:
+        faults = ("--fault-rate", "1", "--faults", "extra_hole_card") if table == "t1" else ()
+        return [*super().agent_command(table), *faults]
+
+    sim_options = CALM
+
+
+class Desk:
+    """The TD logged in on the dashboard as install.sh makes his login (`td`), his floor commands posted as the
+    desk's page posts them (`/api/td/floor`, the session cookie and its CSRF token)."""
+
+    def __init__(self, room: Room) -> None:
+        self.url = f"http://127.0.0.1:{room.dashboard}"
+        answer, headers = self._post("/api/login", {"user": "td", "password": room.td_password}, {})
+        self.headers = {"Cookie": headers["Set-Cookie"].split(";")[0], "X-CSRF-Token": answer["csrf"]}
+
+    def _post(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> tuple[dict[str, Any], Any]:
+        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json", **headers})
+        with urllib.request.urlopen(request, timeout=20) as response:  # an HTTP error status raises
+            return json.loads(response.read()), response.headers
+
+    def floor(self, **command: Any) -> dict[str, Any]:
+        answer, _ = self._post("/api/td/floor", command, self.headers)
+        assert answer["ok"], answer
+        return answer
+
+
 @pytest.fixture
 def aftermath(tmp_path: Path) -> Iterator[AftermathRoom]:
     with installed(AftermathRoom(tmp_path)) as ready:
@@ -62,6 +102,18 @@ def aftermath(tmp_path: Path) -> Iterator[AftermathRoom]:
 @pytest.fixture
 def away_room(tmp_path: Path) -> Iterator[AwayRoom]:
     with installed(AwayRoom(tmp_path)) as ready:
+        yield ready
+
+
+@pytest.fixture
+def h4h_room(tmp_path: Path) -> Iterator[HandForHandRoom]:
+    with installed(HandForHandRoom(tmp_path)) as ready:
+        yield ready
+
+
+@pytest.fixture
+def penalty_room(tmp_path: Path) -> Iterator[PenaltyRoom]:
+    with installed(PenaltyRoom(tmp_path)) as ready:
         yield ready
 
 
@@ -256,3 +308,113 @@ def test_a_seat_away_across_a_hub_killed_and_restarted_stays_away(away_room: Awa
         assert not watcher.seen(lambda e: e["type"] == "hand_refused")
         _room_chips(room, STACK * len(PLAYERS))
         watcher.link.stop()
+
+
+def _open_room(room: Room, cleanup: ExitStack, rulebook: Path) -> tuple[Any, Watcher, Desk]:
+    """The club's tournament, the hub as installed and started, the TD logged in on its dashboard."""
+    club_tournament(room, rulebook)
+    hub, watcher = room.start_hub(cleanup)
+    room.td("start")
+    assert wait_until(lambda: len(watcher.clock.get("tables", {})) == len(TABLES), 15), watcher.clock
+    return hub, watcher, Desk(room)
+
+
+def test_at_hand_for_hand_a_misdealt_table_deals_again_at_once(h4h_room: HandForHandRoom) -> None:
+    room = h4h_room
+    with ExitStack() as cleanup:
+        hub, watcher, desk = _open_room(room, cleanup, Path("cdc-2013"))
+        desk.floor(cmd="hand_for_hand", on=True)  # the bubble is near: every table plays one hand a round
+        assert wait_until(lambda: watcher.clock.get("hand_for_hand"), 15), watcher.clock
+        for table in TABLES:
+            room.start(table, room.agent_command(table))
+
+        def redealt_meanwhile() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+            """(misdeal's end, redeal's start) where another table was in its hand of the round as the misdeal
+            ended (the redeal would wait for it if the misdeal were that table's hand), the redeal played out."""
+            assert hub.poll() is None, room.log("hub")
+            with watcher.lock:
+                events = [e for e in watcher.events if e["type"] in ("hand_start", "hand_end")]
+            open_hands: dict[str, int] = {}
+            pairs = []
+            for i, e in enumerate(events):
+                if e["type"] == "hand_start":
+                    open_hands[e["table"]] = e["hand"]
+                    continue
+                open_hands.pop(e["table"], None)
+                if e["result"] != "misdeal" or not set(open_hands) - {e["table"]}:
+                    continue
+                later = [x for x in events[i + 1:] if x["table"] == e["table"] and x["hand"] == e["hand"] + 1]
+                if len(later) == 2:  # dealt again and played to its end
+                    pairs.append((e, later[0]))
+            return pairs
+
+        assert wait_until(lambda: len(redealt_meanwhile()) >= 2, 120), (
+            [(e["table"], e["hand"], e["type"], e.get("result")) for e in watcher.seen(
+                lambda e: e["type"] in ("hand_start", "hand_end", "hand_refused"))], room.log("hub")[-3000:])
+        with watcher.lock:
+            events = list(watcher.events)
+        for end, redeal in redealt_meanwhile():
+            table = end["table"]
+            between = events[events.index(end):events.index(redeal)]
+            refused = [e for e in between if e["table"] == table and e["type"] == "hand_refused"]
+            assert not refused, (end, refused)  # dealt at once: his table's hand of the round is still to play
+            start = next(e for e in events if e["type"] == "hand_start" and e["table"] == table
+                         and e["hand"] == end["hand"])
+            assert (redeal["button"], redeal["small_blind"], redeal["big_blind"]) == _dealt_again(start, redeal)
+        assert "Traceback" not in room.log("hub"), room.log("hub")[-4000:]
+        _chips_accounted(watcher, {})
+        _room_chips(room, STACK * len(PLAYERS))
+
+
+def test_a_penalty_hand_voided_by_a_misdeal_is_dealt_dead_again(penalty_room: PenaltyRoom) -> None:
+    room = penalty_room
+    club = room.etc / "rulebooks" / "donne-au-dt.toml"
+    club.write_text(CLUB, encoding="utf-8")
+    waits: list[dict[str, Any]] = []  # t1's hands stopped for the TD, in order
+    punished: dict[str, Any] = {}
+    with ExitStack() as cleanup:
+        hub, watcher, desk = _open_room(room, cleanup, club)
+        for table in TABLES:
+            room.start(table, room.agent_command(table))
+
+        def td() -> bool:
+            """t1 waits for the TD at every hand: the first time, he gives a player a warning (his next hand
+            dealt dead) and has the extra card burned; the next hand, the warning's, he calls a misdeal; then
+            he has the card burned (the redeal, and the hand after it)."""
+            assert hub.poll() is None, room.log("hub")
+            for fault in watcher.seen(lambda e: e["type"] == "fault" and e["table"] == "t1"
+                                      and e["ruling"]["decision"] == "td_decision"):
+                if fault["hand"] in [w["hand"] for w in waits]:
+                    continue
+                if not waits:
+                    [start] = [e for e in _events(watcher, "t1", "hand_start") if e["hand"] == fault["hand"]]
+                    seat = next(int(s) for s in start["stacks"]
+                                if int(s) not in (start["small_blind"], start["big_blind"], start["button"]))
+                    player = watcher.clock["tables"]["1"]["seats"][str(seat)]["player"]
+                    desk.floor(cmd="penalty", player=player, kind="warning", amount=1)
+                    punished.update(seat=seat, player=player)
+                option = "misdeal" if len(waits) == 1 else "burn_as_first"
+                room.td("decide", "t1", option, "--kind", "extra_hole_card")
+                waits.append(fault)
+            return len(waits) >= 4 and any(e["hand"] == waits[3]["hand"] for e in _events(watcher, "t1", "hand_end"))
+
+        assert wait_until(td, 120), ([(e["hand"], e["type"], e.get("kind"), e.get("result"), e.get("seat"))
+                                      for e in _events(watcher, "t1", "fault", "hand_end", "hand_start")],
+                                     room.log("t1")[-2000:], room.log("hub")[-3000:])
+        first, warned, redeal, after = (w["hand"] for w in waits[:4])
+        assert (warned, redeal, after) == (first + 1, first + 2, first + 3), waits
+        seat = punished["seat"]
+        ends = {e["hand"]: e for e in _events(watcher, "t1", "hand_end")}
+        starts = {e["hand"]: e for e in _events(watcher, "t1", "hand_start")}
+        assert ends[warned]["result"] == "misdeal" and ends[redeal]["result"] not in VOID, (ends[warned], ends[redeal])
+        assert starts[redeal]["button"] == starts[warned]["button"], (starts[warned], starts[redeal])
+        dead = {e["hand"] for e in _events(watcher, "t1", "fault")
+                if e["kind"] == "absent_player" and e["seat"] == seat and e["ruling"]["decision"] == "hand_dead"}
+        acted = {e["hand"] for e in _events(watcher, "t1", "action") if e["seat"] == seat}
+        # dead in the warning's hand and in its redeal, never acting there; live again the hand after
+        assert {warned, redeal} <= dead and after not in dead and not {warned, redeal} & acted, (dead, acted)
+        assert "Traceback" not in room.log("hub"), room.log("hub")[-4000:]
+        assert not watcher.seen(lambda e: e["type"] == "hand_refused")
+        _chips_accounted(watcher, {})
+        _room_chips(room, STACK * len(PLAYERS))
+        assert room.stop() == {name: 0 for name in ("hub", *TABLES)}, {n: room.log(n)[-2000:] for n in room.logs}
