@@ -55,7 +55,7 @@ class AftermathRoom(Room):
 
 
 class AwayRoom(Room):
-    sim_options = (*CALM, "--fault-rate", "0.5", "--faults", "absent_player", "--away-hands", "6")
+    sim_options = (*CALM, "--fault-rate", "0.5", "--faults", "absent_player", "--away-hands", "4")
 
 
 class HandForHandRoom(Room):
@@ -65,11 +65,11 @@ class HandForHandRoom(Room):
 class PenaltyRoom(Room):
     """t1 deals an extra hole card in every hand, which the club's file leaves to the TD; t2 and t3 deal clean."""
 
+    sim_options = CALM
+
     def agent_command(self, table: str) -> list[str]:
         faults = ("--fault-rate", "1", "--faults", "extra_hole_card") if table == "t1" else ()
         return [*super().agent_command(table), *faults]
-
-    sim_options = CALM
 
 
 class Desk:
@@ -132,7 +132,8 @@ def _next_seat(live: list[int], seat: int) -> int:
 
 def _dealt_again(start: dict[str, Any], again: dict[str, Any]) -> tuple[int, int | None, int]:
     """The button and blinds a void hand's redeal must have: its own (cdc 6.3, 7.1); a blind whose player left
-    at its end as the dead-button rule places it without him (the big blind to the next player, no small)."""
+    at its end as the dead-button rule places it without him (the big blind to the next player, the small one
+    where it was if its player is still there)."""
     live = [int(s) for s in again["stacks"]]
     big = start["big_blind"] if start["big_blind"] in live else _next_seat(live, start["big_blind"])
     small = start["small_blind"] if start["small_blind"] in live and start["small_blind"] != big else None
