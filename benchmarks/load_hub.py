@@ -45,15 +45,18 @@ VARIANTS: dict[str, tuple[float, bool, bool, str]] = {
     "gmqtt": (STATE_WINDOW, True, False, "gmqtt"), "link": (STATE_WINDOW, True, False, "link"),
     "tournament": (STATE_WINDOW, False, False, "link"), "tournament-commit": (STATE_WINDOW, False, False, "link"),
     "tournament-event": (STATE_WINDOW, False, False, "link"), "tournament-nohist": (STATE_WINDOW, False, False, "link"),
-    "tournament-nosync": (STATE_WINDOW, False, False, "link")}
+    "tournament-nosync": (STATE_WINDOW, False, False, "link"),
+    "tournament-nogather": (STATE_WINDOW, False, False, "link")}
 # `tournament`: `tapis hub --db` as installed (`hub.cli.build_hub`, benchmarks/load_tournament.py): HubLink, every
 # table event stored (SQLite, WAL) before its ack, the floor beside it; wildcard subscriptions. Its store is synced
 # once per turn of the hub's loop (group commit), the turn's table events in one transaction; `tournament-event`:
 # one transaction per table event, as before the turn; `tournament-commit`: besides, one fsync per COMMIT, as
 # before the group commit. Measures of a part, not a hub to run: `tournament-nohist` without the hand histories
-# (the recorder off), `tournament-nosync` with a store that never waits for the disk (synchronous OFF, no fsync)
+# (the recorder off), `tournament-nosync` with a store that never waits for the disk (synchronous OFF, no fsync);
+# `tournament-nogather`: a busy room's turn drained at once, as before the turn gathered (`GATHER_SECONDS`)
 TOURNAMENT = "tournament"
-TOURNAMENTS = (TOURNAMENT, "tournament-event", "tournament-commit", "tournament-nohist", "tournament-nosync")
+TOURNAMENTS = (TOURNAMENT, "tournament-event", "tournament-commit", "tournament-nohist", "tournament-nosync",
+               "tournament-nogather")
 CONSUMER = "hub"  # the hub's consumer thread (HubService's; with `link`, the hub's only thread)
 
 
@@ -120,7 +123,8 @@ def start_hub(port: int, shard: Shard | None, ids: list[str], seed: int,
         parts, load_tournament.probe = load_tournament.start_tournament_hub(
             port, len(ids), seed, db_dir, group_sync=variant != "tournament-commit",
             turns=variant not in ("tournament-event", "tournament-commit"),
-            record_hands=variant != "tournament-nohist", durable=variant != "tournament-nosync")
+            record_hands=variant != "tournament-nohist", durable=variant != "tournament-nosync",
+            gather=variant != "tournament-nogather")
         link = parts.link
     else:
         link = link_class(variant)(client_id=hub_client_id(shard), host="127.0.0.1", port=port,

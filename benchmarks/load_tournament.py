@@ -196,11 +196,12 @@ class Probe:
 
 def start_tournament_hub(port: int, tables: int, seed: int, db_dir: str | None, *,
                          group_sync: bool = True, record_hands: bool = True, turns: bool = True,
-                         durable: bool = True) -> tuple[HubParts, Probe]:
+                         durable: bool = True, gather: bool = True) -> tuple[HubParts, Probe]:
     """`tapis hub --broker mqtt://127.0.0.1:PORT --db FILE --dashboard 0`'s graph on a fresh tournament;
     `group_sync=False`: its store synced at every COMMIT, as before the group commit; `record_hands=False`:
     no hand history written (the recorder off); `turns=False`: one transaction per table event, as before
-    the hub's turn (`hub.edge.service_store`)."""
+    the hub's turn (`hub.edge.service_store`); `gather=False`: a busy room's turn drained at once, as before
+    the turn gathered (`hub.edge.service_loop.GATHER_SECONDS`)."""
     tmp = tempfile.mkdtemp(prefix="tapis-bench-db-", dir=db_dir)
     path = str(Path(tmp) / "tournament.db")
     seed_tournament(path, tables, seed)
@@ -208,4 +209,6 @@ def start_tournament_hub(port: int, tables: int, seed: int, db_dir: str | None, 
     freeze_boot_heap()  # as `tapis hub` does once it is built
     if not turns:  # the code before the turn: each event in its own transaction (the bench's comparison only)
         parts.service._open_turn = lambda: None  # type: ignore[method-assign]  # noqa: SLF001
+    if not gather:  # the code before the gathering (the bench's comparison only)
+        parts.service._gather = 0.0  # noqa: SLF001
     return parts, Probe(parts, tmp)

@@ -9,9 +9,10 @@ and counted (`stats.malformed`), never a crash; one too big is dropped unread (`
 one of a table the room does not have is dropped (`stats.unknown_table`). With a store, an event is
 acknowledged only once stored (`hub.edge.service_store`): a store that cannot write holds the events
 back, stops every acknowledgement, says so (`health`, retained on `hub/health`) and tries again on the
-clock. Listeners (the demo's terminal view, `--json` output, later the dashboard) are called on the
-consumer thread with every hub event. With a `shard`, the service is one worker of several and serves
-only its tables (`hub.edge.shard`).
+clock. The clock's turn (the floor's, the Time countdowns) is `hub.edge.service_clock`'s. Listeners
+(the demo's terminal view, `--json` output, later the dashboard) are called on the consumer thread with
+every hub event. With a `shard`, the service is one worker of several and serves only its tables
+(`hub.edge.shard`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import threading
 import time
 from collections.abc import Callable, Collection
 
+from hub.edge.service_clock import GameClock
 from hub.edge.service_loop import (
+    GATHER_SECONDS,
     MAX_BACKLOG,
     STATE_WINDOW,
     AckRead,
@@ -39,7 +42,7 @@ from hub.edge.service_loop import (
 from hub.edge.service_store import ERROR_CHARS, HubStats, Publisher, StoreFirst, Turn
 from hub.edge.shard import Shard, hub_health_topic, hub_status_topic, shard_of, subscriptions
 from hub.floor.commands import CommandResult
-from hub.floor.store import JSON, StoreError
+from hub.floor.store import JSON
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
 from hub.room.tables import HubEvent, TableView, public
@@ -57,7 +60,7 @@ MAX_TABLE_PAYLOAD = 16 * 1024
 _JSON = json.JSONEncoder(separators=(",", ":"))
 
 
-class HubService(StoreFirst, ServiceLoop):
+class HubService(StoreFirst, GameClock, ServiceLoop):
     def __init__(self, *, link: Link, clock: Clock | None = None, tick: float = 0.2,
                  floor_tables: FloorTables | None = None, wall: Callable[[], float] = time.time,
                  shard: Shard | None = None, tables: Callable[[str], bool] | None = None,
@@ -89,10 +92,11 @@ class HubService(StoreFirst, ServiceLoop):
         # the floor is single-threaded: the dashboard holds this too; the hub, a whole turn (`_open_turn`)
         self.floor_lock = threading.RLock()
         self._clock = clock or MonotonicClock()
-        super().__init__(link, tick=tick, state_window=state_window, max_backlog=max_backlog)
+        super().__init__(link, tick=tick, state_window=state_window, max_backlog=max_backlog,
+                         gather=GATHER_SECONDS if floor_tables is not None else 0.0)
         self.tables: dict[str, TableView] = {}
         self.games: dict[str, TableGame] = {}
-        self._countdowns: dict[str, None] = {}  # own games where a Time countdown started (`_timed_games`)
+        self._countdowns: dict[str, None] = {}  # own games where a Time countdown started (`hub.edge.service_clock`)
         self.commands_sent: dict[str, int] = {}
         self._acks_due: dict[str, str] = {}  # table -> the boot to acknowledge
         self._acked: dict[str, tuple[str, int]] = {}  # table -> (boot, seq) last published
@@ -331,11 +335,8 @@ class HubService(StoreFirst, ServiceLoop):
             return
         tables, self._resend_due = self._resend_due, set()
         games = self._games()
-        if any((g := games.get(t)) is not None and g.timing for t in tables):
-            # A countdown's time left is counted from the game's last tick: a hub rebuilt from its store had
-            # none since the Time call it replayed, and told the table the whole time again
-            self._tick_games()
-            games = self._games()
+        if self._tick_resent(tables, games):
+            games = self._games()  # a game the store could not follow is rebuilt: another one now
         for table in sorted(tables):
             game = games.get(table)
             if game is None:
@@ -426,59 +427,6 @@ class HubService(StoreFirst, ServiceLoop):
         if self.floor_tables is not None:
             games.update({t: g for t in self.floor_tables.tables if (g := self.floor_tables.game(t))})
         return games
-
-    def _timed_games(self) -> list[tuple[str, TableGame]]:
-        """The games where a Time countdown runs (`TableGame.timing`), as `_games` would give them: the only
-        ones the clock can change. Asked of the games whose countdown started, not of every table."""
-        return self._own_timed() + (self.floor_tables.timed() if self.floor_tables is not None else [])
-
-    def _own_timed(self) -> list[tuple[str, TableGame]]:
-        floor = self.floor_tables
-        games = []
-        for table in list(self._countdowns):
-            game = self.games.get(table)
-            if game is None or not game.timing:
-                del self._countdowns[table]
-            elif floor is None or floor.game(table) is None:
-                games.append((table, game))
-        return games
-
-    def _tick_games(self) -> None:
-        now, wall = self._clock.now(), self._wall()
-        if self.floor_tables is not None:
-            try:
-                with self.floor_lock:
-                    self.floor_tables.floor.pump(wall)
-                self._floor_store_error = None
-            except StoreError as err:  # the clock's records wait; a TD's cancel or decision is held by the floor
-                if self._floor_store_error is None:
-                    log.warning("hub: the tournament floor cannot store its clock until the store writes: %s", err)
-                self._floor_store_error = str(err)
-            except Exception:
-                log.exception("hub: the tournament floor failed on the clock")
-        # The floor's games count in the wall's time, as it plays them (`FloorTables.receive`, the tournament's
-        # clock); this hub's own in its monotonic clock's (`_play`): a countdown is judged on the clock it began on
-        timed = [(t, g, now) for t, g in self._own_timed()]
-        floor = self.floor_tables
-        if floor is not None:
-            timed += [(t, g, wall) for t, g in floor.timed()]
-        for table, game, at in timed:
-            try:
-                if floor is not None and floor.game(table) is game:  # a hand it ends is the floor's to count
-                    with self.floor_lock:
-                        out = floor.tick(table, at)
-                    self._time_store_error = None
-                else:
-                    out = game.tick(at)
-                view = self._view(table)
-                view.hand, view.hand_open = game.hand_no, game.in_hand
-                self._emit(view, out)
-            except StoreError as err:  # the game as stored, its countdown running: the next tick tries again
-                if self._time_store_error != str(err):
-                    log.warning("hub: table %s: a Time run out waits for the store: %s", table, err)
-                self._time_store_error = str(err)
-            except Exception:
-                log.exception("hub: table %s failed on the clock", table)
 
     def _malformed(self, why: str) -> None:
         self.stats.malformed += 1

@@ -6,7 +6,8 @@ acknowledgement, says so (`health`, retained on `hub/health`) and tries again on
 starts afresh learns from the store where each table's outbox stands, and the cards on each felt. A
 part of `hub.edge.service.HubService`, which owns the state named below and plays each event (`_apply`).
 
-The turn: the table events of one burst of the loop are stored in one transaction (`_open_turn`,
+The turn: the table events of one burst of the loop (gathered a few milliseconds while the room is
+busy: `hub.edge.service_loop.GATHER_SECONDS`) are stored in one transaction (`_open_turn`,
 `_close_turn`: one COMMIT instead of one per event), each played as it is stored, and everything they
 make (hub events, commands to the tables, states, the listeners' calls; the acknowledgements come after
 the burst) waits for the COMMIT; the link then syncs the store before it writes them
@@ -127,9 +128,9 @@ class StoreFirst(ABC):
             game = self.floor_tables.game(table)
             if game is not None:
                 view.hand, view.hand_open = game.hand_no, game.in_hand
-                view.hand_since = view.noted_at = self._wall()
-                if not game.in_hand:
-                    view.hand_since = None
+                view.noted_at = self._wall()
+                # since when the hand runs: its start as stored, not this restart (the dashboard's alarm)
+                view.hand_since = (self.floor_tables.hand_started_at(table) or view.noted_at) if game.in_hand else None
         self._felt_from_store()
 
     def _felt_from_store(self) -> None:

@@ -43,9 +43,6 @@ class TableSeat:
     positions: Positions | None = None
     misdealt: bool = False  # a misdeal or a hand cancelled, bets returned: redealt, same button and blinds
     moves: list[MoveInstruction] = field(default_factory=list)
-    # seat -> the player there when the dealer pressed "away": his seat stays away from hand to hand (kept in
-    # the hand's context for a rebuilt hub), not the seat of whoever sits there after him
-    away: dict[int, str] = field(default_factory=dict)
 
 
 class FloorTables:
@@ -114,6 +111,27 @@ class FloorTables:
     def game(self, table: str) -> TableGame | None:
         seat = self.tables.get(table)
         return seat.game if seat is not None else None
+
+    def seated(self, table: str) -> dict[int, str]:
+        """Seat -> the player the floor seats there now (none at a table it does not have): whose seat is away,
+        the names in a hand's history (`hub.history.recorder`)."""
+        tournament = self.floor.tournament
+        try:
+            tb = tournament.state.tables.get(table_number(table)) if tournament is not None else None
+        except TournamentError:
+            return {}
+        return dict(tb.seats) if tb is not None else {}
+
+    def hand_started_at(self, table: str) -> float | None:
+        """When the table's current hand began: the hub's wall clock at which its "new hand" was stored (None:
+        none stored). A hub restarted during the hand says when it began, not the restart (the dashboard's
+        "hand running since", the hand's history)."""
+        ctx = self.store.get_config(_CONTEXT + table)
+        row = ctx.get("row") if isinstance(ctx, dict) else None
+        if not isinstance(row, int):
+            return None
+        first = next(self.store.table_rows(table=table, after=row - 1), None)
+        return first.at if first is not None and first.row == row else None
 
     def timed(self) -> list[tuple[str, TableGame]]:
         """The games where a Time countdown runs (`TableGame.timing`): the only ones the clock can change.
@@ -199,11 +217,9 @@ class FloorTables:
         elif isinstance(event, wire.SeatActed):
             out = game.action(event.seat, event.action, event.to)
         elif isinstance(event, wire.DealerPressed):
-            out = game.dealer(event.button, event.seat, now)
-            if event.seat is not None and event.button == "away":
-                state.away[event.seat] = self._seated(table).get(event.seat, "")
-            elif event.seat is not None and event.button == "back":
-                state.away.pop(event.seat, None)
+            # an "away" is the seated player's (`TableGame.away`): not the seat of whoever sits there after him
+            who = self.seated(table).get(event.seat, "") if event.button == "away" and event.seat is not None else ""
+            out = game.dealer(event.button, event.seat, now, who=who)
         elif isinstance(event, wire.FaultSeen):
             out = game.fault(event)
         else:
@@ -400,20 +416,23 @@ class FloorTables:
                 positions = _dealt_again(state.positions, players)
             else:
                 positions = next_positions(state.positions, players, self.seats)
-            seated = self._seated(table)
-            state.away = {seat: name for seat, name in state.away.items() if seated.get(seat) == name}
+            seated = self.seated(table)
+            # a seat away stays away for the player who left it (kept in the hand's context for a rebuilt hub)
+            away = {s: name for s, name in game.away.items() if seated.get(s) == name} if game is not None else {}
             with self.store.atomic():
                 level = floor.hand_started(table, hand_no, now, button=positions.button,
                                            big_blind=positions.big_blind, as_of=pressed)
                 dead = self._dealt_dead(table)
                 self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row, dead,
-                                                                 away=state.away))
+                                                                 away=away))
         except (TournamentError, ValueError) as err:
             return Output([wire.hub_event(table, "hand_refused", hand=hand_no, reason=str(err))])
-        return self._deal(table, state, hand_no, players, positions, level, now, dead)
+        return self._deal(table, state, hand_no, players, positions, level, now, dead, away)
 
     def _deal(self, table: str, state: TableSeat, hand_no: int, players: dict[int, int],
-              positions: Positions, level: HandLevel, now: float, dead: dict[int, str]) -> Output:
+              positions: Positions, level: HandLevel, now: float, dead: dict[int, str],
+              away: dict[int, str]) -> Output:
+        """`away`: the seats away in this hand, as its context stores them (`TableGame.away`)."""
         setup = TableSetup(players=players, button=positions.button, level=level,
                            ruleset=self.floor.require().state.policy.ruleset, seats=self.seats,
                            decks=self.decks or wire.table_deck_ids(table))
@@ -421,17 +440,8 @@ class FloorTables:
         if game is None:
             game = state.game = TableGame(table, setup, on_countdown=self._countdown_started)
         state.positions, state.misdealt = positions, False
-        game.away = set(state.away)
+        game.away = away
         return self._after(table, state, game.deal_hand(hand_no, setup, positions, now, dead=dead), now)
-
-    def _seated(self, table: str) -> dict[int, str]:
-        """Seat -> the player the floor seats there now (none at a table it does not have)."""
-        tournament = self.floor.tournament
-        try:
-            tb = tournament.state.tables.get(table_number(table)) if tournament is not None else None
-        except TournamentError:
-            return {}
-        return dict(tb.seats) if tb is not None else {}
 
     def _dealt_dead(self, table: str) -> dict[int, str]:
         """Seat -> article of the seats the floor dealt dead in the table's hand: a player registered and
@@ -459,8 +469,8 @@ class FloorTables:
         ctx = self.store.get_config(_CONTEXT + table)
         hand_no, players, positions, level, dead = _from_context(ctx)
         away = ctx.get("away") if isinstance(ctx, dict) else None  # stored before away seats were kept: none
-        state.away = {int(s): str(n) for s, n in away.items()} if isinstance(away, dict) else {}
-        return self._deal(table, state, hand_no, players, positions, level, now, dead)
+        return self._deal(table, state, hand_no, players, positions, level, now, dead,
+                          away={int(s): str(n) for s, n in away.items()} if isinstance(away, dict) else {})
 
     def _after(self, table: str, state: TableSeat, out: Output, now: float) -> Output:
         """A hand that ended goes to the floor (once: a replay finds it already counted)."""

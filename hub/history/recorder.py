@@ -57,18 +57,16 @@ class HandRecorder:
         for event in replayed:
             self.event(dict(event))
         for table, hand in self._hands.items():  # started before the restart: when its "new hand" was stored
-            row = hand.context.get("row") if isinstance(hand.context, dict) else None
-            if isinstance(row, int):
-                first = next(floor_tables.store.table_rows(table=table, after=row - 1), None)
-                if first is not None and first.row == row:
-                    hand.started_at = first.at
+            started = floor_tables.hand_started_at(table)
+            if started is not None:
+                hand.started_at = started
 
     def event(self, event: dict[str, Any]) -> None:
         table = str(event.get("table", ""))
         kind = event.get("type")
         if kind == "hand_start" and "button" in event:  # the game's (a bare table view's has no button)
             self._hands[table] = _Hand(int(event["hand"]), self._wall(), str(event.get("ruleset", "")),
-                                       self._names(table),
+                                       self.floor_tables.seated(table),
                                        context=self.floor_tables.store.get_config(_CONTEXT + table))
             return
         current = self._hands.get(table)
@@ -85,16 +83,6 @@ class HandRecorder:
         finally:
             if current is not None and current.hand == event.get("hand"):
                 del self._hands[table]
-
-    def _names(self, table: str) -> dict[int, str]:
-        tournament = self.floor_tables.floor.tournament
-        try:
-            number = int(table.lstrip("t"))
-        except ValueError:
-            return {}
-        if tournament is None or number not in tournament.state.tables:
-            return {}
-        return dict(tournament.state.tables[number].seats)
 
     def _write(self, table: str, end: dict[str, Any], current: _Hand | None) -> None:
         store = self.floor_tables.store
@@ -126,7 +114,7 @@ class HandRecorder:
         # the antennas' order (a table publishes in the order it judged; `order` keeps the read order), per boot
         cards = [c for _, _, c in sorted(seen, key=lambda x: (x[0], x[1]))]
         events = current.events if current is not None else [end]
-        names = current.names if current is not None else self._names(table)
+        names = current.names if current is not None else self.floor_tables.seated(table)
         croupier = game.setup.croupier if game is not None else None
         if croupier is None:
             croupier = ruleset in _DEALERLESS_DEFAULT_CROUPIER

@@ -5,7 +5,8 @@ and the hub's clock; runs `hub.rules` (betting, Time, showdown) and `hub.rulings
 emits hub events (`spec/scenario.md` shapes: `action`, `fault`, `ruling`, `hand_end`...) and
 commands for the table (hand context, betting state, rulings to remedy). Pure: the service does IO.
 Beside it: `table_setup` (what it takes and gives back), `table_rulings` (the situation a fault is ruled
-on, the TD's pending decisions), `shared_pot` (the chips of a void hand), `hand_cancel` (the TD's cancel).
+on, the TD's pending decisions), `shared_pot` (the chips of a void hand), `hand_cancel` (the TD's cancel),
+`table_time` (Time called, its countdown, and the TD's wait that holds play: a part of the game).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from hub.room.hand_cancel import KIND as CANCEL_KIND
 from hub.room.hand_cancel import cancel_ruling
 from hub.room.shared_pot import void_stacks
 from hub.room.table_setup import Event, Output, TableSetup
+from hub.room.table_time import TableTime
 from hub.rules import (
     ActionRecord,
     ActionStatus,
@@ -36,8 +38,6 @@ from hub.rules import Ruling as EngineRuling
 from hub.rules.game_file import get_game
 from hub.rules.positions import clockwise, default_positions, next_positions
 from hub.rules.records import FaultKind as EngineFaultKind
-from hub.rules.rulesets import TimeCaller
-from hub.rules.timecall import TimeCall
 from tablewire import wire
 from tablewire.faults import FaultDetected, FaultKind
 
@@ -47,7 +47,7 @@ _BETTING_STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
 _STREET_CARDS = {0: 3, 3: 4, 4: 5}  # board cards the engine holds -> cards once the next street is out
 
 
-class TableGame:
+class TableGame(TableTime):
     def __init__(self, table: str, setup: TableSetup, *, on_countdown: Callable[[str], object] | None = None) -> None:
         self.table = table
         # told the table's name when a Time countdown starts here: the owner's clock then asks this game
@@ -57,7 +57,9 @@ class TableGame:
         self.ruleset = setup.ruleset
         self.level = setup.level
         self.stacks: dict[int, int] = {s: v for s, v in setup.players.items() if v > 0}
-        self.away: set[int] = set()
+        # seat -> the player there when the dealer pressed "away" ("" where the game is not told who sits: a
+        # cash table's): his seat stays away from hand to hand, told to the table in each hand's context
+        self.away: dict[int, str] = {}
         self.hand_no = 0
         self.hand: Hand | None = None
         self.positions: Positions | None = None
@@ -79,19 +81,6 @@ class TableGame:
     @property
     def in_hand(self) -> bool:
         return self.hand is not None and self.hand.result is None
-
-    @property
-    def timing(self) -> bool:
-        """A Time countdown runs (`hub.rules.timecall`): the one thing in a hand the clock changes, so the
-        only games `tick` need be asked about (each started one is told to `on_countdown`)."""
-        hand = self.hand
-        return hand is not None and hand.time_call is not None and hand.result is None
-
-    @property
-    def waiting_td(self) -> bool:
-        """A fault of this hand is left to the TD and not yet decided: play at the table stops (no
-        action, no Time) until he does, from the dashboard or `tapis tournament`."""
-        return self.in_hand and any(e.get("hand") == self.hand_no for e in self.pending_td)
 
     # -- hand lifecycle -------------------------------------------------------------------------
 
@@ -137,7 +126,7 @@ class TableGame:
             hole_cards=game.hole_cards, discards=game.discards,
             excluded_ranks=sorted(game.excluded_ranks),  # the four short-deck ranks (validated by the wire)
             small_blind=positions.small_blind, deck=self.decks[0], table_decks=list(self.decks),
-            away=sorted((self.away | set(dealt_dead)) & set(players)), table_seats=self.setup.seats,
+            away=sorted((set(self.away) | set(dealt_dead)) & set(players)), table_seats=self.setup.seats,
             deadline=str(rulings.deadline(self.ruleset)), dealer=self.setup.dealer(positions.button))
         out.commands.append(self._context)
         for seat, article in sorted(dealt_dead.items()):
@@ -223,16 +212,17 @@ class TableGame:
                                        reason="waiting for the TD's decision", message=refusals.message("td_wait"))])
         return self._act(seat, action, to, via="panel")
 
-    def dealer(self, button: str, seat: int | None, now: float) -> Output:
+    def dealer(self, button: str, seat: int | None, now: float, *, who: str = "") -> Output:
+        """A dealer's press; `who`: the player seated at `seat` (the floor's), whose seat an "away" is."""
         if button == "new_hand":
             return self.new_hand(now)
         if seat is None:
             return Output([self._event("dealer_refused", button=button, reason="no seat given")])
         if button == "away":
-            self.away.add(seat)
+            self.away[seat] = who
             return Output([self._event("seat", seat=seat, state="away")]).extend(self._left_the_table(seat))
         if button == "back":
-            self.away.discard(seat)
+            self.away.pop(seat, None)
             return Output([self._event("seat", seat=seat, state="back")])
         return self._call_time(seat, now)
 
@@ -282,10 +272,7 @@ class TableGame:
             return Output([self._event("decision_refused", kind=kind, option=option,
                                        reason=f"the ruling offered {', '.join(offered)}")])
         self.pending_td.remove(pending)
-        if self.hand is not None and self.hand.time_call is not None and not self.waiting_td:
-            # A Time called before the table stopped for the TD ends with his ruling: the player could not act
-            # while it waited (`tick` ruled nothing), and may be called Time again as play resumes
-            self.hand.time_call = None
+        self._time_ends_with_td()
         kind = str(pending["kind"])
         ruling = table_rulings.td_ruling(pending, option, self.ruleset, self.hand_no)
         out = Output([self._event("ruling", seat=ruling.seat, kind=kind, decision=option, article=ruling.article,
@@ -296,17 +283,6 @@ class TableGame:
         if self.in_hand and not any(isinstance(c, wire.BettingCmd) for c in out.commands):
             out.extend(self._after_engine())  # play resumes: the table is told at once
         return out
-
-    def tick(self, now: float) -> Output:
-        """The hub's clock: a Time countdown that ran out. Nothing happens to a game that is not `timing`, nor
-        while the table waits for the TD (`waiting_td`: the player may not act, his time does not run out)."""
-        self._now = now
-        if not self.in_hand or self.waiting_td:
-            return Output()
-        assert self.hand is not None
-        if not self.hand.tick(now):
-            return Output()  # nothing happened: the table is not told the same state again
-        return self._after_engine()
 
     # -- the engine ----------------------------------------------------------------------------
 
@@ -388,11 +364,7 @@ class TableGame:
             if isinstance(entry, ActionRecord):
                 out.events += self._action_events(entry, via)
             elif isinstance(entry, RulingGiven) and entry.ruling.kind == "time_expired":
-                out.events.append(self._event("fault", kind="time_expired", seat=entry.ruling.seat, cards=[],
-                                              ruling=entry.ruling.to_dict()))
-                # the table carries it out too: the seat's light at fault, the dealer mucks that hand
-                out.commands.append(wire.RulingCmd(hand=self.hand_no, kind="time_expired",
-                                                   decision=str(entry.ruling.decision), seat=entry.ruling.seat))
+                out.extend(self._time_expired(entry.ruling))
             elif isinstance(entry, RulingGiven) and entry.ruling.decision is EngineDecision.TD_DECISION:
                 out.events.append(self._engine_td_decision(entry.ruling))
             elif isinstance(entry, RulingGiven):  # a ruling that changed after its fault
@@ -474,32 +446,6 @@ class TableGame:
                 events.append(self._event("fault", kind=kind, seat=rec.seat, cards=[],
                                           ruling=rec.ruling.to_dict()))
         return events
-
-    def _call_time(self, seat: int, now: float) -> Output:
-        hand = self.hand
-        if hand is None or hand.result is not None:
-            return Output([self._event("time_refused", seat=seat, reason="no hand in progress",
-                                       message=refusals.message("no_hand"))])
-        self._now = now
-        if self.waiting_td:
-            return Output([self._event("time_refused", seat=seat, reason="waiting for the TD's decision",
-                                       message=refusals.message("td_wait"))])
-        out = self._feed_board()
-        try:
-            called = hand.call_time(seat, now, TimeCaller.PLAYER)
-        except RulesError as err:
-            why = "time_not_to_act" if not hand.round_open or seat != hand.to_act else "time_not_allowed"
-            out.events.append(self._event("time_refused", seat=seat, reason=str(err), message=refusals.message(why)))
-            return out
-        if isinstance(called, TimeCall):
-            if self._on_countdown is not None:
-                self._on_countdown(self.table)
-            out.events.append(self._event("time", seat=seat, countdown_at=called.countdown_at,
-                                          expires_at=called.expires_at, article=called.article))
-        else:
-            out.events.append(self._event("ruling", seat=seat, decision=str(called.decision),
-                                          article=called.article, options=list(called.options)))
-        return out.extend(self._after_engine())
 
     # -- rulings ---------------------------------------------------------------------------------
 

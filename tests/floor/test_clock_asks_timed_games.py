@@ -42,11 +42,16 @@ class Room:
         return [e for e in self.heard if e["type"] == kind]
 
 
-def test_only_a_game_with_a_countdown_is_ticked_and_its_time_runs_out(tmp_path: Path) -> None:
+def started_room(tmp_path: Path) -> tuple[EventStore, Clock, Clock, Room]:
+    """A tournament of 12 on two tables, and its hub: the hub's uptime far from the tournament's wall time."""
     store = EventStore(db(tmp_path))
     started_floor(store, 12, tables=2)
     clock, wall = Clock(100_000.0), Clock(5.0)
-    room = Room(store, clock, wall)
+    return store, clock, wall, Room(store, clock, wall)
+
+
+def test_only_a_game_with_a_countdown_is_ticked_and_its_time_runs_out(tmp_path: Path) -> None:
+    store, clock, wall, room = started_room(tmp_path)
     hub, tables = room.hub, room.tables
     try:
         for table in ("t1", "t2"):  # a hand starts at both tables
@@ -72,10 +77,7 @@ def test_only_a_game_with_a_countdown_is_ticked_and_its_time_runs_out(tmp_path: 
 
 
 def test_a_countdown_under_way_runs_out_in_the_hub_restarted_from_its_store(tmp_path: Path) -> None:
-    store = EventStore(db(tmp_path))
-    started_floor(store, 12, tables=2)
-    clock, wall = Clock(100_000.0), Clock(5.0)
-    room = Room(store, clock, wall)
+    store, clock, wall, room = started_room(tmp_path)
     try:
         room.send(wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
         game = room.tables.game("t1")
@@ -94,4 +96,30 @@ def test_a_countdown_under_way_runs_out_in_the_hub_restarted_from_its_store(tmp_
         assert [(f["table"], f["kind"]) for f in again.kinds("fault")] == [("t1", "time_expired")]
     finally:
         again.hub.stop()
+        store.close()
+
+
+def test_a_table_back_online_has_its_own_countdown_ticked_not_the_others(tmp_path: Path) -> None:
+    """A table back is told its time left (`HubService._resend` ticks its game first); another table's
+    countdown that ran out meanwhile is the clock's to rule, at its tick, not the resend's."""
+    store, clock, wall, room = started_room(tmp_path)
+    hub, tables = room.hub, room.tables
+    try:
+        for table in ("t1", "t2"):  # a hand and Time called at both tables
+            room.send(wire.DealerPressed(table=table, boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+            game = tables.game(table)
+            assert game is not None and game.hand is not None and game.hand.round_open
+            room.send(wire.DealerPressed(table=table, boot="b1", seq=2, at=2.0, button="time",
+                                         seat=game.hand.to_act))
+        gone = max(e["expires_at"] for e in room.kinds("time")) - wall.t + 1
+        clock.t, wall.t = clock.t + gone, wall.t + gone
+        room.link.handlers[wire.ALL_TABLE_STATUS](Message(wire.table_status("t1"), wire.ONLINE, False))
+        assert wait_until(lambda: room.kinds("fault") != [])
+        assert hub.settle(5)  # applied after the burst that resent t1's state: whatever that burst ticked, heard
+        assert [(f["table"], f["kind"]) for f in room.kinds("fault")] == [("t1", "time_expired")]
+        assert hub.tick(5)
+        assert [(f["table"], f["kind"]) for f in room.kinds("fault")] == [("t1", "time_expired"),
+                                                                          ("t2", "time_expired")]
+    finally:
+        hub.stop()
         store.close()

@@ -65,7 +65,7 @@ def test_a_seat_away_since_an_earlier_hand_stays_away_after_a_restart(tmp_path: 
     again, rebuilt, _ = floor_hub(store, Clock(7.0), wall)
     try:
         game = rebuilt.game("t1")
-        assert game is not None and game.hand_no == 2 and game.away == {away}
+        assert game is not None and game.hand_no == 2 and set(game.away) == {away}
         table.fold_round(again, game)
         table.send(again, "new_hand")
         assert game.hand_no == 3 and _away_told(again) == [away]
