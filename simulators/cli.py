@@ -138,6 +138,9 @@ def parser() -> argparse.ArgumentParser:
     table.add_argument("--faults", default=None, metavar="KIND,KIND...",
                        help="the fault kinds to make (default: every kind the croupier makes but time_expired, "
                             "which waits the rulebook's 70 s; docs/faults.md)")
+    table.add_argument("--away-hands", type=_positive, default=1, metavar="N",
+                       help="a player the dealer marks away (the absent_player fault) stays away N hands, that "
+                            "one included, before the dealer presses him back (1)")
     table.add_argument("--outbox", default=None, metavar="FILE",
                        help="the agent's outbox in this SQLite file, as `tapis agent --outbox` (default: in memory)")
     decks = sim_sub.add_parser("decks", help="the deck registry of simulated tables (their tags' UIDs), as TOML")
@@ -172,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_sim_table(args.profile, args.decks, args.broker, credentials.link_options(args), stop=stop,
                                  pace=args.pace, seed=args.seed, boxed_rate=args.boxed_rate,
                                  allin_rate=args.allin_rate, scan_ms=args.scan_ms, hands=args.hands,
-                                 fault_rate=rate, fault_kinds=kinds, outbox=args.outbox)
+                                 fault_rate=rate, fault_kinds=kinds, outbox=args.outbox,
+                                 away_hands=args.away_hands)
         if args.command == "replay":
             from simulators.replay import replay
             from simulators.scenario import load

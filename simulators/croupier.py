@@ -69,11 +69,15 @@ class Croupier:
                  on_fault_injected: Callable[[str], None] | None = None, stuck_after: float = 5.0,
                  faults: FaultPlan | None = None, allin_rate: float = 0.0,
                  act: Callable[[int, int, int | None], str | None] | None = None,
-                 new_hand: Callable[[], None] | None = None) -> None:
+                 new_hand: Callable[[], None] | None = None, away_hands: int = 1) -> None:
         """`faults`: the dealing faults to make (None: none but `boxed_rate`); `allin_rate`: the chance
         that a player pushes all in when he acts (a tournament's short stacks; 0: never); `act` and
         `new_hand`: a simulated table's fingers on its panel (`simulators.sim_table`), instead of the
-        agent's own calls (`act` returns what the player did: `fold`, `muck`, `allin`...)."""
+        agent's own calls (`act` returns what the player did: `fold`, `muck`, `allin`...); `away_hands`:
+        the hands a player the dealer marks away (`absent_player`) stays away, that one included (1: back
+        after it)."""
+        if away_hands < 1:
+            raise ValueError(f"away for {away_hands} hands: at least 1 (back after the hand he left in)")
         self.agent = agent
         self.watch = agent.watch
         self.felt = felt
@@ -95,7 +99,9 @@ class Croupier:
         self._new_hand = new_hand or agent.new_hand
         self.td_waits = 0  # times this table stopped for the TD's decision
         self.cards = HandCards()  # this hand's cards and remedies in progress (new at each `_deal_and_play`)
-        self._away: int | None = None  # the seat this croupier marked away (absent_player), back after the hand
+        self._away: int | None = None  # the seat this croupier marked away (absent_player), back after `away_hands`
+        self.away_hands = away_hands
+        self._away_left = 0  # hands still to start before the seat away is back
 
     def wait(self, condition: Callable[[], bool]) -> bool:
         deadline = time.monotonic() + self.stuck_after
@@ -142,7 +148,8 @@ class Croupier:
         ctx = watch.context
         assert ctx is not None
         played = self._deal_and_play(ctx)
-        if self._away is not None:  # the player is back for the next hand
+        self._away_left -= 1
+        if self._away is not None and self._away_left <= 0:  # the player is back for the next hand
             self.agent.dealer_press("back", self._away)
             self._away = None
         if played is None:
@@ -253,6 +260,8 @@ class Croupier:
             return self.felt.foreign_deck() is not None
         if kind is FaultKind.MIXED_DECKS:
             return len(ctx.table_decks) > 1
+        if kind is FaultKind.ABSENT_PLAYER and self._away is not None:
+            return False  # one player away at a time
         if kind in (FaultKind.SEAT_SKIPPED, FaultKind.ABSENT_PLAYER, FaultKind.INSUFFICIENT_BET,
                     FaultKind.EXPOSED_CARD):
             return players > 2  # heads-up: nothing to skip, the hand would end; the small blind acts first
@@ -290,9 +299,14 @@ class Croupier:
             cards[1] = (cards[1][0], self.felt.foreign_uid(deck[-1]))
             at = 1
         elif fault is FaultKind.ABSENT_PLAYER:
-            self._away = order[1]  # the dealer's away button, before the first card (every deadline)
+            self._away, self._away_left = order[1], self.away_hands  # pressed before the first card (every deadline)
             self.agent.dealer_press("away", self._away)
             self.made(fault)
+        elif self._away is not None and self._away in ctx.seats and self._away not in ctx.away:
+            # still away, and the hub deals him in: said, not put right (the dealer's second press would hide
+            # it), so his hand is played as the hub dealt it
+            log.warning("table %s: hand %s deals seat %s in, away since an earlier hand", self.agent.table,
+                        ctx.hand, self._away)
         # cdc 7.1: one of the first two cards exposed is a misdeal; later ones are replaced (7.3)
         expose_at = self.rng.randrange(2, len(order)) if fault is FaultKind.EXPOSED_CARD else None
         boxed_at = self.rng.randrange(ctx.hole_cards * len(order)) if fault is FaultKind.BOXED_CARD else None
@@ -346,8 +360,9 @@ class Croupier:
                 # pcpm "La donne": the dealing player's own exposed card is not exchanged, he keeps it
                 if not self.pause() or not self.place(Hole(exposed[0], exposed[1])):
                     return self.gave_up()
-        if fault is FaultKind.ABSENT_PLAYER and self._away is not None:
-            ruling = self.ruling(fault, ctx)
+        if self._away is not None and (fault is FaultKind.ABSENT_PLAYER or self._away in ctx.away):
+            # away since the deal began or an earlier hand: the table rules his hand dead at the deadline
+            ruling = self.ruling(FaultKind.ABSENT_PLAYER, ctx)
             if ruling is not None and not self.carry_out(ruling, self._away, None):
                 return self.gave_up()
         return True

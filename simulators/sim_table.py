@@ -104,12 +104,12 @@ def run_sim_table(profile_path: str, decks_path: str, broker: str, link_options:
                   *, stop: threading.Event, pace: float = 0.12, seed: int = 1, boxed_rate: float = 0.0,
                   allin_rate: float = 0.05, scan_ms: int | None = None, hands: int | None = None,
                   fault_rate: float = 0.0, fault_kinds: Sequence[str] | None = None,
-                  outbox: str | None = None) -> int:
+                  outbox: str | None = None, away_hands: int = 1) -> int:
     """Run until `stop` (SIGTERM) or `hands` hands played; exceptions of a wrong file or broker pass up.
 
     `fault_rate`: the chance that a hand carries one of `fault_kinds` (default: every kind the croupier
     makes, `simulators.fault_plan`); `outbox`: the agent's SQLite outbox file, as `tapis agent --outbox`
-    (None: in memory)."""
+    (None: in memory); `away_hands`: the hands a player marked away (`absent_player`) stays away."""
     from table_agent.cli import start_agent
 
     profile = TableProfile.load(profile_path)
@@ -134,7 +134,7 @@ def run_sim_table(profile_path: str, decks_path: str, broker: str, link_options:
         act, new_hand = _hands_on(table.panel, felt, Players(random.Random(rng.random()), allin_rate=allin_rate),
                                   bus)
         croupier = Croupier(agent=table.agent, felt=felt, rng=random.Random(rng.random()), pace=pace, stop=stop,
-                            boxed_rate=boxed_rate, act=act, new_hand=new_hand, faults=plan)
+                            boxed_rate=boxed_rate, act=act, new_hand=new_hand, faults=plan, away_hands=away_hands)
         print(f"tapis sim table: table {profile.table}, reader board on {board.port}, "
               f"{'panel on simulated pins' if table.panel else 'no panel: players act through the agent'}",
               file=sys.stderr, flush=True)

@@ -128,9 +128,9 @@ class StoreFirst(ABC):
             game = self.floor_tables.game(table)
             if game is not None:
                 view.hand, view.hand_open = game.hand_no, game.in_hand
-                view.hand_since = view.noted_at = self._wall()
-                if not game.in_hand:
-                    view.hand_since = None
+                view.noted_at = self._wall()
+                # since when the hand runs: its start as stored, not this restart (the dashboard's alarm)
+                view.hand_since = (self.floor_tables.hand_started_at(table) or view.noted_at) if game.in_hand else None
         self._felt_from_store()
 
     def _felt_from_store(self) -> None:

@@ -122,6 +122,17 @@ class FloorTables:
             return {}
         return dict(tb.seats) if tb is not None else {}
 
+    def hand_started_at(self, table: str) -> float | None:
+        """When the table's current hand began: the hub's wall clock at which its "new hand" was stored (None:
+        none stored). A hub restarted during the hand says when it began, not the restart (the dashboard's
+        "hand running since", the hand's history)."""
+        ctx = self.store.get_config(_CONTEXT + table)
+        row = ctx.get("row") if isinstance(ctx, dict) else None
+        if not isinstance(row, int):
+            return None
+        first = next(self.store.table_rows(table=table, after=row - 1), None)
+        return first.at if first is not None and first.row == row else None
+
     def timed(self) -> list[tuple[str, TableGame]]:
         """The games where a Time countdown runs (`TableGame.timing`): the only ones the clock can change.
         Those whose countdown started (a game rebuilt from the store starts its own again as it replays),

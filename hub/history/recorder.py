@@ -57,11 +57,9 @@ class HandRecorder:
         for event in replayed:
             self.event(dict(event))
         for table, hand in self._hands.items():  # started before the restart: when its "new hand" was stored
-            row = hand.context.get("row") if isinstance(hand.context, dict) else None
-            if isinstance(row, int):
-                first = next(floor_tables.store.table_rows(table=table, after=row - 1), None)
-                if first is not None and first.row == row:
-                    hand.started_at = first.at
+            started = floor_tables.hand_started_at(table)
+            if started is not None:
+                hand.started_at = started
 
     def event(self, event: dict[str, Any]) -> None:
         table = str(event.get("table", ""))

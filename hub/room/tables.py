@@ -48,7 +48,8 @@ class TableView:
     updated_at: float = 0.0
     managed: bool = False  # a hub game runs this table's hands (players configured)
     refused: str = ""  # why the hub refused the last "new hand" while a hand was in progress ("": none since)
-    hand_since: float | None = None  # the hub's wall clock when the hand in progress started (or was resumed)
+    # the hub's wall clock when the hand in progress started (restarted without a store: when resumed)
+    hand_since: float | None = None
     noted_at: float = 0.0  # the hub's wall clock at the last events noted: `hand_since` is measured from it
 
     def note(self, events: list[HubEvent], now: float) -> None:

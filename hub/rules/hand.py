@@ -47,6 +47,14 @@ _PREFLOP, _RIVER, _SHOWDOWN, _COMPLETE = Street.PREFLOP, Street.RIVER, Street.SH
 class Hand:
     """One hand at one table. Seats are physical seat numbers; amounts are chips (ints)."""
 
+    # Slots, not an instance dict: a hand's 32 attributes are past the 30 a shared-key dict holds, so
+    # each hand built a dict of its own and every attribute read looked it up (issue #35: -4 % a replay).
+    __slots__ = ("rules", "game", "_cumulative", "positions", "bb", "seats", "_after", "_zeros",
+                 "starting_stacks", "stack", "bet", "contributed", "live", "board", "log", "result",
+                 "street", "round_open", "to_act", "max_bet", "last_full", "full_seq", "_acted",
+                 "aggressors", "last_round_street", "pending", "dark", "restricted", "time_call",
+                 "returned", "dead", "ante_capped")
+
     def __init__(self, rules: Ruleset, *, stacks: Mapping[int, int], positions: Positions, sb: int, bb: int,
                  antes: Mapping[int, int] | None = None, straddles: Sequence[tuple[int, int]] = (),
                  dead: Mapping[int, int] | None = None, short_blind_is_full_bet: bool = True,

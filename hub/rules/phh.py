@@ -94,9 +94,10 @@ _PhhBlank = blank_twin(PhhHand)
 # quoted the one way, of letters, digits, `?`, `.`, `-` and single spaces. Anything else, the
 # broken files included, is read by the general reader (`_fast_toml`, tomllib), as before.
 _PLAIN_LIST = re.compile(r"\[(?:-?[0-9]+(?:\.[0-9]+)?(?:, -?[0-9]+(?:\.[0-9]+)?)*)?\]")
-# What an action's text may hold, quotes and commas the separators' (each then placed): deleted from
-# the list's bytes in one C pass, anything left is something else.
-_TAME_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789?. ',-"
+# What an action's text may hold, deleted from the list's bytes in one C pass: what is left must be the
+# separators' quotes and commas, each where a separator stands; anything else is something else.
+_TAME_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789?. -"
+_SEPARATOR = b"','"  # what `_TAME_BYTES` leaves of a separator `', '`
 _RAISE, _ACCEPTED = ActionKind.RAISE, ActionStatus.ACCEPTED
 _JSON_AT = make_scanner(JSONDecoder())  # type: ignore[arg-type]  # a JSON value at an index: (value, end), in C
 
@@ -127,7 +128,7 @@ def _whole_lists(values: tuple[str, ...]) -> list[tuple[int, ...]] | None:
     if joined[:1] != "[" or joined[-1:] != "]" or joined.count("]\n[") != k - 1 or "[]" in joined:
         return None
     digits = joined.replace(", ", "").replace("]\n[", "")  # "[" and the numbers' digits, "]"
-    if not digits[1:-1].isdigit() or not digits.isascii():
+    if not digits.isascii() or not digits[1:-1].encode().isdigit():
         return None
     try:  # a leading zero is not JSON: each list is read alone then, as before
         return list(map(tuple, _JSON_AT(f"[{joined.replace(chr(10), ', ')}]", 0)[0]))
@@ -143,19 +144,20 @@ def _tame_actions(listed: str) -> tuple[str, ...] | None:
     if len(listed) < 4 or listed[:2] != "['" or listed[-2:] != "']":
         return None
     inner = listed[2:-2]
-    if not inner.isascii() or inner.encode().translate(None, _TAME_BYTES):
+    if not inner.isascii():
         return None
     actions = inner.split("', '")
-    # Every quote and comma is one of the separators': none inside an action, none empty.
-    # Once every quote is a separator's, two in a row are an empty action's: one C search, not a compare each.
-    if listed.count("'") != 2 * len(actions) or listed.count(",") != len(actions) - 1 or "''" in listed:
+    # What the allowed characters leave is the separators' quotes and commas, each where one stands, and
+    # nothing else (one C pass, no count of each); once every quote is a separator's, two in a row are an
+    # empty action's: one C search, not a compare each.
+    if inner.encode().translate(None, _TAME_BYTES) != _SEPARATOR * (len(actions) - 1) or "''" in listed:
         return None
     return tuple(actions)
 
 
 def _common_loads(text: str, name: str) -> PhhHand | None:
     """`loads` of a file of the common shape, the same `PhhHand`; None for any other file."""
-    if "\\" in text or "'''" in text or '"""' in text or "\r" in text:
+    if "\\" in text or "\r" in text:
         return None
     found: dict[str, str] = {}
     wanted = _WANTED
@@ -166,7 +168,11 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
                 if key in found:
                     return None
                 found[key] = value
-            elif not key.isidentifier():  # a dotted or quoted key, a table's line
+            # A dotted or quoted key, a table's line; or a multi-line string, whose lines could read as
+            # keys. Its quotes are looked for in the values not read below, not in the whole text (a search
+            # for three quotes is slow where quotes abound): the values read hold none (a variant quoted
+            # once, numbers, actions without two quotes in a row), and a comment's are a comment's.
+            elif not key.isidentifier() or "'''" in value or '"""' in value:
                 return None
         elif line and (line[0] != "#" or "=" in line):  # neither blank nor a plain comment
             return None

@@ -1,4 +1,5 @@
-"""A hand's history says when it started, also when the hub was restarted during it.
+"""A hand's history, and the dashboard's "hand running since", say when it started, also when the hub was
+restarted during it.
 
 The recorder hears a hand in progress at a restart from `FloorTables.open`'s replay, and took the time it
 heard it (the restart) as the hand's start: the record, and the hands-per-hour and durations read from
@@ -36,6 +37,7 @@ def test_a_hand_the_hub_restarted_in_is_on_record_from_its_start(tmp_path: Path)
     try:
         game = rebuilt.game("t1")
         assert game is not None and game.hand_no == 1
+        assert again.tables["t1"].hand_since == 5.0, "the dashboard's hand runs since the restart"
         seq = 2
         while game.hand is not None and game.in_hand and game.hand.to_act is not None:
             seq += 1

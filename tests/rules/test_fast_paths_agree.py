@@ -73,6 +73,10 @@ def variants(base: str) -> list[str]:
         base + "\nplayers.first = 'x'\n",
         base + "\n# a comment = with an equals sign\n",
         base + "\n  \n",
+        # Multi-line strings whose lines read as keys (a finishing_stacks line where the file has none).
+        *(base.replace("finishing_stacks = [9950, 20050, 10000, 10000, 10000, 0]", "")
+          + f"\nnote = {q}\nfinishing_stacks = [1, 2, 3, 4, 5, 6]\nend = {q}\n" for q in ("'''", '"""')),
+        base + "\n# a comment's '''quotes''' and \"\"\"quotes\"\"\"\n",
         base.replace("\n", "\r\n"),
     ]
 
@@ -100,12 +104,22 @@ def test_the_common_reader_reads_what_the_general_reader_reads() -> None:
 
 
 def state(hand: Hand) -> dict[str, object]:
-    return {k: v for k, v in vars(hand).items() if k != "play_in_turn"}
+    """Every attribute of the hand (its slots: `Hand` has no instance dict)."""
+    return {k: getattr(hand, k) for k in Hand.__slots__}
+
+
+class _GeneralWay(Hand):
+    """A `Hand` whose `play_in_turn` takes nothing (the same slots: a hand's class can be changed)."""
+
+    __slots__ = ()
+
+    def play_in_turn(self, steps: object, i: int = 0) -> int:
+        return i
 
 
 def general_way(hand: Hand) -> Hand:
     """The hand with `play_in_turn` taking nothing: `act` applies each action through `_apply`."""
-    hand.play_in_turn = lambda steps, i=0: i  # type: ignore[method-assign]
+    hand.__class__ = _GeneralWay
     return hand
 
 

@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import random
 import threading
+from typing import Any
 
+import pytest
+
+from hub.edge.broker import EmbeddedBroker
 from hw.decks import DeckRegistry
 from hw.profile import TableProfile
 from simulators.croupier import Croupier
 from simulators.dealer import Felt
+from simulators.demo import build_room
+from simulators.fault_plan import FaultPlan
 from table_agent.events import Zone
 from table_agent.hand_watch import HandWatch
 from tablewire import wire
+from tablewire.faults import FaultKind
 
 
 class Antennas:
@@ -106,3 +113,32 @@ def test_a_betting_state_sent_before_the_press_is_not_a_second_turn_for_that_sea
     croupier, agent, _, _ = table(LateHub)
     assert croupier.play_hand() is True and croupier.stuck == 1  # the hub never moved on: given up
     assert [seat for seat, _ in agent.presses] == [1]  # pressed once, not again on the stale state
+
+
+def test_a_player_marked_away_stays_away_the_hands_asked_then_is_back(broker: EmbeddedBroker) -> None:
+    """`away_hands` (`tapis sim table --away-hands`): the dealer presses a player away before a hand's first
+    card; the hub keeps him away, so his hand is ruled dead at the deadline in that hand and the next two, each
+    carried out (no hand given up); the dealer presses him back after the third."""
+    room = build_room(tables=1, host=broker.host, port=broker.port, seed=3, miss_rate=0.0, dropout_rate=0.0)
+    assert room.hub is not None
+    events: list[dict[str, Any]] = []
+    room.hub.add_listener(events.append)
+    table = room.tables[0]
+    croupier = Croupier(agent=table.agent, felt=table.felt, rng=random.Random(7), pace=0.02, stop=room.stop,
+                        faults=FaultPlan(rate=1.0, rng=random.Random(5), kinds=[FaultKind.ABSENT_PLAYER]),
+                        away_hands=3)
+    try:
+        for _ in range(3):
+            assert croupier.play_hand()
+    finally:
+        room.close()
+    [away, back] = [e for e in events if e["type"] == "seat"]
+    seat, first = away["seat"], away["hand"]
+    dead = [e["hand"] for e in events if e["type"] == "fault" and e["kind"] == "absent_player"
+            and e["seat"] == seat and e["ruling"]["decision"] == "hand_dead"]
+    assert (away["state"], back["state"], back["seat"], back["hand"]) == ("away", "back", seat, first + 2)
+    assert (dead, croupier.stuck) == ([first, first + 1, first + 2], 0), [
+        (e["hand"], e["type"], e.get("kind") or e.get("result"), e.get("seat")) for e in events
+        if e["type"] in ("hand_end", "fault", "seat")]
+    with pytest.raises(ValueError, match="at least 1"):
+        Croupier(agent=table.agent, felt=table.felt, rng=random.Random(7), pace=0.02, stop=room.stop, away_hands=0)

@@ -98,7 +98,7 @@ def test_a_wrong_file_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capt
     assert code == 2 and words in err and err.startswith("tapis sim table: ") and err.count("\n") == 1, err
 
 
-@pytest.mark.parametrize("bad", [["--pace", "0"], ["--boxed-rate", "2"], ["--hands", "0"]])
+@pytest.mark.parametrize("bad", [["--pace", "0"], ["--boxed-rate", "2"], ["--hands", "0"], ["--away-hands", "0"]])
 def test_a_wrong_option_is_refused(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["sim", "table", "--profile", "p", "--decks", "d", "--broker", "mqtt://127.0.0.1:1", *bad])
