@@ -304,7 +304,9 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
                 reason = str(event.get("reason", ""))
                 raise FloorError(f"décision refusée par le hub : {refusal_in_french(reason)} / decision refused by the "
                                  f"hub: {reason}")
-        return {}
+        said = next((e["message"] for e in out.events if e["type"] == "ruling" and isinstance(e.get("message"), dict)),
+                    None)  # a Time granted or refused says so (cpt87 4.5): the TD's answer too
+        return {"text": str(said["fr"]), "text_en": str(said["en"])} if said is not None else {}
 
     def _emit_played(self, table: str, out: Output) -> None:
         view = self._view(table)

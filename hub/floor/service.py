@@ -419,8 +419,8 @@ class FloorService:
         if self.on_decide is None:
             raise FloorError("la donne vit dans le hub : envoyez la commande au hub en marche (--broker) / the hand "
                              "lives in the hub: send the command to the running hub (--broker)")
-        self.on_decide(cmd.table, cmd.kind, cmd.option, cmd.by, hand)
-        return {"table": cmd.table, "hand": hand, "kind": cmd.kind, "option": cmd.option}
+        said = self.on_decide(cmd.table, cmd.kind, cmd.option, cmd.by, hand)  # the ruling's words, if it has any
+        return {"table": cmd.table, "hand": hand, "kind": cmd.kind, "option": cmd.option, **said}
 
     def submit(self, command: AnyCommand | bytes | dict[str, JSON], now: float,
                answer: Callable[[CommandResult], None]) -> None:

@@ -16,6 +16,7 @@ from service_helpers import Clock, db, floor_hub, send, started_floor
 from hub.edge.service import HubService
 from hub.floor.store import EventStore
 from hub.floor.tables import FloorTables
+from hub.floor.td import render
 from tablewire import wire
 from tests.support import wait_until
 
@@ -76,6 +77,10 @@ def test_the_td_refuses_with_tapis_tournament_and_play_goes_on(tmp_path: Path) -
         # as `tapis tournament decide t1 refuse_time --by Ada` sends it: no kind, the table's only decision
         result = hub.floor_command({"cmd": "decide", "table": "t1", "option": "refuse_time", "kind": "", "by": "Ada"})
         assert result is not None and result.ok, result
+        assert render(result).splitlines() == [  # what the TD reads at his terminal, in words
+            "decide: Table 1 donne / hand 1",
+            f"  Time refusé par le directeur de tournoi : le siège {slow} joue sans décompte.",
+            f"  Time refused by the tournament director: seat {slow} plays on without a countdown."]
         [ruling] = _of(heard, "ruling")
         assert (ruling["decision"], ruling["seat"], ruling["by"]) == ("refuse_time", slow, "Ada")
         game = tables.game("t1")
