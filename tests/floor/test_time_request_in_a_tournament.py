@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from service_helpers import Clock, db, floor_hub, send, started_floor
+from service_helpers import Clock, db, floor_hub, game_state, send, started_floor
 
 from hub.edge.service import HubService
 from hub.floor.store import EventStore
@@ -172,6 +172,39 @@ def test_a_store_whose_decisions_have_no_time_still_loads(tmp_path: Path) -> Non
     try:
         game = rebuilt.game("t1")
         assert game is not None and game.pending_td == [] and game.in_hand
+    finally:
+        again.stop()
+        store.close()
+
+
+def test_the_hand_after_a_granted_time_ran_out_is_rebuilt_as_played(tmp_path: Path) -> None:
+    """Nothing stores the run out: a rebuilt hub plays the grant at its time, then rules the run out before
+    the next fact at that fact's time (`FloorTables.play`), as the hub's clock did live."""
+    store = EventStore(db(tmp_path))
+    started_floor(store, 12, ruleset="cpt87", tables=2)
+    wall = Clock(5.0)
+    hub, tables, heard = floor_hub(store, Clock(100_000.0), wall)
+    try:
+        slow = _requested(hub, tables)
+        wall.t = 20.0
+        result = hub.floor_command({"cmd": "decide", "table": "t1", "option": "grant_time", "kind": "", "by": "Ada"})
+        assert result is not None and result.ok, result
+        wall.t = 60.0
+        assert hub.tick(5) and [f["kind"] for f in _of(heard, "fault")] == ["time_request", "time_expired"]
+        game = tables.game("t1")
+        assert game is not None and game.hand is not None and slow not in game.hand.live
+        after = game.hand.to_act
+        assert after is not None
+        wall.t = 65.0
+        send(hub, wire.SeatActed(table="t1", boot="b1", seq=3, at=3.0, seat=after, action="fold"))
+        assert after not in game.hand.live  # his fold, in turn
+        played = game_state(game)
+    finally:
+        hub.stop()
+    again, rebuilt, _ = floor_hub(store, Clock(7.0), wall)
+    try:
+        replayed = rebuilt.game("t1")
+        assert replayed is not None and game_state(replayed) == played and not replayed.timing
     finally:
         again.stop()
         store.close()
