@@ -217,8 +217,12 @@ def test_a_club_night_from_the_browser_alone(room: Room, tmp_path: Path) -> None
                 continue  # busted already (or while the desk redrew his row)
             td.confirm(f"Éliminer {name}")
             said = td.notice(f"{name} (sortira à la fin de la donne en cours|éliminé)|Refusé")
-            (asked if "fin de la donne" in said else now).append(name)
-        assert asked, f"no elimination fell during a hand: {now}"
+            if "fin de la donne" in said:
+                asked.append(name)
+            else:
+                now.append(f"{name}: {said} (hands ended so far: {hands()})")  # what the desk said, for a failure
+        assert asked, (f"no elimination fell during a hand: {now}; the hub's last refusals of a new hand: "
+                       f"{watcher.seen(lambda e: e['type'] == 'hand_refused')[-4:]}")
         assert alive(lambda: any(r["player"] == asked[0] and r["status"] == "out"
                                  for r in td.api("/api/results")["ranking"]), 60)
         # -- a deal when three are left (asked again if a player busts while it is confirmed) ---------------
