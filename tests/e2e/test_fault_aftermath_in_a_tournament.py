@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import signal
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_club_room import PLAYERS, club_tournament
-from tests.e2e.test_room_as_installed import TABLES, Room, Watcher, installed, run
+from tests.e2e.test_room_as_installed import TABLES, Room, TdHttp, Watcher, installed, run
 from tests.support import wait_until
 
 STACK = 200_000  # club_tournament's starting stack, six players a table
@@ -70,27 +69,6 @@ class PenaltyRoom(Room):
     def agent_command(self, table: str) -> list[str]:
         faults = ("--fault-rate", "1", "--faults", "extra_hole_card") if table == "t1" else ()
         return [*super().agent_command(table), *faults]
-
-
-class Desk:
-    """The TD logged in on the dashboard as install.sh makes his login (`td`), his floor commands posted as the
-    desk's page posts them (`/api/td/floor`, the session cookie and its CSRF token)."""
-
-    def __init__(self, room: Room) -> None:
-        self.url = f"http://127.0.0.1:{room.dashboard}"
-        answer, headers = self._post("/api/login", {"user": "td", "password": room.td_password}, {})
-        self.headers = {"Cookie": headers["Set-Cookie"].split(";")[0], "X-CSRF-Token": answer["csrf"]}
-
-    def _post(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> tuple[dict[str, Any], Any]:
-        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json", **headers})
-        with urllib.request.urlopen(request, timeout=20) as response:  # an HTTP error status raises
-            return json.loads(response.read()), response.headers
-
-    def floor(self, **command: Any) -> dict[str, Any]:
-        answer, _ = self._post("/api/td/floor", command, self.headers)
-        assert answer["ok"], answer
-        return answer
 
 
 @pytest.fixture
@@ -311,13 +289,13 @@ def test_a_seat_away_across_a_hub_killed_and_restarted_stays_away(away_room: Awa
         watcher.link.stop()
 
 
-def _open_room(room: Room, cleanup: ExitStack, rulebook: Path) -> tuple[Any, Watcher, Desk]:
+def _open_room(room: Room, cleanup: ExitStack, rulebook: Path) -> tuple[Any, Watcher, TdHttp]:
     """The club's tournament, the hub as installed and started, the TD logged in on its dashboard."""
     club_tournament(room, rulebook)
     hub, watcher = room.start_hub(cleanup)
     room.td("start")
     assert wait_until(lambda: len(watcher.clock.get("tables", {})) == len(TABLES), 15), watcher.clock
-    return hub, watcher, Desk(room)
+    return hub, watcher, TdHttp(room)
 
 
 def test_at_hand_for_hand_a_misdealt_table_deals_again_at_once(h4h_room: HandForHandRoom) -> None:

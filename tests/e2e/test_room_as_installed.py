@@ -18,6 +18,8 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -69,6 +71,35 @@ def run(*args: str, timeout: float = 60) -> str:
     done = subprocess.run(tapis(*args), capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     assert done.returncode == 0, f"tapis {' '.join(args)}: {done.stderr}"
     return done.stdout
+
+
+class TdHttp:
+    """The TD logged in on the room's dashboard as install.sh makes his login (`td`): each request carries the
+    session cookie and its CSRF token, as the dashboard's pages send them."""
+
+    def __init__(self, room: Room) -> None:
+        self.url = f"http://127.0.0.1:{room.dashboard}"
+        self.headers: dict[str, str] = {}
+        status, body, headers = self.call("POST", "/api/login", {"user": "td", "password": room.td_password})
+        assert status == 200, body
+        self.headers = {"Cookie": headers["Set-Cookie"].split(";")[0], "X-CSRF-Token": body["csrf"]}
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """(status, the JSON answer, its headers), an error status included."""
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json", **self.headers})
+        try:
+            with urllib.request.urlopen(request, timeout=20) as response:
+                return response.status, json.loads(response.read()), dict(response.headers)
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read()), dict(err.headers)
+
+    def floor(self, **command: Any) -> dict[str, Any]:
+        """A floor command as the desk's page posts it (`/api/td/floor`); its answer, which must be ok."""
+        status, answer, _ = self.call("POST", "/api/td/floor", command)
+        assert status == 200 and answer["ok"], answer
+        return answer
 
 
 class Room:

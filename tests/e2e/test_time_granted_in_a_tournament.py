@@ -8,9 +8,6 @@ to its end and counted, and the table's next hand dealt. Before, under cpt87, a 
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -19,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_club_room import club_tournament
-from tests.e2e.test_room_as_installed import TABLES, Room, installed, run
+from tests.e2e.test_room_as_installed import TABLES, Room, TdHttp, installed, run
 from tests.support import wait_until
 
 CLUB = """# Un club sous cpt87 aux Time courts : cinq secondes de réflexion, deux de décompte, le DT accorde.
@@ -46,26 +43,8 @@ def room(tmp_path: Path) -> Iterator[TimeRoom]:
         yield ready
 
 
-class TdPage:
-    """The TD logged in on the dashboard, as the room page talks to it (its cookie and CSRF token)."""
-
-    def __init__(self, room: Room) -> None:
-        self.url = f"http://127.0.0.1:{room.dashboard}"
-        status, body, headers = self.call("POST", "/api/login", {"user": "td", "password": room.td_password})
-        assert status == 200, body
-        self.cookie, self.csrf = headers["Set-Cookie"].split(";")[0], body["csrf"]
-
-    def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any], dict[str, str]]:
-        headers = {"Content-Type": "application/json"}
-        if getattr(self, "cookie", None):
-            headers |= {"Cookie": self.cookie, "X-CSRF-Token": self.csrf}
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
-        try:
-            with urllib.request.urlopen(req, timeout=10) as resp:
-                return resp.status, json.loads(resp.read()), dict(resp.headers)
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read()), dict(err.headers)
+class TdPage(TdHttp):
+    """The TD on the room page: each Time request waiting there granted."""
 
     def grant_every_request(self, granted: list[dict[str, Any]]) -> None:
         """Each Time request waiting on the room page granted (its "Time accordé" button)."""
