@@ -84,7 +84,7 @@ def statistics(records: Iterable[Mapping[str, Any]]) -> list[Line]:
     return [total, *(tables[k] for k in sorted(tables)), *(dealers[k] for k in sorted(dealers))]
 
 
-_SCOPES = {"tournament": "tournoi / tournament", "table": "table", "dealer": "donneur / dealer"}
+SCOPES = {"tournament": "tournoi / tournament", "table": "table", "dealer": "donneur / dealer"}
 
 
 def stats_csv(lines: list[Line]) -> str:
@@ -96,7 +96,7 @@ def stats_csv(lines: list[Line]) -> str:
                 "Incidents / Faults", "Incidents pour 100 mains / Faults per 100 hands",
                 "Décisions du DT / TD decisions", *kinds])
     for line in lines:
-        w.writerow([_SCOPES[line.scope], line.name, line.hands, line.void,
+        w.writerow([SCOPES[line.scope], line.name, line.hands, line.void,
                     "" if line.per_hour is None else str(line.per_hour).replace(".", ","),
                     sum(line.faults.values()), str(line.per_100()).replace(".", ","), line.td_decisions,
                     *(line.faults[k] for k in kinds)])

@@ -20,13 +20,36 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from hub.history.stats import Line, statistics, stats_csv
+from hub.history.stats import SCOPES, Line, statistics, stats_csv
+from hub.rulings.texts import DECISIONS, FAULTS
+from tablewire.faults import Decision, FaultKind
 
 Answer = tuple[int, str, bytes]
 _HTML = "text/html; charset=utf-8"
 _JSON = "application/json"
 _LIST_LIMIT = 500  # a table's last hands on its page
 _SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+# what a page says for the ids a record keeps (a fault's kind, a ruling's decision, an action), French then
+# English: the rulings' own texts, and the few that are the hub's (a Time request, its answers, the actions)
+_WORDS = {
+    "time_request": ("Demande de Time (au DT d'accorder)", "Time request (the TD grants it)"),
+    "grant_time": ("Time accordé", "Time granted"), "refuse_time": ("Time refusé par le DT", "Time refused by the TD"),
+    "fold": ("passe", "fold"), "check": ("parole", "check"), "call": ("suit", "call"), "bet": ("mise", "bet"),
+    "raise": ("relance", "raise"), "allin": ("tapis", "all-in"), "muck": ("passe", "muck"),
+    "hand_cancelled_by_td": ("donne annulée par le DT", "hand cancelled by the TD"),
+}
+
+
+def _said(word: object) -> str:
+    """An id of the record in words, `français / English` (escaped); an id none of them knows, as it is."""
+    text = str(word)
+    if text in FaultKind.__members__.values():
+        fr, en = FAULTS["fr"][FaultKind(text)], FAULTS["en"][FaultKind(text)]
+    elif text in Decision.__members__.values():
+        fr, en = DECISIONS["fr"][Decision(text)], DECISIONS["en"][Decision(text)]
+    else:
+        fr, en = _WORDS.get(text, (text, text))
+    return escape(fr if fr == en else f"{fr} / {en}")
 
 
 class HistoryReader:
@@ -122,12 +145,13 @@ def _line(t: Mapping[str, Any], names: Mapping[int, str]) -> str:
     who = f"siège / seat {t.get('seat')} ({escape(names.get(int(t['seat']), ''))})" if t.get("seat") else ""
     if t["what"] == "action":
         amount = f" {int(t['amount'])}" if t.get("amount") and t.get("action") in ("bet", "raise", "allin") else ""
-        return f"{who} : {escape(str(t.get('action')))}{amount}"
-    ruled = " · ".join(escape(str(x)) for x in (t.get("decision"), t.get("article")) if x)
+        return f"{who} : {_said(t.get('action'))}{amount}"
+    ruled = " · ".join(x for x in (_said(t["decision"]) if t.get("decision") else "",
+                                   escape(str(t.get("article") or ""))) if x)
     by = f" (DT / TD {escape(str(t['by']))})" if t.get("by") else ""
     cards = " " + "".join(_card(c) for c in t.get("cards") or []) if t.get("cards") else ""
     label = "Incident / Fault" if t["what"] == "fault" else "Décision / Ruling"
-    return f"<b>{label} {escape(str(t.get('kind') or ''))}</b> {who}{cards} → {ruled}{by}"
+    return f"<b>{label} {_said(t['kind']) if t.get('kind') else ''}</b> {who}{cards} → {ruled}{by}"
 
 
 def _hole(record: Mapping[str, Any]) -> list[list[str | None]]:
@@ -189,10 +213,11 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
 
 def _stats_page(lines: list[Line]) -> bytes:
     rows = "".join(
-        f"<tr><td>{escape(d['scope'])}</td><td>{escape(str(d['name']))}</td><td class=\"num\">{d['hands']}</td>"
+        f"<tr><td>{escape(SCOPES.get(d['scope'], d['scope']))}</td><td>{escape(str(d['name']))}</td>"
+        f"<td class=\"num\">{d['hands']}</td>"
         f"<td class=\"num\">{d['hands_per_hour'] or ''}</td><td class=\"num\">{d['faults']}</td>"
         f"<td class=\"num\">{d['faults_per_100']}</td><td class=\"num\">{d['td_decisions']}</td>"
-        f"<td>{escape(', '.join(f'{k} {v}' for k, v in d['by_kind'].items()))}</td></tr>"
+        f"<td>{', '.join(f'{_said(k)} {v}' for k, v in d['by_kind'].items())}</td></tr>"
         for d in (line.to_dict() for line in lines))
     body = ("<h2>Statistiques des tables / Table statistics</h2><p><a href=\"/api/stats.csv\">CSV</a></p>"
             "<table class=\"seats\" id=\"stats\"><tr><th>Portée / Scope</th><th>Nom / Name</th><th>Mains / Hands</th>"

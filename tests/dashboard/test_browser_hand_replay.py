@@ -67,7 +67,8 @@ def test_the_td_steps_from_an_incident_through_its_hand_card_by_card_to_the_ruli
         assert face[0] in current and f"seat:{seat}" in current, current
         ruled = td.locator("#so-far li.fault").count()
         assert ruled == (1 if step >= 3 else 0), (step, td.inner_text("#so-far"))  # the ruling after card 3
-    assert "cdc-2013 6.3" in td.inner_text("#so-far li.fault") and "set_aside" in td.inner_text("#so-far li.fault")
+    fault = td.inner_text("#so-far li.fault")
+    assert "cdc-2013 6.3" in fault and "la carte est mise de côté" in fault, fault  # in words, not `set_aside`
     assert td.errors == []  # type: ignore[attr-defined]
     viewer = open_page(chromium, dashboard.url + "/hand?t=t1&h=1")
     text = viewer.content()

@@ -5,6 +5,7 @@ the page or the API."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 
@@ -66,11 +67,11 @@ def test_the_td_steps_through_the_hand_card_by_card_to_the_ruling(dashboard: Das
     assert 'href="/hand?t=t1&amp;h=1&amp;step=2"' in first  # next
     cards = len(record["cards"])  # type: ignore[arg-type]
     _, before = get(dashboard, "/hand?t=t1&h=1&step=8", cookie)  # six hole cards, two of the flop
-    assert "seat 2 (Joueur 2) : fold" in before and "bet 200" not in before  # what came before, not after
+    assert "seat 2 (Joueur 2) : passe / fold" in before and "bet 200" not in before  # what came before, not after
     _, flop = get(dashboard, "/hand?t=t1&h=1&step=9", cookie)
-    assert "seat 3 (Joueur 3) : bet 200" in flop
+    assert "seat 3 (Joueur 3) : mise / bet 200" in flop
     _, end = get(dashboard, f"/hand?t=t1&h=1&step={cards}", cookie)
-    assert "seat 3 (Joueur 3) : bet 200" in end and f"card {cards} / {cards}" in end
+    assert "seat 3 (Joueur 3) : mise / bet 200" in end and f"card {cards} / {cards}" in end
 
 
 def test_the_statistics_page_and_csv_count_each_hand_and_fault(dashboard: Dashboard, floor: FloorService) -> None:
@@ -89,3 +90,28 @@ def test_the_statistics_page_and_csv_count_each_hand_and_fault(dashboard: Dashbo
     assert status == 200 and csv_text.splitlines()[1].startswith("tournoi / tournament;Mardi;3;0;")
     assert "table;t2;1;0;" in csv_text and csv_text.splitlines()[0].endswith(";boxed_card")
     assert 'id="stats"' in get(dashboard, "/stats")[1]
+
+
+RAW = re.compile(r"\b[a-z]+_[a-z_]+\b")  # an id of the code (`flop_without_burn`), never words for a TD
+
+
+def test_the_pages_say_faults_rulings_and_actions_in_words(dashboard: Dashboard, floor: FloorService) -> None:
+    _, record = showdown_record()
+    said = [{"after": 1, "what": "fault", "kind": "flop_without_burn", "seat": None, "decision": "designate_burn",
+             "article": "cdc-2013 8.3", "by": None, "cards": []},
+            {"after": 1, "what": "fault", "kind": "time_request", "seat": 2, "decision": "td_decision",
+             "article": "cpt87 4.5", "by": None, "cards": []},
+            {"after": 1, "what": "ruling", "kind": "time_request", "seat": 2, "decision": "grant_time",
+             "article": "cpt87 4.5 (TD)", "by": "Ada", "cards": []}]
+    faults = [{"kind": "flop_without_burn", "seat": None, "cards": [], "decision": "designate_burn",
+               "article": "cdc-2013 8.3"}]
+    r = {**record, "timeline": [*said, *record["timeline"]], "faults": faults}  # type: ignore[misc]
+    HistoryStore(floor.store).put(r, public_record(r))
+    cookie, _ = login(dashboard)
+    for path in ("/hand?t=t1&h=1&step=2", "/stats"):
+        status, page = get(dashboard, path, cookie)
+        shown = re.sub(r"<[^>]+>", " ", page.split("<body", 1)[1])  # what the page reads, not its markup
+        assert status == 200 and RAW.findall(shown) == [], (path, RAW.findall(shown))
+    _, replay = get(dashboard, "/hand?t=t1&h=1&step=2", cookie)
+    assert "Flop sans carte brûlée / Flop without a burn" in replay, replay
+    assert "Time accordé / Time granted" in replay
