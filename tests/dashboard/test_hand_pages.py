@@ -8,6 +8,7 @@ import json
 import re
 import urllib.error
 import urllib.request
+from typing import Any
 
 from hub.dashboard import Dashboard
 from hub.floor.service import FloorService
@@ -97,15 +98,16 @@ RAW = re.compile(r"\b[a-z]+_[a-z_]+\b")  # an id of the code (`flop_without_burn
 
 def test_the_pages_say_faults_rulings_and_actions_in_words(dashboard: Dashboard, floor: FloorService) -> None:
     _, record = showdown_record()
-    said = [{"after": 1, "what": "fault", "kind": "flop_without_burn", "seat": None, "decision": "designate_burn",
-             "article": "cdc-2013 8.3", "by": None, "cards": []},
-            {"after": 1, "what": "fault", "kind": "time_request", "seat": 2, "decision": "td_decision",
-             "article": "cpt87 4.5", "by": None, "cards": []},
-            {"after": 1, "what": "ruling", "kind": "time_request", "seat": 2, "decision": "grant_time",
-             "article": "cpt87 4.5 (TD)", "by": "Ada", "cards": []}]
-    faults = [{"kind": "flop_without_burn", "seat": None, "cards": [], "decision": "designate_burn",
-               "article": "cdc-2013 8.3"}]
-    r = {**record, "timeline": [*said, *record["timeline"]], "faults": faults}  # type: ignore[misc]
+    flop: dict[str, Any] = {"kind": "flop_without_burn", "seat": None, "decision": "designate_burn",
+                            "article": "cdc-2013 8.3", "cards": []}
+    said: list[dict[str, Any]] = [
+        {"after": 1, "what": "fault", "by": None, **flop},
+        {"after": 1, "what": "fault", "kind": "time_request", "seat": 2, "decision": "td_decision",
+         "article": "cpt87 4.5", "by": None, "cards": []},
+        {"after": 1, "what": "ruling", "kind": "time_request", "seat": 2, "decision": "grant_time",
+         "article": "cpt87 4.5 (TD)", "by": "Ada", "cards": []}]
+    faults: list[dict[str, Any]] = [flop]
+    r = {**record, "timeline": [*said, *record["timeline"]], "faults": faults}
     HistoryStore(floor.store).put(r, public_record(r))
     cookie, _ = login(dashboard)
     for path in ("/hand?t=t1&h=1&step=2", "/stats"):
