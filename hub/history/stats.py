@@ -2,8 +2,9 @@
 kind, the rulings that needed the TD; per table, per dealer (the player on the button in dealerless
 rooms, "croupier" with each table's croupier where the room has them) and for the whole tournament.
 
-Every fault of a hand counts, as the hub ruled it (a fault the TD's one decision covered too: `joins`);
-a void hand (misdeal, cancelled) counts as a hand dealt.
+Every fault of a hand counts, as the hub ruled it (a fault the TD's one decision covered too: `joins`),
+but a Time request (cpt87 4.5: a player's request the TD decides, no fault of the deal; his decision counts
+among the TD's); a void hand (misdeal, cancelled) counts as a hand dealt.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+NOT_FAULTS = frozenset({"time_request"})  # in a record's faults (left to the TD), not counted as faults
 
 
 @dataclass
@@ -36,7 +39,7 @@ class Line:
         start, end = float(r.get("started_at") or r["ended_at"]), float(r["ended_at"])
         self.first = start if self.first is None else min(self.first, start)
         self.last = end if self.last is None else max(self.last, end)
-        self.faults.update(str(f.get("kind")) for f in r.get("faults") or [])
+        self.faults.update(str(f.get("kind")) for f in r.get("faults") or [] if f.get("kind") not in NOT_FAULTS)
         self.td_decisions += len(r.get("decisions") or [])
         self.dealing += max(0.0, end - start)
 

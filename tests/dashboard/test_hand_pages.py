@@ -78,7 +78,9 @@ def test_the_td_steps_through_the_hand_card_by_card_to_the_ruling(dashboard: Das
 def test_the_statistics_page_and_csv_count_each_hand_and_fault(dashboard: Dashboard, floor: FloorService) -> None:
     _, record = showdown_record()
     history = HistoryStore(floor.store)
-    faults = [{"kind": "boxed_card", "seat": None, "cards": ["Qc"], "decision": "set_aside", "article": "cdc 6.3"}]
+    faults = [{"kind": "boxed_card", "seat": None, "cards": ["Qc"], "decision": "set_aside", "article": "cdc 6.3"},
+              # a player's Time request the TD decides (cpt87 4.5): no fault of the deal, not counted as one
+              {"kind": "time_request", "seat": 2, "cards": [], "decision": "td_decision", "article": "cpt87 4.5"}]
     for hand, table in ((1, "t1"), (2, "t1"), (3, "t2")):
         r = {**record, "hand": hand, "table": table, "faults": faults if hand != 2 else []}
         history.put(r, public_record(r))
