@@ -28,9 +28,10 @@ from hub.rules.records import (
     Ruling,
     RulingGiven,
     Street,
+    Unwritten,
     action_record,
+    write_records,
 )
-from hub.rules.records import _ActionBlank as _blank
 from hub.rules.rulesets import MinRaiseRule, ReopenRule, Ruleset, TimeCaller, get_ruleset
 
 _BOARD_STREET = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
@@ -50,7 +51,7 @@ class Hand:
     # Slots, not an instance dict: a hand's 32 attributes are past the 30 a shared-key dict holds, so
     # each hand built a dict of its own and every attribute read looked it up (issue #35: -4 % a replay).
     __slots__ = ("rules", "game", "_cumulative", "positions", "bb", "seats", "_after", "_zeros",
-                 "starting_stacks", "stack", "bet", "contributed", "live", "board", "log", "result",
+                 "starting_stacks", "stack", "bet", "contributed", "live", "board", "_log", "_unwritten", "result",
                  "street", "round_open", "to_act", "max_bet", "last_full", "full_seq", "_acted",
                  "aggressors", "last_round_street", "pending", "dark", "restricted", "time_call",
                  "returned", "dead", "ante_capped")
@@ -80,7 +81,10 @@ class Hand:
         self.contributed: dict[int, int] = self._zeros.copy()
         self.live: set[int] = set(seats)  # not folded
         self.board: list[int] = []
-        self.log: list[ActionRecord | RulingGiven] = []
+        self._log: list[ActionRecord | RulingGiven] = []
+        # The records of `play_in_turn`'s actions, as (seat, kind, requested_to, applied, to, added, street),
+        # made `ActionRecord`s in `log` when it is read: a replay that never reads it makes none (issue #35).
+        self._unwritten: list[Unwritten] = []
         self.result: HandResult | None = None
         self.street = _PREFLOP
         self.round_open = False
@@ -137,6 +141,15 @@ class Hand:
             self.last_full = amount
             last_poster = seat
         self._open_round(last_poster)
+
+    @property
+    def log(self) -> list[ActionRecord | RulingGiven]:
+        """Every `ActionRecord` and `RulingGiven` of the hand, in order. The actions `play_in_turn` applied
+        are written here when the log is read (the same records, in their place): each writer of the log
+        goes through this property, so nothing comes before them."""
+        if self._unwritten:
+            write_records(self._log, self._unwritten)
+        return self._log
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -315,7 +328,8 @@ class Hand:
         all-in. Each one leaves the state and the record `act` would, without its chain of calls:
         most of a hand's actions, live or replayed (a PHH run between two deals). Returns the index
         of the first step not applied (another kind of step, a seat out of turn, a bet to judge)."""
-        bet, stack, live, log, acted, after = self.bet, self.stack, self.live, self.log, self._acted, self._after
+        bet, stack, live, acted, after = self.bet, self.stack, self.live, self._acted, self._after
+        unwritten = self._unwritten.append
         n = len(steps)
         if not self.round_open or self.result is not None or self.pending:
             return i  # none of the run stays so: a round that closes leaves nobody to act
@@ -380,20 +394,7 @@ class Hand:
                     else:
                         aggressors.append(seat)
                 acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, top)
-            rec = _blank()  # `action_record`, in line: its eleven arguments cost more than the assignments
-            rec.seat = seat
-            rec.action = kind
-            rec.requested_to = requested
-            rec.status = _ACCEPTED
-            rec.applied = applied
-            rec.to = to
-            rec.added = added
-            rec.reason = None
-            rec.ruling = None
-            rec.pending = False
-            rec.street = street
-            rec.__class__ = ActionRecord
-            log.append(rec)
+            unwritten((seat, kind, requested, applied, to, added, street))  # its record, made when read
             if kind is _FOLD and len(live) == 1:
                 self._finish_uncontested()
                 return i + 1

@@ -152,6 +152,32 @@ def action_record(seat: int, action: ActionKind, requested_to: int | None, statu
     return rec
 
 
+# An accepted action as `Hand.play_in_turn` keeps it until its log is read: (seat, action, requested_to,
+# applied, to, added, street); its other fields are those of every accepted action in turn.
+Unwritten = tuple[int, ActionKind, int | None, ActionKind, int, int, Street]
+
+
+def write_records(log: list[ActionRecord | RulingGiven], unwritten: list[Unwritten]) -> None:
+    """Each of `unwritten` made an `ActionRecord` at the end of `log`, in order; `unwritten` emptied."""
+    accepted = ActionStatus.ACCEPTED
+    for seat, action, requested_to, applied, to, added, street in unwritten:
+        rec = _ActionBlank()  # `action_record`, in line: its eleven arguments cost more than the assignments
+        rec.seat = seat
+        rec.action = action
+        rec.requested_to = requested_to
+        rec.status = accepted
+        rec.applied = applied
+        rec.to = to
+        rec.added = added
+        rec.reason = None
+        rec.ruling = None
+        rec.pending = False
+        rec.street = street
+        rec.__class__ = ActionRecord
+        log.append(rec)
+    unwritten.clear()
+
+
 @dataclass(frozen=True, slots=True)
 class RulingGiven:
     """A ruling given or changed after the fact (released out-of-turn action, time expired)."""

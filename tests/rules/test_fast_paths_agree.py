@@ -16,7 +16,7 @@ from hub.rules.evaluator import RANKS, SUITS
 from hub.rules.game_file import get_game
 from hub.rules.phh import PhhHand, _common_loads, _general_loads, loads, replay_hand
 from hub.rules.pots import build_pots
-from hub.rules.records import HandEndKind, PhhError, hand_result, pot_result
+from hub.rules.records import Decision, FaultKind, HandEndKind, PhhError, Ruling, hand_result, pot_result
 
 PHH = Path(__file__).resolve().parents[3] / "shared" / "phh"
 if not PHH.is_dir():
@@ -104,8 +104,9 @@ def test_the_common_reader_reads_what_the_general_reader_reads() -> None:
 
 
 def state(hand: Hand) -> dict[str, object]:
-    """Every attribute of the hand (its slots: `Hand` has no instance dict)."""
-    return {k: getattr(hand, k) for k in Hand.__slots__}
+    """Every attribute of the hand (its slots: `Hand` has no instance dict), its log as read: the records
+    `play_in_turn` keeps unwritten until then made first."""
+    return {"log": list(hand.log)} | {k: getattr(hand, k) for k in Hand.__slots__ if k != "_unwritten"}
 
 
 class _GeneralWay(Hand):
@@ -171,6 +172,36 @@ def test_play_in_turn_leaves_what_act_the_general_way_leaves(seed: int) -> None:
                 fast.showdown({})
                 slow.showdown({})
         assert state(fast) == state(slow)
+
+
+def _after_a_run(hand: Hand, writer: str) -> None:
+    if writer == "rejected":
+        hand.act(2, ActionKind.CHECK)  # the small blind facing the big blind: cannot_check
+    elif writer == "held":
+        hand.act(3, ActionKind.CHECK)  # the big blind before the small blind: out of turn, held
+    elif writer == "judged":
+        hand.act(2, ActionKind.RAISE, 150)  # short of the minimum: corrected
+    elif writer == "killed":
+        hand.kill_hand(2, Ruling(Decision.HAND_DEAD, "cdc-2013 4.5", 2, FaultKind.TIME_EXPIRED))
+    else:  # Time called and run out
+        hand.call_time(2, now=0.0)
+        hand.tick(now=1_000.0)
+
+
+@pytest.mark.parametrize("writer", ["rejected", "held", "judged", "killed", "time"])
+def test_records_a_run_keeps_unwritten_come_before_what_is_written_next(writer: str) -> None:
+    """`play_in_turn` writes its records when the log is read: whatever else writes to the log next (a
+    refusal, a held action, a judged one, a ruling) comes after them, as when each action went through `act`."""
+    stacks = {1: 1_000, 2: 1_000, 3: 1_000, 4: 1_000}
+    fast = start_hand("cdc-2013", Level(50, 100), 1, stacks)
+    slow = general_way(start_hand("cdc-2013", Level(50, 100), 1, stacks))
+    assert fast.play_in_turn([(ActionKind.CALL, 4, None, (), ""), (ActionKind.FOLD, 1, None, (), "")]) == 2
+    slow.act(4, ActionKind.CALL)
+    slow.act(1, ActionKind.FOLD)
+    _after_a_run(fast, writer)
+    _after_a_run(slow, writer)
+    assert fast.log == slow.log and len(fast.log) > 2
+    assert state(fast) == state(slow)
 
 
 @pytest.mark.skipif(not SHARED, reason="shared PHH data set not found")
