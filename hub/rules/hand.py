@@ -399,7 +399,9 @@ class Hand:
                 self._finish_uncontested()
                 return i + 1
             self.time_call = None
-            able = -1  # `_next_to_act(seat)`, in line: the same search
+            # `_next_to_act(seat)`, in line: the same search. A seat that did not fold and has chips left is
+            # one of the live seats with chips: any other the search finds makes two, no count needed.
+            able = -1 if kind is _FOLD or not stack[seat] else 2
             for s in after[seat]:
                 if s in live and stack[s] and (bet[s] < top or s not in acted and (
                         able > 1 or able < 0 and (able := len(list(filter(stack.get, live)))) > 1)):

@@ -369,6 +369,21 @@ def test_a_run_never_plays_for_a_seat_out_of_the_hand_even_to_act() -> None:
     assert hand.play_in_turn([(ActionKind.CALL, seat, None, (), "")]) == 1
 
 
+def test_a_run_closes_the_round_when_an_all_in_leaves_one_seat_with_chips() -> None:
+    """The run's search for the next seat counts the live seats with chips only when the seat that acted
+    folded or is all-in: here the small blind calls all-in for less, and the big blind, the only one left
+    with chips, has nobody to face: the round closes, as the general way closes it."""
+    stacks = {1: 1_000, 2: 80, 3: 1_000}
+    fast = start_hand("cdc-2013", Level(50, 100), 1, stacks)
+    slow = general_way(start_hand("cdc-2013", Level(50, 100), 1, stacks))
+    run = [(ActionKind.FOLD, 1, None, (), ""), (ActionKind.CALL, 2, None, (), "")]
+    assert fast.play_in_turn(run) == 2
+    for kind, seat, to, _, _ in run:
+        slow.act(seat, kind, to)
+    assert fast.to_act is None and not fast.round_open
+    assert state(fast) == state(slow)
+
+
 def test_whole_number_lists_read_as_ints_are_what_int_reads_of_each() -> None:
     """`_plain_list` reads a list of whole numbers with JSON's scanner: the ints `int` makes of its texts,
     and anything JSON does not read (a leading zero, an empty item) the way it was read before."""
