@@ -242,16 +242,20 @@ class Hand:
         if order is None:  # a dead button: start from the first seat on its left
             order = self._after[clockwise(self.seats, after)[-1]]
         live, stack, bet, acted, top = self.live, self.stack, self.bet, self._acted, self.max_bet
-        able = -1  # live seats with chips, counted when needed: a lone one has nobody to face
-        for s in order:
+        other = False  # a live seat with chips passed (one that acted): a seat found has someone to face
+        seats = iter(order)
+        for s in seats:
             if s in live and stack[s]:  # live with chips (a stack is never below 0)
                 if bet[s] < top:
                     return s
                 if s not in acted:
-                    if able < 0:
-                        able = len(list(filter(stack.get, live)))
-                    if able > 1:
+                    if other:
                         return s
+                    for t in seats:  # a lone seat with chips has nobody to face: another one after him?
+                        if t in live and stack[t]:
+                            return s
+                    return None
+                other = True
         return None
 
     def _return_uncalled(self) -> None:

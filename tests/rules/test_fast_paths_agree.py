@@ -384,6 +384,38 @@ def test_a_run_closes_the_round_when_an_all_in_leaves_one_seat_with_chips() -> N
     assert state(fast) == state(slow)
 
 
+def _next_to_act_by_count(hand: Hand, after: int) -> int | None:
+    """The search for the next seat as it was: the live seats with chips counted for a seat yet to act."""
+    for s in hand._after[after]:
+        if s in hand.live and hand.stack[s]:
+            if hand.bet[s] < hand.max_bet:
+                return s
+            if s not in hand._acted and sum(1 for t in hand.live if hand.stack[t]) > 1:
+                return s
+    return None
+
+
+def test_the_next_seat_found_without_a_count_is_the_one_found_by_counting() -> None:
+    """`_next_to_act` asks whether another live seat has chips only when it finds a seat yet to act, by
+    what it passed and then the seats after him, not by a count: the same seat on random states."""
+    rng = random.Random(35)
+    for _ in range(3000):
+        seats = list(range(1, rng.randint(2, 9) + 1))
+        hand = start_hand("cdc-2013", Level(50, 100), 1, dict.fromkeys(seats, 1_000))
+        hand.max_bet = rng.choice((0, 100, 300))
+        for s in seats:
+            hand.bet[s] = rng.choice((0, 100, 300))
+            hand.stack[s] = rng.choice((0, 0, 500))
+            if rng.random() < 0.3:
+                hand.live.discard(s)
+            if rng.random() < 0.5:
+                hand._acted[s] = (0, 0, hand.bet[s])
+            elif s in hand._acted:
+                del hand._acted[s]
+        for after in seats:
+            assert hand._next_to_act(after) == _next_to_act_by_count(hand, after)
+
+
 def test_whole_number_lists_read_as_ints_are_what_int_reads_of_each() -> None:
     """`_plain_list` reads a list of whole numbers with JSON's scanner: the ints `int` makes of its texts,
     and anything JSON does not read (a leading zero, an empty item) the way it was read before."""
