@@ -352,13 +352,16 @@ class Hand:
                 requested, applied, to, added = None, _FOLD, own, 0
             else:
                 requested = None
+                # A bet above the highest (a small blind posted above a short big blind) is the general way's.
                 if kind is _CALL and to is None:
-                    if own >= top:
+                    if own == top:
                         applied, to = _CHECK, own
-                    else:
+                    elif own < top:
                         all_in = own + stack[seat]
                         applied, to = _CALL, top if top < all_in else all_in
-                elif kind is _CHECK and own >= top:
+                    else:
+                        return i
+                elif kind is _CHECK and own == top:
                     applied, to = _CHECK, own
                 elif ((kind is _RAISE or kind is _BET) and to is not None and to > top and to > own
                       and self.game.betting is _NO_LIMIT):

@@ -15,8 +15,10 @@ from hub.rules import ActionKind, ActionRecord, ActionStatus, Hand, HandResult, 
 from hub.rules.evaluator import RANKS, SUITS
 from hub.rules.game_file import get_game
 from hub.rules.phh import PhhHand, _common_loads, _general_loads, loads, replay_hand
+from hub.rules.positions import Positions
 from hub.rules.pots import build_pots
 from hub.rules.records import Decision, FaultKind, HandEndKind, PhhError, Ruling, hand_result, pot_result
+from hub.rules.rulesets import get_ruleset
 
 PHH = Path(__file__).resolve().parents[3] / "shared" / "phh"
 if not PHH.is_dir():
@@ -414,6 +416,22 @@ def test_the_next_seat_found_without_a_count_is_the_one_found_by_counting() -> N
                 del hand._acted[s]
         for after in seats:
             assert hand._next_to_act(after) == _next_to_act_by_count(hand, after)
+
+
+@pytest.mark.parametrize("kind", [ActionKind.CALL, ActionKind.CHECK])
+def test_a_blind_above_the_highest_bet_is_left_to_the_general_way(kind: ActionKind) -> None:
+    """A history may post its small blind above its big blind (a mutated file did): that seat's check or
+    call is no check of the highest bet, the run leaves it to `act` (it stopped on an unbound name before)."""
+    def posted() -> Hand:
+        return Hand(get_ruleset("cdc-2013"), stacks={1: 1_000, 2: 1_000, 3: 1_000},
+                    positions=Positions(3, 1, 2), sb=500, bb=100, short_blind_is_full_bet=False)
+
+    fast, slow = posted(), general_way(posted())
+    run = [(ActionKind.CALL, 3, None, (), ""), (kind, 1, None, (), "")]
+    assert fast.play_in_turn(run) == 1
+    slow.act(3, ActionKind.CALL)
+    assert fast.act(1, kind) == slow.act(1, kind)
+    assert state(fast) == state(slow)
 
 
 def test_whole_number_lists_read_as_ints_are_what_int_reads_of_each() -> None:
