@@ -15,6 +15,7 @@ from json import JSONDecoder
 from json.scanner import make_scanner
 from pathlib import Path
 
+from hub.rules.evaluator import _CARDS
 from hub.rules.game_file import game_for_phh
 from hub.rules.games import NLHE, Game
 from hub.rules.hand import Hand
@@ -466,6 +467,11 @@ def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
     return tuple(steps)
 
 
+# Hold'em's two hole cards as usually spelt, two different cards ("AsKd"), to the two cards' texts: one look-up
+# instead of two slices, whose texts would each be hashed again in the set of cards seen.
+_TWO_CARDS = {a + b: (a, b) for a in _CARDS for b in _CARDS if a != b}.get
+
+
 def _once(h: PhhHand, seen: set[str], action: str, cards: tuple[str, ...]) -> None:
     """The cards of `action` into `seen`, each once and of the game's deck (one deck: a card dealt twice
     makes the whole history wrong)."""
@@ -518,6 +524,12 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                                    "hole cards")
                 if dealt_text == face_down:  # face down: no card to check
                     pass
+                elif two_known and (pair := _TWO_CARDS(dealt_text)) is not None:  # the usual spelling
+                    first, second = pair
+                    if first in seen or second in seen:
+                        _once(h, seen, action, pair)  # says which card, as it would have
+                    seen.add(first)
+                    seen.add(second)
                 elif two_known and "?" not in dealt_text:
                     first, second = dealt_text[:2], dealt_text[2:]
                     if first in seen or second in seen or first == second:

@@ -337,6 +337,22 @@ def test_a_turn_or_river_card_already_dealt_is_said_as_before() -> None:
     assert replay_hand(loads(base, "x"))  # the file itself replays
 
 
+def test_a_hole_card_already_dealt_is_said_as_before() -> None:
+    """Hold'em's hole cards as usually spelt are looked up whole (`replay_hand`); the first card, the second
+    or the same card twice seen before is the same error as card by card, naming the card."""
+    base = (PHH / "pluribus" / "100b_75.phh").read_text()
+    first = next(a for a in loads(base, "x").actions if a.startswith("d dh p1 "))
+    cards = first[8:]
+    for dealt, card in ((cards[:2] + "2c", cards[:2]), ("2c" + cards[2:], cards[2:]), ("2c2c", "2c")):
+        repeated = f"d dh p2 {dealt}"
+        text = base.replace(f"'{first}', ", f"'{first}', '{repeated}', ", 1) if card != "2c" else base.replace(
+            f"'{first}'", f"'d dh p1 {dealt}'", 1)
+        said = repeated if card != "2c" else f"d dh p1 {dealt}"
+        with pytest.raises(PhhError) as err:
+            replay_hand(loads(text, "x"))
+        assert str(err.value) == f"x: '{said}': {card} was already dealt (one deck, each card once)"
+
+
 def test_a_board_counted_once_scores_every_hand_as_all_its_cards_do() -> None:
     """The showdown counts the board once (`counted`) and each hand on top of it (`scorer`)."""
     from hub.rules.evaluator import counted, evaluate
