@@ -558,8 +558,9 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
         hole: dict[int, tuple[str, ...] | None] = {}
         for s in hand.live:
             held = shown.get(s, dealt.get(s))
-            hole[s] = (None if held is None or "?" in held else (held[:2], held[2:]) if len(held) == 4
-                       else _pairs(held))
+            pair = _TWO_CARDS(held)  # hold'em's two cards as usually spelt: their texts, no slices
+            hole[s] = (pair if pair is not None else None if held is None or "?" in held
+                       else (held[:2], held[2:]) if len(held) == 4 else _pairs(held))
         try:
             hand.showdown(hole)
         except RulesError as err:
