@@ -349,7 +349,10 @@ class Hand:
             own = bet[seat]
             if kind is _FOLD:
                 live.discard(seat)
-                requested, applied, to, added = None, _FOLD, own, 0
+                unwritten((seat, kind, None, _FOLD, own, 0, street))  # its record, made when read
+                if len(live) == 1:
+                    self._finish_uncontested()
+                    return i + 1
             else:
                 requested = None
                 # A bet above the highest (a small blind posted above a short big blind) is the general way's.
@@ -401,17 +404,14 @@ class Hand:
                     else:
                         aggressors.append(seat)
                 acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, top)
-            unwritten((seat, kind, requested, applied, to, added, street))  # its record, made when read
-            if kind is _FOLD and len(live) == 1:
-                self._finish_uncontested()
-                return i + 1
+                unwritten((seat, kind, requested, applied, to, added, street))  # its record, made when read
             self.time_call = None
-            # `_next_to_act(seat)`, in line: the same search. A seat that did not fold and has chips left is
-            # one of the live seats with chips: any other the search finds makes two, no count needed.
-            able = -1 if kind is _FOLD or not stack[seat] else 2
+            # `_next_to_act(seat)`, in line: the same search. The live seats with chips are counted when needed
+            # only if the seat that acted folded or is all-in: else he is one, and any other found makes two.
+            able = -1
             for s in after[seat]:
-                if s in live and stack[s] and (bet[s] < top or s not in acted and (
-                        able > 1 or able < 0 and (able := len(list(filter(stack.get, live)))) > 1)):
+                if s in live and stack[s] and (bet[s] < top or s not in acted and (able > 1 or able < 0 and (
+                        able := 2 if kind is not _FOLD and stack[seat] else len(list(filter(stack.get, live)))) > 1)):
                     self.to_act = to_act = s
                     break
             else:
