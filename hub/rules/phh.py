@@ -519,17 +519,17 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                     raise PhhError(f"{name}: {_quote(action)} {rec.status}: {rec.reason}")
             elif op == "dh":
                 dealt_text = cards[0]
-                if len(dealt_text) != hole_chars:
-                    raise PhhError(f"{name}: {_quote(action)}: {h.game.name_en} deals {h.game.hole_cards} "
-                                   "hole cards")
-                if dealt_text == face_down:  # face down: no card to check
-                    pass
-                elif two_known and (pair := _TWO_CARDS(dealt_text)) is not None:  # the usual spelling
+                if two_known and (pair := _TWO_CARDS(dealt_text)) is not None:  # two cards as usually spelt
                     first, second = pair
                     if first in seen or second in seen:
                         _once(h, seen, action, pair)  # says which card, as it would have
                     seen.add(first)
                     seen.add(second)
+                elif len(dealt_text) != hole_chars:
+                    raise PhhError(f"{name}: {_quote(action)}: {h.game.name_en} deals {h.game.hole_cards} "
+                                   "hole cards")
+                elif dealt_text == face_down:  # face down: no card to check
+                    pass
                 elif two_known and "?" not in dealt_text:
                     first, second = dealt_text[:2], dealt_text[2:]
                     if first in seen or second in seen or first == second:
