@@ -83,6 +83,7 @@ def _top_ranks(mask: int, n: int) -> int:
 
 _STRAIGHT = tuple(_straight_top(m) for m in range(1 << 13))
 _TOP5 = tuple(_top_ranks(m, 5) for m in range(1 << 13))
+_FIVE = tuple(m.bit_count() >= 5 for m in range(1 << 13))  # five ranks or more: a suit's flush, one look-up
 
 
 # Each category's bits, shifted once here rather than on every hand (the same ints).
@@ -144,7 +145,7 @@ def evaluate(cards: Iterable[int], counts: Counts = NOTHING) -> int:
         else:
             once |= bit
     for m in suits:
-        if m.bit_count() >= 5:
+        if _FIVE[m]:
             top = _STRAIGHT[m]
             if top >= 0:
                 return _CAT_STRAIGHT_FLUSH | top << 16

@@ -16,7 +16,7 @@ from json.scanner import make_scanner
 from pathlib import Path
 
 from hub.rules.evaluator import _CARDS
-from hub.rules.game_file import game_for_phh
+from hub.rules.game_file import _BY_PHH, game_for_phh
 from hub.rules.games import NLHE, Game
 from hub.rules.hand import Hand
 from hub.rules.phh_toml import (
@@ -103,6 +103,11 @@ _RAISE, _ACCEPTED = ActionKind.RAISE, ActionStatus.ACCEPTED
 _JSON_AT = make_scanner(JSONDecoder())  # type: ignore[arg-type]  # a JSON value at an index: (value, end), in C
 
 
+# Each game's PHH code quoted as a file writes it (`'NT'`) to the game: `game_for_phh` of the code inside.
+_QUOTED: dict[str | None, Game] = {f"'{code}'": game for code, game in _BY_PHH.items()}
+_QUOTED_VARIANT = _QUOTED.get
+
+
 def _plain_list(value: str | None) -> list[str] | tuple[int, ...] | None:
     """`[100, 2.5]` as ["100", "2.5"], whole numbers `[100, 200]` as (100, 200); None for anything else."""
     if value is None or value[:1] != "[" or value[-1:] != "]":
@@ -178,12 +183,14 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
         elif line and (line[0] != "#" or "=" in line):  # neither blank nor a plain comment
             return None
     variant = found.get("variant")
-    if variant is None or variant[:1] != "'" or variant[-1:] != "'" or variant.count("'") != 2:
-        return None
-    try:
-        game = game_for_phh(variant[1:-1])
-    except UnknownGame:
-        return None
+    game = _QUOTED_VARIANT(variant)  # 'NT' and the other codes as written, one look-up
+    if game is None:
+        if variant is None or variant[:1] != "'" or variant[-1:] != "'" or variant.count("'") != 2:
+            return None
+        try:
+            game = game_for_phh(variant[1:-1])
+        except UnknownGame:
+            return None
     stacks_text, antes_text = found.get("starting_stacks"), found.get("antes")
     blinds_text, finishing_text = found.get("blinds_or_straddles"), found.get("finishing_stacks")
     read_together = None
@@ -469,7 +476,8 @@ def _steps(actions: tuple[str, ...], scale: int, name: str) -> tuple[Step, ...]:
 
 # Hold'em's two hole cards as usually spelt, two different cards ("AsKd"), to the two cards' texts: one look-up
 # instead of two slices, whose texts would each be hashed again in the set of cards seen.
-_TWO_CARDS = {a + b: (a, b) for a in _CARDS for b in _CARDS if a != b}.get
+_TWO: dict[str | None, tuple[str, str]] = {a + b: (a, b) for a in _CARDS for b in _CARDS if a != b}
+_TWO_CARDS = _TWO.get
 
 
 def _once(h: PhhHand, seen: set[str], action: str, cards: tuple[str, ...]) -> None:
