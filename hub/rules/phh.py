@@ -211,7 +211,7 @@ def _common_loads(text: str, name: str) -> PhhHand | None:
     listed = found.get("actions")
     actions = None if listed is None else _tame_actions(listed)
     if (stacks is None or antes is None or blinds is None or finishing is None or actions is None
-            or not _PLAIN.fullmatch(min_bet)):
+            or not (min_bet.isdigit() and min_bet.isascii() or _PLAIN.fullmatch(min_bet))):  # digits: no pattern
         return None
     n = len(stacks)
     if not (len(antes) == len(blinds) == n) or n < 2 or ("finishing_stacks" in found and len(finishing) != n):
