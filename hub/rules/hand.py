@@ -82,8 +82,7 @@ class Hand:
         self.live: set[int] = set(seats)  # not folded
         self.board: list[int] = []
         self._log: list[ActionRecord | RulingGiven] = []
-        # The records of `play_in_turn`'s actions, as (seat, kind, requested_to, applied, to, added, street),
-        # made `ActionRecord`s in `log` when it is read: a replay that never reads it makes none (issue #35).
+        # `play_in_turn`'s records, made in `log` when it is read: a replay that never reads it makes none (#35)
         self._unwritten: list[Unwritten] = []
         self.result: HandResult | None = None
         self.street = _PREFLOP
@@ -144,9 +143,7 @@ class Hand:
 
     @property
     def log(self) -> list[ActionRecord | RulingGiven]:
-        """Every `ActionRecord` and `RulingGiven` of the hand, in order. The actions `play_in_turn` applied
-        are written here when the log is read (the same records, in their place): each writer of the log
-        goes through this property, so nothing comes before them."""
+        """The records and rulings in order, `play_in_turn`'s written when read (every writer comes here first)."""
         if self._unwritten:
             write_records(self._log, self._unwritten)
         return self._log
@@ -172,9 +169,9 @@ class Hand:
         return min_raise_to(self.rules, self.max_bet, self.last_full, self.bb)
 
     def pot_limit_to(self, seat: int) -> int | None:
-        """Pot-limit: the largest bet or raise as a street total, as the dealer announces it: the
-        call first, then the pot that makes (every chip in the middle and in front of the players).
-        None in a no-limit game. Never below the minimum raise; the stack may cap it lower."""
+        """Pot-limit: the largest bet or raise as a street total, as the dealer announces it: the call first, then
+        the pot that makes (every chip in the middle and in front of the players). None in a no-limit game. Never
+        below the minimum raise; the stack may cap it lower."""
         if self.game.betting is not Betting.POT_LIMIT:
             return None
         call = self.max_bet - self.bet[seat]
@@ -259,9 +256,8 @@ class Hand:
         return None
 
     def _return_uncalled(self) -> None:
-        """The part of the highest bet nobody matched goes back to its owner (not antes), if his hand is
-        still live: a dead hand's chips stay in the pot (cdc 5.1, an absent player's blinds; its
-        unmatched part joins the last pot, `pots.build_pots`)."""
+        """The part of the highest bet nobody matched goes back to its owner (not antes), if his hand is still live:
+        a dead hand's chips stay in the pot (cdc 5.1, an absent player's blinds; in the last pot, `build_pots`)."""
         bets = list(self.bet.values())  # the sums in C: this runs at the end of every round
         top = max(bets)
         if top == 0 or bets.count(top) > 1:
@@ -326,12 +322,11 @@ class Hand:
 
     def play_in_turn(self, steps: Sequence[tuple[object, int, int | None, object, object]],
                      i: int = 0) -> int:
-        """Apply `steps[i:]`, players' actions written (kind, seat, to, cards, text) as a PHH replay's
-        steps are (the last two unread: one unpacking of five costs less than three look-ups), while
-        each is its seat's turn and has nothing to judge: a fold, a check or call, a full bet or raise, an
-        all-in. Each one leaves the state and the record `act` would, without its chain of calls:
-        most of a hand's actions, live or replayed (a PHH run between two deals). Returns the index
-        of the first step not applied (another kind of step, a seat out of turn, a bet to judge)."""
+        """Apply `steps[i:]`, players' actions written (kind, seat, to, cards, text) as a PHH replay's steps are
+        (the last two unread: one unpacking of five costs less than three look-ups), while each is its seat's
+        turn and has nothing to judge: a fold, a check or call, a full bet or raise, an all-in. Each leaves the
+        state and the record `act` would (the record written when the log is read), without its chain of calls.
+        Returns the index of the first step not applied (another kind of step, out of turn, a bet to judge)."""
         bet, stack, live, acted, after = self.bet, self.stack, self.live, self._acted, self._after
         unwritten = self._unwritten.append
         n = len(steps)
@@ -355,14 +350,13 @@ class Hand:
                     return i + 1
             else:
                 requested = None
-                # A bet above the highest (a small blind posted above a short big blind) is the general way's.
                 if kind is _CALL and to is None:
                     if own == top:
                         applied, to = _CHECK, own
                     elif own < top:
                         all_in = own + stack[seat]
                         applied, to = _CALL, top if top < all_in else all_in
-                    else:
+                    else:  # a bet above the highest (a small blind above a short big blind): the general way's
                         return i
                 elif kind is _CHECK and own == top:
                     applied, to = _CHECK, own
@@ -406,8 +400,7 @@ class Hand:
                 acted[seat] = (self.full_seq, self.min_raise_to() if self._cumulative else 0, top)
                 unwritten((seat, kind, requested, applied, to, added, street))  # its record, made when read
             self.time_call = None
-            # `_next_to_act(seat)`, in line: the same search. The live seats with chips are counted when needed
-            # only if the seat that acted folded or is all-in: else he is one, and any other found makes two.
+            # `_next_to_act(seat)` in line; the live seats with chips counted only if he folded or is all-in.
             able = -1
             for s in after[seat]:
                 if s in live and stack[s] and (bet[s] < top or s not in acted and (able > 1 or able < 0 and (
