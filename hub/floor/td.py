@@ -320,7 +320,7 @@ def render(result: CommandResult) -> str:
         return f"cancel_hand: {table_label(str(d['table']))} donne / hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
     if result.cmd == "decide":
         d = result.data
-        if d.get("text"):  # the hub said what it did (a Time granted or refused)
+        if d.get("text"):  # the hub said what it did, in words
             return f"decide: {table_label(str(d['table']))} donne / hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
         return (f"decide: {table_label(str(d['table']))} donne / hand {d['hand']}: {d['option']} envoyé au hub / "
                 f"sent to the hub (il le refuse s'il n'y a rien à décider / refused there if nothing is pending)")
