@@ -339,7 +339,9 @@ def td_main(argv: list[str], out: TextIO | None = None) -> int:
         print(f"tapis tournament {args.command}: {err}", file=sys.stderr)
         return 2
     if not result.ok:
-        print(f"tapis tournament {args.command}: refused: {result.error}", file=sys.stderr)
+        fr, en = result.error_fr or result.error, result.error_en or result.error
+        said = f"refusé : {fr} / refused: {en}" if fr != en else f"refused: {en}"  # French first, as the desk
+        print(f"tapis tournament {args.command}: {said}", file=sys.stderr)
         return 2
     if getattr(args, "csv", False):
         out.write(bags_csv(result.data))
