@@ -359,6 +359,20 @@ def _mmss(seconds: float) -> str:
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
 
 
+# what the TD reads once a command is done, as the desk's notice says it (desk-i18n.js `done_*`)
+_DONE = {
+    "new": ("Tournoi créé", "tournament created"), "register": ("Inscription enregistrée", "registered"),
+    "seat": ("Places tirées", "seats drawn"), "start": ("Tournoi lancé", "tournament started"),
+    "reenter": ("Réentrée enregistrée", "re-entry recorded"), "arrive": ("Arrivée enregistrée", "arrival recorded"),
+    "clock": ("Horloge mise à jour", "clock updated"), "eliminate": ("Joueur éliminé", "player eliminated"),
+    "move": ("Joueur déplacé", "player moved"), "wait_list": ("Liste d'attente mise à jour", "wait-list updated"),
+    "penalty": ("Sanction enregistrée", "penalty recorded"), "redraw": ("Table finale tirée", "final table drawn"),
+    "hand_for_hand": ("Main par main mise à jour", "hand for hand updated"),
+    "chip_race": ("Course aux jetons faite", "chip race done"), "undo": ("Action annulée", "action undone"),
+    "deal": ("Accord enregistré", "deal recorded"),
+}
+
+
 def render(result: CommandResult) -> str:
     if result.cmd == "status":
         return render_status(result.data)
@@ -379,7 +393,9 @@ def render(result: CommandResult) -> str:
             return f"decide: {table_label(str(d['table']))} donne / hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
         return (f"decide: {table_label(str(d['table']))} donne / hand {d['hand']}: {d['option']} envoyé au hub / "
                 f"sent to the hub (il le refuse s'il n'y a rien à décider / refused there if nothing is pending)")
-    lines = [f"{result.cmd}: ok ({len(result.events)} records)"]
+    fr, en = ("Sortira à la fin de la donne en cours", "out when the hand in progress ends") \
+        if result.events == ["EliminationAsked"] else _DONE.get(result.cmd, ("Fait", "done"))
+    lines = [f"{result.cmd}: ok — {fr} / {en} ({len(result.events)} records)"]
     for move in result.data.get("moves", []):
         lines.append(f"  move {move['player']}: {move['from_table']} seat {move['from_seat']} -> "
                      f"{move['to_table']} seat {move['to_seat']} ({move['article']})")
