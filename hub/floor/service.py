@@ -266,11 +266,13 @@ class FloorService:
         return hand_level(level)
 
     def hand_ended(self, table: str, hand_no: int, stacks: Mapping[int, int], now: float, *,
-                   void: bool = False) -> list[MoveInstruction]:
-        """Stacks after the hand: eliminations, then moves and broken tables; `void`: dealt again (`Tournament`)."""
+                   void: bool = False, as_of: float | None = None) -> list[MoveInstruction]:
+        """Stacks after the hand: eliminations, then moves and broken tables; `void`: dealt again; `as_of`: when
+        it ended at the table, if the hub hears it late (`Tournament.hand_ended`)."""
         number = table_number(table)
         before = self._seat_map() if self._final_draw_possible(number) else {}
-        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now, void=void), by_table=True)
+        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now, void=void, as_of=as_of),
+                              by_table=True)
         return move_instructions(events, before)
 
     def _final_draw_possible(self, number: int) -> bool:

@@ -224,7 +224,9 @@ class FloorTables:
             out = game.fault(event)
         else:
             return timed
-        return timed.extend(self._after(table, state, out, now))
+        # a hand this fact ends is counted as of when it ended at the table (its busts ranked by then)
+        return timed.extend(self._after(table, state, out, now,
+                                        as_of=self.clock.hub_time(table, event.boot, event.at, now)))
 
     def cancel_hand(self, table: str, by: str, now: float, *, hand: int | None = None) -> Output:
         """The TD cancels the table's hand in progress (`TableGame.cancel`); stored with the row of the
@@ -388,11 +390,11 @@ class FloorTables:
         given_up = Output()
         if game is not None and game.in_hand:
             if game.undealt:  # pressed again before any card: dealt again (`TableGame.dealt_again`)
-                given_up = self._after(table, state, game.dealt_again(), now)
+                given_up = self._after(table, state, game.dealt_again(), now, as_of=pressed)
             elif game.felt_cleared:
                 # The dealer gave the hand up (the hub was silent) and cleared the felt: the rulebook's
                 # ruling (cdc 8.6, `TableGame.given_up`), counted by the floor, then this press deals.
-                given_up = self._after(table, state, game.given_up(), now)
+                given_up = self._after(table, state, game.given_up(), now, as_of=pressed)
             else:
                 return Output([wire.hub_event(table, "hand_refused", hand=game.hand_no,
                                               reason="the hand in progress has not ended")])
@@ -476,8 +478,9 @@ class FloorTables:
         return self._deal(table, state, hand_no, players, positions, level, now, dead,
                           away={int(s): str(n) for s, n in away.items()} if isinstance(away, dict) else {})
 
-    def _after(self, table: str, state: TableSeat, out: Output, now: float) -> Output:
-        """A hand that ended goes to the floor (once: a replay finds it already counted)."""
+    def _after(self, table: str, state: TableSeat, out: Output, now: float, *, as_of: float | None = None) -> Output:
+        """A hand that ended goes to the floor (once: a replay finds it already counted); `as_of`: when it
+        ended at the table, in hub time (`TableClock.hub_time`: `now` unless heard late)."""
         game = state.game
         assert game is not None
         for event in out.events:
@@ -487,7 +490,8 @@ class FloorTables:
             if self.floor.in_hand(table) != event["hand"]:
                 continue
             stacks = {int(s): int(v) for s, v in event["stacks"].items()}
-            moves = self.floor.hand_ended(table, event["hand"], stacks, now, void=state.misdealt)
+            moves = self.floor.hand_ended(table, event["hand"], stacks, now, void=state.misdealt,
+                                          as_of=as_of if as_of is not None and as_of < now else None)
             if moves:
                 out.events.append(wire.hub_event(table, "floor_moves", hand=event["hand"],
                                                  moves=[m.to_dict() for m in moves]))

@@ -350,10 +350,11 @@ class Tournament:
         return level
 
     def hand_ended(self, table: int, hand_no: int, stacks: Mapping[int, int], now: float, *,
-                   void: bool = False) -> list[Event]:
+                   void: bool = False, as_of: float | None = None) -> list[Event]:
         """Stacks after the hand: eliminations (cdc 2.9-2.10), then moves and broken tables. `void`: the hand
         is dealt again (a misdeal, cancelled with every bet returned): its redeal is the table's hand of the
-        hand-for-hand round, and the dead hand of a penalty (`HandEnded.void`)."""
+        hand-for-hand round, and the dead hand of a penalty (`HandEnded.void`). `as_of`: when it ended at the
+        table, if earlier than `now` (a table the hub could not hear): its busts are ranked as of then."""
         out = self._advance(now)
         t = self._table(table)
         if not t.in_hand or t.hand_no != hand_no:
@@ -364,7 +365,7 @@ class Tournament:
         busted = sorted(seat for seat, chips in stacks.items() if chips == 0)
         start = {seat: t.start_stacks.get(seat, 0) for seat in busted}
         self._emit(out, HandEnded(table, hand_no, tuple(sorted(stacks.items())), now, void))
-        self._eliminate_busted(table, start, now, out)
+        self._eliminate_busted(table, start, now, out, happened=as_of)
         asked = {seat: self.state.players[name].chips for seat, name in sorted(t.seats.items())
                  if name in self.state.eliminations_asked and self.state.players[name].alive}
         if asked:  # the TD's eliminations asked during the hand, now that it is over
@@ -374,8 +375,10 @@ class Tournament:
         self._day_end_due(now, out)  # the last hand of the day has ended
         return out
 
-    def _eliminate_busted(self, table: int, start: dict[int, int], now: float, out: list[Event]) -> None:
-        hands.eliminate_busted(self.state, table, start, now, lambda event: self._emit(out, event))
+    def _eliminate_busted(self, table: int, start: dict[int, int], now: float, out: list[Event], *,
+                          happened: float | None = None) -> None:
+        hands.eliminate_busted(self.state, table, start, now, lambda event: self._emit(out, event),
+                               happened=happened)
 
     def correct_stacks(self, table: int, stacks: Mapping[int, int], now: float) -> list[Event]:
         """TD's count correction between hands (chips in play change); a zero stack is out."""
