@@ -130,10 +130,13 @@ class FloorService:
         self._seed = seed if isinstance(seed, int) else 0
         self._payouts = parse_payouts(self.store.get_config(_PAYOUT_KEY))
         self._guarantee = guarantee(self.store.get_config(_PAYOUT_KEY))
+        cut = self.tournament.state.unreachable if self.tournament is not None else set()  # not in the store
         try:
             events = [event_from_dict(d) for d in self.store.tournament_events()]
             # a club's rulebook is read again from the text stored with the tournament, not from its file
             self.tournament = Tournament.replay(events, rng=self._rng) if events else None
+            if self.tournament is not None:
+                self.tournament.state.unreachable = cut
         except TournamentError as err:
             raise StoreError(f"the event store {self.store.path} holds a bad tournament event: {err}") from err
         self._changed = True
@@ -273,6 +276,21 @@ class FloorService:
         before = self._seat_map() if self._final_draw_possible(number) else {}
         _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now, void=void, as_of=as_of),
                               by_table=True)
+        return move_instructions(events, before)
+
+    def reachable(self, table: str, now: float, *, heard: bool) -> list[MoveInstruction]:
+        """The hub lost the table (`heard` False: its will) or hears it live again: the floor moves no one
+        from or to it meanwhile, then orders what waited (`Tournament.table_unreachable`, `table_reachable`)."""
+        t, number = self.require(), table_number(table)
+        if not heard:
+            t.table_unreachable(number)
+            self._changed = True  # the clock's snapshot says why the floor waits
+            return []
+        if number not in t.state.unreachable:
+            return []
+        before = self._seat_map()  # a final-table draw may follow
+        _, events = self._run(lambda t: t.table_reachable(number, now))
+        self._changed = True
         return move_instructions(events, before)
 
     def _final_draw_possible(self, number: int) -> bool:

@@ -193,6 +193,32 @@ class FloorTables:
             del self._unplayed[key]  # not the store's doing: trying again would fail the same way
             raise
         del self._unplayed[key]
+        return out.extend(self._heard_again(table, event, now))
+
+    def lost(self, table: str) -> None:
+        """The table's agent went offline (its will): until it is heard live again the floor sends no one to
+        it nor takes anyone from it (`FloorService.reachable`); it deals on with the players it has."""
+        if self.floor.tournament is not None and self.knows(table):
+            self.floor.reachable(table, 0.0, heard=False)
+
+    def _heard_again(self, table: str, event: wire.AnyTableEvent, now: float) -> Output:
+        """A fact of a table the floor had lost, heard live (`TableClock.hub_time`: its backlog is played, in
+        order, before it): what the floor waited for is ordered now, once the table dealt what it had."""
+        tournament = self.floor.tournament
+        try:
+            cut = tournament is not None and table_number(table) in tournament.state.unreachable
+        except TournamentError:
+            return Output()
+        if not cut or self.clock.hub_time(table, event.boot, event.at, now) < now:
+            return Output()
+        moves = self.floor.reachable(table, now, heard=True)
+        out = Output()
+        if moves:
+            game = self.game(table)
+            out.events.append(wire.hub_event(table, "floor_moves", hand=game.hand_no if game is not None else 0,
+                                             moves=[m.to_dict() for m in moves]))
+            for listener in self.on_moves:
+                listener(moves)
         return out
 
     def play(self, table: str, event: wire.AnyTableEvent, now: float, *, row: int) -> Output:

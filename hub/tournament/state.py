@@ -138,6 +138,9 @@ class FloorState:
     days: list[DayEnded] = field(default_factory=list)  # the days played out, each with its bags and draw
     day_over: bool = False  # a day has ended and the clock has not resumed since (the players are bagged)
     now: float = 0.0
+    # Tables the hub cannot reach now (their agent's will said offline; heard live again: reachable): no
+    # record, the hub's knowledge of its network; the floor moves no one from or to them meanwhile
+    unreachable: set[int] = field(default_factory=set, compare=False)
     # The players still in, worked out again after a record that can change a player's status (not a hand's
     # start or end): a hand's end asks it twice, and a festival has thousands of players
     _alive: dict[str, PlayerState] | None = field(default=None, repr=False, compare=False)

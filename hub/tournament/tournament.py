@@ -106,7 +106,9 @@ class Tournament:
         """The state from the records that count (an undo leaves the undone ones in the log)."""
         first, *rest = counting(self.events)
         assert isinstance(first, TournamentCreated)
+        cut = self.state.unreachable
         self.state, self._clock_log = FloorState.created(first), []
+        self.state.unreachable = cut
         for event in rest:
             self.state.apply(event)
             if isinstance(event, CLOCK_EVENTS):
@@ -454,6 +456,28 @@ class Tournament:
 
     def _reorganise(self, now: float, out: list[Event]) -> None:
         floor.reorganise(self.state, self._rng, now, lambda event: self._emit(out, event))
+
+    def table_unreachable(self, table: int) -> None:
+        """The hub lost table `table` (its agent's will: offline): it deals on with the players it has, and
+        the floor sends no one to it nor takes anyone from it until it is heard again. Not a record: the
+        network's state, which the floor's records never depend on."""
+        if table not in self.state.unreachable:
+            self.state.unreachable.add(table)
+            self.state.views.clear()
+
+    def table_reachable(self, table: int, now: float) -> list[Event]:
+        """Table `table` is heard live again (its backlog played): what the floor waited for is ordered now."""
+        if table not in self.state.unreachable:
+            return []
+        out = self._advance(now)
+        self.state.unreachable.discard(table)
+        self.state.views.clear()
+        self._reorganise(now, out)
+        return out
+
+    def waiting_for(self) -> set[int]:
+        """The tables cut off that the floor waits for to balance, break or draw the final table."""
+        return floor.waiting_for(self.state)
 
     def start_hand_for_hand(self, now: float) -> list[Event]:
         """The TD's call (brest I.12); automatic under pouques 39."""

@@ -7,7 +7,7 @@ import dataclasses
 
 from floor_helpers import end, start, started
 
-from hub.tournament.events import PlacesCorrected, PlayerEliminated, event_from_dict
+from hub.tournament.events import MoveOrdered, PlacesCorrected, PlayerEliminated, TableBroken, event_from_dict
 from hub.tournament.results import POUQUES_PAYOUTS, Standing
 from hub.tournament.tournament import Tournament
 
@@ -69,3 +69,51 @@ def test_a_bust_heard_live_or_late_but_last_keeps_the_order_heard() -> None:
     assert not any(isinstance(e, PlacesCorrected) for e in out)
     assert _place(t, first).place == 18
     assert {_place(t, n).place for n in names} == {16} and _place(t, names[0]).tied == 2  # equal stacks tie
+
+
+def test_no_move_for_a_table_the_floor_cannot_reach_until_it_is_heard_again() -> None:
+    """Table 1 is cut off between hands; two busts at table 2 would move a player from table 1 (10 against
+    8): the floor waits, says why (French, English, no identifier), and moves him once it hears table 1."""
+    t = started("pouques-2020", 20, 2)
+    start(t, 1, 10.0)
+    end(t, 1, 20.0)
+    t.table_unreachable(1)
+    start(t, 2, 30.0)
+    out = end(t, 2, 40.0, busts=sorted(t.state.tables[2].seats)[:2])
+    assert not [e for e in out if isinstance(e, MoveOrdered)]
+    assert t.waiting_for() == {1}
+    waits = t.snapshot(41.0)["floor_waits"]
+    assert waits == {"1": {"fr": "Table 1 injoignable : le placement l'attend, aucun joueur n'y va ni n'en part "
+                                 "avant son retour",
+                           "en": "Table 1 unreachable: seating waits for it, no player moves to or from it until "
+                                 "it is back"}}
+    back = t.table_reachable(1, 50.0)
+    assert [(e.from_table, e.to_table) for e in back if isinstance(e, MoveOrdered)] == [(1, 2)]
+    assert t.waiting_for() == set() and t.snapshot(51.0)["floor_waits"] == {}
+
+
+def test_the_floor_balances_the_tables_it_can_reach_meanwhile() -> None:
+    """Three tables of 10, table 1 cut off: four busts at table 3 move two players from table 2 (the one
+    reachable giver), none from table 1; the third move (from table 1) waits for it."""
+    t = started("pouques-2020", 30, 3)
+    t.table_unreachable(1)
+    start(t, 3, 10.0)
+    out = end(t, 3, 20.0, busts=sorted(t.state.tables[3].seats)[:4])
+    assert [(e.from_table, e.to_table) for e in out if isinstance(e, MoveOrdered)] == [(2, 3), (2, 3)]
+    assert t.state.counts() == {1: 10, 2: 8, 3: 8} and t.waiting_for() == {1}
+
+
+def test_a_table_to_break_waits_while_it_or_the_seats_its_players_need_are_cut_off() -> None:
+    """Three tables of 7 (10 seats), table 3 to break once 20 are left: not while it is cut off; not either
+    while table 2 is, table 1 alone having no seats for its 7 players; broken once both are heard."""
+    t = started("pouques-2020", 21, 3)
+    t.table_unreachable(3)
+    t.table_unreachable(2)
+    start(t, 1, 10.0)
+    out = end(t, 1, 20.0, busts=[min(t.state.tables[1].seats)])
+    assert not [e for e in out if isinstance(e, TableBroken | MoveOrdered)]
+    assert t.waiting_for() == {3}
+    assert not t.table_reachable(3, 30.0)  # table 1's seats cannot take table 3's players
+    assert t.waiting_for() == {2}
+    back = t.table_reachable(2, 40.0)
+    assert [e.table for e in back if isinstance(e, TableBroken)] == [3]
