@@ -457,12 +457,12 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
             if message.payload not in (wire.ONLINE, wire.OFFLINE):
                 raise wire.PayloadError(f"{message.topic}: status must be online or offline, "
                                         f"got {message.payload[:40]!r}")
+            if message.payload == wire.OFFLINE and self.floor_tables is not None and table not in self.games:
+                with self.floor_lock:  # the floor moves no one from or to it until it is heard live again
+                    self.floor_tables.lost(table)
             self._publish(self._view(table), self._view(table).set_online(message.payload == wire.ONLINE))
             if message.payload == wire.ONLINE:
                 self._resend_due.add(table)  # a clean session lost what was sent while it was away
-            elif self.floor_tables is not None and table not in self.games:
-                with self.floor_lock:  # the floor moves no one from or to it until it is heard live again
-                    self.floor_tables.lost(table)
             return
         event = wire.decode_table_event(message.topic, message.payload)
         view = self._view(table)

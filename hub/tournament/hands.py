@@ -59,7 +59,7 @@ def eliminate_busted(s: FloorState, table: int, start: dict[int, int], now: floa
     when = now if happened is None else happened
     late = when < now
     # hand for hand, the round's busts share a group whenever heard (ranked as today)
-    after = [o for o in s.outs if o.happened > when and o.group != group] if late else []
+    after = [o for o in s.outs if o.happened > when and o.group != group] if late and start else []
     left = len(s.alive()) - len(start)
     for rank, seat in enumerate(sorted(start, key=lambda seat: (-start[seat], seat))):
         emit(PlayerEliminated(t.seats[seat], table, seat, left + len(after) + 1 + rank, start[seat],

@@ -177,11 +177,22 @@ class FloorState:
 
     def stopped(self) -> set[int]:
         """The tables where play stops waiting for players (`balancing.stopped_tables`), worked out again
-        only when the counts changed. Shared: read only."""
+        only when the counts changed. Shared: read only. A table cut off is left out: its count is stale and
+        no player can come from it or go to it, so no table stops for it (nor is it stopped: it deals on)."""
         kept = self._stopped
         if kept is None or kept[0] is not self.policy:
-            kept = self._stopped = (self.policy, stopped_tables(self.counts(), self.policy))
+            counts = self.counts()
+            for number in self.unreachable:
+                counts.pop(number, None)
+            kept = self._stopped = (self.policy, stopped_tables(counts, self.policy))
         return kept[1]
+
+    def reach(self, table: int, reachable: bool) -> None:
+        """The hub lost table `table` or hears it again (`unreachable`): the views and stops follow."""
+        if (table not in self.unreachable) is not reachable:
+            self.unreachable.symmetric_difference_update({table})
+            self.views.clear()
+            self._stopped = None  # counted without the tables cut off
 
     def reentries(self) -> int:
         """Entries past each player's first: every entry adds to `entries`, so counted again only then."""

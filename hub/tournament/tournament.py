@@ -459,19 +459,16 @@ class Tournament:
 
     def table_unreachable(self, table: int) -> None:
         """The hub lost table `table` (its agent's will: offline): it deals on with the players it has, and
-        the floor sends no one to it nor takes anyone from it until it is heard again. Not a record: the
-        network's state, which the floor's records never depend on."""
-        if table not in self.state.unreachable:
-            self.state.unreachable.add(table)
-            self.state.views.clear()
+        the floor sends no one to it nor takes anyone from it until it is heard again. Not a record: the hub's
+        knowledge of its network; what the floor decides meanwhile is stored as always (a rebuilt hub has it)."""
+        self.state.reach(table, False)
 
     def table_reachable(self, table: int, now: float) -> list[Event]:
         """Table `table` is heard live again (its backlog played): what the floor waited for is ordered now."""
         if table not in self.state.unreachable:
             return []
         out = self._advance(now)
-        self.state.unreachable.discard(table)
-        self.state.views.clear()
+        self.state.reach(table, True)
         self._reorganise(now, out)
         return out
 

@@ -117,3 +117,19 @@ def test_a_table_to_break_waits_while_it_or_the_seats_its_players_need_are_cut_o
     assert t.waiting_for() == {2}
     back = t.table_reachable(2, 40.0)
     assert [e.table for e in back if isinstance(e, TableBroken)] == [3]
+
+
+def test_no_table_stops_short_for_a_table_cut_off() -> None:
+    """cdc 3.3: a table three short of the fullest stops until balanced. Table 1 cut off, three busts at
+    table 2 (7 against 10): no player can come from table 1, so table 2 deals on; once table 1 is heard,
+    the floor moves a player from it and table 2 is no longer short."""
+    t = started("cdc-2013", 20, 2)
+    start(t, 1, 10.0)
+    end(t, 1, 20.0)
+    t.table_unreachable(1)
+    start(t, 2, 30.0)
+    end(t, 2, 40.0, busts=sorted(t.state.tables[2].seats)[:3])
+    assert t.can_start_hand(2, 50.0)
+    back = t.table_reachable(1, 60.0)
+    assert [(e.from_table, e.to_table) for e in back if isinstance(e, MoveOrdered)] == [(1, 2)]
+    assert t.can_start_hand(2, 70.0)
