@@ -14,9 +14,10 @@ straight run, the tournament (players, stacks, seats, ranking, prizes, level) eq
 
 The faults fall in stretches where the floor decides nothing across tables (only hands start and
 end, or the clock changes level): the tests check that on the straight run. A late hand is set up as
-of its table's time (`hub.floor.table_clock`), so a level change during a cut is played as dealt; where
-the floor decides something across tables during a fault (an elimination and the balancing after
-it), the result may legitimately differ (docs/tournament.md, "Faults during a tournament").
+of its table's time (`hub.floor.table_clock`), so a level change during a cut is played as dealt. The
+last test cuts a table while the floor has something to decide across tables: busts heard late are
+ranked by when they happened and the floor moves no one from or to a table it cannot reach, so the
+tournament at the cut's end is the straight one's (docs/tournament.md, "Faults during a tournament").
 """
 
 from __future__ import annotations
