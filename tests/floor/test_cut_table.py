@@ -53,3 +53,37 @@ def test_a_table_offline_is_cut_off_until_a_fact_of_it_comes_live(tmp_path: Path
     finally:
         hub.stop()
         store.close()
+
+
+def test_the_move_that_waited_is_sent_when_the_table_is_heard_between_hands(tmp_path: Path) -> None:
+    """Table 1 cut off between hands (its hand cancelled by the TD), three players out at table 2 (10 against
+    7: a player of table 1 is due to move): nothing is ordered until table 1 is heard live, then the move is
+    sent to the tables as any other (`floor_moves`)."""
+    store = EventStore(db(tmp_path))
+    started_floor(store, 20, tables=2)
+    link = RecordingLink()
+    tables = FloorTables.open(FloorService.open(store, link=link), store)  # type: ignore[arg-type]
+    hub = HubService(link=link, tick=0.05, floor_tables=tables, wall=lambda: 5.0)  # type: ignore[arg-type]
+    sent: list[object] = []
+    tables.on_moves.append(sent.extend)
+    hub.start()
+    try:
+        _send(link, _fact(1, 1.0))
+        assert hub.settle()
+        link.handlers[wire.ALL_TABLE_STATUS](Message(wire.table_status("t1"), wire.OFFLINE, True))
+        assert hub.settle()
+        with hub.floor_lock:
+            tables.cancel_hand("t1", "TD", 5.0)
+            floor = tables.floor
+            for name in sorted(floor.require().state.tables[2].seats.values())[:3]:
+                assert floor.execute({"cmd": "eliminate", "player": name}, 5.0).ok
+            assert floor.in_hand("t1") is None and floor.require().pending_moves() == []
+            assert floor.require().waiting_for() == {1}
+        _send(link, _fact(2, 2.0, card="As"))  # heard live
+        assert hub.settle()
+        with hub.floor_lock:
+            assert [(m.from_table, m.to_table) for m in floor.require().pending_moves()] == [(1, 2)]
+        assert [(m.from_table, m.to_table) for m in sent] == [("t1", "t2")]  # type: ignore[attr-defined]
+    finally:
+        hub.stop()
+        store.close()
