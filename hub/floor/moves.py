@@ -7,7 +7,7 @@ tables, the final-table draw, the next day's draw, the seats an undo puts back. 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from hub.floor.store import JSON
@@ -57,8 +57,7 @@ def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]
     for e in events:
         if isinstance(e, MoveOrdered):
             seats[e.player] = (e.to_table, e.to_seat)
-            out.append(MoveInstruction(e.player, table_id(e.from_table), e.from_seat, table_id(e.to_table),
-                                       e.to_seat, e.reason.value, e.waits_one_hand, e.article))
+            out.append(_ordered(e))
         elif isinstance(e, FinalTableDrawn):
             for name, seat in e.seats:
                 old = seats.get(name, (0, 0))
@@ -75,6 +74,17 @@ def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]
         elif isinstance(e, TableBroken):
             pass  # its players' MoveOrdered records came first
     return out
+
+
+def pending_instructions(moves: Iterable[MoveOrdered]) -> list[MoveInstruction]:
+    """The floor's moves still pending (`Tournament.pending_moves`: ordered, the player not yet dealt in at his
+    new seat), each as the tables were told it when it was ordered: what a restarted hub tells them again."""
+    return [_ordered(m) for m in moves]
+
+
+def _ordered(e: MoveOrdered) -> MoveInstruction:
+    return MoveInstruction(e.player, table_id(e.from_table), e.from_seat, table_id(e.to_table), e.to_seat,
+                           e.reason.value, e.waits_one_hand, e.article)
 
 
 def seat_changes(before: Mapping[str, tuple[int, int]], after: Mapping[str, tuple[int, int]]) -> list[MoveInstruction]:
