@@ -140,22 +140,22 @@ class StoreFirst(ABC):
 
     def _say_pending_moves(self) -> None:
         """A hub started on its store, at its first connect: each table is told again, as a `floor_moves` of
-        the table the player leaves, the floor's moves still pending (ordered, the player not yet dealt in at
-        his new seat; `pending_instructions`). The floor already seats him there, but the instruction may
-        never have left: the hub died between the COMMIT of the hand's end and its packets, or the hand's end
-        was played again from the store. Once per start, never a move carried out: a reconnect's own
-        packets go again with the link (`HubLink._resend`), and the retained clock lists the moves anyway."""
+        the table the player leaves, the floor's moves still to carry out (`pending_instructions`: ordered, the
+        player not yet dealt in at his new seat; the final table's draw before its first hand). The floor
+        already seats him there, but the instruction may never have left: the hub died between the COMMIT of
+        the hand's end and its packets, or the hand's end was played again from the store. Once per start,
+        never a move carried out: a reconnect's own packets go again with the link (`HubLink._resend`)."""
         assert self.floor_tables is not None
         with self.floor_lock:
             tournament = self.floor_tables.floor.tournament
-            moves = pending_instructions(tournament.pending_moves()) if tournament is not None else []
+            moves = pending_instructions(tournament) if tournament is not None else []
         by_table: dict[str, list[MoveInstruction]] = {}
         for move in moves:
             by_table.setdefault(move.from_table or move.to_table, []).append(move)
         for table, batch in sorted(by_table.items()):
             view = self._view(table)
             # the table's last hand ended, as the first said the hand whose end ordered them
-            hand = (view.hand or 0) - 1 if view.hand_open else view.hand
+            hand = view.hand - 1 if view.hand_open else view.hand
             self._publish(view, [wire.hub_event(table, "floor_moves", hand=hand, moves=[m.to_dict() for m in batch],
                                                 again=True)])
 

@@ -7,12 +7,13 @@ tables, the final-table draw, the next day's draw, the seats an undo puts back. 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hub.floor.store import JSON
 from hub.tournament.errors import FloorError
-from hub.tournament.events import DayEnded, Event, FinalTableDrawn, MoveOrdered, TableBroken
+from hub.tournament.events import DayEnded, Event, FinalTableDrawn, HandStarted, MoveOrdered, TableBroken
+from hub.tournament.tournament import Tournament
 
 
 def table_id(number: int) -> str:
@@ -76,10 +77,33 @@ def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]
     return out
 
 
-def pending_instructions(moves: Iterable[MoveOrdered]) -> list[MoveInstruction]:
-    """The floor's moves still pending (`Tournament.pending_moves`: ordered, the player not yet dealt in at his
-    new seat), each as the tables were told it when it was ordered: what a restarted hub tells them again."""
-    return [_ordered(m) for m in moves]
+def pending_instructions(t: Tournament) -> list[MoveInstruction]:
+    """The instructions the tables were given and still have to carry out, each as it was given: the moves
+    ordered whose player is not yet dealt in at his new seat (`Tournament.pending_moves`), and the final
+    table's draw until the final table deals its first hand. What a restarted hub tells the tables again."""
+    return [_ordered(m) for m in t.pending_moves()] + _final_draw_pending(t)
+
+
+def _final_draw_pending(t: Tournament) -> list[MoveInstruction]:
+    """The final table's draw, while its first hand is still to deal (its button drawn, `fresh_button`): each
+    player who changes seat, from where the floor had him before the draw (the state then, replayed: only in
+    that short wait, at a hub's start). A draw taken back since (`undo`) seats no one: none of its moves."""
+    s = t.state
+    final = s.tables.get(s.final_table) if s.final_table is not None else None
+    if final is None or len(s.tables) != 1 or not final.fresh_button:
+        return []
+    for i in range(len(t.events) - 1, 0, -1):
+        drawn = t.events[i]
+        if isinstance(drawn, HandStarted | DayEnded):  # dealt since, or seated again by a day's draw
+            return []
+        if isinstance(drawn, FinalTableDrawn):
+            break
+    else:
+        return []
+    then = Tournament.replay(t.events[:i]).state
+    before = {p.name: (p.table, p.seat) for p in then.alive() if p.table is not None and p.seat is not None}
+    return [m for m in move_instructions([drawn], before)
+            if (s.players[m.player].table, s.players[m.player].seat) == (drawn.table, m.to_seat)]
 
 
 def _ordered(e: MoveOrdered) -> MoveInstruction:

@@ -15,6 +15,7 @@ import pytest
 from service_helpers import Clock, db, started_floor
 
 from hub.edge.service import HubService
+from hub.floor.moves import pending_instructions
 from hub.floor.service import FloorService
 from hub.floor.store import EventStore
 from hub.floor.tables import FloorTables
@@ -86,58 +87,73 @@ class Room:
                 if topic in topics and json.loads(payload)["type"] == "floor_moves"]
 
 
+def _to_a_hand_end(store: EventStore, players: int) -> tuple[Room, wire.AnyTableEvent]:
+    """Two tables, t2 three players short before it deals (the TD put them out while t1, the giver, was in its
+    hand: nothing moved); t1's hand folded to its last action, returned unsent: the end that orders the moves."""
+    started_floor(store, players, tables=2)  # cdc-2013: balanced at 3 players apart; a final table of 10
+    room = Room(store)
+    floor = room.tables.floor
+    room.press("t1")
+    for player in sorted(floor.require().state.tables[2].seats.values())[:3]:
+        assert room.command(cmd="eliminate", player=player)["moves"] == []
+    while len(room.tables.game("t1").hand.live) > 2:  # type: ignore[union-attr]
+        room.send(room.fold("t1"))
+    return room, room.fold("t1")
+
+
+def _by_player(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(moves, key=lambda m: str(m["player"]))
+
+
+@pytest.mark.parametrize(("players", "reason"), [(20, "balance"), (12, "final")])
 @pytest.mark.parametrize("played", [True, False], ids=["hand_end_stored", "hand_end_stored_unplayed"])
-def test_a_move_ordered_as_the_hub_died_is_told_again_once_until_carried_out(tmp_path: Path, played: bool) -> None:
+def test_moves_ordered_as_the_hub_died_are_told_again_once_until_carried_out(tmp_path: Path, played: bool,
+                                                                               players: int, reason: str) -> None:
+    """20 players: t1 (10) gives one to t2 (7). 12 players: the 9 left fit the final table (t1), drawn at once."""
+    with EventStore(db(tmp_path, "straight.db")) as straight:  # the hub that did not die: what it told
+        room, last = _to_a_hand_end(straight, players)
+        [first] = room.moves_said(room.send(last))
+        room.hub.stop()
+    assert first["table"] == "t1" and first["moves"] and {m["reason"] for m in first["moves"]} == {reason}, first
     with EventStore(db(tmp_path)) as store:
-        started_floor(store, 20, tables=2)  # ten a table, cdc-2013: balanced at 3 players apart
-        room = Room(store)
-        floor = room.tables.floor
-        room.press("t1")  # t1 deals; t2 has not dealt yet
-        for player in sorted(floor.require().state.tables[2].seats.values())[:3]:
-            assert room.command(cmd="eliminate", player=player)["moves"] == []  # t1, the giver, is in its hand
-        while len(room.tables.game("t1").hand.live) > 2:  # type: ignore[union-attr]
-            room.send(room.fold("t1"))
-        last = room.fold("t1")  # the hand's end: t1 (10) gives one player to t2 (7)
-        first: list[dict[str, Any]] = []
+        room, last = _to_a_hand_end(store, players)
         if played:
-            first = room.moves_said(room.send(last))
-            assert len(first) == 1 and first[0]["table"] == "t1"
+            assert room.moves_said(room.send(last)) == [first]
         else:  # the hub dies once the fold is stored, before playing it: the floor never saw the hand end
             assert store.append_table_event("t1", last.boot, last.seq, wire.encode(last), 5.0)
-            assert floor.require().pending_moves() == []
+            assert room.tables.floor.require().pending_moves() == []
         room = room.killed()  # nothing it said reached anyone: `room.heard` and its packets are the dead hub's
         floor = room.tables.floor
-        [ordered] = floor.require().pending_moves()
-        assert (ordered.from_table, ordered.to_table, ordered.reason.value) == (1, 2, "balance")
-        assert floor.require().state.players[ordered.player].table == 2  # the floor seats him there already
+        for move in first["moves"]:  # the floor seats them at their new seats already
+            player = floor.require().state.players[move["player"]]
+            assert (f"t{player.table}", player.seat) == (move["to_table"], move["to_seat"])
         assert room.moves_said(room.heard) == []  # nothing said before the hub is connected
 
         said = room.moves_said(room.connected())
-        assert len(said) == 1, said
-        again = said[0]
-        expected = {"player": ordered.player, "from_table": "t1", "from_seat": ordered.from_seat, "to_table": "t2",
-                    "to_seat": ordered.to_seat, "reason": "balance", "waits_one_hand": ordered.waits_one_hand,
-                    "article": ordered.article}
-        assert again["moves"] == [expected], again
-        assert (again["table"], again["hand"], again["again"]) == ("t1", 1, True)
-        if played:  # the same instruction as the hand's end gave, on the same table's stream
-            assert again["moves"] == first[0]["moves"]
-            assert {k: v for k, v in again.items() if k != "again"} == first[0]
-        assert [topic for topic, _ in room.published_moves()] == [wire.hub_table_events("t1")]
+        # the same instructions, each once, on the stream of the table the player leaves, marked as said again
+        assert _by_player([m for e in said for m in e["moves"]]) == _by_player(first["moves"]), said
+        assert all(m["from_table"] == e["table"] and e["again"] is True for e in said for m in e["moves"])
+        assert [e["hand"] for e in said if e["table"] == "t1"] == [1]  # t1's hand whose end ordered them
+        assert sorted(topic for topic, _ in room.published_moves()) == sorted(
+            wire.hub_table_events(e["table"]) for e in said)
 
         assert room.moves_said(room.connected()) == []  # a network loss: the link sends its own packets again
 
-        # t2 deals: the player is dealt in at his new seat (after a hand, if his seat must wait one)
+        # their new table deals: they are dealt in at their new seats (after a hand, if a seat must wait one)
+        to = {m["to_table"] for m in first["moves"]}
+        assert len(to) == 1
+        [table] = to
+        seats = {int(m["to_seat"]) for m in first["moves"]}
         for _ in range(3):
-            room.press("t2")
-            dealt = room.tables.game("t2")
-            assert dealt is not None and dealt.in_hand
-            if ordered.to_seat in dealt.hand.seats:  # type: ignore[union-attr]
+            room.press(table)
+            dealt = room.tables.game(table)
+            assert dealt is not None and dealt.hand is not None
+            if seats <= set(dealt.hand.seats):
                 break
             while dealt.in_hand:
-                room.send(room.fold("t2"))
-        assert ordered.to_seat in room.tables.game("t2").hand.seats  # type: ignore[union-attr]
-        assert floor.require().pending_moves() == []
+                room.send(room.fold(table))
+        assert seats <= set(room.tables.game(table).hand.seats)  # type: ignore[union-attr]
+        assert pending_instructions(floor.require()) == []
         room = room.killed()
         assert room.moves_said(room.connected()) == []  # carried out: not told again
         room.hub.stop()
