@@ -123,3 +123,4 @@ def _table_page_says(room: Room, cleanup: ExitStack, move: dict[str, Any]) -> No
     assert wait_until(lambda: expected in page.inner_text("#log") and "rappel" in page.inner_text("#log"), 15), \
         page.inner_text("#log")
     assert "floor_moves" not in page.inner_text("body")
+    assert move["player"] in page.inner_text("#moves")  # "Moves to make": the floor's list (it had it before too)
