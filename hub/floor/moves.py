@@ -2,7 +2,8 @@
 
 Holds the hub's table ids for the tournament's table numbers ("t1" <-> 1), `MoveInstruction` (a player
 leaves one seat for another, and why), and what a batch of floor events asks of the dealers: moves, broken
-tables, the final-table draw, the next day's draw, the seats an undo puts back. Pure: no IO.
+tables, the final-table draw, the next day's draw, the seats an undo puts back; and those still to carry
+out, which a hub started again on its store tells the tables again (`pending_instructions`). Pure: no IO.
 """
 
 from __future__ import annotations
