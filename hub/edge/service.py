@@ -45,7 +45,7 @@ from hub.floor.commands import CommandResult
 from hub.floor.store import JSON
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
-from hub.room.table_rulings import refusal_in_french
+from hub.room.table_rulings import decision_in_words, refusal_in_french
 from hub.room.tables import HubEvent, TableView, public
 from hub.tournament.errors import FloorError, table_label
 from hw.ports import Clock, MonotonicClock
@@ -308,9 +308,13 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
                 reason = str(event.get("reason", ""))
                 raise FloorError(f"décision refusée par le hub : {refusal_in_french(reason)} / decision refused by the "
                                  f"hub: {reason}")
-        said = next((e["message"] for e in out.events if e["type"] == "ruling" and isinstance(e.get("message"), dict)),
-                    None)  # a Time granted or refused says so (cpt87 4.5): the TD's answer too
-        return {"text": str(said["fr"]), "text_en": str(said["en"])} if said is not None else {}
+        ruling = next((e for e in out.events if e["type"] == "ruling"), None)
+        if ruling is None:
+            return {}
+        if isinstance(ruling.get("message"), dict):  # a Time granted or refused says so (cpt87 4.5)
+            return {"text": str(ruling["message"]["fr"]), "text_en": str(ruling["message"]["en"])}
+        fr, en = decision_in_words(ruling)  # the TD reads what he decided, not its id
+        return {"text": fr, "text_en": en}
 
     def _emit_played(self, table: str, out: Output) -> None:
         view = self._view(table)
