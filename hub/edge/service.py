@@ -45,7 +45,7 @@ from hub.floor.commands import CommandResult
 from hub.floor.store import JSON
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
-from hub.room.table_rulings import refusal_in_french
+from hub.room.table_rulings import decision_in_words, refusal_in_french
 from hub.room.tables import HubEvent, TableView, public
 from hub.tournament.errors import FloorError, table_label
 from hw.ports import Clock, MonotonicClock
@@ -104,6 +104,7 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
         self._floor_store_error: str | None = None  # the floor's clock could not be stored (said once)
         self._time_store_error: str | None = None  # a Time run out could not be counted by the floor (said once)
         self._resend_due: set[str] = set()  # tables back online (or resending): their hand's commands again
+        self._moves_due = False  # a hub started on its store: the floor's pending moves, said at its first connect
         self._ack_qos = ack_qos
         self.stats = HubStats()
         self._knows = tables
@@ -247,6 +248,9 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
                     self._publish_state(view)
                     if view.boot is not None:
                         self._acks_due[table] = view.boot
+                if self._moves_due:
+                    self._moves_due = False
+                    self._say_pending_moves()
             elif isinstance(item, AckRead):
                 self._ack_read(item.message)
             elif isinstance(item, Cancel):
@@ -304,9 +308,13 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
                 reason = str(event.get("reason", ""))
                 raise FloorError(f"décision refusée par le hub : {refusal_in_french(reason)} / decision refused by the "
                                  f"hub: {reason}")
-        said = next((e["message"] for e in out.events if e["type"] == "ruling" and isinstance(e.get("message"), dict)),
-                    None)  # a Time granted or refused says so (cpt87 4.5): the TD's answer too
-        return {"text": str(said["fr"]), "text_en": str(said["en"])} if said is not None else {}
+        ruling = next((e for e in out.events if e["type"] == "ruling"), None)
+        if ruling is None:
+            return {}
+        if isinstance(ruling.get("message"), dict):  # a Time granted or refused says so (cpt87 4.5)
+            return {"text": str(ruling["message"]["fr"]), "text_en": str(ruling["message"]["en"])}
+        fr, en = decision_in_words(ruling)  # the TD reads what he decided, not its id
+        return {"text": fr, "text_en": en}
 
     def _emit_played(self, table: str, out: Output) -> None:
         view = self._view(table)
