@@ -104,6 +104,7 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
         self._floor_store_error: str | None = None  # the floor's clock could not be stored (said once)
         self._time_store_error: str | None = None  # a Time run out could not be counted by the floor (said once)
         self._resend_due: set[str] = set()  # tables back online (or resending): their hand's commands again
+        self._moves_due = False  # a hub started on its store: the floor's pending moves, said at its first connect
         self._ack_qos = ack_qos
         self.stats = HubStats()
         self._knows = tables
@@ -247,6 +248,9 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
                     self._publish_state(view)
                     if view.boot is not None:
                         self._acks_due[table] = view.boot
+                if self._moves_due:
+                    self._moves_due = False
+                    self._say_pending_moves()
             elif isinstance(item, AckRead):
                 self._ack_read(item.message)
             elif isinstance(item, Cancel):

@@ -53,6 +53,11 @@ def refusal_in_french(reason: str) -> str:
     return reason
 
 
+def refused_words(reason: str) -> dict[str, str]:
+    """A `decision_refused` event's `message`, as every refusal carries one: French then English."""
+    return {"fr": refusal_in_french(reason), "en": reason}
+
+
 def decision_in_words(ruling: Event) -> tuple[str, str]:
     """The TD's decision as its `ruling` event says it, French then English, for what answers him
     (`tapis tournament decide`): `Feuille morte — donne 4 — cpt87 6.3 (TD) : la carte est écartée (alice)`."""

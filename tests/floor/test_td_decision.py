@@ -116,6 +116,10 @@ def test_a_decision_without_a_pending_fault_is_refused(tmp_path: Path) -> None:
         Table(tables).press()
         out = tables.decide("t1", "boxed_card", "set_aside", "alice", 2.0)
         assert out.events[0]["type"] == "decision_refused"
+        assert out.events[0]["message"] == {  # every refusal in words, as the tables' own (no_stall checks it)
+            "fr": "aucune décision en attente dans cette donne", "en": "no decision pending for the TD in this hand"}
+        over = tables.decide("t1", "boxed_card", "set_aside", "alice", 2.0, hand=99).events
+        assert over[0]["message"] == {"fr": "la donne 99 est terminée", "en": "hand 99 is over"}
         assert store.get_config("td_decided/t1") is None
 
 
