@@ -194,7 +194,10 @@ class FloorTables:
             del self._unplayed[key]  # not the store's doing: trying again would fail the same way
             raise
         del self._unplayed[key]
-        return out.extend(self._heard_again(table, event, now))
+        tournament = self.floor.tournament
+        if tournament is not None and tournament.state.unreachable:  # a table cut off (rare): heard again?
+            out.extend(self._heard_again(table, event, now))
+        return out
 
     def lost(self, table: str) -> None:
         """The table's agent went offline (its will): until it is heard live again the floor sends no one to
@@ -252,8 +255,7 @@ class FloorTables:
         else:
             return timed
         # a hand this fact ends is counted as of when it ended at the table (its busts ranked by then)
-        return timed.extend(self._after(table, state, out, now,
-                                        as_of=self.clock.hub_time(table, event.boot, event.at, now)))
+        return timed.extend(self._after(table, state, out, now, fact=event))
 
     def cancel_hand(self, table: str, by: str, now: float, *, hand: int | None = None) -> Output:
         """The TD cancels the table's hand in progress (`TableGame.cancel`); stored with the row of the
@@ -506,9 +508,11 @@ class FloorTables:
         return self._deal(table, state, hand_no, players, positions, level, now, dead,
                           away={int(s): str(n) for s, n in away.items()} if isinstance(away, dict) else {})
 
-    def _after(self, table: str, state: TableSeat, out: Output, now: float, *, as_of: float | None = None) -> Output:
+    def _after(self, table: str, state: TableSeat, out: Output, now: float, *, as_of: float | None = None,
+               fact: wire.AnyTableEvent | None = None) -> Output:
         """A hand that ended goes to the floor (once: a replay finds it already counted); `as_of`: when it
-        ended at the table, in hub time (`TableClock.hub_time`: `now` unless heard late)."""
+        ended at the table, in hub time (`TableClock.hub_time`: `now` unless heard late), or the table's
+        `fact` that ended it (converted only then: not for every fact)."""
         game = state.game
         assert game is not None
         for event in out.events:
@@ -517,6 +521,8 @@ class FloorTables:
             state.misdealt = game.replays_hand
             if self.floor.in_hand(table) != event["hand"]:
                 continue
+            if fact is not None:
+                as_of = self.clock.hub_time(table, fact.boot, fact.at, now)
             stacks = {int(s): int(v) for s, v in event["stacks"].items()}
             moves = self.floor.hand_ended(table, event["hand"], stacks, now, void=state.misdealt,
                                           as_of=as_of if as_of is not None and as_of < now else None)
