@@ -26,32 +26,25 @@ from hub.floor.commands import (
     TOURNAMENT_CMD,
     TOURNAMENT_RESULT,
     AnyCommand,
-    Arrive,
     Bags,
     CancelHand,
-    ChipRace,
     ClockCmd,
     CommandError,
     CommandResult,
-    Deal,
     Decide,
     Eliminate,
     EndDay,
-    HandForHand,
     Move,
     NewTournament,
-    Penalty,
-    Redraw,
-    Reenter,
     Register,
     Results,
     Seat,
     Start,
     Status,
     Undo,
-    WaitList,
     decode_command,
 )
+from hub.floor.desk_actions import desk_action
 from hub.floor.moves import MoveInstruction, move_instructions, seat_changes, table_number
 from hub.floor.moves import table_id as table_id  # re-exported: where it was imported from before the split
 from hub.floor.payouts import deal_offer, guarantee, parse_payouts, payout_rule, prizes_to_play, prizes_won
@@ -61,7 +54,6 @@ from hub.floor.td_actions import UNDO_KEY, td_actions
 from hub.rules import Level as HandLevel
 from hub.tournament.errors import FloorError, TournamentError, table_label
 from hub.tournament.events import Event, event_from_dict
-from hub.tournament.penalties import PenaltyKind
 from hub.tournament.results import PayoutRule, Standing
 from hub.tournament.state import PlayerStatus
 from hub.tournament.structure import AnteKind, Level, from_toml
@@ -383,35 +375,8 @@ class FloorService:
     def _desk(self, cmd: AnyCommand, now: float) -> tuple[list[Event], dict[str, JSON]]:
         """The registration desk and the floor's rulings: each may move players (answered as moves)."""
         before = self._seat_map()
-        action: Callable[[Tournament], list[Event]]
-        if isinstance(cmd, Reenter):
-            action = lambda t: t.reenter(cmd.player, now)  # noqa: E731
-        elif isinstance(cmd, Arrive):
-            action = lambda t: t.player_arrived(cmd.player, now)  # noqa: E731
-        elif isinstance(cmd, WaitList):
-            action = ((lambda t: t.join_wait_list(cmd.player, now)) if cmd.action == "join"
-                      else (lambda t: t.seat_from_wait_list(now)))
-        elif isinstance(cmd, Penalty):
-            action = lambda t: t.give_penalty(cmd.player, PenaltyKind(cmd.kind), cmd.amount, now)  # noqa: E731
-        elif isinstance(cmd, Redraw):
-            action = lambda t: t.redraw_final_table(now)  # noqa: E731
-        elif isinstance(cmd, HandForHand):
-            action = ((lambda t: t.start_hand_for_hand(now)) if cmd.on else (lambda t: t.stop_hand_for_hand(now)))
-        elif isinstance(cmd, ChipRace):
-            number = table_number(cmd.table)
-            action = lambda t: t.chip_race(number, cmd.small_value, cmd.big_value, cmd.leftovers, now)  # noqa: E731
-        elif isinstance(cmd, Deal):
-            still = sum(self.prizes_to_play())
-            if sum(cmd.prizes.values()) != still:
-                raise FloorError(f"a deal shares the {still} cents still to be paid, not {sum(cmd.prizes.values())}")
-            action = lambda t: t.make_deal(cmd.prizes, cmd.method, now)  # noqa: E731
-        elif isinstance(cmd, Undo):
-            last = self.store.get_config(f"{UNDO_KEY}{cmd.action}")
-            if not isinstance(last, int):
-                raise FloorError("rien à annuler à cet endroit / nothing to undo there")
-            action = lambda t: t.undo(cmd.action, last, now, by=cmd.by)  # noqa: E731
-        else:
-            raise CommandError(f"commande inconnue « {cmd.cmd} » / unknown command '{cmd.cmd}'")
+        action = desk_action(cmd, now, still_to_pay=lambda: sum(self.prizes_to_play()),
+                             undone_through=lambda action: self.store.get_config(f"{UNDO_KEY}{action}"))
         _, events = self._run(action)
         moves = seat_changes(before, self._seat_map()) if isinstance(cmd, Undo) else move_instructions(events, before)
         return events, {"moves": [m.to_dict() for m in moves]}
