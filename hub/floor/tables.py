@@ -10,12 +10,12 @@ after a kill.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from hub import rulings
+from hub.floor.hand_context import dealt_again, from_context, hand_context
 from hub.floor.moves import MoveInstruction, table_number
 from hub.floor.service import FloorService
 from hub.floor.store import JSON, EventStore, StoreError, TableRow
@@ -24,7 +24,6 @@ from hub.room.game import Output, TableGame, TableSetup
 from hub.room.table_rulings import refused_words
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
-from hub.rules.positions import next_seat
 from hub.tournament.errors import TournamentError, table_label
 from hub.tournament.penalties import PenaltyKind
 from tablewire import wire
@@ -449,7 +448,7 @@ class FloorTables:
                 button = fresh if fresh is not None else min(players)
                 positions = default_positions(button, players)
             elif state.misdealt:
-                positions = _dealt_again(state.positions, players)
+                positions = dealt_again(state.positions, players)
             else:
                 positions = next_positions(state.positions, players, self.seats)
             seated = self.seated(table)
@@ -459,7 +458,7 @@ class FloorTables:
                 level = floor.hand_started(table, hand_no, now, button=positions.button,
                                            big_blind=positions.big_blind, as_of=pressed)
                 dead = self._dealt_dead(table)
-                self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row, dead,
+                self.store.put_config(_CONTEXT + table, hand_context(hand_no, players, positions, level, row, dead,
                                                                  away=away))
         except (TournamentError, ValueError) as err:
             return Output([wire.hub_event(table, "hand_refused", hand=hand_no, reason=str(err))])
@@ -503,7 +502,7 @@ class FloorTables:
 
     def _resume(self, table: str, state: TableSeat, now: float) -> Output:
         ctx = self.store.get_config(_CONTEXT + table)
-        hand_no, players, positions, level, dead = _from_context(ctx)
+        hand_no, players, positions, level, dead = from_context(ctx)
         away = ctx.get("away") if isinstance(ctx, dict) else None  # stored before away seats were kept: none
         return self._deal(table, state, hand_no, players, positions, level, now, dead,
                           away={int(s): str(n) for s, n in away.items()} if isinstance(away, dict) else {})
@@ -568,45 +567,9 @@ class FloorTables:
         return tables
 
 
-def _dealt_again(kept: Positions, players: Iterable[int]) -> Positions:
-    """The button and blinds of a hand dealt again (a misdeal, a hand cancelled with every bet returned):
-    the same (cdc 6.3, 7.1), on the players the floor deals in now. One who left at the void hand's end (the
-    TD's elimination asked during it, a move) gives up his blind as the dead-button rule would have placed
-    it without him: the big blind to the next player, no small blind; heads-up, the other one has both."""
-    live = set(players)
-    big = kept.big_blind if kept.big_blind in live else next_seat(live, kept.big_blind)
-    if len(live) == 2:
-        other = next_seat(live, big)
-        return Positions(button=other, small_blind=other, big_blind=big)
-    small = kept.small_blind if kept.small_blind in live and kept.small_blind != big else None
-    return Positions(button=kept.button, small_blind=small, big_blind=big)
-
-
 def _offsets(key: str, raw: JSON | None, store: EventStore) -> dict[str, float]:
     """A table's stored clock offsets, checked (`TableClock.offsets`)."""
     if not isinstance(raw, dict) or not all(isinstance(v, int | float) and not isinstance(v, bool)
                                             for v in raw.values()):
         raise StoreError(f"the event store {store.path} holds a bad table clock under {key!r}: {raw!r}")
     return {boot: float(v) for boot, v in raw.items() if isinstance(v, int | float)}  # all are, checked above
-
-
-def _context(hand_no: int, players: dict[int, int], positions: Positions, level: HandLevel,
-             row: int, dead: dict[int, str], *, away: dict[int, str] | None = None) -> dict[str, JSON]:
-    return {"hand_no": hand_no, "players": {str(s): v for s, v in sorted(players.items())},
-            "positions": [positions.button, positions.small_blind, positions.big_blind],
-            "level": [level.sb, level.bb, level.ante, level.bb_ante, level.game], "row": row,
-            "dead": {str(s): a for s, a in sorted(dead.items())},
-            "away": {str(s): n for s, n in sorted((away or {}).items())}}
-
-
-def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, HandLevel, dict[int, str]]:
-    if not isinstance(ctx, dict):
-        raise TournamentError("no stored context for the hand in progress")
-    raw = json.loads(json.dumps(ctx))  # plain types for the checks below
-    b, sb, bb = raw["positions"]
-    lv = raw["level"]
-    players = {int(s): int(v) for s, v in raw["players"].items()}
-    game = str(lv[4]) if len(lv) > 4 else "nlhe"  # stored before games had levels: hold'em
-    dead = {int(s): str(a) for s, a in raw.get("dead", {}).items()}  # stored before dead seats were: none
-    return int(raw["hand_no"]), players, Positions(b, sb, bb), HandLevel(lv[0], lv[1], lv[2], bool(lv[3]), game), dead
-
