@@ -35,6 +35,7 @@ from hub.edge.service_loop import (
     FloorCommand,
     Item,
     Reconnected,
+    SayMoves,
     ServiceLoop,
     Settle,
     Tick,
@@ -89,6 +90,7 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
         if floor_tables is not None:  # `tapis tournament cancel-hand` and the page's button reach the hub
             floor_tables.floor.on_cancel_hand = self._cancel_for_floor
             floor_tables.floor.on_decide = self._decide_for_floor
+            floor_tables.floor.on_moves = lambda moves: self._submit(SayMoves(moves))  # said on the loop
         self._wall = wall
         # the floor is single-threaded: the dashboard holds this too; the hub, a whole turn (`_open_turn`)
         self.floor_lock = threading.RLock()
@@ -261,6 +263,8 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
                         self.floor_tables.floor.submit(item.command, self._wall(), item.answer)
             elif isinstance(item, Decide):
                 self._decide(item)
+            elif isinstance(item, SayMoves):
+                self._say_moves(item.moves)
             else:
                 if table_event:
                     self._open_turn()  # stored in the burst's transaction, played as it is stored

@@ -85,6 +85,13 @@ class FloorCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class SayMoves:
+    """The moves a TD's command made, to tell the tables (`FloorService.on_moves`, from any thread)."""
+
+    moves: list[dict[str, JSON]]
+
+
+@dataclass(frozen=True, slots=True)
 class Reconnected:
     pass
 
@@ -100,7 +107,7 @@ class Configure:
     setup: TableSetup
 
 
-Item = Message | Tick | Settle | Configure | Decide | Cancel | FloorCommand | Reconnected | AckRead
+Item = Message | Tick | Settle | Configure | Decide | Cancel | FloorCommand | Reconnected | AckRead | SayMoves
 
 
 class ServiceLoop(ABC):

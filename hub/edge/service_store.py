@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from hub.edge.coalesce import Coalescer
-from hub.floor.moves import MoveInstruction, pending_instructions
-from hub.floor.store import StoreError
+from hub.floor.moves import pending_instructions
+from hub.floor.store import JSON, StoreError
 from hub.floor.tables import FloorTables
 from hub.room.tables import HubEvent, TableView
 from tablewire import wire
@@ -149,15 +149,21 @@ class StoreFirst(ABC):
         with self.floor_lock:
             tournament = self.floor_tables.floor.tournament
             moves = pending_instructions(tournament) if tournament is not None else []
-        by_table: dict[str, list[MoveInstruction]] = {}
+        self._say_moves([m.to_dict() for m in moves], again=True)
+
+    def _say_moves(self, moves: list[dict[str, JSON]], *, again: bool = False) -> None:
+        """Each table told the moves from or to it as a hand's end tells them (`floor_moves`, on the stream of
+        the table the player leaves): those a TD's command made (`FloorService.on_moves`), or, `again`, those
+        still to carry out when a hub starts on its store."""
+        by_table: dict[str, list[dict[str, JSON]]] = {}
         for move in moves:
-            by_table.setdefault(move.from_table or move.to_table, []).append(move)
+            by_table.setdefault(str(move.get("from_table") or move.get("to_table")), []).append(move)
         for table, batch in sorted(by_table.items()):
             view = self._view(table)
             # the table's last hand ended, as the first said the hand whose end ordered them
             hand = view.hand - 1 if view.hand_open else view.hand
-            self._publish(view, [wire.hub_event(table, "floor_moves", hand=hand, moves=[m.to_dict() for m in batch],
-                                                again=True)])
+            fields: dict[str, object] = {"again": True} if again else {}
+            self._publish(view, [wire.hub_event(table, "floor_moves", hand=hand, moves=batch, **fields)])
 
     def _felt_from_store(self) -> None:
         """The cards on each felt, for the TD's view: the current hand's card events, replayed from the

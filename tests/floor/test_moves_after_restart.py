@@ -157,3 +157,44 @@ def test_moves_ordered_as_the_hub_died_are_told_again_once_until_carried_out(tmp
         room = room.killed()
         assert room.moves_said(room.connected()) == []  # carried out: not told again
         room.hub.stop()
+
+
+def test_the_moves_a_tds_command_makes_are_told_to_the_tables(tmp_path: Path) -> None:
+    """A TD's command that moves players (his own move; eliminations between hands that unbalance the tables)
+    is said to the tables as a hand's end says its moves (`floor_moves` on the stream of the table the player
+    leaves), from the dashboard (its HTTP thread runs the floor) as from `tapis tournament --broker`."""
+    import threading
+
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 20, tables=2)  # 10 and 10; cdc-2013 balances at 3 apart
+        room = Room(store)
+        floor = room.tables.floor
+        t2 = sorted(floor.require().state.tables[2].seats.values())
+
+        def dashboard(command: dict[str, Any]) -> dict[str, Any]:  # as `Dashboard.floor_command` runs it
+            out: list[dict[str, Any]] = []
+
+            def run() -> None:
+                with room.hub.floor_lock:
+                    out.append(floor.execute(command, 10.0).model_dump())
+            thread = threading.Thread(target=run)
+            thread.start()
+            thread.join()
+            assert room.hub.settle(5)
+            return out[0]
+
+        for player in t2[:2]:
+            assert dashboard({"cmd": "eliminate", "player": player})["data"]["moves"] == []
+        assert room.moves_said(room.heard) == []
+        third = dashboard({"cmd": "eliminate", "player": t2[2]})["data"]["moves"]  # 10 against 7: one moves
+        assert [m["reason"] for m in third] == ["balance"]
+        [said] = room.moves_said(room.heard)
+        assert (said["table"], said["moves"], "again" in said) == (third[0]["from_table"], third, False)
+        # the TD's own move, through the hub (`tapis tournament move`)
+        mover = sorted(floor.require().state.tables[1].seats.values())[0]
+        free = min(set(range(1, 11)) - set(floor.require().state.tables[2].seats))
+        before = len(room.heard)
+        moved = room.command(cmd="move", player=mover, table="t2", seat=free)["moves"]
+        assert room.hub.settle(5)
+        assert [e["moves"] for e in room.moves_said(room.heard[before:])] == [moved] and moved
+        room.hub.stop()
