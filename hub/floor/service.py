@@ -98,9 +98,10 @@ class FloorService:
         # FloorError (refused, in words) or a StoreError (not kept: the floor holds it and tries again).
         self.on_cancel_hand: Callable[[str, str, int], dict[str, JSON]] | None = None
         self.on_decide: Callable[[str, str, str, str, int], dict[str, JSON]] | None = None
-        # The hub's, told the moves a TD's command made (a move, a bust between hands that unbalances, a
-        # broken table...), to say them to the tables as a hand's end does; not the next day's draw (the bag
-        # sheet's). Called once the command is stored, on the thread that ran it (the dashboard's too).
+        # The hub's, told the moves a TD's command or the clock made (a move, a bust between hands that
+        # unbalances, a broken table, a late arrival's deadline...), to say them to the tables as a hand's end
+        # does; not the next day's draw (the bag sheet's). Called once they are stored, on the thread that ran
+        # them (the dashboard's too).
         self.on_moves: Callable[[list[dict[str, JSON]]], None] | None = None
         # TD commands the store could not keep (cancel, decide): (command, hand meant, answer), tried again
         self._held: list[tuple[CancelHand | Decide, int, Callable[[CommandResult], None]]] = []
@@ -564,7 +565,11 @@ class FloorService:
             # store for a sync with nothing to sync. The store is read again all the same (another writer's).
             self._refresh()
             if (t := self.require()).tick_due(max(now, t.state.now)):
-                self._run(lambda t: t.tick(max(now, t.state.now)))
+                before = self._seat_map()  # what the clock did may move players (a late arrival's deadline)
+                _, events = self._run(lambda t: t.tick(max(now, t.state.now)))
+                moves = move_instructions(events, before)
+                if moves and self.on_moves is not None:
+                    self.on_moves([m.to_dict() for m in moves])
         self.publish_clock(now)
 
     def _answer(self, result: CommandResult) -> None:

@@ -198,3 +198,28 @@ def test_the_moves_a_tds_command_makes_are_told_to_the_tables(tmp_path: Path) ->
         assert room.hub.settle(5)
         assert [e["moves"] for e in room.moves_said(room.heard[before:])] == [moved] and moved
         room.hub.stop()
+
+
+def test_the_moves_the_clock_makes_are_handed_to_the_hub_too() -> None:
+    """cdc 2.8: the players still absent at the end of level 2 are removed; the tables they leave unbalanced,
+    the clock's own move goes to the hub to be said (`FloorService.on_moves`), not only to the moves box."""
+    from hub.floor.commands import NewTournament
+    from hub.tournament.structure import pouques_2020, to_toml
+
+    with EventStore(":memory:") as store:
+        floor = FloorService(store)
+        floor.create(NewTournament(name="T", ruleset="cdc-2013", structure_toml=to_toml(pouques_2020()), tables=2,
+                                   buy_in_cents=0, payouts="50,30,20", seed=4), 0.0)
+        names = [f"p{i:02d}" for i in range(1, 21)]
+        for command in ({"cmd": "register", "players": names[:14]},
+                        {"cmd": "register", "players": names[14:], "present": False},
+                        {"cmd": "seat"}, {"cmd": "start"}):
+            assert floor.execute(command, 0.0).ok  # type: ignore[arg-type]
+        absent = {n: sum(p in names[14:] for p in t.seats.values()) for n, t in floor.require().state.tables.items()}
+        assert absent == {1: 1, 2: 5}  # the draw (seed 4): table 2 is left with 5, table 1 with 9
+        said: list[list[dict[str, Any]]] = []
+        floor.on_moves = said.append
+        for minute in (61, 90, 120, 121):
+            floor.pump(minute * 60.0)
+        assert [[(m["from_table"], m["to_table"], m["reason"]) for m in moves] for moves in said] == [
+            [("t1", "t2", "balance")]], said
