@@ -25,7 +25,15 @@ from hub.floor.store import JSON, EventStore
 from hub.floor.tables import FloorTables
 from hub.room.game import TableGame
 from hub.rules import Hand, HandOver
-from hub.tournament.events import Event, FinalTableDrawn, HeadsUpStarted, LevelStarted, PlayerEliminated, TableBroken
+from hub.tournament.events import (
+    Event,
+    FinalTableDrawn,
+    HeadsUpStarted,
+    LevelStarted,
+    PlacesCorrected,
+    PlayerEliminated,
+    TableBroken,
+)
 from hub.tournament.structure import AnteKind, Break, Item, Level, Structure, to_toml
 from tablewire import wire
 
@@ -212,6 +220,8 @@ def describe(event: Event, floor: FloorService) -> str | None:
     t = floor.require()
     if isinstance(event, PlayerEliminated):
         return f"{event.player} éliminé(e) en {event.place}e place (table {event.table})"
+    if isinstance(event, PlacesCorrected):  # a table heard late: its bust happened before these
+        return "places corrigées: " + ", ".join(f"{player} {place}e" for player, place in event.places)
     if isinstance(event, TableBroken):
         return f"table t{event.table} cassée ({event.article}); {len(t.state.alive())} joueurs restent"
     if isinstance(event, FinalTableDrawn):

@@ -232,12 +232,18 @@ class TournamentRoom:
         """These tables (all by default: the broker is gone) deal on from their own view."""
         for table in tables or tuple(self.lines):
             if table not in self.views:
-                self.views[table] = self._own_view()
+                view = self.views[table] = self._own_view()
+                # its agent can give no order to the other tables (the floor moves no one from or to them)
+                for other in self.lines:
+                    if other != table:
+                        view.tables.lost(other)
 
     def cut(self, table: str) -> None:
         """One table's cable pulled: its facts stay in its outbox; it keeps dealing."""
         self.lose_hub(table)
         self.lines[table].cut()
+        if not self.hub_down:  # the broker fires its will: the hub knows it lost the table before the next fact
+            self._wait(lambda: not self.hub.tables[table].online, f"the hub never heard {table}'s will")
 
     def rejoin(self, table: str) -> None:
         """The cable back: the outbox's backlog reaches the hub; see `found_hub`."""

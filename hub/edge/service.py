@@ -35,6 +35,7 @@ from hub.edge.service_loop import (
     FloorCommand,
     Item,
     Reconnected,
+    SayMoves,
     ServiceLoop,
     Settle,
     Tick,
@@ -45,7 +46,7 @@ from hub.floor.commands import CommandResult
 from hub.floor.store import JSON
 from hub.floor.tables import FloorTables
 from hub.room.game import Output, TableGame, TableSetup
-from hub.room.table_rulings import refusal_in_french
+from hub.room.table_rulings import decision_in_words, refusal_in_french
 from hub.room.tables import HubEvent, TableView, public
 from hub.tournament.errors import FloorError, table_label
 from hw.ports import Clock, MonotonicClock
@@ -89,6 +90,7 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
         if floor_tables is not None:  # `tapis tournament cancel-hand` and the page's button reach the hub
             floor_tables.floor.on_cancel_hand = self._cancel_for_floor
             floor_tables.floor.on_decide = self._decide_for_floor
+            floor_tables.floor.on_moves = lambda moves: self._submit(SayMoves(moves))  # said on the loop
         self._wall = wall
         # the floor is single-threaded: the dashboard holds this too; the hub, a whole turn (`_open_turn`)
         self.floor_lock = threading.RLock()
@@ -104,6 +106,7 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
         self._floor_store_error: str | None = None  # the floor's clock could not be stored (said once)
         self._time_store_error: str | None = None  # a Time run out could not be counted by the floor (said once)
         self._resend_due: set[str] = set()  # tables back online (or resending): their hand's commands again
+        self._moves_due = False  # a hub started on its store: the floor's pending moves, said at its first connect
         self._ack_qos = ack_qos
         self.stats = HubStats()
         self._knows = tables
@@ -247,6 +250,9 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
                     self._publish_state(view)
                     if view.boot is not None:
                         self._acks_due[table] = view.boot
+                if self._moves_due:
+                    self._moves_due = False
+                    self._say_pending_moves()
             elif isinstance(item, AckRead):
                 self._ack_read(item.message)
             elif isinstance(item, Cancel):
@@ -257,6 +263,8 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
                         self.floor_tables.floor.submit(item.command, self._wall(), item.answer)
             elif isinstance(item, Decide):
                 self._decide(item)
+            elif isinstance(item, SayMoves):
+                self._say_moves(item.moves)
             else:
                 if table_event:
                     self._open_turn()  # stored in the burst's transaction, played as it is stored
@@ -304,9 +312,13 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
                 reason = str(event.get("reason", ""))
                 raise FloorError(f"décision refusée par le hub : {refusal_in_french(reason)} / decision refused by the "
                                  f"hub: {reason}")
-        said = next((e["message"] for e in out.events if e["type"] == "ruling" and isinstance(e.get("message"), dict)),
-                    None)  # a Time granted or refused says so (cpt87 4.5): the TD's answer too
-        return {"text": str(said["fr"]), "text_en": str(said["en"])} if said is not None else {}
+        ruling = next((e for e in out.events if e["type"] == "ruling"), None)
+        if ruling is None:
+            return {}
+        if isinstance(ruling.get("message"), dict):  # a Time granted or refused says so (cpt87 4.5)
+            return {"text": str(ruling["message"]["fr"]), "text_en": str(ruling["message"]["en"])}
+        fr, en = decision_in_words(ruling)  # the TD reads what he decided, not its id
+        return {"text": fr, "text_en": en}
 
     def _emit_played(self, table: str, out: Output) -> None:
         view = self._view(table)
@@ -453,6 +465,9 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
             if message.payload not in (wire.ONLINE, wire.OFFLINE):
                 raise wire.PayloadError(f"{message.topic}: status must be online or offline, "
                                         f"got {message.payload[:40]!r}")
+            if message.payload == wire.OFFLINE and self.floor_tables is not None and table not in self.games:
+                with self.floor_lock:  # the floor moves no one from or to it until it is heard live again
+                    self.floor_tables.lost(table)
             self._publish(self._view(table), self._view(table).set_online(message.payload == wire.ONLINE))
             if message.payload == wire.ONLINE:
                 self._resend_due.add(table)  # a clean session lost what was sent while it was away

@@ -85,6 +85,13 @@ class FloorCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class SayMoves:
+    """The moves a TD's command made, to tell the tables (`FloorService.on_moves`, from any thread)."""
+
+    moves: list[dict[str, JSON]]
+
+
+@dataclass(frozen=True, slots=True)
 class Reconnected:
     pass
 
@@ -100,7 +107,7 @@ class Configure:
     setup: TableSetup
 
 
-Item = Message | Tick | Settle | Configure | Decide | Cancel | FloorCommand | Reconnected | AckRead
+Item = Message | Tick | Settle | Configure | Decide | Cancel | FloorCommand | Reconnected | AckRead | SayMoves
 
 
 class ServiceLoop(ABC):
@@ -110,7 +117,9 @@ class ServiceLoop(ABC):
                  gather: float = 0.0) -> None:
         self._tick = tick
         self._gather = gather  # seconds a busy room's drain waits for more of its turn (0: none)
-        self._drain_began = -1.0  # time.monotonic() of the last drain
+        # time.monotonic() of the last drain; none yet: quiet for any window (time.monotonic() may count from
+        # the machine's boot: -1.0 would read as busy for a window longer than its uptime)
+        self._drain_began = float("-inf")
         # What waits for the loop, from any thread, in order: the link's messages and the TD's commands
         self._inbox: deque[Item | None] = deque()
         self._wake_lock = threading.Lock()

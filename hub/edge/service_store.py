@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from hub.edge.coalesce import Coalescer
-from hub.floor.store import StoreError
+from hub.floor.moves import pending_instructions
+from hub.floor.store import JSON, StoreError
 from hub.floor.tables import FloorTables
 from hub.room.tables import HubEvent, TableView
 from tablewire import wire
@@ -87,6 +88,7 @@ class StoreFirst(ABC):
     _acked: dict[str, tuple[str, int]]
     _ack_qos: int
     _resend_due: set[str]
+    _moves_due: bool  # the floor's pending moves are to be said at the next connect (`_say_pending_moves`)
     _turn: Turn | None
     _states: Coalescer
     _out: Publisher  # where the games' packets go: the link, or the turn until its COMMIT
@@ -103,6 +105,8 @@ class StoreFirst(ABC):
     def _resend(self) -> None: ...
     @abstractmethod
     def _hear(self, event: HubEvent) -> None: ...
+    @abstractmethod
+    def _publish(self, view: TableView, events: list[HubEvent]) -> None: ...
 
     def health(self) -> dict[str, object]:
         """What `hub/health` says (retained) and the dashboard shows: the store, what was refused."""
@@ -132,6 +136,34 @@ class StoreFirst(ABC):
                 # since when the hand runs: its start as stored, not this restart (the dashboard's alarm)
                 view.hand_since = (self.floor_tables.hand_started_at(table) or view.noted_at) if game.in_hand else None
         self._felt_from_store()
+        self._moves_due = True
+
+    def _say_pending_moves(self) -> None:
+        """A hub started on its store, at its first connect: each table is told again, as a `floor_moves` of
+        the table the player leaves, the floor's moves still to carry out (`pending_instructions`: ordered, the
+        player not yet dealt in at his new seat; the final table's draw before its first hand). The floor
+        already seats him there, but the instruction may never have left: the hub died between the COMMIT of
+        the hand's end and its packets, or the hand's end was played again from the store. Once per start,
+        never a move carried out: a reconnect's own packets go again with the link (`HubLink._resend`)."""
+        assert self.floor_tables is not None
+        with self.floor_lock:
+            tournament = self.floor_tables.floor.tournament
+            moves = pending_instructions(tournament) if tournament is not None else []
+        self._say_moves([m.to_dict() for m in moves], again=True)
+
+    def _say_moves(self, moves: list[dict[str, JSON]], *, again: bool = False) -> None:
+        """Each table told the moves from or to it as a hand's end tells them (`floor_moves`, on the stream of
+        the table the player leaves): those a TD's command made (`FloorService.on_moves`), or, `again`, those
+        still to carry out when a hub starts on its store."""
+        by_table: dict[str, list[dict[str, JSON]]] = {}
+        for move in moves:
+            by_table.setdefault(str(move.get("from_table") or move.get("to_table")), []).append(move)
+        for table, batch in sorted(by_table.items()):
+            view = self._view(table)
+            # the table's last hand ended, as the first said the hand whose end ordered them
+            hand = view.hand - 1 if view.hand_open else view.hand
+            fields: dict[str, object] = {"again": True} if again else {}
+            self._publish(view, [wire.hub_event(table, "floor_moves", hand=hand, moves=batch, **fields)])
 
     def _felt_from_store(self) -> None:
         """The cards on each felt, for the TD's view: the current hand's card events, replayed from the

@@ -26,32 +26,25 @@ from hub.floor.commands import (
     TOURNAMENT_CMD,
     TOURNAMENT_RESULT,
     AnyCommand,
-    Arrive,
     Bags,
     CancelHand,
-    ChipRace,
     ClockCmd,
     CommandError,
     CommandResult,
-    Deal,
     Decide,
     Eliminate,
     EndDay,
-    HandForHand,
     Move,
     NewTournament,
-    Penalty,
-    Redraw,
-    Reenter,
     Register,
     Results,
     Seat,
     Start,
     Status,
     Undo,
-    WaitList,
     decode_command,
 )
+from hub.floor.desk_actions import desk_action
 from hub.floor.moves import MoveInstruction, move_instructions, seat_changes, table_number
 from hub.floor.moves import table_id as table_id  # re-exported: where it was imported from before the split
 from hub.floor.payouts import deal_offer, guarantee, parse_payouts, payout_rule, prizes_to_play, prizes_won
@@ -61,7 +54,6 @@ from hub.floor.td_actions import UNDO_KEY, td_actions
 from hub.rules import Level as HandLevel
 from hub.tournament.errors import FloorError, TournamentError, table_label
 from hub.tournament.events import Event, event_from_dict
-from hub.tournament.penalties import PenaltyKind
 from hub.tournament.results import PayoutRule, Standing
 from hub.tournament.state import PlayerStatus
 from hub.tournament.structure import AnteKind, Level, from_toml
@@ -106,6 +98,11 @@ class FloorService:
         # FloorError (refused, in words) or a StoreError (not kept: the floor holds it and tries again).
         self.on_cancel_hand: Callable[[str, str, int], dict[str, JSON]] | None = None
         self.on_decide: Callable[[str, str, str, str, int], dict[str, JSON]] | None = None
+        # The hub's, told the moves a TD's command or the clock made (a move, a bust between hands that
+        # unbalances, a broken table, a late arrival's deadline...), to say them to the tables as a hand's end
+        # does; not the next day's draw (the bag sheet's). Called once they are stored, on the thread that ran
+        # them (the dashboard's too).
+        self.on_moves: Callable[[list[dict[str, JSON]]], None] | None = None
         # TD commands the store could not keep (cancel, decide): (command, hand meant, answer), tried again
         self._held: list[tuple[CancelHand | Decide, int, Callable[[CommandResult], None]]] = []
         self._undo: int | None = None  # the TD action the last command took, for its result
@@ -130,10 +127,13 @@ class FloorService:
         self._seed = seed if isinstance(seed, int) else 0
         self._payouts = parse_payouts(self.store.get_config(_PAYOUT_KEY))
         self._guarantee = guarantee(self.store.get_config(_PAYOUT_KEY))
+        cut = self.tournament.state.unreachable if self.tournament is not None else set()  # not in the store
         try:
             events = [event_from_dict(d) for d in self.store.tournament_events()]
             # a club's rulebook is read again from the text stored with the tournament, not from its file
             self.tournament = Tournament.replay(events, rng=self._rng) if events else None
+            if self.tournament is not None:
+                self.tournament.state.unreachable = cut
         except TournamentError as err:
             raise StoreError(f"the event store {self.store.path} holds a bad tournament event: {err}") from err
         self._changed = True
@@ -266,11 +266,28 @@ class FloorService:
         return hand_level(level)
 
     def hand_ended(self, table: str, hand_no: int, stacks: Mapping[int, int], now: float, *,
-                   void: bool = False) -> list[MoveInstruction]:
-        """Stacks after the hand: eliminations, then moves and broken tables; `void`: dealt again (`Tournament`)."""
+                   void: bool = False, as_of: float | None = None) -> list[MoveInstruction]:
+        """Stacks after the hand: eliminations, then moves and broken tables; `void`: dealt again; `as_of`: when
+        it ended at the table, if the hub hears it late (`Tournament.hand_ended`)."""
         number = table_number(table)
         before = self._seat_map() if self._final_draw_possible(number) else {}
-        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now, void=void), by_table=True)
+        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now, void=void, as_of=as_of),
+                              by_table=True)
+        return move_instructions(events, before)
+
+    def reachable(self, table: str, now: float, *, heard: bool) -> list[MoveInstruction]:
+        """The hub lost the table (`heard` False: its will) or hears it live again: the floor moves no one
+        from or to it meanwhile, then orders what waited (`Tournament.table_unreachable`, `table_reachable`)."""
+        t, number = self.require(), table_number(table)
+        if not heard:
+            t.table_unreachable(number)
+            self._changed = True  # the clock's snapshot says why the floor waits
+            return []
+        if number not in t.state.unreachable:
+            return []
+        before = self._seat_map()  # a final-table draw may follow
+        _, events = self._run(lambda t: t.table_reachable(number, now))
+        self._changed = True
         return move_instructions(events, before)
 
     def _final_draw_possible(self, number: int) -> bool:
@@ -326,6 +343,9 @@ class FloorService:
             self._in_command = False
         if self._undo is not None:
             data = {**data, "undo": self._undo}
+        moves = data.get("moves") if cmd_name != "end_day" else None
+        if moves and isinstance(moves, list) and self.on_moves is not None:
+            self.on_moves([m for m in moves if isinstance(m, dict)])
         return CommandResult(id=ident, cmd=cmd_name, ok=True, events=[type(e).__name__ for e in events],
                              data=data)
 
@@ -363,35 +383,8 @@ class FloorService:
     def _desk(self, cmd: AnyCommand, now: float) -> tuple[list[Event], dict[str, JSON]]:
         """The registration desk and the floor's rulings: each may move players (answered as moves)."""
         before = self._seat_map()
-        action: Callable[[Tournament], list[Event]]
-        if isinstance(cmd, Reenter):
-            action = lambda t: t.reenter(cmd.player, now)  # noqa: E731
-        elif isinstance(cmd, Arrive):
-            action = lambda t: t.player_arrived(cmd.player, now)  # noqa: E731
-        elif isinstance(cmd, WaitList):
-            action = ((lambda t: t.join_wait_list(cmd.player, now)) if cmd.action == "join"
-                      else (lambda t: t.seat_from_wait_list(now)))
-        elif isinstance(cmd, Penalty):
-            action = lambda t: t.give_penalty(cmd.player, PenaltyKind(cmd.kind), cmd.amount, now)  # noqa: E731
-        elif isinstance(cmd, Redraw):
-            action = lambda t: t.redraw_final_table(now)  # noqa: E731
-        elif isinstance(cmd, HandForHand):
-            action = ((lambda t: t.start_hand_for_hand(now)) if cmd.on else (lambda t: t.stop_hand_for_hand(now)))
-        elif isinstance(cmd, ChipRace):
-            number = table_number(cmd.table)
-            action = lambda t: t.chip_race(number, cmd.small_value, cmd.big_value, cmd.leftovers, now)  # noqa: E731
-        elif isinstance(cmd, Deal):
-            still = sum(self.prizes_to_play())
-            if sum(cmd.prizes.values()) != still:
-                raise FloorError(f"a deal shares the {still} cents still to be paid, not {sum(cmd.prizes.values())}")
-            action = lambda t: t.make_deal(cmd.prizes, cmd.method, now)  # noqa: E731
-        elif isinstance(cmd, Undo):
-            last = self.store.get_config(f"{UNDO_KEY}{cmd.action}")
-            if not isinstance(last, int):
-                raise FloorError("rien à annuler à cet endroit / nothing to undo there")
-            action = lambda t: t.undo(cmd.action, last, now, by=cmd.by)  # noqa: E731
-        else:
-            raise CommandError(f"commande inconnue « {cmd.cmd} » / unknown command '{cmd.cmd}'")
+        action = desk_action(cmd, now, still_to_pay=lambda: sum(self.prizes_to_play()),
+                             undone_through=lambda action: self.store.get_config(f"{UNDO_KEY}{action}"))
         _, events = self._run(action)
         moves = seat_changes(before, self._seat_map()) if isinstance(cmd, Undo) else move_instructions(events, before)
         return events, {"moves": [m.to_dict() for m in moves]}
@@ -572,7 +565,11 @@ class FloorService:
             # store for a sync with nothing to sync. The store is read again all the same (another writer's).
             self._refresh()
             if (t := self.require()).tick_due(max(now, t.state.now)):
-                self._run(lambda t: t.tick(max(now, t.state.now)))
+                before = self._seat_map()  # what the clock did may move players (a late arrival's deadline)
+                _, events = self._run(lambda t: t.tick(max(now, t.state.now)))
+                moves = move_instructions(events, before)
+                if moves and self.on_moves is not None:
+                    self.on_moves([m.to_dict() for m in moves])
         self.publish_clock(now)
 
     def _answer(self, result: CommandResult) -> None:

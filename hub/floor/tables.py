@@ -10,20 +10,20 @@ after a kill.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from hub import rulings
+from hub.floor.hand_context import dealt_again, from_context, hand_context
 from hub.floor.moves import MoveInstruction, table_number
 from hub.floor.service import FloorService
 from hub.floor.store import JSON, EventStore, StoreError, TableRow
 from hub.floor.table_clock import TableClock
 from hub.room.game import Output, TableGame, TableSetup
+from hub.room.table_rulings import refused_words
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
-from hub.rules.positions import next_seat
 from hub.tournament.errors import TournamentError, table_label
 from hub.tournament.penalties import PenaltyKind
 from tablewire import wire
@@ -193,6 +193,35 @@ class FloorTables:
             del self._unplayed[key]  # not the store's doing: trying again would fail the same way
             raise
         del self._unplayed[key]
+        tournament = self.floor.tournament
+        if tournament is not None and tournament.state.unreachable:  # a table cut off (rare): heard again?
+            out.extend(self._heard_again(table, event, now))
+        return out
+
+    def lost(self, table: str) -> None:
+        """The table's agent went offline (its will): until it is heard live again the floor sends no one to
+        it nor takes anyone from it (`FloorService.reachable`); it deals on with the players it has."""
+        if self.floor.tournament is not None and self.knows(table):
+            self.floor.reachable(table, 0.0, heard=False)
+
+    def _heard_again(self, table: str, event: wire.AnyTableEvent, now: float) -> Output:
+        """A fact of a table the floor had lost, heard live (`TableClock.hub_time`: its backlog is played, in
+        order, before it): what the floor waited for is ordered now, once the table dealt what it had."""
+        tournament = self.floor.tournament
+        try:
+            cut = tournament is not None and table_number(table) in tournament.state.unreachable
+        except TournamentError:
+            return Output()
+        if not cut or self.clock.hub_time(table, event.boot, event.at, now) < now:
+            return Output()
+        moves = self.floor.reachable(table, now, heard=True)
+        out = Output()
+        if moves:
+            game = self.game(table)
+            out.events.append(wire.hub_event(table, "floor_moves", hand=game.hand_no if game is not None else 0,
+                                             moves=[m.to_dict() for m in moves]))
+            for listener in self.on_moves:
+                listener(moves)
         return out
 
     def play(self, table: str, event: wire.AnyTableEvent, now: float, *, row: int) -> Output:
@@ -224,7 +253,8 @@ class FloorTables:
             out = game.fault(event)
         else:
             return timed
-        return timed.extend(self._after(table, state, out, now))
+        # a hand this fact ends is counted as of when it ended at the table (its busts ranked by then)
+        return timed.extend(self._after(table, state, out, now, fact=event))
 
     def cancel_hand(self, table: str, by: str, now: float, *, hand: int | None = None) -> Output:
         """The TD cancels the table's hand in progress (`TableGame.cancel`); stored with the row of the
@@ -249,13 +279,14 @@ class FloorTables:
         state = self.tables.get(table)
         game = state.game if state is not None else None
         if game is not None and hand is not None and game.hand_no != hand:
-            return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option,
-                                          reason=f"hand {hand} is over")])
+            over = f"hand {hand} is over"
+            return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option, reason=over,
+                                          message=refused_words(over))])
         if state is None or game is None or not game.can_decide(kind, option):
             if game is not None:
                 return game.decide(kind, option, by)  # refused, in words
             return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option,
-                                          reason="no hand in progress")])
+                                          reason="no hand in progress", message=refused_words("no hand in progress"))])
         # `at`: when he decided, so a rebuilt hub counts a Time he granted from then (cpt87 4.5), not from the replay
         return self._store_first(table, state, _DECIDED + table, lambda: [
             *self._decisions(table, game.hand_no),
@@ -388,11 +419,11 @@ class FloorTables:
         given_up = Output()
         if game is not None and game.in_hand:
             if game.undealt:  # pressed again before any card: dealt again (`TableGame.dealt_again`)
-                given_up = self._after(table, state, game.dealt_again(), now)
+                given_up = self._after(table, state, game.dealt_again(), now, as_of=pressed)
             elif game.felt_cleared:
                 # The dealer gave the hand up (the hub was silent) and cleared the felt: the rulebook's
                 # ruling (cdc 8.6, `TableGame.given_up`), counted by the floor, then this press deals.
-                given_up = self._after(table, state, game.given_up(), now)
+                given_up = self._after(table, state, game.given_up(), now, as_of=pressed)
             else:
                 return Output([wire.hub_event(table, "hand_refused", hand=game.hand_no,
                                               reason="the hand in progress has not ended")])
@@ -417,7 +448,7 @@ class FloorTables:
                 button = fresh if fresh is not None else min(players)
                 positions = default_positions(button, players)
             elif state.misdealt:
-                positions = _dealt_again(state.positions, players)
+                positions = dealt_again(state.positions, players)
             else:
                 positions = next_positions(state.positions, players, self.seats)
             seated = self.seated(table)
@@ -427,7 +458,7 @@ class FloorTables:
                 level = floor.hand_started(table, hand_no, now, button=positions.button,
                                            big_blind=positions.big_blind, as_of=pressed)
                 dead = self._dealt_dead(table)
-                self.store.put_config(_CONTEXT + table, _context(hand_no, players, positions, level, row, dead,
+                self.store.put_config(_CONTEXT + table, hand_context(hand_no, players, positions, level, row, dead,
                                                                  away=away))
         except (TournamentError, ValueError) as err:
             return Output([wire.hub_event(table, "hand_refused", hand=hand_no, reason=str(err))])
@@ -471,13 +502,16 @@ class FloorTables:
 
     def _resume(self, table: str, state: TableSeat, now: float) -> Output:
         ctx = self.store.get_config(_CONTEXT + table)
-        hand_no, players, positions, level, dead = _from_context(ctx)
+        hand_no, players, positions, level, dead = from_context(ctx)
         away = ctx.get("away") if isinstance(ctx, dict) else None  # stored before away seats were kept: none
         return self._deal(table, state, hand_no, players, positions, level, now, dead,
                           away={int(s): str(n) for s, n in away.items()} if isinstance(away, dict) else {})
 
-    def _after(self, table: str, state: TableSeat, out: Output, now: float) -> Output:
-        """A hand that ended goes to the floor (once: a replay finds it already counted)."""
+    def _after(self, table: str, state: TableSeat, out: Output, now: float, *, as_of: float | None = None,
+               fact: wire.AnyTableEvent | None = None) -> Output:
+        """A hand that ended goes to the floor (once: a replay finds it already counted); `as_of`: when it
+        ended at the table, in hub time (`TableClock.hub_time`: `now` unless heard late), or the table's
+        `fact` that ended it (converted only then: not for every fact)."""
         game = state.game
         assert game is not None
         for event in out.events:
@@ -486,8 +520,11 @@ class FloorTables:
             state.misdealt = game.replays_hand
             if self.floor.in_hand(table) != event["hand"]:
                 continue
+            if fact is not None:
+                as_of = self.clock.hub_time(table, fact.boot, fact.at, now)
             stacks = {int(s): int(v) for s, v in event["stacks"].items()}
-            moves = self.floor.hand_ended(table, event["hand"], stacks, now, void=state.misdealt)
+            moves = self.floor.hand_ended(table, event["hand"], stacks, now, void=state.misdealt,
+                                          as_of=as_of if as_of is not None and as_of < now else None)
             if moves:
                 out.events.append(wire.hub_event(table, "floor_moves", hand=event["hand"],
                                                  moves=[m.to_dict() for m in moves]))
@@ -530,45 +567,9 @@ class FloorTables:
         return tables
 
 
-def _dealt_again(kept: Positions, players: Iterable[int]) -> Positions:
-    """The button and blinds of a hand dealt again (a misdeal, a hand cancelled with every bet returned):
-    the same (cdc 6.3, 7.1), on the players the floor deals in now. One who left at the void hand's end (the
-    TD's elimination asked during it, a move) gives up his blind as the dead-button rule would have placed
-    it without him: the big blind to the next player, no small blind; heads-up, the other one has both."""
-    live = set(players)
-    big = kept.big_blind if kept.big_blind in live else next_seat(live, kept.big_blind)
-    if len(live) == 2:
-        other = next_seat(live, big)
-        return Positions(button=other, small_blind=other, big_blind=big)
-    small = kept.small_blind if kept.small_blind in live and kept.small_blind != big else None
-    return Positions(button=kept.button, small_blind=small, big_blind=big)
-
-
 def _offsets(key: str, raw: JSON | None, store: EventStore) -> dict[str, float]:
     """A table's stored clock offsets, checked (`TableClock.offsets`)."""
     if not isinstance(raw, dict) or not all(isinstance(v, int | float) and not isinstance(v, bool)
                                             for v in raw.values()):
         raise StoreError(f"the event store {store.path} holds a bad table clock under {key!r}: {raw!r}")
     return {boot: float(v) for boot, v in raw.items() if isinstance(v, int | float)}  # all are, checked above
-
-
-def _context(hand_no: int, players: dict[int, int], positions: Positions, level: HandLevel,
-             row: int, dead: dict[int, str], *, away: dict[int, str] | None = None) -> dict[str, JSON]:
-    return {"hand_no": hand_no, "players": {str(s): v for s, v in sorted(players.items())},
-            "positions": [positions.button, positions.small_blind, positions.big_blind],
-            "level": [level.sb, level.bb, level.ante, level.bb_ante, level.game], "row": row,
-            "dead": {str(s): a for s, a in sorted(dead.items())},
-            "away": {str(s): n for s, n in sorted((away or {}).items())}}
-
-
-def _from_context(ctx: JSON | None) -> tuple[int, dict[int, int], Positions, HandLevel, dict[int, str]]:
-    if not isinstance(ctx, dict):
-        raise TournamentError("no stored context for the hand in progress")
-    raw = json.loads(json.dumps(ctx))  # plain types for the checks below
-    b, sb, bb = raw["positions"]
-    lv = raw["level"]
-    players = {int(s): int(v) for s, v in raw["players"].items()}
-    game = str(lv[4]) if len(lv) > 4 else "nlhe"  # stored before games had levels: hold'em
-    dead = {int(s): str(a) for s, a in raw.get("dead", {}).items()}  # stored before dead seats were: none
-    return int(raw["hand_no"]), players, Positions(b, sb, bb), HandLevel(lv[0], lv[1], lv[2], bool(lv[3]), game), dead
-

@@ -31,6 +31,7 @@ from hub.floor.commands import (
 from hub.floor.rulebook_files import SEEDS, rulebook_of
 from hub.floor.store import EventStore, StoreError
 from hub.tournament.errors import table_label
+from hub.tournament.penalties import PenaltyKind
 from hub.tournament.structure import pouques_2020, to_toml
 from tablewire import credentials
 
@@ -105,6 +106,33 @@ def parser() -> argparse.ArgumentParser:
                         "grant_time or refuse_time (a Time request, cpt87 4.5)")
     decide.add_argument("--kind", default="", help="the fault's kind (default: the table's only decision pending)")
     decide.add_argument("--by", default="TD", help="the TD's name, in the ruling")
+    arrive = sub.add_parser("arrive", parents=[common], help="arrivée tardive: a registered player arrives")
+    arrive.add_argument("player", metavar="NAME")
+    wait = sub.add_parser("wait-list", parents=[common],
+                          help="liste d'attente (brest II.2): a player joins it, or --seat its first player")
+    wait.add_argument("player", nargs="?", default="", metavar="NAME")
+    wait.add_argument("--seat", action="store_true", help="seat the list's first player at the seat a bust freed")
+    penalty = sub.add_parser("penalty", parents=[common],
+                             help="sanction: warning, missed hands or rounds, suspension, disqualification")
+    penalty.add_argument("player", metavar="NAME")
+    penalty.add_argument("kind", choices=[k.value for k in PenaltyKind])
+    penalty.add_argument("amount", nargs="?", type=int, default=0,
+                         help="hands or rounds he misses, minutes of suspension")
+    h4h = sub.add_parser("hand-for-hand", parents=[common], help="main par main: on, or off")
+    h4h.add_argument("state", choices=("on", "off"))
+    sub.add_parser("redraw", parents=[common],
+                   help="tirage de la table finale: when the players left fit one table, between hands")
+    race = sub.add_parser("chip-race", parents=[common],
+                          help="course aux jetons at one table: the small chip's value, the chip it goes up to, "
+                               "each player's small chips (NAME=COUNT)")
+    race.add_argument("table", help="t1, t2, ... (or 1, 2, ...)")
+    race.add_argument("small", type=int, help="the value of the chip taken off")
+    race.add_argument("big", type=int, help="the chip it goes up to")
+    race.add_argument("leftovers", nargs="*", metavar="NAME=COUNT", help="a player's chips of the small value")
+    undo = sub.add_parser("undo", parents=[common],
+                          help="annuler une action du DT: its number, as the command printed it")
+    undo.add_argument("action", type=int)
+    undo.add_argument("--by", default="TD", help="the TD's name, in the record")
     sub.add_parser("end-day", parents=[common],
                    help="fin de journée: stop the clock, bag the chips and draw the next day's seats")
     bags = sub.add_parser("bags", parents=[common],
@@ -168,7 +196,32 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
     if c == "decide":
         table = args.table if args.table.startswith("t") else f"t{args.table}"
         return {"cmd": "decide", "table": table, "option": args.option, "kind": args.kind, "by": args.by}
+    if c == "arrive":
+        return {"cmd": "arrive", "player": args.player}
+    if c == "wait-list":
+        if args.seat == bool(args.player):
+            raise CommandError("wait-list: un nom pour l'inscrire, ou --seat pour placer le premier / a name to "
+                               "join, or --seat to seat the first")
+        return {"cmd": "wait_list", "action": "seat" if args.seat else "join", "player": args.player}
+    if c == "penalty":
+        return {"cmd": "penalty", "player": args.player, "kind": args.kind, "amount": args.amount}
+    if c == "hand-for-hand":
+        return {"cmd": "hand_for_hand", "on": args.state == "on"}
+    if c == "chip-race":
+        table = args.table if args.table.startswith("t") else f"t{args.table}"
+        return {"cmd": "chip_race", "table": table, "small_value": args.small, "big_value": args.big,
+                "leftovers": dict(_leftover(text) for text in args.leftovers)}
+    if c == "undo":
+        return {"cmd": "undo", "action": args.action, "by": args.by}
     return {"cmd": c}
+
+
+def _leftover(text: str) -> tuple[str, int]:
+    """`Ada=3`: a player's chips of the small value (a name may hold `=`: the count is after the last)."""
+    name, _, count = text.rpartition("=")
+    if not name or not count.isdigit():
+        raise CommandError(f"chip-race: « {text} » : NOM=NOMBRE attendu / NAME=COUNT expected")
+    return name, int(count)
 
 
 def _guarantee_cents(euros: float) -> int:
@@ -286,7 +339,9 @@ def td_main(argv: list[str], out: TextIO | None = None) -> int:
         print(f"tapis tournament {args.command}: {err}", file=sys.stderr)
         return 2
     if not result.ok:
-        print(f"tapis tournament {args.command}: refused: {result.error}", file=sys.stderr)
+        fr, en = result.error_fr or result.error, result.error_en or result.error
+        said = f"refusé : {fr} / refused: {en}" if fr != en else f"refused: {en}"  # French first, as the desk
+        print(f"tapis tournament {args.command}: {said}", file=sys.stderr)
         return 2
     if getattr(args, "csv", False):
         out.write(bags_csv(result.data))
@@ -302,6 +357,20 @@ def _euros(cents: int) -> str:
 def _mmss(seconds: float) -> str:
     s = int(seconds)
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
+
+
+# what the TD reads once a command is done, as the desk's notice says it (desk-i18n.js `done_*`)
+_DONE = {
+    "new": ("Tournoi créé", "tournament created"), "register": ("Inscription enregistrée", "registered"),
+    "seat": ("Places tirées", "seats drawn"), "start": ("Tournoi lancé", "tournament started"),
+    "reenter": ("Réentrée enregistrée", "re-entry recorded"), "arrive": ("Arrivée enregistrée", "arrival recorded"),
+    "clock": ("Horloge mise à jour", "clock updated"), "eliminate": ("Joueur éliminé", "player eliminated"),
+    "move": ("Joueur déplacé", "player moved"), "wait_list": ("Liste d'attente mise à jour", "wait-list updated"),
+    "penalty": ("Sanction enregistrée", "penalty recorded"), "redraw": ("Table finale tirée", "final table drawn"),
+    "hand_for_hand": ("Main par main mise à jour", "hand for hand updated"),
+    "chip_race": ("Course aux jetons faite", "chip race done"), "undo": ("Action annulée", "action undone"),
+    "deal": ("Accord enregistré", "deal recorded"),
+}
 
 
 def render(result: CommandResult) -> str:
@@ -320,14 +389,18 @@ def render(result: CommandResult) -> str:
         return f"cancel_hand: {table_label(str(d['table']))} donne / hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
     if result.cmd == "decide":
         d = result.data
-        if d.get("text"):  # the hub said what it did (a Time granted or refused)
+        if d.get("text"):  # the hub said what it did, in words
             return f"decide: {table_label(str(d['table']))} donne / hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
         return (f"decide: {table_label(str(d['table']))} donne / hand {d['hand']}: {d['option']} envoyé au hub / "
                 f"sent to the hub (il le refuse s'il n'y a rien à décider / refused there if nothing is pending)")
-    lines = [f"{result.cmd}: ok ({len(result.events)} records)"]
+    fr, en = ("Sortira à la fin de la donne en cours", "out when the hand in progress ends") \
+        if result.events == ["EliminationAsked"] else _DONE.get(result.cmd, ("Fait", "done"))
+    lines = [f"{result.cmd}: ok — {fr} / {en} ({len(result.events)} records)"]
     for move in result.data.get("moves", []):
         lines.append(f"  move {move['player']}: {move['from_table']} seat {move['from_seat']} -> "
                      f"{move['to_table']} seat {move['to_seat']} ({move['article']})")
+    if isinstance(result.data.get("undo"), int):  # the TD's way back, as the desk's button
+        lines.append(f"  pour l'annuler / to undo it: tapis tournament undo {result.data['undo']}")
     return "\n".join(lines)
 
 

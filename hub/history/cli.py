@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from hub.floor.store import EventStore, StoreError
 from hub.history.phh_text import file_name, json_line, phh
-from hub.history.stats import statistics, stats_csv
+from hub.history.stats import faults_of, statistics, stats_csv
 from hub.history.store import HistoryStore, Selection
 
 VERBOSE = ("-v", "-vv", "-vvv", "--verbose")
@@ -79,7 +79,7 @@ def _open(db: str) -> EventStore:
 
 def _line(r: dict[str, Any]) -> str:
     ended = datetime.fromtimestamp(float(r["ended_at"])).strftime("%Y-%m-%d %H:%M:%S")
-    faults = len(r.get("faults") or [])
+    faults = len(faults_of(r))  # a Time request is not a fault
     flags = "" if r.get("replayable") else \
         "  (annulée / void)" if r.get("void") else "  (incomplète / incomplete)"
     return (f"{ended}  {r['table']:>4} #{r['hand']:<5} {r.get('result') or '?':<11} "

@@ -19,6 +19,11 @@ from typing import Any
 NOT_FAULTS = frozenset({"time_request"})  # in a record's faults (left to the TD), not counted as faults
 
 
+def faults_of(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """A hand record's faults as counted (here, on the hand lists and in `tapis hands`): not a Time request."""
+    return [f for f in record.get("faults") or [] if f.get("kind") not in NOT_FAULTS]
+
+
 @dataclass
 class Line:
     """One row of the statistics: a table, a dealer or the whole tournament."""
@@ -39,7 +44,7 @@ class Line:
         start, end = float(r.get("started_at") or r["ended_at"]), float(r["ended_at"])
         self.first = start if self.first is None else min(self.first, start)
         self.last = end if self.last is None else max(self.last, end)
-        self.faults.update(str(f.get("kind")) for f in r.get("faults") or [] if f.get("kind") not in NOT_FAULTS)
+        self.faults.update(str(f.get("kind")) for f in faults_of(r))
         self.td_decisions += len(r.get("decisions") or [])
         self.dealing += max(0.0, end - start)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from hub.history.stats import SCOPES, Line, statistics, stats_csv
+from hub.history.stats import SCOPES, Line, faults_of, statistics, stats_csv
 from hub.rulings.texts import DECISIONS, FAULTS
 from tablewire.faults import Decision, FaultKind
 
@@ -99,7 +99,7 @@ class HistoryReader:
 
 def _summary(r: Mapping[str, Any]) -> dict[str, Any]:
     return {"table": r["table"], "hand": r["hand"], "ended_at": r["ended_at"], "result": r.get("result"),
-            "void": r.get("void"), "players": len(r["seats"]), "faults": len(r.get("faults") or []),
+            "void": r.get("void"), "players": len(r["seats"]), "faults": len(faults_of(r)),
             "board": r.get("board") or []}
 
 
@@ -123,7 +123,7 @@ def _list_page(table: str, hands: list[dict[str, Any]]) -> bytes:
         f"<tr><td><a href=\"/hand?t={quote(table)}&amp;h={int(r['hand'])}\">#{int(r['hand'])}</a></td>"
         f"<td>{escape(str(r.get('result') or ''))}</td><td class=\"num\">{len(r['seats'])}</td>"
         f"<td>{''.join(_card(c) for c in r.get('board') or [])}</td>"
-        f"<td class=\"num\">{len(r.get('faults') or [])}</td></tr>" for r in hands)
+        f"<td class=\"num\">{len(faults_of(r))}</td></tr>" for r in hands)
     body = (f"<h2>Table {escape(table)} : mains jouées / hands played ({len(hands)})</h2>"
             "<table class=\"seats\"><tr><th>Main / Hand</th><th>Fin / End</th><th>Joueurs / Players</th>"
             "<th>Tableau / Board</th><th>Incidents / Faults</th></tr>" + rows + "</table>")

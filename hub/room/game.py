@@ -262,21 +262,23 @@ class TableGame(TableTime):
         return pending is not None and option in pending["ruling"].get("options", []) and (
             option != GRANT or pending.get("kind") != TIME_REQUEST or self._cannot_grant(pending) is None)
 
+    def _refused(self, kind: str, option: str, reason: str) -> Output:
+        return Output([self._event("decision_refused", kind=kind, option=option, reason=reason,
+                                   message=table_rulings.refused_words(reason))])
+
     def decide(self, kind: str, option: str, by: str, now: float | None = None) -> Output:
         """The TD settled a `td_decision` (on the dashboard): the chosen decision is applied as a ruling.
         `now`: the hub's clock when he decided (a Time he grants counts from then; None: the last tick)."""
         pending = self._pending(kind, option) if self.in_hand else None
         if pending is None:
-            return Output([self._event("decision_refused", kind=kind, option=option,
-                                       reason="no decision pending for the TD in this hand")])
+            return self._refused(kind, option, "no decision pending for the TD in this hand")
         offered = pending["ruling"].get("options", [])
         if option not in offered:
-            return Output([self._event("decision_refused", kind=kind, option=option,
-                                       reason=f"the ruling offered {', '.join(offered)}")])
+            return self._refused(kind, option, f"the ruling offered {', '.join(offered)}")
         if pending.get("kind") == TIME_REQUEST:
             why = self._cannot_grant(pending) if option == GRANT else None
             if why is not None:
-                return Output([self._event("decision_refused", kind=kind, option=option, reason=why)])
+                return self._refused(kind, option, why)
             return self._decide_time(pending, option, by, self._now if now is None else now)
         self.pending_td.remove(pending)
         self._time_ends_with_td()

@@ -277,6 +277,21 @@ class PlayerEliminated(Event):
     by_stack: bool
     article: str
     at: float
+    # when his hand ended at his table (hub time), when the hub heard it late (a table cut off: its backlog);
+    # None: heard live, `at`. Ranks him among the players out by when it happened, not when it was heard
+    happened: float | None = None
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class PlacesCorrected(Event):
+    """Provisional places corrected by an elimination heard late: these players went out after it, with one
+    player fewer left than the floor knew then (`PlayerEliminated.happened`); their records are kept as they
+    were stored."""
+
+    places: tuple[tuple[str, int], ...]  # (player, his provisional place now)
+    article: str
+    at: float
 
 
 @event

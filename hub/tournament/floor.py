@@ -42,20 +42,46 @@ def reorganise(s: FloorState, rng: random.Random, now: float, emit: Emit) -> Non
         return
     if s.hand_for_hand and not s.round_complete():
         return  # hand for hand: the floor moves between rounds only
-    idle = {n for n, t in s.tables.items() if not t.in_hand}
+    # A table the hub cannot reach (cut off) deals on with the players it has: none leaves it or is sent
+    # to it (an order it cannot hear would make the hub's game depart from what it deals); it waits
+    cut = s.unreachable & s.tables.keys()
+    idle = {n for n, t in s.tables.items() if not t.in_hand} - cut
     if balancing.final_table_due(s.counts(), s.final_size()):
         if idle == set(s.tables):
             final_draw(s, rng, now, emit)
         return
-    while (broken := balancing.table_to_break(s.counts(), s.seats_per_table)) in idle:
+    while (broken := balancing.table_to_break(s.counts(), s.seats_per_table)) in idle and _room_for(s, broken):
         assert broken is not None
         _break_table(s, rng, broken, now, emit)
     if broken is not None:
-        return  # the table to break is mid-hand: no one moves into it meanwhile
-    idle = {n for n, t in s.tables.items() if not t.in_hand}
-    for src, dst in balancing.balance_moves(s.counts(), idle, pol.balance_gap):
+        return  # the table to break is mid-hand (or cut off): no one moves into it meanwhile
+    idle = {n for n, t in s.tables.items() if not t.in_hand} - cut
+    counts = {n: c for n, c in s.counts().items() if n not in cut}
+    for src, dst in balancing.balance_moves(counts, idle, pol.balance_gap):
         _move_one(s, rng, src, dst, now, emit)
     _hand_for_hand_auto(s, now, emit)
+
+
+def _room_for(s: FloorState, number: int) -> bool:
+    """The tables the floor can reach have the seats for the players of table `number`, to break."""
+    free = sum(s.capacity(n) - len(t.seats) for n, t in s.tables.items() if n != number and n not in s.unreachable)
+    return free >= len(s.tables[number].seats)
+
+
+def waiting_for(s: FloorState) -> set[int]:
+    """The tables cut off that the floor waits for: it would move a player from or to them, break one or
+    draw the final table if it could reach them (`reorganise` orders it when each is heard again)."""
+    cut = s.unreachable & s.tables.keys()
+    if not cut or not s.drawn or not s.clock.started or len(s.tables) <= 1:
+        return set()
+    counts = s.counts()
+    if balancing.final_table_due(counts, s.final_size()):
+        return cut
+    broken = balancing.table_to_break(counts, s.seats_per_table)
+    if broken is not None:
+        return {broken} & cut or (set() if _room_for(s, broken) else cut)
+    idle = {n for n, t in s.tables.items() if not t.in_hand} | cut
+    return {n for move in balancing.balance_moves(counts, idle, s.policy.balance_gap) for n in move} & cut
 
 
 def final_draw(s: FloorState, rng: random.Random, now: float, emit: Emit) -> None:
@@ -77,7 +103,7 @@ def _break_table(s: FloorState, rng: random.Random, number: int, now: float, emi
     for name in leaving:
         p = s.players[name]
         others = [(len(t.seats), n) for n, t in s.tables.items()
-                  if n != number and len(t.seats) < s.capacity(n)]
+                  if n != number and len(t.seats) < s.capacity(n) and n not in s.unreachable]
         dst = min(others)[1]
         target = s.tables[dst]
         seat = rng.choice(seating.free_seats(set(target.seats), s.capacity(dst)))

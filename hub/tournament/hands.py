@@ -13,7 +13,7 @@ from collections.abc import Callable
 from hub.tournament import balancing
 from hub.tournament.clock import ClockState
 from hub.tournament.errors import FloorError, table_label
-from hub.tournament.events import Event, HeadsUpStarted, PlayerEliminated
+from hub.tournament.events import Event, HeadsUpStarted, PlacesCorrected, PlayerEliminated
 from hub.tournament.state import FloorState, PlayerState, TableState
 from hub.tournament.structure import Break
 
@@ -46,16 +46,27 @@ def dealt_dead(p: PlayerState, now: float) -> bool:
     return not p.present or p.dead_hands > 0 or p.suspended_until > now
 
 
-def eliminate_busted(s: FloorState, table: int, start: dict[int, int], now: float, emit: Emit) -> None:
-    """Players at zero are out, ranked by their stack at the start of the hand (cdc 2.10)."""
+def eliminate_busted(s: FloorState, table: int, start: dict[int, int], now: float, emit: Emit, *,
+                     happened: float | None = None) -> None:
+    """Players at zero are out, ranked by their stack at the start of the hand (cdc 2.10). `happened`:
+    when the hand ended at the table, if the hub heard it late (a table cut off): they rank among the
+    players out by that time, and those recorded out since who went out after it have their provisional
+    place corrected (`PlacesCorrected`: one player fewer was left when they went out)."""
     pol = s.policy
     t = s.tables[table]
     group = s.h4h_group if s.hand_for_hand and s.h4h_group is not None else s.next_group
     by_stack = pol.bubble_ranked_by_stack if s.hand_for_hand else True
+    when = now if happened is None else happened
+    late = when < now
+    # hand for hand, the round's busts share a group whenever heard (ranked as today)
+    after = [o for o in s.outs if o.happened > when and o.group != group] if late and start else []
     left = len(s.alive()) - len(start)
     for rank, seat in enumerate(sorted(start, key=lambda seat: (-start[seat], seat))):
-        emit(PlayerEliminated(t.seats[seat], table, seat, left + 1 + rank, start[seat],
-                              group, by_stack, pol.elimination_article, now))
+        emit(PlayerEliminated(t.seats[seat], table, seat, left + len(after) + 1 + rank, start[seat],
+                              group, by_stack, pol.elimination_article, now, when if late else None))
+    corrected = tuple((o.player, o.place - len(start)) for o in after if o.place > 0)
+    if corrected:
+        emit(PlacesCorrected(corrected, pol.elimination_article, now))
     structure = s.structure
     # Each elimination applied makes the room's players be counted afresh (every player of a festival):
     # at most `len(start)` fewer are in now, so two left is possible only where `left` is two or fewer

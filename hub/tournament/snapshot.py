@@ -9,7 +9,9 @@ from __future__ import annotations
 import functools
 
 from hub.tournament.clock import ClockState
+from hub.tournament.errors import table_label
 from hub.tournament.events import JSON, MoveOrdered
+from hub.tournament.floor import waiting_for
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
 from hub.tournament.structure import Break, Level
 
@@ -91,8 +93,22 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
         "payouts_cents": payouts, "hand_for_hand": s.hand_for_hand, "heads_up": s.heads_up,
         "final_table": s.final_table, "tables": tables, "moves": [_move(m) for m in moves],
         "chips_in_play": s.chips_total, "minutes": item.minutes, "schedule": _schedule(clock),
-        **registration,
+        "floor_waits": _waits(s), **registration,
     }
+
+
+def _waits(s: FloorState) -> dict[str, JSON]:
+    """Table number -> why the floor waits for it (French, English): cut off from the hub, it would give or
+    take a player (or be broken, or go to the final table's draw). Empty while every table is heard."""
+    if not s.unreachable:
+        return {}
+    out: dict[str, JSON] = {}
+    for number in sorted(waiting_for(s)):
+        label = table_label(number)
+        out[str(number)] = {
+            "fr": f"{label} injoignable : le placement l'attend, aucun joueur n'y va ni n'en part avant son retour",
+            "en": f"{label} unreachable: seating waits for it, no player moves to or from it until it is back"}
+    return out
 
 
 def _seats_view(s: FloorState) -> tuple[dict[str, JSON], dict[str, JSON]]:

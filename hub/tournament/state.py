@@ -33,6 +33,7 @@ from hub.tournament.events import (
     MoveConfirmed,
     MoveOrdered,
     PenaltyGiven,
+    PlacesCorrected,
     PlayerArrived,
     PlayerEliminated,
     PlayerReentered,
@@ -105,6 +106,8 @@ class OutRecord:
     group: int
     start_stack: int
     by_stack: bool
+    happened: float  # when he went out (his hand's end at his table, in hub time): ranks the groups
+    place: int = 0  # his provisional place (an elimination's, as corrected since); 0: a player removed
 
 
 @dataclass
@@ -135,6 +138,9 @@ class FloorState:
     days: list[DayEnded] = field(default_factory=list)  # the days played out, each with its bags and draw
     day_over: bool = False  # a day has ended and the clock has not resumed since (the players are bagged)
     now: float = 0.0
+    # Tables the hub cannot reach now (their agent's will said offline; heard live again: reachable): no
+    # record, the hub's knowledge of its network; the floor moves no one from or to them meanwhile
+    unreachable: set[int] = field(default_factory=set, compare=False)
     # The players still in, worked out again after a record that can change a player's status (not a hand's
     # start or end): a hand's end asks it twice, and a festival has thousands of players
     _alive: dict[str, PlayerState] | None = field(default=None, repr=False, compare=False)
@@ -171,11 +177,22 @@ class FloorState:
 
     def stopped(self) -> set[int]:
         """The tables where play stops waiting for players (`balancing.stopped_tables`), worked out again
-        only when the counts changed. Shared: read only."""
+        only when the counts changed. Shared: read only. A table cut off is left out: its count is stale and
+        no player can come from it or go to it, so no table stops for it (nor is it stopped: it deals on)."""
         kept = self._stopped
         if kept is None or kept[0] is not self.policy:
-            kept = self._stopped = (self.policy, stopped_tables(self.counts(), self.policy))
+            counts = self.counts()
+            for number in self.unreachable:
+                counts.pop(number, None)
+            kept = self._stopped = (self.policy, stopped_tables(counts, self.policy))
         return kept[1]
+
+    def reach(self, table: int, reachable: bool) -> None:
+        """The hub lost table `table` or hears it again (`unreachable`): the views and stops follow."""
+        if (table not in self.unreachable) is not reachable:
+            self.unreachable.symmetric_difference_update({table})
+            self.views.clear()
+            self._stopped = None  # counted without the tables cut off
 
     def reentries(self) -> int:
         """Entries past each player's first: every entry adds to `entries`, so counted again only then."""
@@ -264,10 +281,14 @@ class FloorState:
         """Places now: players still in by chips, then the eliminated, latest first (`results.standings`)."""
         alive = [p.name for p in sorted(self.alive(), key=lambda p: (-p.chips, p.name))]
         groups: dict[int, list[tuple[str, int, bool]]] = {}
+        when: dict[int, float] = {}
         for o in self.outs:
             groups.setdefault(o.group, []).append((o.player, o.start_stack, o.by_stack))
+            when[o.group] = min(when.get(o.group, o.happened), o.happened)
+        # by when they went out: a table heard late ranks its busts before those heard first that happened
+        # after them (heard live, the groups' own order)
         ordered = [OutGroup(tuple(g[0] for g in rows), tuple(g[1] for g in rows), all(g[2] for g in rows))
-                   for _, rows in sorted(groups.items())]
+                   for _, rows in sorted(groups.items(), key=lambda item: (when[item[0]], item[0]))]
         return standings(alive, ordered, list(self.ranked_last))
 
     @property
@@ -411,7 +432,8 @@ def _eliminated(s: FloorState, e: PlayerEliminated) -> None:
     p = s.players[e.player]
     s._unseat(p)
     p.status, p.chips = PlayerStatus.OUT, 0
-    s.outs.append(OutRecord(e.player, e.group, e.start_stack, e.by_stack))
+    s.outs.append(OutRecord(e.player, e.group, e.start_stack, e.by_stack,
+                            e.at if e.happened is None else e.happened, e.place))
     s.next_group = max(s.next_group, e.group + 1)
     if s.hand_for_hand:
         s.h4h_group = e.group
@@ -423,10 +445,17 @@ def _removed(s: FloorState, e: PlayerRemoved) -> None:
     p.status, p.chips = PlayerStatus.OUT, 0
     s.chips_total -= e.chips
     if e.reason in (RemovalReason.LEFT_NOTIFIED, RemovalReason.DISQUALIFIED):
-        s.outs.append(OutRecord(e.player, s.next_group, 0, True))  # ranked when he leaves
+        s.outs.append(OutRecord(e.player, s.next_group, 0, True, e.at))  # ranked when he leaves
         s.next_group += 1
     else:
         s.ranked_last.append(e.player)
+
+
+def _places_corrected(s: FloorState, e: PlacesCorrected) -> None:
+    for o in s.outs:
+        for player, place in e.places:
+            if o.player == player:
+                o.place = place
 
 
 def _went_away(s: FloorState, e: PlayerWentAway) -> None:
@@ -496,14 +525,14 @@ _LOCAL: frozenset[type[Event]] = frozenset({
     PlayerRegistered, PlayerArrived, PlayerReentered, WaitListJoined, WaitListEntered, SeatDrawn, ButtonDrawn,
     ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, HeadsUpStarted, HandStarted, HandEnded,
     StacksCorrected, PlayerEliminated, EliminationAsked, DealAgreed, PlayerRemoved, PlayerWentAway, MoveOrdered,
-    MoveConfirmed, TableBroken, HandForHandStarted, HandForHandEnded, PenaltyGiven})
+    MoveConfirmed, TableBroken, HandForHandStarted, HandForHandEnded, PenaltyGiven, PlacesCorrected})
 
 
 # The records whose handler changes no player's status: the players still in stay the same objects
 _SAME_PLAYERS_IN: frozenset[type[Event]] = frozenset({
     HandStarted, HandEnded, StacksCorrected, ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted,
     HeadsUpStarted, ButtonDrawn, EliminationAsked, DealAgreed, PlayerArrived, PlayerWentAway, PenaltyGiven,
-    HandForHandStarted, HandForHandEnded, ChipsColouredUp})
+    HandForHandStarted, HandForHandEnded, ChipsColouredUp, PlacesCorrected})
 
 
 # The records whose handler changes the status of their own player and no other's
@@ -533,5 +562,5 @@ _HANDLERS: dict[type[Event], Callable[..., None]] = {
     PlayerRemoved: _removed, PlayerWentAway: _went_away, MoveOrdered: _move_ordered,
     MoveConfirmed: _move_confirmed, TableBroken: _table_broken, HandForHandStarted: _h4h_started,
     HandForHandEnded: _h4h_ended, FinalTableDrawn: _final_drawn, PenaltyGiven: _penalty,
-    ChipsColouredUp: _coloured_up, DayEnded: _day_ended,
+    ChipsColouredUp: _coloured_up, DayEnded: _day_ended, PlacesCorrected: _places_corrected,
 }

@@ -106,7 +106,9 @@ class Tournament:
         """The state from the records that count (an undo leaves the undone ones in the log)."""
         first, *rest = counting(self.events)
         assert isinstance(first, TournamentCreated)
+        cut = self.state.unreachable
         self.state, self._clock_log = FloorState.created(first), []
+        self.state.unreachable = cut
         for event in rest:
             self.state.apply(event)
             if isinstance(event, CLOCK_EVENTS):
@@ -350,10 +352,11 @@ class Tournament:
         return level
 
     def hand_ended(self, table: int, hand_no: int, stacks: Mapping[int, int], now: float, *,
-                   void: bool = False) -> list[Event]:
+                   void: bool = False, as_of: float | None = None) -> list[Event]:
         """Stacks after the hand: eliminations (cdc 2.9-2.10), then moves and broken tables. `void`: the hand
         is dealt again (a misdeal, cancelled with every bet returned): its redeal is the table's hand of the
-        hand-for-hand round, and the dead hand of a penalty (`HandEnded.void`)."""
+        hand-for-hand round, and the dead hand of a penalty (`HandEnded.void`). `as_of`: when it ended at the
+        table, if earlier than `now` (a table the hub could not hear): its busts are ranked as of then."""
         out = self._advance(now)
         t = self._table(table)
         if not t.in_hand or t.hand_no != hand_no:
@@ -364,7 +367,7 @@ class Tournament:
         busted = sorted(seat for seat, chips in stacks.items() if chips == 0)
         start = {seat: t.start_stacks.get(seat, 0) for seat in busted}
         self._emit(out, HandEnded(table, hand_no, tuple(sorted(stacks.items())), now, void))
-        self._eliminate_busted(table, start, now, out)
+        self._eliminate_busted(table, start, now, out, happened=as_of)
         asked = {seat: self.state.players[name].chips for seat, name in sorted(t.seats.items())
                  if name in self.state.eliminations_asked and self.state.players[name].alive}
         if asked:  # the TD's eliminations asked during the hand, now that it is over
@@ -374,8 +377,10 @@ class Tournament:
         self._day_end_due(now, out)  # the last hand of the day has ended
         return out
 
-    def _eliminate_busted(self, table: int, start: dict[int, int], now: float, out: list[Event]) -> None:
-        hands.eliminate_busted(self.state, table, start, now, lambda event: self._emit(out, event))
+    def _eliminate_busted(self, table: int, start: dict[int, int], now: float, out: list[Event], *,
+                          happened: float | None = None) -> None:
+        hands.eliminate_busted(self.state, table, start, now, lambda event: self._emit(out, event),
+                               happened=happened)
 
     def correct_stacks(self, table: int, stacks: Mapping[int, int], now: float) -> list[Event]:
         """TD's count correction between hands (chips in play change); a zero stack is out."""
@@ -451,6 +456,25 @@ class Tournament:
 
     def _reorganise(self, now: float, out: list[Event]) -> None:
         floor.reorganise(self.state, self._rng, now, lambda event: self._emit(out, event))
+
+    def table_unreachable(self, table: int) -> None:
+        """The hub lost table `table` (its agent's will: offline): it deals on with the players it has, and
+        the floor sends no one to it nor takes anyone from it until it is heard again. Not a record: the hub's
+        knowledge of its network; what the floor decides meanwhile is stored as always (a rebuilt hub has it)."""
+        self.state.reach(table, False)
+
+    def table_reachable(self, table: int, now: float) -> list[Event]:
+        """Table `table` is heard live again (its backlog played): what the floor waited for is ordered now."""
+        if table not in self.state.unreachable:
+            return []
+        out = self._advance(now)
+        self.state.reach(table, True)
+        self._reorganise(now, out)
+        return out
+
+    def waiting_for(self) -> set[int]:
+        """The tables cut off that the floor waits for to balance, break or draw the final table."""
+        return floor.waiting_for(self.state)
 
     def start_hand_for_hand(self, now: float) -> list[Event]:
         """The TD's call (brest I.12); automatic under pouques 39."""

@@ -14,6 +14,8 @@ from hub.dashboard import Dashboard
 from hub.floor.service import FloorService
 from hub.history.hand_record import public_record
 from hub.history.store import HistoryStore
+from hub.history.web import _said
+from hub.rules.records import ActionKind
 from tests.dashboard.test_http import login
 from tests.hub.test_hand_history import showdown_record
 
@@ -81,12 +83,18 @@ def test_the_statistics_page_and_csv_count_each_hand_and_fault(dashboard: Dashbo
     faults = [{"kind": "boxed_card", "seat": None, "cards": ["Qc"], "decision": "set_aside", "article": "cdc 6.3"},
               # a player's Time request the TD decides (cpt87 4.5): no fault of the deal, not counted as one
               {"kind": "time_request", "seat": 2, "cards": [], "decision": "td_decision", "article": "cpt87 4.5"}]
+    granted = {"kind": "time_request", "seat": 2, "decision": "grant_time", "article": "cpt87 4.5 (TD)", "by": "Ada"}
     for hand, table in ((1, "t1"), (2, "t1"), (3, "t2")):
-        r = {**record, "hand": hand, "table": table, "faults": faults if hand != 2 else []}
+        r = {**record, "hand": hand, "table": table, "faults": faults if hand != 2 else [],
+             "decisions": [granted] if hand == 1 else []}
         history.put(r, public_record(r))
     status, text = get(dashboard, "/api/stats")
     lines = {(d["scope"], d["name"]): d for d in json.loads(text)["lines"]}
     assert status == 200 and lines[("tournament", "Mardi")]["by_kind"] == {"boxed_card": 2}
+    assert lines[("table", "t1")]["td_decisions"] == 1  # his decision on the request: among the TD's
+    # the table's hand list counts the faults as the statistics do: hand 1 had one, and a Time request
+    assert {h["hand"]: h["faults"] for h in json.loads(get(dashboard, "/api/hands?t=t1")[1])["hands"]} == {1: 1, 2: 0}
+    assert '<td class="num">1</td></tr>' in get(dashboard, "/hands?t=t1")[1]
     assert lines[("table", "t1")]["hands"] == 2 and lines[("table", "t1")]["faults_per_100"] == 50.0
     assert lines[("dealer", "Joueur 1")]["hands"] == 3  # the button deals (a dealerless room)
     status, csv_text = get(dashboard, "/api/stats.csv")
@@ -119,3 +127,25 @@ def test_the_pages_say_faults_rulings_and_actions_in_words(dashboard: Dashboard,
     _, replay = get(dashboard, "/hand?t=t1&h=1&step=2", cookie)
     assert "Flop sans carte brûlée / Flop without a burn" in replay, replay
     assert "Time accordé / Time granted" in replay
+    stats = get(dashboard, "/stats", cookie)[1]
+    assert "<td>tournoi / tournament</td>" in stats and "<td>donneur / dealer</td>" in stats  # the scope too
+
+
+def test_an_id_no_words_know_is_shown_as_text_not_markup(dashboard: Dashboard, floor: FloorService) -> None:
+    """A record's ids come from the tables' messages and the store: one the pages have no words for is shown as
+    it is, escaped (the TD's replay is behind his login: no markup of a record runs in his session)."""
+    _, record = showdown_record()
+    odd = "<img src=x onerror=alert(1)>"
+    r = {**record, "timeline": [{"after": 1, "what": "fault", "kind": odd, "seat": None, "decision": odd,
+                                 "article": "cdc-2013 8.3", "by": None, "cards": []}, *record["timeline"]]}
+    HistoryStore(floor.store).put(r, public_record(r))
+    cookie, _ = login(dashboard)
+    _, replay = get(dashboard, "/hand?t=t1&h=1&step=2", cookie)
+    assert odd not in replay and "&lt;img src=x onerror=alert(1)&gt;" in replay
+
+
+def test_every_action_the_engine_records_reads_in_french_then_english() -> None:
+    """An action on a replay step is the engine's (`ActionKind`): each one in words, French first."""
+    for kind in ActionKind:
+        fr, _, en = _said(kind.value).partition(" / ")
+        assert en and fr != en and en.replace("-", "") == kind.value, kind

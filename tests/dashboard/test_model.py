@@ -37,6 +37,16 @@ def test_capture_reads_the_engine_blinds_and_turn() -> None:
     assert seats[2]["hole"] == ["As", "Ah"] and snap["zones"]["seat:3"] == ["Kd", "Kc"]
 
 
+def test_a_seat_the_dealer_marked_away_shows_away_until_he_is_back() -> None:
+    """The room page marks the seat the dealer pressed away (`TableGame.away`), from hand to hand, until "back"."""
+    view, game = _game_with_hole_cards()
+    game.dealer("away", 3, 1.0)
+    seats = {s["seat"]: s for s in capture(view, game)["seats"]}
+    assert seats[3]["away"] and not seats[1]["away"] and not seats[2]["away"]
+    game.dealer("back", 3, 2.0)
+    assert not any(s["away"] for s in capture(view, game)["seats"])
+
+
 def test_viewer_snapshot_has_counts_not_faces() -> None:
     view, game = _game_with_hole_cards()
     snap = for_viewer(capture(view, game))

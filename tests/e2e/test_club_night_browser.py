@@ -207,9 +207,27 @@ def test_a_club_night_from_the_browser_alone(room: Room, tmp_path: Path) -> None
         td.go("/desk", "#playing tr[data-player]")
         asked: list[str] = []
         now: list[str] = []
+
+        def hand_starts(table: str) -> int:
+            return len(watcher.seen(lambda e: e["type"] == "hand_start" and e["table"] == table))
+
         for name in PLAYERS:
             if len(asked) == 1 or len(now) > 3:
                 break
+            where = next((r.get("table") for r in td.api("/api/results")["ranking"]
+                          if r["player"] == name and r["status"] == "playing"), None)
+            if not where:
+                continue  # busted already
+            # asked as his table's next hand begins (one takes 4-8 s), not at a moment that may fall between
+            # hands: clicked blindly, four in a row once fell between hands on a loaded machine
+            table, started = f"t{where}", hand_starts(f"t{where}")
+
+            def begun(t: str = table, n: int = started) -> bool:
+                return hand_starts(t) > n
+
+            if not alive(begun, STALL, step=0.05):
+                now.append(f"{name}: no hand began at {table} for {STALL:g} s")
+                continue
             row = page.locator(f"#playing tr[data-player='{name}'] button.eliminate")
             try:
                 row.click(timeout=3_000)

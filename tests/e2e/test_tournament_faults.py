@@ -14,9 +14,10 @@ straight run, the tournament (players, stacks, seats, ranking, prizes, level) eq
 
 The faults fall in stretches where the floor decides nothing across tables (only hands start and
 end, or the clock changes level): the tests check that on the straight run. A late hand is set up as
-of its table's time (`hub.floor.table_clock`), so a level change during a cut is played as dealt; where
-the floor decides something across tables during a fault (an elimination and the balancing after
-it), the result may legitimately differ (docs/tournament.md, "Faults during a tournament").
+of its table's time (`hub.floor.table_clock`), so a level change during a cut is played as dealt. The
+last test cuts a table while the floor has something to decide across tables: busts heard late are
+ranked by when they happened and the floor moves no one from or to a table it cannot reach, so the
+tournament at the cut's end is the straight one's (docs/tournament.md, "Faults during a tournament").
 """
 
 from __future__ import annotations
@@ -50,15 +51,15 @@ class Run:
 Fault = Callable[[TournamentRoom, list[EmbeddedBroker]], None]
 
 
-def _play(workdir: Path, fault: Fault | None = None) -> Run:
-    """A fresh broker and room, `STEPS` facts; `fault(room, brokers)` is called after every step
+def _play(workdir: Path, fault: Fault | None = None, *, steps: int = STEPS) -> Run:
+    """A fresh broker and room, `steps` facts; `fault(room, brokers)` is called after every step
     (`brokers[-1]` is the one running)."""
     workdir.mkdir()
     brokers = [EmbeddedBroker().start()]
     try:
         with TournamentRoom(workdir, host=brokers[0].host, port=brokers[0].port, players=PLAYERS,
                             tables=TABLES, seed=SEED, structure=club_structure()) as room:
-            while room.steps < STEPS:
+            while room.steps < steps:
                 room.step()
                 if fault is not None:
                     fault(room, brokers)
@@ -331,3 +332,57 @@ def test_hub_killed_across_a_level_change_deals_each_hand_at_its_level(straight:
     assert {e["level"] for e in started} == {1, 2}  # hands on both sides of the change, each at its own
     assert _calm(straight, seen["killed"], seen["back"], also={"LevelStarted"})
     _assert_same_tournament(run, straight)
+
+
+def test_table_cut_while_the_floor_decides_across_tables_plays_as_dealt_and_ranks_by_time(tmp_path: Path) -> None:
+    """t1 cut from 900 s to 1500 s (docs/tournament.md's case). Meanwhile t1 busts two players (at its
+    time 1362 s, heard at 1500 s) and t2 one at 1371 s, heard live: t2 is then three short of t1 (10
+    against 7 as the hub knows them), which would move a player from t1. The floor cannot reach t1: it
+    moves no one and says why; the hub plays t1's backlog exactly as t1 dealt it (`found_hub`); t1's busts
+    are ranked before t2's, by when they happened. At 1500 s the tournament (players, seats, stacks,
+    ranking, prizes, games) is the one a room without the cut has at 1500 s."""
+    steps = 1510  # past 1500 s
+    straight_seen: dict[str, object] = {}
+    seen: dict[str, object] = {}
+
+    def straight_probe(room: TournamentRoom, _brokers: list[EmbeddedBroker]) -> None:
+        if "back" not in straight_seen and room.clock.now() >= 1500.0:
+            straight_seen["back"], straight_seen["state"] = room.clock.now(), room.state()
+
+    def fault(room: TournamentRoom, _brokers: list[EmbeddedBroker]) -> None:
+        now = room.clock.now()
+        if "cut" not in seen and now >= 900.0:
+            seen["cut"] = now
+            room.cut("t1")
+        elif "cut" in seen and "back" not in seen:
+            with room.hub.floor_lock:
+                waits = room.floor.snapshot(now)["floor_waits"]
+            if waits and "waits" not in seen:
+                seen["waits"], seen["waited_from"] = waits, now
+            if now >= 1500.0:
+                seen["back"] = now
+                room.rejoin("t1")  # raises if the hub played t1's backlog otherwise than t1 dealt it
+                seen["state"] = room.state()
+
+    plain = _play(tmp_path / "straight", straight_probe, steps=steps)
+    run = _play(tmp_path / "room", fault, steps=steps)
+    cut, back = float(seen["cut"]), float(seen["back"])  # type: ignore[arg-type]
+    assert straight_seen["back"] == back
+
+    def out(events: list[dict[str, JSON]], table: int) -> list[float]:
+        return [float(e.get("happened") or e["at"]) for e in events  # type: ignore[arg-type]
+                if e["type"] == "PlayerEliminated" and e["table"] == table and cut <= float(e["at"]) < back]  # type: ignore[arg-type]
+    # the case: without the cut, t1 busts before t2 and the floor would then move a player from t1
+    t1_busts, t2_busts = out(plain.events, 1), out(plain.events, 2)
+    assert t1_busts and t2_busts and max(t1_busts) < min(t2_busts)
+    late = [e for e in run.events if e["type"] == "PlayerEliminated" and e.get("happened") is not None]
+    assert late and all(e["table"] == 1 and float(e["at"]) >= back for e in late)  # type: ignore[arg-type]
+    assert sorted(float(e["happened"]) for e in late) == sorted(t1_busts)  # type: ignore[arg-type]  # its time
+    assert any(e["type"] == "PlacesCorrected" for e in run.events)  # t2's bust, heard first, ranked after
+    assert not [e for e in run.events if e["type"] == "MoveOrdered" and 1 in (e["from_table"], e["to_table"])
+                and cut <= float(e["at"]) < back]  # type: ignore[arg-type]
+    assert seen["waits"] == {"1": {
+        "fr": "Table 1 injoignable : le placement l'attend, aucun joueur n'y va ni n'en part avant son retour",
+        "en": "Table 1 unreachable: seating waits for it, no player moves to or from it until it is back"}}
+    assert min(t2_busts) <= float(seen["waited_from"]) < back  # type: ignore[arg-type]  # from t2's bust on
+    assert seen["state"] == straight_seen["state"]

@@ -70,13 +70,22 @@ def floor_hub(store: EventStore, clock: Clock, wall: Clock) -> tuple[HubService,
     """A hub on the tournament's store, as `tapis hub --db` builds it (`FloorTables.open`), started: its
     monotonic clock and the wall's apart, as installed; its clock ticks only when told (`HubService.tick`).
     Returns it, its floor's tables and the hub events it said."""
+    _, tables, hub, heard = hub_on_store(store, clock, wall)
+    return hub, tables, heard
+
+
+def hub_on_store(store: EventStore, clock: Clock | None = None, wall: Clock | None = None,
+                 ) -> tuple[RecordingLink, FloorTables, HubService, list[dict[str, Any]]]:
+    """`floor_hub` with its link (what it published, its handlers, a reconnect); the hub's clock at 100,000 s
+    and the wall's at 5 s unless given."""
     link = RecordingLink()
     tables = FloorTables.open(FloorService.open(store, link=link), store)  # type: ignore[arg-type]
-    hub = HubService(link=link, clock=clock, tick=3600, floor_tables=tables, wall=wall.now)  # type: ignore[arg-type]
+    hub = HubService(link=link, clock=clock or Clock(100_000.0), tick=3600,  # type: ignore[arg-type]
+                     floor_tables=tables, wall=(wall or Clock(5.0)).now)
     heard: list[dict[str, Any]] = []
     hub.add_listener(heard.append)
     hub.start()
-    return hub, tables, heard
+    return link, tables, hub, heard
 
 
 def send(hub: HubService, event: wire.AnyTableEvent) -> None:

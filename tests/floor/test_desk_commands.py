@@ -286,6 +286,46 @@ def test_the_command_line_reenters_sets_the_time_and_shows_who_is_still_playing(
     assert "€" not in "".join(text.splitlines()[1:])
 
 
+def test_the_desks_floor_actions_have_their_command_line_words(tmp_path: Any, capsys: Any) -> None:
+    """A TD at a terminal (no dashboard) gives a penalty, runs hand for hand, the wait-list, a chip race and
+    undoes what he did, as the desk's buttons do (td-guide's known limit: "no command-line verb yet")."""
+    from hub.floor.td import td_main
+
+    db = str(tmp_path / "cli.db")
+    players = [f"P{n}" for n in range(1, 21)]
+    assert td_main(["new", "--db", db, "--ruleset", "brest-2011", "--structure", "pouques", "--buy-in", "10",
+                    "--tables", "2", "--payouts", "50,30,20", "--seed", "1"]) == 0
+    assert td_main(["register", "--db", db, *players]) == 0
+    assert td_main(["seat", "--db", db]) == 0 and td_main(["start", "--db", db]) == 0
+    capsys.readouterr()
+
+    def said(*argv: str) -> str:
+        assert td_main([*argv, "--db", db]) == 0, capsys.readouterr().err
+        return str(capsys.readouterr().out)
+
+    def state() -> Any:
+        with EventStore(db) as store:
+            return FloorService.open(store).require().state
+
+    assert "tapis tournament undo " in said("penalty", "P1", "suspension", "10")
+    assert state().players["P1"].penalties
+    said("hand-for-hand", "on")
+    assert state().hand_for_hand
+    said("hand-for-hand", "off")
+    assert not state().hand_for_hand
+    said("wait-list", "Zed")
+    said("eliminate", "P2")
+    undo = said("wait-list", "--seat").split("undo ")[-1].strip()
+    assert state().players["Zed"].alive and state().players["Zed"].table
+    said("undo", undo)
+    assert not state().players["Zed"].table  # back on the list, his seat free again
+    table = state().players["P3"].table
+    assert "ok" in said("chip-race", str(table), "25", "100", "P3=3")
+    assert td_main(["chip-race", "--db", db, str(table), "25", "100", "P3=three"]) == 2
+    assert "NAME=COUNT expected" in capsys.readouterr().err
+    assert td_main(["wait-list", "--db", db]) == 2  # neither a name nor --seat: said, not guessed
+
+
 def test_undoing_an_elimination_puts_back_the_player_it_moved() -> None:
     with EventStore(":memory:") as store:
         floor = started_floor(store, 20, tables=2)  # 10 and 10; cdc 3.3 balances at three apart

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from service_helpers import Clock, db, started_floor
+from service_helpers import db, hub_on_store, started_floor
 
 from hub.edge.service import HubService
 from hub.floor.service import FloorService
@@ -26,14 +26,13 @@ from tests.hub.fake_link import RecordingLink
 class Room:
     """A hub on the store, as `tapis hub --db` runs it, and table t1's agent (boot b1) sending to it."""
 
+    link: RecordingLink
+    tables: FloorTables
+    hub: HubService
+    heard: list[dict[str, Any]]
+
     def __init__(self, store: EventStore, seq: int = 0) -> None:
-        self.link = RecordingLink()
-        self.tables = FloorTables.open(FloorService.open(store, link=self.link), store)  # type: ignore[arg-type]
-        self.hub = HubService(link=self.link, clock=Clock(100_000.0), tick=3600,  # type: ignore[arg-type]
-                              floor_tables=self.tables, wall=Clock(5.0).now)
-        self.heard: list[dict[str, Any]] = []
-        self.hub.add_listener(self.heard.append)
-        self.hub.start()
+        self.link, self.tables, self.hub, self.heard = hub_on_store(store)
         self.seq = seq
 
     def restarted(self, store: EventStore) -> Room:

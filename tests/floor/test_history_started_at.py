@@ -48,3 +48,30 @@ def test_a_hand_the_hub_restarted_in_is_on_record_from_its_start(tmp_path: Path)
     finally:
         again.stop()
         store.close()
+
+
+def test_a_hands_record_names_the_players_the_floor_seated(tmp_path: Path) -> None:
+    """The record names each seat's player as the floor seated him when the hand began (the TD's replay and the
+    dealer's statistics read them), not "seat N"."""
+    store = EventStore(db(tmp_path))
+    started_floor(store, 12, tables=2)
+    wall = Clock(5.0)
+    hub, tables, _ = floor_hub(store, Clock(100_000.0), wall)
+    recorder = HandRecorder(tables, wall=wall.now)
+    hub.add_listener(recorder.event, reads_store=True)
+    try:
+        seated = tables.seated("t1")
+        send(hub, wire.DealerPressed(table="t1", boot="b1", seq=1, at=1.0, button="new_hand", seat=None))
+        game = tables.game("t1")
+        assert game is not None and game.hand is not None
+        seq = 1
+        while game.in_hand and game.hand.to_act is not None:
+            seq += 1
+            send(hub, wire.SeatActed(table="t1", boot="b1", seq=seq, at=seq, seat=game.hand.to_act, action="fold"))
+        assert recorder.written == 1
+        record = HistoryStore(store).record("t1", 1, td=True)
+        assert record is not None and len(seated) > 2
+        assert dict(zip(record["seats"], record["players"])) == {s: seated[s] for s in record["seats"]}
+    finally:
+        hub.stop()
+        store.close()

@@ -32,9 +32,11 @@ def test_a_tournament_run_from_the_file(tmp_path: Path, capsys: pytest.CaptureFi
     db = ["--db", str(tmp_path / "club.db")]
     code, text = run(["new", "--ruleset", "pouques-2020", "--structure", "pouques", "--tables", "2",
                       "--buy-in", "35", "--seed", "4", "--name", "Pouques test", *db])
-    assert (code, text) == (0, "new: ok (1 records)\n")
-    assert run(["register", *PLAYERS, *db]) == (0, "register: ok (12 records)\n")
-    assert run(["seat", *db]) == (0, "seat: ok (12 records)\n")
+    assert (code, text) == (0, "new: ok — Tournoi créé / tournament created (1 records)\n")
+    assert run(["register", *PLAYERS, *db]) == (  # the TD's way back printed, as the desk's button
+        0, "register: ok — Inscription enregistrée / registered (12 records)\n"
+           "  pour l'annuler / to undo it: tapis tournament undo 1\n")
+    assert run(["seat", *db]) == (0, "seat: ok — Places tirées / seats drawn (12 records)\n")
     assert run(["start", *db])[0] == 0
     assert run(["clock", "pause", "--reason", "dîner", *db])[0] == 0
     assert run(["clock", "add", "300", *db])[0] == 0
@@ -138,7 +140,7 @@ def test_td_commands_over_mqtt(broker: EmbeddedBroker, running_floor: tuple[Floo
         assert _next_where(clocks, lambda snap: snap["running"] is True)  # published on the change
         assert run(["clock", "pause", *url])[0] == 0
         assert run(["clock", "pause", *url])[0] == 2
-        assert "refused: the clock is already paused" in capsys.readouterr().err
+        assert "refusé : l'horloge est déjà arrêtée / refused: the clock is already paused" in capsys.readouterr().err
     finally:
         viewer.stop()
     # Everything the hub did over MQTT is in its store: a reopened floor is the same tournament.

@@ -8,13 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from service_helpers import db, started_floor, tables_state
+from service_helpers import Clock, db, floor_hub, send, started_floor, tables_state
 
 from hub.floor.service import FloorService
 from hub.floor.store import JSON, EventStore
 from hub.floor.tables import FloorTables
+from hub.floor.td import render
 from hub.room.game import Output
+from hub.rulings.texts import DECISIONS, FAULTS
 from tablewire import wire
+from tablewire.faults import Decision, FaultKind
 
 
 class Table:
@@ -113,6 +116,10 @@ def test_a_decision_without_a_pending_fault_is_refused(tmp_path: Path) -> None:
         Table(tables).press()
         out = tables.decide("t1", "boxed_card", "set_aside", "alice", 2.0)
         assert out.events[0]["type"] == "decision_refused"
+        assert out.events[0]["message"] == {  # every refusal in words, as the tables' own (no_stall checks it)
+            "fr": "aucune décision en attente dans cette donne", "en": "no decision pending for the TD in this hand"}
+        over = tables.decide("t1", "boxed_card", "set_aside", "alice", 2.0, hand=99).events
+        assert over[0]["message"] == {"fr": "la donne 99 est terminée", "en": "hand 99 is over"}
         assert store.get_config("td_decided/t1") is None
 
 
@@ -159,3 +166,31 @@ def test_an_elimination_asked_during_a_hand_waits_for_its_end(tmp_path: Path) ->
         tables.cancel_hand("t1", "TD", float(t.seq))  # the hand ends (any way it ends)
         assert not floor.require().state.players[name].alive
         assert name not in floor.players_for_hand("t1").values() and seat not in floor.players_for_hand("t1")
+
+
+def test_tapis_tournament_decide_answers_the_td_in_words(tmp_path: Path) -> None:
+    """What `tapis tournament decide t1 set_aside` prints once the hub carried it out: the fault and his decision
+    in words, French then English, not the option's id (before: "set_aside envoyé au hub")."""
+    store = EventStore(db(tmp_path))
+    started_floor(store, 12, ruleset="cpt87", tables=2)
+    hub, tables, _ = floor_hub(store, Clock(100.0), Clock(5.0))
+    try:
+        head = {"table": "t1", "boot": "b1"}
+        send(hub, wire.DealerPressed(**head, seq=1, at=1.0, button="new_hand", seat=None))
+        for n, card in ((1, "5h"), (2, "6h")):  # two boxed cards: cpt87 6.3 leaves it to the TD
+            send(hub, wire.FaultSeen(**head, seq=1 + n, at=1.0 + n, hand=1, kind="boxed_card", seat=None, cards=[card],
+                                     details={"during_deal": False, "boxed_in_deal": 0, "boxed_after_deal": n}))
+        game = tables.game("t1")
+        assert game is not None and game.waiting_td
+        result = hub.floor_command({"cmd": "decide", "table": "t1", "option": "set_aside", "kind": "", "by": "Ada"})
+        assert result is not None and result.ok, result
+        assert render(result).splitlines() == [
+            "decide: Table 1 donne / hand 1",
+            "  Feuille morte (carte retournée dans le paquet) — donne 1 — cpt87 6.3 (TD) : "
+            f"{DECISIONS['fr'][Decision.SET_ASIDE]} (Ada)",
+            f"  {FAULTS['en'][FaultKind.BOXED_CARD]} — hand 1 — cpt87 6.3 (TD): "
+            f"{DECISIONS['en'][Decision.SET_ASIDE]} (Ada)"]
+        assert not game.waiting_td
+    finally:
+        hub.stop()
+        store.close()

@@ -176,18 +176,30 @@ def timed(room: Room) -> list[tuple[str, float]]:
     return log
 
 
+def on_the_loop(room: Room, event: wire.AnyTableEvent) -> float:
+    """`event` handed on the hub's own loop, as `HubLink` hands the broker's messages (`_submit`'s path on the
+    loop, not another thread's); when."""
+    at: list[float] = []
+    room.hub._loop.call_soon_threadsafe(lambda: at.append(hand(room.link, event)))
+    assert wait_until(lambda: at)
+    return at[0]
+
+
+@pytest.mark.parametrize("handed_on", ["another thread", "the loop"])
 def test_a_busy_rooms_turn_waits_for_the_next_messages_and_stores_them_in_one_commit(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, handed_on: str) -> None:
     monkeypatch.setattr(service, "GATHER_SECONDS", 0.5)  # long enough to measure, on any machine
     monkeypatch.setattr(service_loop, "_GATHER_WHILE", 3600.0)  # busy once the loop has drained once
     room = Room(tmp_path)
     log = timed(room)
+    give = (lambda event: hand(room.link, event)) if handed_on == "another thread" else \
+        (lambda event: on_the_loop(room, event))
     try:
         room.hub.start()
         assert room.hub.settle(10)  # a drain: the room counts as busy from here
         before = room.store.commits
-        handed = hand(room.link, room.event("t1"))
-        hand(room.link, room.event("t2"))
+        handed = give(room.event("t1"))
+        give(room.event("t2"))
         assert wait_until(lambda: acked_at(room, log, "t1") and acked_at(room, log, "t2"), timeout=10)
         assert room.store.commits - before == 1, "the two tables' hands were not stored in one turn"
         waited = cast(float, acked_at(room, log, "t1")) - handed
@@ -202,6 +214,7 @@ def test_a_busy_rooms_turn_waits_for_the_next_messages_and_stores_them_in_one_co
 def test_a_quiet_rooms_first_message_is_stored_and_acknowledged_at_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(service, "GATHER_SECONDS", 60.0)  # a gathered turn would fail the wait below
+    monkeypatch.setattr(service_loop, "_GATHER_WHILE", 3600.0)  # however long the window
     room = Room(tmp_path)
     log = timed(room)
     try:
@@ -209,6 +222,30 @@ def test_a_quiet_rooms_first_message_is_stored_and_acknowledged_at_once(
         hand(room.link, room.event("t1"))
         assert wait_until(lambda: acked_at(room, log, "t1"), timeout=10), "a quiet room's message waited"
     finally:
+        monkeypatch.setattr(service_loop, "_GATHER_WHILE", 0.0)  # the stop's turn at once
+        room.close()
+
+
+def test_a_backlogs_bursts_follow_at_once_each_stored_before_acknowledged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """More than a burst waiting: each burst is committed, then acknowledged (`_between_bursts`), and the next
+    follows at once: a backlog is never gathered, though the room is busy then."""
+    monkeypatch.setattr(service, "GATHER_SECONDS", 60.0)  # a gathered burst would fail the wait below
+    monkeypatch.setattr(service_loop, "_BURST", 2)
+    room = Room(tmp_path)
+    events = [room.event("t1"), room.event("t2"), room.event("t1", "As"), room.event("t2", "Kd")]
+    try:
+        room.hub.start()  # nothing drained yet: the first drain at once, the four waiting for it
+        before = room.store.commits
+        room.hub._loop.call_soon_threadsafe(lambda: [hand(room.link, event) for event in events])
+        assert wait_until(lambda: {(t, s) for t, s, _ in _acks(room.seen)} >= {("t1", 2), ("t2", 2)}, timeout=10), \
+            f"the backlog's second burst waited: acknowledged {[(t, s) for t, s, _ in _acks(room.seen)]}"
+        assert room.store.commits - before >= 2, "one burst: the backlog was not split"
+        for table, seq, committed in _acks(room.seen):
+            assert all((table, s) in committed for s in range(1, seq + 1)), \
+                f"{table} seq {seq} acknowledged before its burst was committed"
+    finally:
+        monkeypatch.setattr(service_loop, "_GATHER_WHILE", 0.0)  # the stop's turn at once
         room.close()
 
 

@@ -325,6 +325,20 @@ def test_tapis_hands_lists_and_exports_a_selection(tmp_path: Path) -> None:
     assert [json.loads(line)["hand"] for line in lines.getvalue().splitlines()] == [1]
 
 
+def test_tapis_hands_list_counts_faults_as_the_statistics_do(tmp_path: Path) -> None:
+    """A Time request (cpt87 4.5: a player's, the TD decides) is no fault of the deal: not counted on the list."""
+    db = tmp_path / "hub.db"
+    _, record = showdown_record()
+    asked = {"kind": "time_request", "seat": 2, "cards": [], "decision": "td_decision", "article": "cpt87 4.5"}
+    boxed = {"kind": "boxed_card", "seat": None, "cards": ["Qc"], "decision": "set_aside", "article": "cdc 6.3"}
+    with EventStore(db) as store:
+        r = {**record, "faults": [asked, boxed]}
+        HistoryStore(store).put(r, public_record(r))
+    out = io.StringIO()
+    assert cli.run(["list", "--db", str(db)], out) == 0
+    assert " 1 faute(s)/fault(s)" in out.getvalue(), out.getvalue()
+
+
 @pytest.mark.parametrize(("argv", "said"), [
     (["list", "--db", "{tmp}/none.db"], "no such store"),
     (["list", "--db", "{db}", "--since", "hier"], "neither a date and time"),

@@ -211,7 +211,10 @@ class Table:
             if any(e.get("status") != "rejected" for e in out.events if e["type"] == "action"):
                 raise self.fail(f"a press accepted while the table waits for the TD: {out.events}")
         pending = [e for e in g.pending_td if e["hand"] == g.hand_no]
-        event = rng.choice(pending)
+        # a Time request (cpt87 4.5) does not stop play: the TD first decides what does (a grant meanwhile is
+        # refused in words, "that one first": checked by the game's tests)
+        stopping = [e for e in pending if e["kind"] != "time_request"]
+        event = rng.choice(stopping or pending)
         option = rng.choice(event["ruling"]["options"])
         out = g.decide(event["kind"], option, by="td")
         self.check(out.events)

@@ -98,15 +98,15 @@ def test_the_table_deals_the_levels_game_unless_told_otherwise() -> None:
 
 
 def test_the_floors_stored_hand_context_keeps_the_game() -> None:
-    from hub.floor.tables import _context, _from_context
+    from hub.floor.hand_context import from_context, hand_context
     from hub.rules import Level, Positions
 
-    ctx = _context(3, {1: 100, 2: 100}, Positions(1, 1, 2), Level(50, 100, game="short_deck"), 0,
-                   {2: "cdc-2013 5.1"})
-    assert _from_context(ctx)[3].game == "short_deck"
-    assert _from_context(ctx)[4] == {2: "cdc-2013 5.1"}  # the seats dealt dead, as the hand started
+    ctx = hand_context(3, {1: 100, 2: 100}, Positions(1, 1, 2), Level(50, 100, game="short_deck"), 0,
+                       {2: "cdc-2013 5.1"})
+    assert from_context(ctx)[3].game == "short_deck"
+    assert from_context(ctx)[4] == {2: "cdc-2013 5.1"}  # the seats dealt dead, as the hand started
     old: dict[str, object] = dict(ctx, level=[50, 100, 0, False])  # a store written before games had levels
-    assert _from_context(old)[3].game == "nlhe"  # type: ignore[arg-type]
+    assert from_context(old)[3].game == "nlhe"  # type: ignore[arg-type]
 
 
 def test_a_game_that_does_not_fit_the_deck_is_refused_before_the_deal() -> None:

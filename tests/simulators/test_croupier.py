@@ -20,6 +20,7 @@ from table_agent.events import Zone
 from table_agent.hand_watch import HandWatch
 from tablewire import wire
 from tablewire.faults import FaultKind
+from tests.support import wait_until
 
 
 class Antennas:
@@ -130,6 +131,9 @@ def test_a_player_marked_away_stays_away_the_hands_asked_then_is_back(broker: Em
     try:
         for _ in range(3):
             assert croupier.play_hand()
+        # "back" is pressed as the third hand ends: on its way to the hub when play_hand returns (the test
+        # closed the room before the hub heard it, once, on a loaded machine)
+        assert wait_until(lambda: any(e["type"] == "seat" and e["state"] == "back" for e in list(events)), 10)
     finally:
         room.close()
     [away, back] = [e for e in events if e["type"] == "seat"]

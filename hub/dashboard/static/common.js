@@ -212,6 +212,9 @@ function blockedWhy(s) {
   if (s.closed) return [];
   const why = [];
   if (!s.online) why.push(["table hors ligne", "table offline"]);
+  // the floor's word when it waits for this table to move a player (the clock's snapshot, French and English)
+  const num = /^t(\d+)$/.exec(s.table), waits = num && ROOM.clock && ROOM.clock.floor_waits ? ROOM.clock.floor_waits[num[1]] : null;
+  if (waits) why.push([waits.fr, waits.en]);
   if (s.reader === "lost") why.push(["lecteur RFID perdu", "RFID reader lost"]);
   if (s.reader === "fault") why.push(["lecteur RFID en défaut", "RFID reader faulty"]);
   if ((s.pending_td || 0) > 0) why.push(["attend la décision du DT", "waiting for the TD's decision"]);

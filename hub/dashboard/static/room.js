@@ -43,7 +43,12 @@ function later(table) {
 
 // The tournament clock above the tables (the clock screen's figures, counted down here between snapshots).
 let clock = null, clockAt = 0;
-function roomClock(c) { clock = c || null; clockAt = performance.now(); drawClock(); }
+function roomClock(c) {
+  const was = (clock && clock.floor_waits) || {}, now = (c && c.floor_waits) || {};
+  clock = c || null; clockAt = performance.now(); drawClock();
+  // the floor's word on a table it waits for (blockedWhy) comes with the clock: redraw the tables it changed
+  if (JSON.stringify(was) !== JSON.stringify(now)) new Set([...Object.keys(was), ...Object.keys(now)]).forEach(n => later("t" + n));
+}
 function drawClock() {
   const box = document.getElementById("room-clock"), c = clock;
   box.classList.toggle("hidden", !c || !c.started);

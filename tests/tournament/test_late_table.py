@@ -1,0 +1,135 @@
+"""A table the hub cannot hear (cut off from it) deals on; the floor plays its backlog when it is heard
+again: its busts ranked by when they happened at the table (`Tournament.hand_ended(..., as_of=)`)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from floor_helpers import end, start, started
+
+from hub.tournament.events import MoveOrdered, PlacesCorrected, PlayerEliminated, TableBroken, event_from_dict
+from hub.tournament.results import POUQUES_PAYOUTS, Standing
+from hub.tournament.tournament import Tournament
+
+
+def _place(t: Tournament, name: str) -> Standing:
+    return next(s for s in t.standings() if s.player == name)
+
+
+def _late_end(t: Tournament, table: int, now: float, as_of: float, busts: list[int]) -> list[object]:
+    """`end` for a hand that ended at the table at `as_of`, heard at `now`."""
+    tb = t.state.tables[table]
+    chips = {seat: t.state.players[name].chips for seat, name in tb.seats.items() if seat in tb.start_stacks}
+    for seat in busts:
+        winner = min(s for s in chips if s not in busts)
+        chips[winner] += chips[seat]
+        chips[seat] = 0
+    return list(t.hand_ended(table, tb.hand_no, chips, now, as_of=as_of))
+
+
+def test_a_bust_heard_late_takes_the_place_it_had_when_it_happened() -> None:
+    """14 entries, 12 paid. Table 1 is cut off from 100 s to 500 s: its bust at 200 s reaches the floor at
+    500 s, after a bust at table 2 at 300 s. The first out is 13th (no prize), the second 12th (paid),
+    whatever the order the floor heard them in; the records stay as stored, a correcting one added."""
+    t = started("cdc-2013", 14, 2, buy_in_cents=10_000)
+    t.state.policy = dataclasses.replace(t.state.policy, payouts=POUQUES_PAYOUTS)  # a club's paying table
+    start(t, 2, 10.0)
+    end(t, 2, 20.0, busts=[min(t.state.tables[2].seats)])  # 14th, heard live
+    start(t, 1, 100.0)
+    start(t, 2, 100.0)
+    early = t.state.tables[1].seats[min(t.state.tables[1].seats)]  # out at table 1 at 200 s
+    later = t.state.tables[2].seats[min(t.state.tables[2].seats)]  # out at table 2 at 300 s
+    end(t, 2, 300.0, busts=[min(t.state.tables[2].seats)])
+    stored = [e.to_dict() for e in t.events]
+    out = _late_end(t, 1, 500.0, 200.0, busts=[min(t.state.tables[1].seats)])
+    assert _place(t, early).place == 13 and _place(t, later).place == 12
+    prizes = t.prizes()
+    assert early not in prizes and prizes[later] > 0
+    eliminated = [e for e in out if isinstance(e, PlayerEliminated)]
+    assert [(e.player, e.place, e.happened, e.at) for e in eliminated] == [(early, 13, 200.0, 500.0)]
+    assert [e for e in out if isinstance(e, PlacesCorrected)] == [
+        PlacesCorrected(((later, 12),), t.state.policy.elimination_article, 500.0)]
+    assert [e.to_dict() for e in t.events[:len(stored)]] == stored  # append-only: nothing stored was changed
+    rebuilt = Tournament.replay([event_from_dict(e.to_dict()) for e in t.events])
+    assert rebuilt.standings() == t.standings()
+    assert {o.player: o.place for o in rebuilt.state.outs} == {o.player: o.place for o in t.state.outs}
+
+
+def test_a_bust_heard_live_or_late_but_last_keeps_the_order_heard() -> None:
+    """A late hand whose busts happened after every elimination recorded is ranked as before, with no
+    correction; the same hand's busts are ranked by their stacks at its start (cdc 2.10), as live."""
+    t = started("cdc-2013", 18, 2)
+    start(t, 1, 100.0)
+    start(t, 2, 100.0)
+    first = t.state.tables[2].seats[min(t.state.tables[2].seats)]
+    end(t, 2, 150.0, busts=[min(t.state.tables[2].seats)])
+    seats = sorted(t.state.tables[1].seats)[:2]
+    names = [t.state.tables[1].seats[s] for s in seats]
+    out = _late_end(t, 1, 500.0, 200.0, busts=seats)
+    assert not any(isinstance(e, PlacesCorrected) for e in out)
+    assert _place(t, first).place == 18
+    assert {_place(t, n).place for n in names} == {16} and _place(t, names[0]).tied == 2  # equal stacks tie
+
+
+def test_no_move_for_a_table_the_floor_cannot_reach_until_it_is_heard_again() -> None:
+    """Table 1 is cut off between hands; two busts at table 2 would move a player from table 1 (10 against
+    8): the floor waits, says why (French, English, no identifier), and moves him once it hears table 1."""
+    t = started("pouques-2020", 20, 2)
+    start(t, 1, 10.0)
+    end(t, 1, 20.0)
+    t.table_unreachable(1)
+    start(t, 2, 30.0)
+    out = end(t, 2, 40.0, busts=sorted(t.state.tables[2].seats)[:2])
+    assert not [e for e in out if isinstance(e, MoveOrdered)]
+    assert t.waiting_for() == {1}
+    waits = t.snapshot(41.0)["floor_waits"]
+    assert waits == {"1": {"fr": "Table 1 injoignable : le placement l'attend, aucun joueur n'y va ni n'en part "
+                                 "avant son retour",
+                           "en": "Table 1 unreachable: seating waits for it, no player moves to or from it until "
+                                 "it is back"}}
+    back = t.table_reachable(1, 50.0)
+    assert [(e.from_table, e.to_table) for e in back if isinstance(e, MoveOrdered)] == [(1, 2)]
+    assert t.waiting_for() == set() and t.snapshot(51.0)["floor_waits"] == {}
+
+
+def test_the_floor_balances_the_tables_it_can_reach_meanwhile() -> None:
+    """Three tables of 10, table 1 cut off: four busts at table 3 move two players from table 2 (the one
+    reachable giver), none from table 1; the third move (from table 1) waits for it."""
+    t = started("pouques-2020", 30, 3)
+    t.table_unreachable(1)
+    start(t, 3, 10.0)
+    out = end(t, 3, 20.0, busts=sorted(t.state.tables[3].seats)[:4])
+    assert [(e.from_table, e.to_table) for e in out if isinstance(e, MoveOrdered)] == [(2, 3), (2, 3)]
+    assert t.state.counts() == {1: 10, 2: 8, 3: 8} and t.waiting_for() == {1}
+
+
+def test_a_table_to_break_waits_while_it_or_the_seats_its_players_need_are_cut_off() -> None:
+    """Three tables of 7 (10 seats), table 3 to break once 20 are left: not while it is cut off; not either
+    while table 2 is, table 1 alone having no seats for its 7 players; broken once both are heard."""
+    t = started("pouques-2020", 21, 3)
+    t.table_unreachable(3)
+    t.table_unreachable(2)
+    start(t, 1, 10.0)
+    out = end(t, 1, 20.0, busts=[min(t.state.tables[1].seats)])
+    assert not [e for e in out if isinstance(e, TableBroken | MoveOrdered)]
+    assert t.waiting_for() == {3}
+    assert not t.table_reachable(3, 30.0)  # table 1's seats cannot take table 3's players
+    assert t.waiting_for() == {2}
+    back = t.table_reachable(2, 40.0)
+    assert [e.table for e in back if isinstance(e, TableBroken)] == [3]
+
+
+def test_no_table_stops_short_for_a_table_cut_off() -> None:
+    """cdc 3.3: a table three short of the fullest stops until balanced. Table 1 cut off, three busts at
+    table 2 (7 against 10): no player can come from table 1, so table 2 deals on; once table 1 is heard,
+    the floor moves a player from it and table 2 is no longer short."""
+    t = started("cdc-2013", 20, 2)
+    start(t, 1, 10.0)
+    end(t, 1, 20.0)
+    t.table_unreachable(1)
+    start(t, 2, 30.0)
+    end(t, 2, 40.0, busts=sorted(t.state.tables[2].seats)[:3])
+    assert t.can_start_hand(2, 50.0)
+    back = t.table_reachable(1, 60.0)
+    assert [(e.from_table, e.to_table) for e in back if isinstance(e, MoveOrdered)] == [(1, 2)]
+    assert t.can_start_hand(2, 70.0)
