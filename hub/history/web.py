@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from hub.history.stats import SCOPES, Line, faults_of, statistics, stats_csv
+from hub.history.stats import NOT_FAULTS, SCOPES, Line, faults_of, statistics, stats_csv
 from hub.rulings.texts import DECISIONS, FAULTS
 from tablewire.faults import Decision, FaultKind
 
@@ -150,8 +150,10 @@ def _line(t: Mapping[str, Any], names: Mapping[int, str]) -> str:
                                    escape(str(t.get("article") or ""))) if x)
     by = f" (DT / TD {escape(str(t['by']))})" if t.get("by") else ""
     cards = " " + "".join(_card(c) for c in t.get("cards") or []) if t.get("cards") else ""
-    label = "Incident / Fault" if t["what"] == "fault" else "Décision / Ruling"
-    return f"<b>{label} {_said(t['kind']) if t.get('kind') else ''}</b> {who}{cards} → {ruled}{by}"
+    # a player's request left to the TD (a Time request, cpt87 4.5) is no fault of the deal: its own words alone
+    label = "" if t["what"] == "fault" and t.get("kind") in NOT_FAULTS else \
+        "Incident / Fault " if t["what"] == "fault" else "Décision / Ruling "
+    return f"<b>{label}{_said(t['kind']) if t.get('kind') else ''}</b> {who}{cards} → {ruled}{by}"
 
 
 def _hole(record: Mapping[str, Any]) -> list[list[str | None]]:

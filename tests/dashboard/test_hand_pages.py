@@ -127,6 +127,9 @@ def test_the_pages_say_faults_rulings_and_actions_in_words(dashboard: Dashboard,
     _, replay = get(dashboard, "/hand?t=t1&h=1&step=2", cookie)
     assert "Flop sans carte brûlée / Flop without a burn" in replay, replay
     assert "Time accordé / Time granted" in replay
+    # a Time request is the player's, not a fault of the deal: not headed as one (it counts as none either)
+    assert "<b>Demande de Time (au DT d&#x27;accorder) / Time request (the TD grants it)</b>" in replay, replay
+    assert "<b>Incident / Fault Flop sans carte brûlée" in replay
     stats = get(dashboard, "/stats", cookie)[1]
     assert "<td>tournoi / tournament</td>" in stats and "<td>donneur / dealer</td>" in stats  # the scope too
 

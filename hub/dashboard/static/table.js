@@ -15,7 +15,7 @@ function line(e) {
   if (e.type === "ruling" && e.decision) bits.push(label("decision", e.decision));
   if (e.type === "hand_end") bits.push(e.result ? label("result", e.result) : "", (e.board || []).map(face).join(" "));
   if (e.type === "hand_start") bits.push(`${t("hand")} ${e.hand}`);
-  // who moves where, said again by a hub restarted on its store while the player had still to move
+  // who moves where (a hand's end, a TD's command, the clock), said again by a hub restarted before he moved
   if (e.type === "floor_moves") bits.push(...moveLines(e.moves), e.again ? t("moves_again") : "");
   if (e.type === "table_status") bits.push(label("online", String(!!e.online)));
   if (e.type === "reader" && e.detail) bits.push(typo(readerWords(e.detail)));  // the table's words, as text
