@@ -13,7 +13,6 @@ from typing import Any
 
 from hub import rulings
 from hub.rules import ActionRecord, ActionStatus, Hand, Street
-from hub.rulings.texts import DECISIONS, FAULTS, WORDS
 from tablewire.faults import FaultDetected, FaultKind
 
 Event = dict[str, Any]
@@ -59,23 +58,13 @@ def refused_words(reason: str) -> dict[str, str]:
 
 
 def decision_in_words(ruling: Event) -> tuple[str, str]:
-    """The TD's decision as its `ruling` event says it, French then English, for what answers him
-    (`tapis tournament decide`): `Feuille morte — donne 4 — cpt87 6.3 (TD) : la carte est écartée (alice)`."""
-    kind, decision = str(ruling.get("kind", "")), str(ruling.get("decision", ""))
-    said = []
-    for lang in ("fr", "en"):
-        words = WORDS[lang]
-        fault = FAULTS[lang][FaultKind(kind)] if kind in _KINDS else kind
-        body = DECISIONS[lang][rulings.Decision(decision)] if decision in _DECISIONS else decision
-        head = [fault, f"{words['hand']} {ruling.get('hand')}"] + (
-            [f"{words['seat']} {ruling['seat']}"] if ruling.get("seat") is not None else [])
-        colon = " : " if lang == "fr" else ": "
-        said.append(f"{' — '.join(head)} — {ruling.get('article', '')}{colon}{body} ({ruling.get('by', 'TD')})")
-    return said[0], said[1]
-
-
-_KINDS = frozenset(k.value for k in FaultKind)
-_DECISIONS = frozenset(d.value for d in rulings.Decision)
+    """The TD's decision as its `ruling` event says it (`TableGame.decide`'s), French then English, in the
+    words of any ruling (`Ruling.text`) and who decided, for what answers him (`tapis tournament decide`)."""
+    said = rulings.Ruling(decision=rulings.Decision(str(ruling["decision"])), article=str(ruling["article"]),
+                          ruleset="", kind=FaultKind(str(ruling["kind"])), hand=int(ruling["hand"]),
+                          seat=ruling.get("seat"), cards=tuple(ruling.get("cards", ())))
+    by = ruling.get("by") or "TD"
+    return f"{said.text('fr')} ({by})", f"{said.text('en')} ({by})"
 
 
 def situation(hand: Hand, ruleset: str, actions: Sequence[str], fault: FaultDetected) -> rulings.Situation:
