@@ -31,6 +31,23 @@ def _requested(hub: HubService, tables: FloorTables) -> int:
     return slow
 
 
+def _granted_at_20(store: EventStore, wall: Clock) -> tuple[HubService, FloorTables, list[dict[str, Any]], int]:
+    """A cpt87 tournament on `store`, its hub started, t1's Time requested at the wall's 5 s and granted by the
+    TD (Ada) at 20 s, as `tapis tournament decide t1 grant_time` sends it: the hub, its tables, what it said,
+    the seat granted."""
+    started_floor(store, 12, ruleset="cpt87", tables=2)
+    hub, tables, heard = floor_hub(store, Clock(100_000.0), wall)
+    try:
+        slow = _requested(hub, tables)
+        wall.t = 20.0
+        result = hub.floor_command({"cmd": "decide", "table": "t1", "option": "grant_time", "kind": "", "by": "Ada"})
+        assert result is not None and result.ok, result
+    except BaseException:
+        hub.stop()
+        raise
+    return hub, tables, heard, slow
+
+
 def _of(heard: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [e for e in heard if e["type"] == kind]
 
@@ -121,15 +138,9 @@ def test_a_request_left_pending_is_still_pending_after_a_restart_and_lapses_when
 
 
 def test_a_granted_time_counts_from_the_grant_across_a_restart(tmp_path: Path) -> None:
-    store = EventStore(db(tmp_path))
-    started_floor(store, 12, ruleset="cpt87", tables=2)
-    wall = Clock(5.0)
-    hub, tables, heard = floor_hub(store, Clock(100_000.0), wall)
+    store, wall = EventStore(db(tmp_path)), Clock(5.0)
+    hub, tables, heard, slow = _granted_at_20(store, wall)
     try:
-        slow = _requested(hub, tables)
-        wall.t = 20.0
-        result = hub.floor_command({"cmd": "decide", "table": "t1", "option": "grant_time", "kind": "", "by": "Ada"})
-        assert result is not None and result.ok, result
         [called] = _of(heard, "time")
         assert called["expires_at"] == 60.0
     finally:
@@ -180,15 +191,9 @@ def test_a_store_whose_decisions_have_no_time_still_loads(tmp_path: Path) -> Non
 def test_the_hand_after_a_granted_time_ran_out_is_rebuilt_as_played(tmp_path: Path) -> None:
     """Nothing stores the run out: a rebuilt hub plays the grant at its time, then rules the run out before
     the next fact at that fact's time (`FloorTables.play`), as the hub's clock did live."""
-    store = EventStore(db(tmp_path))
-    started_floor(store, 12, ruleset="cpt87", tables=2)
-    wall = Clock(5.0)
-    hub, tables, heard = floor_hub(store, Clock(100_000.0), wall)
+    store, wall = EventStore(db(tmp_path)), Clock(5.0)
+    hub, tables, heard, slow = _granted_at_20(store, wall)
     try:
-        slow = _requested(hub, tables)
-        wall.t = 20.0
-        result = hub.floor_command({"cmd": "decide", "table": "t1", "option": "grant_time", "kind": "", "by": "Ada"})
-        assert result is not None and result.ok, result
         wall.t = 60.0
         assert hub.tick(5) and [f["kind"] for f in _of(heard, "fault")] == ["time_request", "time_expired"]
         game = tables.game("t1")
