@@ -55,6 +55,9 @@ def test_a_move_ordered_as_the_hub_is_killed_reaches_the_tables_after_its_restar
         for seat in sorted(watcher.clock["tables"]["3"]["seats"].values(), key=lambda s: s["player"])[:3]:
             said = json.loads(room.td("eliminate", seat["player"], "--json"))
             assert said["ok"] and said["data"]["moves"] == [], said  # before the clock: no balancing yet
+        # the desk's floor actions have command-line words on the running hub, answered in words (then undone)
+        assert "ok — Main par main mise à jour / hand for hand updated" in room.td("hand-for-hand", "on")
+        assert "ok — Main par main mise à jour / hand for hand updated" in room.td("hand-for-hand", "off")
         room.td("start")
         for table in ("t1", "t2"):
             room.start(table, room.agent_command(table))
