@@ -208,25 +208,31 @@ def test_a_club_night_from_the_browser_alone(room: Room, tmp_path: Path) -> None
         asked: list[str] = []
         now: list[str] = []
 
-        def hand_starts(table: str) -> int:
-            return len(watcher.seen(lambda e: e["type"] == "hand_start" and e["table"] == table))
+        def sits_at(name: str) -> str | None:
+            """The table the player sits at now, read afresh (a move or a broken table changes it)."""
+            for number, table in watcher.clock.get("tables", {}).items():
+                if any(seat["player"] == name and seat["status"] != "out" for seat in table["seats"].values()):
+                    return f"t{number}"
+            return None
+
+        def hand_starts() -> list[str]:
+            return [e["table"] for e in watcher.seen(lambda e: e["type"] == "hand_start")]
 
         for name in PLAYERS:
             if len(asked) == 1 or len(now) > 3:
                 break
-            where = next((r.get("table") for r in td.api("/api/results")["ranking"]
-                          if r["player"] == name and r["status"] == "playing"), None)
-            if not where:
+            if not sits_at(name):
                 continue  # busted already
             # asked as his table's next hand begins (one takes 4-8 s), not at a moment that may fall between
-            # hands: clicked blindly, four in a row once fell between hands on a loaded machine
-            table, started = f"t{where}", hand_starts(f"t{where}")
+            # hands: clicked blindly, four in a row once fell between hands on a loaded machine. His table read
+            # at each look: the one he sat at may be broken meanwhile (then he plays at another)
+            started = len(hand_starts())
 
-            def begun(t: str = table, n: int = started) -> bool:
-                return hand_starts(t) > n
+            def begun(name: str = name, n: int = started) -> bool:
+                return sits_at(name) in hand_starts()[n:]
 
             if not alive(begun, STALL, step=0.05):
-                now.append(f"{name}: no hand began at {table} for {STALL:g} s")
+                now.append(f"{name}: no hand began at his table ({sits_at(name)}) for {STALL:g} s")
                 continue
             row = page.locator(f"#playing tr[data-player='{name}'] button.eliminate")
             try:
