@@ -7,9 +7,10 @@ own), each with the article it comes from (`Ruleset.article("min_raise")` -> "cd
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import ModuleType
 from typing import Protocol
 
 from hub.rules.records import UnknownRuleset
@@ -116,16 +117,21 @@ class _Rulesets(Mapping[str, Ruleset]):
 
 
 RULESETS: Mapping[str, Ruleset] = _Rulesets()
-_known_books: list[Callable[[], Mapping[str, _HasRuleset]]] = []  # `rulebooks.known_books`, imported once
+_rulebooks: list[ModuleType] = []  # `hub.rulebooks`, imported once (it imports this module)
 DEFAULT_RULESET = "cdc-2013"
 
 
 def get_ruleset(ruleset_id: str = DEFAULT_RULESET) -> Ruleset:
-    if not _known_books:  # `hub.rulebooks` imports this module: it is imported here, once
+    if not _rulebooks:
         from hub import rulebooks
 
-        _known_books.append(rulebooks.known_books)
-    book = _known_books[0]().get(ruleset_id)  # every hand's ruleset: one look-up, no chain of calls
+        _rulebooks.append(rulebooks)
+    # Every hand's ruleset: a known book is looked up in the rulebooks' table itself, no chain of calls (#35);
+    # `known_books()` (which reads the seeds in first) only when it is not there yet.
+    books = _rulebooks[0]
+    book: _HasRuleset | None = books._BOOKS.get(ruleset_id)
+    if book is None:
+        book = books.known_books().get(ruleset_id)
     if book is None:
         known = ", ".join(RULESETS)
         raise UnknownRuleset(f"unknown ruleset {ruleset_id!r} (known: {known})")
