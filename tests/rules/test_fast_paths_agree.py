@@ -534,8 +534,8 @@ def _award_the_general_way(hand: Hand, hole_cards: dict[int, object]) -> HandRes
     """`showdown.award` before issue #35's ninth round: `order` always, `scorer` for every game, `split_pot` for
     every pot."""
     from hub.rules import showdown
-    from hub.rules.pots import split_pot
     from hub.rules.positions import clockwise
+    from hub.rules.pots import split_pot
     from hub.rules.variant_eval import scorer
 
     live_in_seat_order = list(filter(hand.live.__contains__, hand.seats))
@@ -603,8 +603,10 @@ def test_the_showdown_in_line_awards_what_the_general_way_awards(seed: int) -> N
         for s in hand.live:
             cards = [deck.pop() for _ in range(game.hole_cards)]
             way = rng.random()
-            holes[s] = (tuple(cards) if way < 0.5 else "".join(cards) if way < 0.6 else None if way < 0.7
-                        else "??" * game.hole_cards if way < 0.75 else tuple(DECK.index(c) for c in cards))
+            oddly_spelt = (cards[0][0].lower() + cards[0][1], *cards[1:])  # `parse_card` reads it, not the table
+            holes[s] = (tuple(cards) if way < 0.5 else "".join(cards) if way < 0.6 else None if way < 0.65
+                        else "??" * game.hole_cards if way < 0.7 else oddly_spelt if way < 0.8
+                        else tuple(DECK.index(c) for c in cards))
         if rng.random() < 0.3 and len(hand.live) > 1:  # a tie: two hands of the same ranks (the board plays)
             a, b = rng.sample(sorted(hand.live), 2)
             holes[b] = holes[a]
@@ -614,4 +616,5 @@ def test_the_showdown_in_line_awards_what_the_general_way_awards(seed: int) -> N
         split += any(len(p.winners) > 1 for p in expected.pots)
         side += len(expected.pots) > 1
         checked_through += not hand.aggressors.get(hand.last_round_street)
-    assert showdowns > 100 and split > 5 and side > 5 and checked_through > 20, (showdowns, split, side, checked_through)
+    counts = (showdowns, split, side, checked_through)
+    assert showdowns > 100 and split > 5 and side > 5 and checked_through > 20, counts
