@@ -550,7 +550,12 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
             elif op == "db":
                 if len(cards) == 1 and not removed and "?" not in cards[0] and cards[0] not in seen:
                     seen.add(cards[0])  # `once` in line: the turn and the river, a card not seen yet
-                else:
+                elif len(cards) == 3 and not removed and not (  # the flop, the same: three cards not seen, nor twice
+                        "?" in (first := cards[0]) or "?" in (second := cards[1]) or "?" in (third := cards[2])
+                        or first in seen or second in seen or third in seen or first == second or first == third
+                        or second == third):
+                    seen.update(cards)
+                else:  # face down, a card dealt before (said by name), short deck's ranks
                     _once(h, seen, action, cards)
                 hand.deal_board(*cards)
             elif op == "sm":

@@ -337,6 +337,23 @@ def test_a_turn_or_river_card_already_dealt_is_said_as_before() -> None:
     assert replay_hand(loads(base, "x"))  # the file itself replays
 
 
+@pytest.mark.skipif(not SHARED, reason="shared PHH data set not found")
+def test_a_flop_card_already_dealt_is_said_as_before() -> None:
+    """The flop's three cards are checked in line (`replay_hand`): a card dealt before, in any of the three
+    places, or twice in the flop, is the same error as card by card, naming the card; a face-down card is left
+    to the deal, as before; a card spelt otherwise is not the same text (as before)."""
+    base = (PHH / "pluribus" / "100b_75.phh").read_text()  # p2 holds KsKh; the flop is 5dKdTh
+    said = {"Ks5dTh": "Ks", "5dKsTh": "Ks", "5dThKs": "Ks", "5d5dTh": "5d", "5dKdKd": "Kd", "Th5dTh": "Th",
+            "5d??Ks": "Ks", "??Ks5d": "Ks"}
+    for flop, card in said.items():
+        with pytest.raises(PhhError) as err:
+            replay_hand(loads(base.replace("'d db 5dKdTh'", f"'d db {flop}'"), "x"))
+        assert str(err.value) == f"x: 'd db {flop}': {card} was already dealt (one deck, each card once)"
+    with pytest.raises(PhhError, match=r"^x: 'd db \?\?KdTh': a card is rank then suit"):
+        replay_hand(loads(base.replace("'d db 5dKdTh'", "'d db ??KdTh'"), "x"))
+    assert replay_hand(loads(base.replace("'d db 5dKdTh'", "'d db 5dkdTh'"), "x")) == replay_hand(loads(base, "x"))
+
+
 def test_a_hole_card_already_dealt_is_said_as_before() -> None:
     """Hold'em's hole cards as usually spelt are looked up whole (`replay_hand`); the first card, the second
     or the same card twice seen before is the same error as card by card, naming the card."""
