@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import hub.rules.phh as phh_module
+import hub.rules.phh_toml as phh_toml
 from hub.rules import ActionKind, ActionRecord, ActionStatus, Hand, HandResult, Level, PotResult, RulesError, start_hand
 from hub.rules.evaluator import RANKS, SUITS
 from hub.rules.game_file import get_game
@@ -479,7 +480,7 @@ def test_whole_number_lists_read_as_ints_are_what_int_reads_of_each() -> None:
         if digits.isdigit() and digits.isascii():
             items = inner.split(", ")
             return None if "" in items else items
-        return inner.split(", ") if phh_module._PLAIN_LIST.fullmatch(value) else None
+        return inner.split(", ") if phh_toml._PLAIN_LIST.fullmatch(value) else None
 
     rng = random.Random(12)
     pieces = ["0", "7", "50", "100", "10000", "00", "01", "9" * 30, "", "2.5", " 3", "\u0663"]
@@ -509,17 +510,22 @@ def test_lists_read_together_are_each_list_read_alone() -> None:
             items = [rng.choice(pieces) if rng.random() < 0.03 else str(rng.randint(0, 20_000))
                      for _ in range(rng.randint(0, 6))]
             lists.append("[" + rng.choice((", ", ", ", ",")).join(items) + "]" + (" " if rng.random() < 0.02 else ""))
+        if rng.random() < 0.3:  # no antes: the second list all zeros (looked up whole), or nearly so
+            zeros = ["0"] * rng.randint(1, 9)
+            zeros[rng.randrange(len(zeros))] = rng.choice(("0", "0", "0", "00", "1", "0 ", "", "-0"))
+            lists[1] = "[" + rng.choice((", ", ", ", ",")).join(zeros) + "]"
         cases.append(tuple(lists))
-    together = 0
+    together = no_antes = 0
     for values in cases:
         alone = [phh_module._plain_list(v) for v in values]
         whole = phh_module._whole_lists(values)
         if whole is not None:
             together += 1
-            assert whole == alone, values
+            no_antes += values[1] in phh_toml._ZEROS
+            assert whole == alone and all(type(w) is tuple for w in whole), values
         else:  # handed over only when one of them is not read as ints
             assert not all(isinstance(a, tuple) for a in alone), values
-    assert together > 500
+    assert together > 500 and no_antes > 80, (together, no_antes)
 
 
 def test_a_raise_nobody_else_could_call_is_judged_the_general_way() -> None:
