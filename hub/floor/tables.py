@@ -21,7 +21,7 @@ from hub.floor.service import FloorService
 from hub.floor.store import JSON, EventStore, StoreError, TableRow
 from hub.floor.table_clock import TableClock
 from hub.room.game import Output, TableGame, TableSetup
-from hub.room.table_rulings import refused_words
+from hub.room.table_rulings import decision_refused
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
 from hub.tournament.errors import TournamentError, table_label
@@ -279,14 +279,11 @@ class FloorTables:
         state = self.tables.get(table)
         game = state.game if state is not None else None
         if game is not None and hand is not None and game.hand_no != hand:
-            over = f"hand {hand} is over"
-            return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option, reason=over,
-                                          message=refused_words(over))])
+            return Output([decision_refused(table, kind, option, f"hand {hand} is over")])
         if state is None or game is None or not game.can_decide(kind, option):
             if game is not None:
                 return game.decide(kind, option, by)  # refused, in words
-            return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option,
-                                          reason="no hand in progress", message=refused_words("no hand in progress"))])
+            return Output([decision_refused(table, kind, option, "no hand in progress")])
         # `at`: when he decided, so a rebuilt hub counts a Time he granted from then (cpt87 4.5), not from the replay
         return self._store_first(table, state, _DECIDED + table, lambda: [
             *self._decisions(table, game.hand_no),
