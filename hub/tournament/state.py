@@ -50,8 +50,9 @@ from hub.tournament.events import (
     WaitListJoined,
 )
 from hub.tournament.penalties import PenaltyKind
+from hub.tournament.policy import floor_policy
 from hub.tournament.results import OutGroup, Standing, standings
-from hub.tournament.rulesets import FloorPolicy, floor_policy
+from hub.tournament.rulesets import FloorPolicy
 from hub.tournament.structure import Structure, from_toml
 
 
