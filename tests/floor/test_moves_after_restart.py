@@ -222,3 +222,86 @@ def test_the_moves_the_clock_makes_are_handed_to_the_hub_too() -> None:
             floor.pump(minute * 60.0)
         assert [[(m["from_table"], m["to_table"], m["reason"]) for m in moves] for moves in said] == [
             [("t1", "t2", "balance")]], said
+
+
+def test_the_final_draw_is_in_the_moves_box_until_the_final_table_deals(tmp_path: Path) -> None:
+    """The clock's moves (the TD's "Déplacements à faire" box, the table pages') list the final table's draw
+    as they list the moves ordered: each player it reseats, from where he sat, until the final table deals its
+    first hand; a hub started again on its store lists them the same."""
+    with EventStore(db(tmp_path)) as store:
+        room, last = _to_a_hand_end(store, 12)
+        [said] = room.moves_said(room.send(last))
+        assert {m["reason"] for m in said["moves"]} == {"final"} and len(said["moves"]) > 1, said
+
+        def box(room: Room) -> list[tuple[str, str, int, str, int, str]]:
+            snap = room.tables.floor.snapshot(10.0)
+            return sorted((m["player"], f"t{m['from_table']}", m["from_seat"], f"t{m['to_table']}", m["to_seat"],
+                           m["reason"]) for m in snap["moves"])  # type: ignore[union-attr]
+        wanted = sorted((m["player"], m["from_table"], m["from_seat"], m["to_table"], m["to_seat"], m["reason"])
+                        for m in said["moves"])
+        assert box(room) == wanted
+        room = room.killed()
+        assert box(room) == wanted  # rebuilt from the file
+        [final] = {m["to_table"] for m in said["moves"]}
+        room.press(final)  # the final table's first hand: every player sits where the draw put him
+        assert box(room) == [] and pending_instructions(room.tables.floor.require()) == []
+        room.hub.stop()
+
+
+def test_the_next_days_draw_is_told_to_its_tables_and_again_until_each_deals(tmp_path: Path) -> None:
+    """The TD's "fin de journée" draws the next day's seats: each table of the next day is told who sits where
+    (`floor_moves` on its own stream: the day before's table may not play), and a hub started again on its
+    store (overnight, say) tells it again, once per start, until that table deals the day's first hand. The
+    moves box leaves it out: it reseats the whole room (the bag sheet and the seating chart give it)."""
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 20, tables=2)  # 10 and 10: the next day too, every player drawn afresh
+        room = Room(store)
+        room.command(cmd="end_day")
+        assert room.hub.settle(5)
+        told = room.moves_said(room.heard)
+        day = [m for e in told for m in e["moves"]]
+        assert day and {m["reason"] for m in day} == {"day"} and all("again" not in e for e in told), told
+        assert all(m["to_table"] == e["table"] for e in told for m in e["moves"])
+        bags = {r["player"]: (f"t{r['table']}", r["seat"]) for r in room.tables.floor.bags()["rows"]}  # type: ignore[union-attr]
+        assert all((m["from_table"], m["from_seat"]) == bags[m["player"]] for m in day)
+        assert room.tables.floor.snapshot(10.0)["moves"] == []
+
+        room = room.killed()
+        said = room.moves_said(room.connected())
+        assert _by_player([m for e in said for m in e["moves"]]) == _by_player(day), said
+        assert all(m["to_table"] == e["table"] and e["again"] is True for e in said for m in e["moves"])
+        assert room.moves_said(room.connected()) == []  # once per start
+
+        room.command(cmd="clock", action="resume")  # day 2: t1 deals its first hand, t2 not yet
+        room.press("t1")
+        room = room.killed()
+        said = room.moves_said(room.connected())
+        assert [e["table"] for e in said] == ["t2"]
+        assert _by_player(said[0]["moves"]) == _by_player([m for m in day if m["to_table"] == "t2"])
+        room.press("t2")
+        room = room.killed()
+        assert room.moves_said(room.connected()) == []  # carried out: not told again
+        room.hub.stop()
+
+
+def test_a_day_ended_by_a_hands_end_says_where_each_player_bagged() -> None:
+    """The structure's day-end break ends the day at the last hand's end, whose batch has not every player's
+    seat before it (`FloorService.hand_ended`): the draw's moves say where each player sat all the same (his
+    bag's table and seat), not "a new seat"."""
+    import random
+
+    from hub.floor.moves import move_instructions
+    from hub.tournament.events import DayEnded
+    from hub.tournament.structure import pouques_2020
+    from hub.tournament.tournament import Tournament
+
+    t = Tournament(name="T", ruleset="cdc-2013", structure=pouques_2020(), now=0.0, rng=random.Random(3))
+    for name in (f"p{i:02d}" for i in range(1, 21)):
+        t.register(name, 0.0)
+    t.draw_seats(0.0, tables=2)
+    t.start(0.0)
+    events = t.end_day(10.0)
+    [ended] = [e for e in events if isinstance(e, DayEnded)]
+    bagged = {name: (f"t{table}", seat) for name, table, seat, _, _ in ended.bags}
+    moves = move_instructions(events, {})
+    assert moves and all((m.from_table, m.from_seat) == bagged[m.player] for m in moves)
