@@ -82,7 +82,9 @@ def _moves(s: FloorState, moves: list[MoveOrdered]) -> list[JSON]:
     """The moves to make: those ordered, then the final table's draw until its first hand. Not the next day's
     draw: it reseats the whole room, given by the bag sheet and the seating chart (and said to its tables)."""
     out: list[JSON] = [_move(m) for m in moves]
-    out.extend(_drawn(d) for d in s.drawn_seats.values() if d.reason == "final")
+    drawn = s.drawn_seats  # one draw's: the next replaces it (a day's may hold the whole room: not walked)
+    if drawn and next(iter(drawn.values())).reason == "final":
+        out.extend(_drawn(d) for d in drawn.values())
     return out
 
 

@@ -234,9 +234,9 @@ def test_the_final_draw_is_in_the_moves_box_until_the_final_table_deals(tmp_path
         assert {m["reason"] for m in said["moves"]} == {"final"} and len(said["moves"]) > 1, said
 
         def box(room: Room) -> list[tuple[str, str, int, str, int, str]]:
-            snap = room.tables.floor.snapshot(10.0)
+            snap: dict[str, Any] = room.tables.floor.snapshot(10.0)
             return sorted((m["player"], f"t{m['from_table']}", m["from_seat"], f"t{m['to_table']}", m["to_seat"],
-                           m["reason"]) for m in snap["moves"])  # type: ignore[union-attr]
+                           m["reason"]) for m in snap["moves"])
         wanted = sorted((m["player"], m["from_table"], m["from_seat"], m["to_table"], m["to_seat"], m["reason"])
                         for m in said["moves"])
         assert box(room) == wanted
@@ -262,7 +262,8 @@ def test_the_next_days_draw_is_told_to_its_tables_and_again_until_each_deals(tmp
         day = [m for e in told for m in e["moves"]]
         assert day and {m["reason"] for m in day} == {"day"} and all("again" not in e for e in told), told
         assert all(m["to_table"] == e["table"] for e in told for m in e["moves"])
-        bags = {r["player"]: (f"t{r['table']}", r["seat"]) for r in room.tables.floor.bags()["rows"]}  # type: ignore[union-attr]
+        sheet: dict[str, Any] = room.tables.floor.bags()
+        bags = {r["player"]: (f"t{r['table']}", r["seat"]) for r in sheet["rows"]}
         assert all((m["from_table"], m["from_seat"]) == bags[m["player"]] for m in day)
         assert room.tables.floor.snapshot(10.0)["moves"] == []
 
