@@ -194,7 +194,8 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     page.select_option("#p-kind", "missed_rounds")
     page.click("#f-penalty button")
     confirm(page, "Tours de pénalité")
-    assert "ne figure pas dans l'échelle des sanctions" in notice(page, "Refusé")
+    said = notice(page, "Refusé")
+    assert "« tours de pénalité » ne figure pas dans l'échelle des sanctions" in said and "missed" not in said, said
     page.click("#b-redraw")
     confirm(page, "table finale")
     # the notice said "Refusé" already (the penalty): wait for this refusal's own words
