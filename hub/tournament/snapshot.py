@@ -111,8 +111,15 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
         "payouts_cents": payouts, "hand_for_hand": s.hand_for_hand, "heads_up": s.heads_up,
         "final_table": s.final_table, "tables": tables, "moves": _moves(s, moves),
         "chips_in_play": s.chips_total, "minutes": item.minutes, "schedule": _schedule(clock),
-        "floor_waits": _waits(s), **registration,
+        "floor_waits": _waits(s), "penalties": _ladder(s), **registration,
     }
+
+
+def _ladder(s: FloorState) -> list[JSON]:
+    """The ruleset's penalties, lightest first, with the amount each takes (hands, rounds, minutes; 0 and 0:
+    none): the desk offers these only, as the rulebook writes them."""
+    return [{"kind": step.kind.value, "low": step.low, "high": step.high, "article": step.article}
+            for step in s.policy.penalties]
 
 
 def _waits(s: FloorState) -> dict[str, JSON]:
