@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from hub.edge.coalesce import Coalescer
-from hub.floor.moves import pending_instructions
+from hub.floor.moves import pending_instructions, told_at
 from hub.floor.store import JSON, StoreError
 from hub.floor.tables import FloorTables
 from hub.room.tables import HubEvent, TableView
@@ -159,8 +159,7 @@ class StoreFirst(ABC):
         sits at the next day: yesterday's may no longer play, and that day's dealer seats the players who come."""
         by_table: dict[str, list[dict[str, JSON]]] = {}
         for move in moves:
-            leaves = move.get("from_table") if move.get("reason") != "day" else None
-            by_table.setdefault(str(leaves or move.get("to_table")), []).append(move)
+            by_table.setdefault(told_at(move), []).append(move)
         for table, batch in sorted(by_table.items()):
             view = self._view(table)
             # the table's last hand ended, as the first said the hand whose end ordered them

@@ -49,6 +49,13 @@ class MoveInstruction:
 
 
 
+def told_at(move: Mapping[str, JSON]) -> str:
+    """The table whose stream says a move (`floor_moves`): the one the player leaves, whose dealer sends him;
+    for the next day's draw the one he sits at the next day (yesterday's may no longer play)."""
+    leaves = move.get("from_table") if move.get("reason") != "day" else None
+    return str(leaves or move.get("to_table"))
+
+
 def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]) -> list[MoveInstruction]:
     """What the tables must do after a batch of floor events: moves, breaks, the final-table draw, the next
     day's draw.

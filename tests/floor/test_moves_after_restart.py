@@ -111,13 +111,17 @@ def test_moves_ordered_as_the_hub_died_are_told_again_once_until_carried_out(tmp
     """20 players: t1 (10) gives one to t2 (7). 12 players: the 9 left fit the final table (t1), drawn at once."""
     with EventStore(db(tmp_path, "straight.db")) as straight:  # the hub that did not die: what it told
         room, last = _to_a_hand_end(straight, players)
-        [first] = room.moves_said(room.send(last))
+        firsts = room.moves_said(room.send(last))
         room.hub.stop()
-    assert first["table"] == "t1" and first["moves"] and {m["reason"] for m in first["moves"]} == {reason}, first
+    first = {"moves": [m for e in firsts for m in e["moves"]]}
+    assert first["moves"] and {m["reason"] for m in first["moves"]} == {reason}, firsts
+    # each said on the stream of the table the player leaves, at once: the final draw to both tables' dealers
+    assert all(m["from_table"] == e["table"] for e in firsts for m in e["moves"]), firsts
+    assert sorted(e["table"] for e in firsts) == (["t1"] if reason == "balance" else ["t1", "t2"]), firsts
     with EventStore(db(tmp_path)) as store:
         room, last = _to_a_hand_end(store, players)
         if played:
-            assert room.moves_said(room.send(last)) == [first]
+            assert room.moves_said(room.send(last)) == firsts
         else:  # the hub dies once the fold is stored, before playing it: the floor never saw the hand end
             assert store.append_table_event("t1", last.boot, last.seq, wire.encode(last), 5.0)
             assert room.tables.floor.require().pending_moves() == []
@@ -230,7 +234,7 @@ def test_the_final_draw_is_in_the_moves_box_until_the_final_table_deals(tmp_path
     first hand; a hub started again on its store lists them the same."""
     with EventStore(db(tmp_path)) as store:
         room, last = _to_a_hand_end(store, 12)
-        [said] = room.moves_said(room.send(last))
+        said = {"moves": [m for e in room.moves_said(room.send(last)) for m in e["moves"]]}
         assert {m["reason"] for m in said["moves"]} == {"final"} and len(said["moves"]) > 1, said
 
         def box(room: Room) -> list[tuple[str, str, int, str, int, str]]:
@@ -306,3 +310,25 @@ def test_a_day_ended_by_a_hands_end_says_where_each_player_bagged() -> None:
     bagged = {name: (f"t{table}", seat) for name, table, seat, _, _ in ended.bags}
     moves = move_instructions(events, {})
     assert moves and all((m.from_table, m.from_seat) == bagged[m.player] for m in moves)
+
+
+def test_a_move_ordered_by_another_tables_hand_end_is_said_to_the_table_the_player_leaves(tmp_path: Path) -> None:
+    """Three players at t2 asked out during its hand: at that hand's end t2 holds 7 against t1's 10, and a
+    player of t1 goes over (cdc-2013 3.3). t1's dealer sends him: the move is said on t1's stream (its page's
+    log, its LEDs' table), not on t2's whose hand ended; once, as it went out with the hand's end's turn."""
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 20, tables=2)
+        room = Room(store)
+        floor = room.tables.floor
+        room.press("t2")
+        for player in sorted(floor.require().state.tables[2].seats.values())[:3]:
+            assert room.command(cmd="eliminate", player=player)["moves"] == []  # out when t2's hand ends
+        said: list[dict[str, Any]] = []
+        while room.tables.game("t2").in_hand:  # type: ignore[union-attr]
+            said += room.moves_said(room.send(room.fold("t2")))
+        [event] = said
+        assert event["table"] == "t1" and [(m["from_table"], m["to_table"], m["reason"]) for m in event["moves"]] == [
+            ("t1", "t2", "balance")], said
+        assert [topic for topic, _ in room.published_moves()] == [wire.hub_table_events("t1")]
+        assert event["hand"] == 0  # t1 has dealt no hand yet: the hand it is told between
+        room.hub.stop()
