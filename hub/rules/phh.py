@@ -359,13 +359,11 @@ def build_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> Hand:
         positions = _positions(n, 1 if h.blinds[0] > 0 else None, 2)
         if any(h.blinds[2:]):
             straddles = [(i + 1, b) for i, b in enumerate(h.blinds) if i >= 2 and b > 0]
-    # `Hand(...)` made in two steps: a class called with keywords gathers them in a dict first, a
-    # method called with them does not (a replay builds one hand each, 3k instructions of 580k).
-    hand = Hand.__new__(Hand)
-    hand.__init__(get_ruleset(ruleset_id), stacks=stacks, positions=positions, sb=sb,  # type: ignore[misc]
-                  bb=max(bb, h.min_bet), antes=antes, straddles=straddles, dead=dead,
-                  short_blind_is_full_bet=False, game=h.game)
-    return hand
+    # One step (not `Hand.__new__` then `__init__`, a few µs faster in pure Python): a class compiled
+    # by mypyc cannot be made blank (benchmarks/compile_engine.sh).
+    return Hand(get_ruleset(ruleset_id), stacks=stacks, positions=positions, sb=sb,
+                bb=max(bb, h.min_bet), antes=antes, straddles=straddles, dead=dead,
+                short_blind_is_full_bet=False, game=h.game)
 
 
 def _pairs(cards: str) -> tuple[str, ...]:
