@@ -191,3 +191,24 @@ def test_no_import_circle_inside_a_package(package: str) -> None:
     """Inside one package the imports run one way too: the state below, the operations on it above."""
     found = circles(package_graphs()[package])
     assert not found, f"{package}: modules that import each other in a circle: {found}"
+
+
+def side_graph(side: str) -> dict[str, set[str]]:
+    """module -> the modules of the same side (`hub`, `table_agent`...) it imports, whatever their package."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted((ROOT / side).rglob("*.py")):
+        edges = graph.setdefault(_module_name(path), set())
+        for imported in _imported_modules(path):
+            found = _file_of(imported)
+            if found is not None and found != path and _module_name(found).split(".")[0] == side:
+                edges.add(_module_name(found))
+    return graph
+
+
+@pytest.mark.parametrize("side", CIRCLE_FREE)
+def test_no_import_circle_across_the_packages_of_a_side(side: str) -> None:
+    """Across packages too: the types below, the files read into them, the look-ups by id above
+    (`hub.rules.ruleset`, `hub.tournament.rulesets` <- `hub.rulebooks` <- `hub.rules.rulesets`,
+    `hub.tournament.policy`): a look-up by id inside a package the books import would close a circle."""
+    found = circles(side_graph(side))
+    assert not found, f"{side}: modules of different packages that import each other in a circle: {found}"

@@ -91,6 +91,8 @@ class HubService(StoreFirst, GameClock, ServiceLoop):
             floor_tables.floor.on_cancel_hand = self._cancel_for_floor
             floor_tables.floor.on_decide = self._decide_for_floor
             floor_tables.floor.on_moves = lambda moves: self._submit(SayMoves(moves))  # said on the loop
+            # on the loop already, in the turn that stored the fact: its packets go out with the turn's COMMIT
+            floor_tables.say_elsewhere = lambda moves: self._say_moves([m.to_dict() for m in moves])
         self._wall = wall
         # the floor is single-threaded: the dashboard holds this too; the hub, a whole turn (`_open_turn`)
         self.floor_lock = threading.RLock()

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from hub.edge.coalesce import Coalescer
-from hub.floor.moves import pending_instructions
+from hub.floor.moves import pending_instructions, told_at
 from hub.floor.store import JSON, StoreError
 from hub.floor.tables import FloorTables
 from hub.room.tables import HubEvent, TableView
@@ -141,10 +141,11 @@ class StoreFirst(ABC):
     def _say_pending_moves(self) -> None:
         """A hub started on its store, at its first connect: each table is told again, as a `floor_moves` of
         the table the player leaves, the floor's moves still to carry out (`pending_instructions`: ordered, the
-        player not yet dealt in at his new seat; the final table's draw before its first hand). The floor
-        already seats him there, but the instruction may never have left: the hub died between the COMMIT of
-        the hand's end and its packets, or the hand's end was played again from the store. Once per start,
-        never a move carried out: a reconnect's own packets go again with the link (`HubLink._resend`)."""
+        player not yet dealt in at his new seat; the final table's or the next day's draw before the new
+        table's first hand). The floor already seats him there, but the instruction may never have left: the
+        hub died between the COMMIT of the hand's end and its packets, the hand's end was played again from the
+        store, or the hub was stopped overnight. Once per start, never a move carried out: a reconnect's own
+        packets go again with the link (`HubLink._resend`)."""
         assert self.floor_tables is not None
         with self.floor_lock:
             tournament = self.floor_tables.floor.tournament
@@ -154,10 +155,11 @@ class StoreFirst(ABC):
     def _say_moves(self, moves: list[dict[str, JSON]], *, again: bool = False) -> None:
         """Each table told the moves from or to it as a hand's end tells them (`floor_moves`, on the stream of
         the table the player leaves): those a TD's command made (`FloorService.on_moves`), or, `again`, those
-        still to carry out when a hub starts on its store."""
+        still to carry out when a hub starts on its store. The next day's draw goes to the table the player
+        sits at the next day: yesterday's may no longer play, and that day's dealer seats the players who come."""
         by_table: dict[str, list[dict[str, JSON]]] = {}
         for move in moves:
-            by_table.setdefault(str(move.get("from_table") or move.get("to_table")), []).append(move)
+            by_table.setdefault(told_at(move), []).append(move)
         for table, batch in sorted(by_table.items()):
             view = self._view(table)
             # the table's last hand ended, as the first said the hand whose end ordered them

@@ -167,8 +167,6 @@ _FRENCH: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), f) for 
     (r"^hand for hand needs several tables and is not already on$",
      "la main par main demande plusieurs tables et n'est pas déjà en cours"),
     (r"^hand for hand is not on$", "la main par main n'est pas en cours"),
-    (r"^(\w+) is not in this ruleset's hierarchy \((.+)\)$", r"\1 ne figure pas dans l'échelle des sanctions (\2)"),
-    (r"^(\w+) must be (\d+) to (\d+), not (\d+) \((.+)\)$", r"\1 : de \2 à \3, pas \4 (\5)"),
     # rarer ones: the clock, the wait-list stack, a table's state, a bad table id or setup (part C)
     (r"^adjust by a non-zero number of seconds$", "indiquer une durée différente de zéro"),
     (r"^the wait-list stack would be (\d+) \((.+)\)$", r"le tapis du joueur en attente serait de \1 (\2)"),

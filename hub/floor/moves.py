@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from hub.floor.store import JSON
 from hub.tournament.errors import FloorError
-from hub.tournament.events import DayEnded, Event, FinalTableDrawn, HandStarted, MoveOrdered, TableBroken
+from hub.tournament.events import DayEnded, Event, FinalTableDrawn, MoveOrdered, TableBroken
 from hub.tournament.tournament import Tournament
 
 
@@ -49,8 +49,16 @@ class MoveInstruction:
 
 
 
+def told_at(move: Mapping[str, JSON]) -> str:
+    """The table whose stream says a move (`floor_moves`): the one the player leaves, whose dealer sends him;
+    for the next day's draw the one he sits at the next day (yesterday's may no longer play)."""
+    leaves = move.get("from_table") if move.get("reason") != "day" else None
+    return str(leaves or move.get("to_table"))
+
+
 def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]) -> list[MoveInstruction]:
-    """What the tables must do after a batch of floor events: moves, breaks, the final-table draw.
+    """What the tables must do after a batch of floor events: moves, breaks, the final-table draw, the next
+    day's draw.
 
     `before` maps each player to his (table, seat) before the batch (the final draw only names
     where players go)."""
@@ -67,8 +75,10 @@ def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]
                     out.append(MoveInstruction(name, table_id(old[0]) if old[0] else "", old[1],
                                                table_id(e.table), seat, "final", False, e.article))
         elif isinstance(e, DayEnded):  # the next day's draw: everyone who changes seat is told where
+            # from where he bagged: a hand's end that ends the day has not the seats before it (`hand_ended`)
+            bagged = {name: (table, seat) for name, table, seat, _, _ in e.bags}
             for name, table, seat in e.draw:
-                old = seats.get(name, (0, 0))
+                old = bagged.get(name) or seats.get(name, (0, 0))
                 seats[name] = (table, seat)
                 if old != (table, seat):
                     out.append(MoveInstruction(name, table_id(old[0]) if old[0] else "", old[1], table_id(table),
@@ -80,31 +90,13 @@ def move_instructions(events: list[Event], before: Mapping[str, tuple[int, int]]
 
 def pending_instructions(t: Tournament) -> list[MoveInstruction]:
     """The instructions the tables were given and still have to carry out, each as it was given: the moves
-    ordered whose player is not yet dealt in at his new seat (`Tournament.pending_moves`), and the final
-    table's draw until the final table deals its first hand. What a restarted hub tells the tables again."""
-    return [_ordered(m) for m in t.pending_moves()] + _final_draw_pending(t)
-
-
-def _final_draw_pending(t: Tournament) -> list[MoveInstruction]:
-    """The final table's draw, while its first hand is still to deal (its button drawn, `fresh_button`): each
-    player who changes seat, from where the floor had him before the draw (the state then, replayed: only in
-    that short wait, at a hub's start). A draw taken back since (`undo`) seats no one: none of its moves."""
-    s = t.state
-    final = s.tables.get(s.final_table) if s.final_table is not None else None
-    if final is None or len(s.tables) != 1 or not final.fresh_button:
-        return []
-    for i in range(len(t.events) - 1, 0, -1):
-        drawn = t.events[i]
-        if isinstance(drawn, HandStarted | DayEnded):  # dealt since, or seated again by a day's draw
-            return []
-        if isinstance(drawn, FinalTableDrawn):
-            break
-    else:
-        return []
-    then = Tournament.replay(t.events[:i]).state
-    before = {p.name: (p.table, p.seat) for p in then.alive() if p.table is not None and p.seat is not None}
-    return [m for m in move_instructions([drawn], before)
-            if (s.players[m.player].table, s.players[m.player].seat) == (drawn.table, m.to_seat)]
+    ordered whose player is not yet dealt in at his new seat (`Tournament.pending_moves`), then the last
+    draw's reseatings (the final table's, the next day's) until the player's new table deals its first hand
+    (`FloorState.drawn_seats`). What a restarted hub tells the tables again."""
+    drawn = [MoveInstruction(d.player, table_id(d.from_table) if d.from_table else "", d.from_seat,
+                             table_id(d.to_table), d.to_seat, d.reason, False, d.article)
+             for d in t.state.drawn_seats.values()]
+    return [_ordered(m) for m in t.pending_moves()] + drawn
 
 
 def _ordered(e: MoveOrdered) -> MoveInstruction:

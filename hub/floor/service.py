@@ -99,9 +99,9 @@ class FloorService:
         self.on_cancel_hand: Callable[[str, str, int], dict[str, JSON]] | None = None
         self.on_decide: Callable[[str, str, str, str, int], dict[str, JSON]] | None = None
         # The hub's, told the moves a TD's command or the clock made (a move, a bust between hands that
-        # unbalances, a broken table, a late arrival's deadline...), to say them to the tables as a hand's end
-        # does; not the next day's draw (the bag sheet's). Called once they are stored, on the thread that ran
-        # them (the dashboard's too).
+        # unbalances, a broken table, a late arrival's deadline, the next day's draw...), to say them to the
+        # tables as a hand's end does. Called once they are stored, on the thread that ran them (the dashboard's
+        # too).
         self.on_moves: Callable[[list[dict[str, JSON]]], None] | None = None
         # TD commands the store could not keep (cancel, decide): (command, hand meant, answer), tried again
         self._held: list[tuple[CancelHand | Decide, int, Callable[[CommandResult], None]]] = []
@@ -343,7 +343,7 @@ class FloorService:
             self._in_command = False
         if self._undo is not None:
             data = {**data, "undo": self._undo}
-        moves = data.get("moves") if cmd_name != "end_day" else None
+        moves = data.get("moves")
         if moves and isinstance(moves, list) and self.on_moves is not None:
             self.on_moves([m for m in moves if isinstance(m, dict)])
         return CommandResult(id=ident, cmd=cmd_name, ok=True, events=[type(e).__name__ for e in events],

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 
 from hub import rulings
 from hub.floor.hand_context import dealt_again, from_context, hand_context
-from hub.floor.moves import MoveInstruction, table_number
+from hub.floor.moves import MoveInstruction, table_number, told_at
 from hub.floor.service import FloorService
 from hub.floor.store import JSON, EventStore, StoreError, TableRow
 from hub.floor.table_clock import TableClock
 from hub.room.game import Output, TableGame, TableSetup
-from hub.room.table_rulings import refused_words
+from hub.room.table_rulings import decision_refused
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
 from hub.tournament.errors import TournamentError, table_label
@@ -60,6 +60,9 @@ class FloorTables:
         self.clock = TableClock()
         self._countdowns: dict[str, None] = {}  # tables where a Time countdown started (`timed`), in that order
         self.on_moves: list[Callable[[list[MoveInstruction]], None]] = []
+        # the hub says on their own tables' streams the moves a table's fact ordered elsewhere (a hand's end
+        # at one table may move a player of another, or draw the final table or the next day's seats)
+        self.say_elsewhere: Callable[[list[MoveInstruction]], None] | None = None
         self._replaying = False
         self._context_rows: dict[str, int] = {}
         self._last_row = 0
@@ -218,11 +221,21 @@ class FloorTables:
         out = Output()
         if moves:
             game = self.game(table)
-            out.events.append(wire.hub_event(table, "floor_moves", hand=game.hand_no if game is not None else 0,
-                                             moves=[m.to_dict() for m in moves]))
-            for listener in self.on_moves:
-                listener(moves)
+            out.events += self._moves_said(table, game.hand_no if game is not None else 0, moves)
         return out
+
+    def _moves_said(self, table: str, hand: int, moves: list[MoveInstruction]) -> list[dict[str, object]]:
+        """The moves a fact of `table` ordered: those its own stream says (`told_at`) as its `floor_moves`; the
+        others handed to the hub for their tables' streams (not while replaying the store: a restarted hub
+        says what is still to do once, `pending_instructions`)."""
+        said = [m.to_dict() for m in moves]
+        here = [d for d in said if told_at(d) == table]
+        elsewhere = [m for m, d in zip(moves, said, strict=True) if told_at(d) != table]
+        if elsewhere and self.say_elsewhere is not None and not self._replaying:
+            self.say_elsewhere(elsewhere)
+        for listener in self.on_moves:
+            listener(moves)
+        return [wire.hub_event(table, "floor_moves", hand=hand, moves=here)] if here else []
 
     def play(self, table: str, event: wire.AnyTableEvent, now: float, *, row: int) -> Output:
         state = self.tables.setdefault(table, TableSeat())
@@ -279,14 +292,11 @@ class FloorTables:
         state = self.tables.get(table)
         game = state.game if state is not None else None
         if game is not None and hand is not None and game.hand_no != hand:
-            over = f"hand {hand} is over"
-            return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option, reason=over,
-                                          message=refused_words(over))])
+            return Output([decision_refused(table, kind, option, f"hand {hand} is over")])
         if state is None or game is None or not game.can_decide(kind, option):
             if game is not None:
                 return game.decide(kind, option, by)  # refused, in words
-            return Output([wire.hub_event(table, "decision_refused", kind=kind, option=option,
-                                          reason="no hand in progress", message=refused_words("no hand in progress"))])
+            return Output([decision_refused(table, kind, option, "no hand in progress")])
         # `at`: when he decided, so a rebuilt hub counts a Time he granted from then (cpt87 4.5), not from the replay
         return self._store_first(table, state, _DECIDED + table, lambda: [
             *self._decisions(table, game.hand_no),
@@ -526,10 +536,7 @@ class FloorTables:
             moves = self.floor.hand_ended(table, event["hand"], stacks, now, void=state.misdealt,
                                           as_of=as_of if as_of is not None and as_of < now else None)
             if moves:
-                out.events.append(wire.hub_event(table, "floor_moves", hand=event["hand"],
-                                                 moves=[m.to_dict() for m in moves]))
-                for listener in self.on_moves:
-                    listener(moves)
+                out.events += self._moves_said(table, event["hand"], moves)
         return out
 
     # --- rebuild ------------------------------------------------------------------------------------

@@ -374,6 +374,7 @@ _DONE = {
 
 
 def render(result: CommandResult) -> str:
+    """A command's answer as the TD reads it at a terminal: French first, then English, in words."""
     if result.cmd == "status":
         return render_status(result.data)
     if result.cmd == "results":
@@ -381,69 +382,80 @@ def render(result: CommandResult) -> str:
     if result.cmd == "bags":
         return bags_text(result.data)
     if result.cmd == "end_day":
-        return (f"end_day: ok: fin de journée, {len(result.data.get('moves', []))} joueurs changent de place au "
-                "tirage du jour suivant / day over, players changing seat at the next day's draw: "
-                f"{len(result.data.get('moves', []))}\n  la feuille / the sheet: tapis tournament bags")
-    if result.cmd == "cancel_hand":
+        changing = len(result.data.get("moves", []))
+        return (f"ok — fin de journée : {changing} joueurs changent de place au tirage du jour suivant / day over: "
+                f"{changing} players change seat at the next day's draw\n"
+                "  la feuille / the sheet: tapis tournament bags")
+    if result.cmd in ("cancel_hand", "decide"):
         d = result.data
-        return f"cancel_hand: {table_label(str(d['table']))} donne / hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
-    if result.cmd == "decide":
-        d = result.data
+        hand = f"{table_label(str(d['table']))}, donne / hand {d['hand']}"
         if d.get("text"):  # the hub said what it did, in words
-            return f"decide: {table_label(str(d['table']))} donne / hand {d['hand']}\n  {d['text']}\n  {d['text_en']}"
-        return (f"decide: {table_label(str(d['table']))} donne / hand {d['hand']}: {d['option']} envoyé au hub / "
-                f"sent to the hub (il le refuse s'il n'y a rien à décider / refused there if nothing is pending)")
+            return f"{hand}\n  {d['text']}\n  {d['text_en']}"
+        return (f"{hand} : « {d['option']} » envoyé au hub / sent to the hub (il le refuse s'il n'y a rien à "
+                "décider / refused there if nothing is pending)")
     fr, en = ("Sortira à la fin de la donne en cours", "out when the hand in progress ends") \
         if result.events == ["EliminationAsked"] else _DONE.get(result.cmd, ("Fait", "done"))
-    lines = [f"{result.cmd}: ok — {fr} / {en} ({len(result.events)} records)"]
-    for move in result.data.get("moves", []):
-        lines.append(f"  move {move['player']}: {move['from_table']} seat {move['from_seat']} -> "
-                     f"{move['to_table']} seat {move['to_seat']} ({move['article']})")
+    lines = [f"ok — {fr} / {en}"]
+    lines += [f"  déplacement / move: {_move_words(m)}" for m in result.data.get("moves", [])]
     if isinstance(result.data.get("undo"), int):  # the TD's way back, as the desk's button
         lines.append(f"  pour l'annuler / to undo it: tapis tournament undo {result.data['undo']}")
     return "\n".join(lines)
 
 
+def _move_words(m: dict[str, Any]) -> str:
+    """One move as the dealers read it: "Ada — Table 1 siège / seat 3 → Table 2 siège / seat 5 (article)"."""
+    return (f"{m['player']} — {table_label(str(m['from_table']))} siège / seat {m['from_seat']} → "
+            f"{table_label(str(m['to_table']))} siège / seat {m['to_seat']} ({m['article']})")
+
+
+def _thousands(n: int) -> str:
+    return f"{n:,}".replace(",", " ")  # 50 000, as the French write it
+
+
 def render_status(s: dict[str, Any]) -> str:
-    """The clock screen as text: what a TD reads at a glance."""
-    state = "not started" if not s["started"] else ("running" if s["running"] else "PAUSED")
+    """The clock screen as text: what a TD reads at a glance, French first."""
+    state = "pas lancée / not started" if not s["started"] else (
+        "en marche / running" if s["running"] else "ARRÊTÉE / PAUSED")
     if s["on_break"]:
-        where = f"BREAK ({s['break']})"
+        where = f"PAUSE / BREAK ({s['break']})"
     else:
-        where = f"level {s['level']}  {s['small_blind']}/{s['big_blind']}" + (
+        where = f"niveau / level {s['level']}  {s['small_blind']}/{s['big_blind']}" + (
             f" ante {s['ante']}" if s["ante"] else "")
     lines = [f"{s['name']}  [{s['ruleset']}]",
-             f"  clock    {where}  {_mmss(s['time_left'])} left  ({state})"]
+             f"  horloge / clock     {where}  {_mmss(s['time_left'])} restant / left  ({state})"]
     nxt = s.get("next_level")
     if nxt:
-        lines.append(f"  next     level {nxt['level']}  {nxt['small_blind']}/{nxt['big_blind']}"
+        lines.append(f"  ensuite / next      niveau / level {nxt['level']}  {nxt['small_blind']}/{nxt['big_blind']}"
                      + (f" ante {nxt['ante']}" if nxt["ante"] else "")
-                     + (f"   break in {_mmss(s['next_break_in'])}" if s.get("next_break_in") is not None else ""))
-    lines.append(f"  players  {s['players_left']} left of {s['entries']} entries   "
-                 f"average stack {s['average_stack']:,}".replace(",", " "))
-    flags = [name for name, on in (("hand for hand", s["hand_for_hand"]), ("heads-up", s["heads_up"]),
-                                   ("final table", s["final_table"] is not None)) if on]
+                     + (f"   pause dans / break in {_mmss(s['next_break_in'])}"
+                        if s.get("next_break_in") is not None else ""))
+    lines.append(f"  joueurs / players   {s['players_left']} restants sur {s['entries']} entrées / "
+                 f"{s['players_left']} left of {s['entries']} entries   tapis moyen / average stack "
+                 f"{_thousands(s['average_stack'])}")
+    flags = [words for words, on in (("main par main / hand for hand", s["hand_for_hand"]),
+                                     ("tête-à-tête / heads-up", s["heads_up"]),
+                                     ("table finale / final table", s["final_table"] is not None)) if on]
     if flags:
-        lines.append(f"  floor    {', '.join(flags)}")
+        lines.append(f"  floor               {', '.join(flags)}")
     lines.append("  tables")
     for number, t in s["tables"].items():
         chips = sum(seat["chips"] for seat in t["seats"].values())
-        state_t = f"hand {t['hand_no']} in play" if t["in_hand"] else f"between hands ({t['hand_no']} played)"
-        lines.append(f"    t{number:<3} {len(t['seats']):>2} players  {chips:>9,} chips  {state_t}"
-                     .replace(",", " ") + ("  STOPPED (short)" if t["stopped"] else ""))
-    for m in s.get("moves", []):
-        lines.append(f"  move     {m['player']}: t{m['from_table']} seat {m['from_seat']} -> "
-                     f"t{m['to_table']} seat {m['to_seat']} ({m['article']})")
+        state_t = f"donne / hand {t['hand_no']} en cours / in play" if t["in_hand"] else \
+            f"entre deux donnes / between hands ({t['hand_no']} jouées / played)"
+        lines.append(f"    {table_label(number):<9} {len(t['seats']):>2} joueurs / players  "
+                     f"{_thousands(chips):>9} jetons / chips  {state_t}"
+                     + ("  ARRÊTÉE, incomplète / STOPPED, short" if t["stopped"] else ""))
+    lines += [f"  déplacement / move  {_move_words(m)}" for m in s.get("moves", [])]
     if s["payouts_cents"]:
-        lines.append(f"  prizes   pool {_euros(s['prize_pool_cents'])}: " + ", ".join(
+        lines.append(f"  prix / prizes       prize pool {_euros(s['prize_pool_cents'])} : " + ", ".join(
             f"{place}. {_euros(c)}" for place, c in enumerate(s["payouts_cents"], start=1)))
     return "\n".join(lines)
 
 
 def render_results(r: dict[str, Any]) -> str:
     """The ranking; during play the players still in come first, unranked (their places are not won yet)."""
-    lines = [f"{r['name']}: {r['players_left']} left of {r['entries']} entries, "
-             f"prize pool {_euros(r['prize_pool_cents'])}"]
+    lines = [f"{r['name']} : {r['players_left']} restants sur {r['entries']} entrées / {r['players_left']} left "
+             f"of {r['entries']} entries, prize pool {_euros(r['prize_pool_cents'])}"]
     for row in r["ranking"]:
         if row.get("place") is None:
             words = "inscrit / registered" if row.get("status") == "registered" else "en jeu / still playing"

@@ -35,9 +35,12 @@ _WORDS = {
     "time_request": ("Demande de Time (au DT d'accorder)", "Time request (the TD grants it)"),
     "grant_time": ("Time accordé", "Time granted"), "refuse_time": ("Time refusé par le DT", "Time refused by the TD"),
     "fold": ("passe", "fold"), "check": ("parole", "check"), "call": ("suit", "call"), "bet": ("mise", "bet"),
-    "raise": ("relance", "raise"), "allin": ("tapis", "all-in"), "muck": ("passe", "muck"),
+    "raise": ("relance", "raise"), "allin": ("tapis", "all-in"),
     "hand_cancelled_by_td": ("donne annulée par le DT", "hand cancelled by the TD"),
 }
+# the felt's zones on the replay, as the table's page names them (hub/dashboard/static/labels.js, `zone`)
+_ZONES = {"board": ("cartes communes", "board"), "burn": ("brûlées", "burn"), "muck": ("cartes jetées", "muck"),
+          "tray": ("cartes mortes", "dead cards")}
 
 
 def _said(word: object) -> str:
@@ -50,6 +53,15 @@ def _said(word: object) -> str:
     else:
         fr, en = _WORDS.get(text, (text, text))
     return escape(fr if fr == en else f"{fr} / {en}")
+
+
+def _zone(zone: object) -> str:
+    """A zone of the felt in words (« siège / seat 3 », « cartes jetées / muck »), escaped; not its id."""
+    text = str(zone)
+    if text.startswith("seat:"):
+        return f"siège / seat {escape(text[5:])}"
+    fr, en = _ZONES.get(text, (text, text))
+    return escape(f"{fr} / {en}" if fr != en else fr)
 
 
 class HistoryReader:
@@ -199,12 +211,12 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
     nav = " · ".join(f"<a id=\"{i}\" href=\"{base}&amp;step={n}\">{label}</a>" for i, n, label in (
         ("first", 0, "⏮ début / start"), ("previous", max(0, step - 1), "◀ précédente / previous"),
         ("next", min(len(cards), step + 1), "suivante / next ▶"), ("last", len(cards), "fin / end ⏭")))
-    felt = "".join(f"<tr><td>{escape(zone)}</td><td>{''.join(_card(c) for c in faces)}</td></tr>"
+    felt = "".join(f"<tr><td>{_zone(zone)}</td><td>{''.join(_card(c) for c in faces)}</td></tr>"
                    for zone, faces in sorted(_felt(record, step).items()) if faces)
     shown = [t for t in timeline if int(t.get("after", 0)) <= step]
     last = cards[step - 1] if step else None
     now = (f"<p id=\"current\">Carte / card {step} / {len(cards)} : {_card(last['card'])} → "
-           f"{escape(str(last['zone']))}{'' if last['arrived'] else ' (retirée / left)'} à / at "
+           f"{_zone(last['zone'])}{'' if last['arrived'] else ' (retirée / left)'} à / at "
            f"{float(last['at']):.2f} s</p>") if last else f"<p id=\"current\">Carte / card 0 / {len(cards)}</p>"
     lines = "".join(f"<li class=\"{escape(str(t['what']))}\">{_line(t, names)}</li>" for t in shown)
     body = (head + f"<h3>Rejeu / Replay</h3><p class=\"nav\">{nav}</p>{now}"

@@ -263,8 +263,7 @@ class TableGame(TableTime):
             option != GRANT or pending.get("kind") != TIME_REQUEST or self._cannot_grant(pending) is None)
 
     def _refused(self, kind: str, option: str, reason: str) -> Output:
-        return Output([self._event("decision_refused", kind=kind, option=option, reason=reason,
-                                   message=table_rulings.refused_words(reason))])
+        return Output([table_rulings.decision_refused(self.table, kind, option, reason, hand=self.hand_no)])
 
     def decide(self, kind: str, option: str, by: str, now: float | None = None) -> Output:
         """The TD settled a `td_decision` (on the dashboard): the chosen decision is applied as a ruling.

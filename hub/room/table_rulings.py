@@ -13,6 +13,7 @@ from typing import Any
 
 from hub import rulings
 from hub.rules import ActionRecord, ActionStatus, Hand, Street
+from tablewire import wire
 from tablewire.faults import FaultDetected, FaultKind
 
 Event = dict[str, Any]
@@ -55,6 +56,14 @@ def refusal_in_french(reason: str) -> str:
 def refused_words(reason: str) -> dict[str, str]:
     """A `decision_refused` event's `message`, as every refusal carries one: French then English."""
     return {"fr": refusal_in_french(reason), "en": reason}
+
+
+def decision_refused(table: str, kind: str, option: str, reason: str, *, hand: int | None = None) -> Event:
+    """The hub's `decision_refused` event, the one place it is built: the game's (`TableGame.decide`, its
+    hand named) and the floor's before the game is asked (no hand in progress, the TD's hand is over)."""
+    named = {} if hand is None else {"hand": hand}
+    return wire.hub_event(table, "decision_refused", **named, kind=kind, option=option, reason=reason,
+                          message=refused_words(reason))
 
 
 def decision_in_words(ruling: Event) -> tuple[str, str]:

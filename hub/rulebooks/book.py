@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from hub.rules.rulesets import (
+from hub.rules.ruleset import (
     MinRaiseRule,
     OddChips,
     ReopenRule,

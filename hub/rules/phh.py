@@ -11,8 +11,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from json import JSONDecoder
-from json.scanner import make_scanner
 from pathlib import Path
 
 from hub.rules.evaluator import _CARDS
@@ -25,10 +23,12 @@ from hub.rules.phh_toml import (
     _fast_toml,
     _Numbers,
     _numbers,
+    _plain_list,
     _quote,
     _slow_toml,
     _Strings,
     _Unusual,
+    _whole_lists,
 )
 from hub.rules.positions import Positions
 from hub.rules.records import ActionKind, ActionStatus, PhhError, RulesError, UnknownGame, blank_twin
@@ -94,52 +94,16 @@ _PhhBlank = blank_twin(PhhHand)
 # at the start of its line, as `key = value`; numbers plain, in lists written `[1, 2.5]`; actions
 # quoted the one way, of letters, digits, `?`, `.`, `-` and single spaces. Anything else, the
 # broken files included, is read by the general reader (`_fast_toml`, tomllib), as before.
-_PLAIN_LIST = re.compile(r"\[(?:-?[0-9]+(?:\.[0-9]+)?(?:, -?[0-9]+(?:\.[0-9]+)?)*)?\]")
 # What an action's text may hold, deleted from the list's bytes in one C pass: what is left must be the
 # separators' quotes and commas, each where a separator stands; anything else is something else.
 _TAME_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789?. -"
 _SEPARATOR = b"','"  # what `_TAME_BYTES` leaves of a separator `', '`
 _RAISE, _ACCEPTED = ActionKind.RAISE, ActionStatus.ACCEPTED
-_JSON_AT = make_scanner(JSONDecoder())  # type: ignore[arg-type]  # a JSON value at an index: (value, end), in C
 
 
 # Each game's PHH code quoted as a file writes it (`'NT'`) to the game: `game_for_phh` of the code inside.
 _QUOTED: dict[str | None, Game] = {f"'{code}'": game for code, game in _BY_PHH.items()}
 _QUOTED_VARIANT = _QUOTED.get
-
-
-def _plain_list(value: str | None) -> list[str] | tuple[int, ...] | None:
-    """`[100, 2.5]` as ["100", "2.5"], whole numbers `[100, 200]` as (100, 200); None for anything else."""
-    if value is None or value[:1] != "[" or value[-1:] != "]":
-        return None
-    inner = value[1:-1]
-    if not inner:
-        return []
-    digits = inner.replace(", ", "")
-    if digits.isdigit() and digits.isascii():  # whole numbers, most lists: no pattern to run
-        try:  # JSON's scanner makes the ints in C, no text per number (the list ends at its only `]`)
-            return tuple(_JSON_AT(value, 0)[0])
-        except (StopIteration, ValueError):
-            pass  # a leading zero or an empty item is not JSON: read as before
-        items = inner.split(", ")
-        return None if "" in items else items
-    return inner.split(", ") if _PLAIN_LIST.fullmatch(value) else None
-
-
-def _whole_lists(values: tuple[str, ...]) -> list[tuple[int, ...]] | None:
-    """Lists of whole numbers, `[100, 200]` each, as `_plain_list` reads each of them, in one pass of
-    JSON's scanner (a hand's three or four lists); None when any is something else (each read alone)."""
-    joined = "\n".join(values)  # a value is one line: each newline is a joint, `]` before it, `[` after
-    k = len(values)
-    if joined[:1] != "[" or joined[-1:] != "]" or joined.count("]\n[") != k - 1 or "[]" in joined:
-        return None
-    digits = joined.replace(", ", "").replace("]\n[", "")  # "[" and the numbers' digits, "]"
-    if not digits.isascii() or not digits[1:-1].encode().isdigit():
-        return None
-    try:  # a leading zero is not JSON: each list is read alone then, as before
-        return list(map(tuple, _JSON_AT(f"[{joined.replace(chr(10), ', ')}]", 0)[0]))
-    except (StopIteration, ValueError):
-        return None
 
 
 def _tame_actions(listed: str) -> tuple[str, ...] | None:
@@ -550,7 +514,12 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
             elif op == "db":
                 if len(cards) == 1 and not removed and "?" not in cards[0] and cards[0] not in seen:
                     seen.add(cards[0])  # `once` in line: the turn and the river, a card not seen yet
-                else:
+                elif len(cards) == 3 and not removed and not (  # the flop, the same: three cards not seen, nor twice
+                        "?" in (first := cards[0]) or "?" in (second := cards[1]) or "?" in (third := cards[2])
+                        or first in seen or second in seen or third in seen or first == second or first == third
+                        or second == third):
+                    seen.update(cards)
+                else:  # face down, a card dealt before (said by name), short deck's ranks
                     _once(h, seen, action, cards)
                 hand.deal_board(*cards)
             elif op == "sm":

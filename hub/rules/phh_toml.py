@@ -3,7 +3,8 @@
 Used by `phh.loads` for the files its reader of the common shape hands over (comments after a value,
 lists over several lines, tables, escapes) and for the broken ones; consumes a `.phh` text, emits the
 wanted keys' values (numbers kept as their text until the file's scale is known) or a `PhhError` in
-one line. Several times faster than tomllib, which takes what this does not read.
+one line. Several times faster than tomllib, which takes what this does not read. Also the lists of
+numbers as the reader of the common shape reads them (`_plain_list`, `_whole_lists`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 import tomllib
 from decimal import Decimal
+from json import JSONDecoder
+from json.scanner import make_scanner
 
 from hub.rules.records import PhhError
 
@@ -142,3 +145,52 @@ def _regex_toml(text: str) -> dict[str, object]:
         else:
             raise _Unusual
     return doc
+
+
+# Lists of numbers as the reader of the common shape (`phh._common_loads`) reads them.
+_PLAIN_LIST = re.compile(r"\[(?:-?[0-9]+(?:\.[0-9]+)?(?:, -?[0-9]+(?:\.[0-9]+)?)*)?\]")
+
+_JSON_AT = make_scanner(JSONDecoder())  # type: ignore[arg-type]  # a JSON value at an index: (value, end), in C
+
+def _plain_list(value: str | None) -> list[str] | tuple[int, ...] | None:
+    """`[100, 2.5]` as ["100", "2.5"], whole numbers `[100, 200]` as (100, 200); None for anything else."""
+    if value is None or value[:1] != "[" or value[-1:] != "]":
+        return None
+    inner = value[1:-1]
+    if not inner:
+        return []
+    digits = inner.replace(", ", "")
+    if digits.isdigit() and digits.isascii():  # whole numbers, most lists: no pattern to run
+        try:  # JSON's scanner makes the ints in C, no text per number (the list ends at its only `]`)
+            return tuple(_JSON_AT(value, 0)[0])
+        except (StopIteration, ValueError):
+            pass  # a leading zero or an empty item is not JSON: read as before
+        items = inner.split(", ")
+        return None if "" in items else items
+    return inner.split(", ") if _PLAIN_LIST.fullmatch(value) else None
+
+
+# The lists of zeros (no antes, most hands) to their ints: a fixed table, no ints to make (#35)
+_ZEROS = {f"[{', '.join(['0'] * n)}]": (0,) * n for n in range(1, 24)}
+
+
+def _whole_lists(values: tuple[str, ...]) -> list[tuple[int, ...]] | None:
+    """Lists of whole numbers, `[100, 200]` each, as `_plain_list` reads each of them, in one pass of
+    JSON's scanner (a hand's three or four lists); None when any is something else (each read alone).
+    The second (a hand's antes) when all zeros is looked up whole."""
+    if len(values) > 1 and (zeros := _ZEROS.get(values[1])) is not None:
+        rest = _whole_lists((values[0], *values[2:]))
+        if rest is not None:
+            rest.insert(1, zeros)
+        return rest
+    joined = "\n".join(values)  # a value is one line: each newline is a joint, `]` before it, `[` after
+    k = len(values)
+    if joined[:1] != "[" or joined[-1:] != "]" or joined.count("]\n[") != k - 1 or "[]" in joined:
+        return None
+    digits = joined.replace(", ", "").replace("]\n[", "")  # "[" and the numbers' digits, "]"
+    if not digits.isascii() or not digits[1:-1].encode().isdigit():
+        return None
+    try:  # a leading zero is not JSON: each list is read alone then, as before
+        return list(map(tuple, _JSON_AT(f"[{joined.replace(chr(10), ', ')}]", 0)[0]))
+    except (StopIteration, ValueError):
+        return None

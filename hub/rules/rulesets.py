@@ -1,96 +1,36 @@
-"""What a rulebook sets for the betting engine: one frozen `Ruleset` per rulebook, read from its file.
+"""The known rulesets by id, the betting engine's look-up (`get_ruleset`, `RULESETS`): the seeds' and clubs'
+rulebooks (`hub.rulebooks`), each giving its frozen `Ruleset` (`hub.rules.ruleset`, re-exported here).
 
-Consumed by every stage of the engine (`betting`, `hand`, `showdown`, `out_of_turn`, `timecall`);
-the code stays one, the differences live in the rulebook files (`hub/rulebooks/*.toml`, a club's
-own), each with the article it comes from (`Ruleset.article("min_raise")` -> "cdc-2013 10.5").
+The types sit below the rulebooks, this look-up above them: `hub.rulebooks` builds `Ruleset`s from the
+files and imports `hub.rules.ruleset` only, so the imports run one way (`tests/test_boundaries.py`). The
+books (pydantic, the rulings' and the floor's types they hold) are imported at the first look-up, not
+with the engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Iterator, Mapping
+from types import ModuleType
 from typing import Protocol
 
 from hub.rules.records import UnknownRuleset
+from hub.rules.ruleset import (
+    MinRaiseRule,
+    OddChips,
+    ReopenRule,
+    Ruleset,
+    ShowdownOrder,
+    SimultaneousRule,
+    SkippedRule,
+    TimeCaller,
+)
 
-
-class MinRaiseRule(StrEnum):
-    INCREMENT = "increment"  # raise by at least the last full increment, never less than the BB
-    DOUBLE = "double"  # raise to at least the current bet plus the last full bet (« le double »)
-
-
-class ReopenRule(StrEnum):
-    FULL_RAISE_ONLY = "full_raise_only"  # a short all-in never reopens for those who acted
-    CUMULATIVE = "cumulative"  # reopens once short all-ins add up to a full raise (pcpm)
-    DOUBLE_OWN = "double_own"  # reopens if the highest bet is at least double his own (pouques 53)
-
-
-class SkippedRule(StrEnum):
-    CALL_OR_FOLD = "call_or_fold"  # the skipped player may only call or fold
-    TD_DECISION = "td_decision"  # late wake-up: the floor may kill the hand (pouques 70)
-    DEAD_IF_OPENED = "dead_if_opened"  # hand dead if the pot was opened, else no bet (pcpm)
-
-
-class SimultaneousRule(StrEnum):
-    IN_ORDER = "in_order"  # taken as if played in turn (cdc 10.16)
-    SECOND_OUT_OF_TURN = "second_out_of_turn"  # the second is out of turn (pcpm)
-
-
-class ShowdownOrder(StrEnum):
-    LAST_AGGRESSOR = "last_aggressor"
-    FIRST_RAISER = "first_raiser"  # « premier joueur à avoir relancé » (pouques 55)
-
-
-class OddChips(StrEnum):
-    """Who gets the chips a split pot cannot divide (« jetons indivisibles »)."""
-
-    NEAREST = "nearest"  # every one to the winner nearest the button's left (cdc 11.8, cpt87 2.10; PokerKit)
-    ONE_EACH = "one_each"  # one each to the first winners on the button's left (brest VIII.13, pcpm)
-
-
-class TimeCaller(StrEnum):
-    PLAYER = "player"  # a seated player (opponent)
-    SELF = "self"  # the player himself
-    DEALER = "dealer"  # donneur / croupier
-    OFFICIAL = "official"  # TD or floor
-
-
-@dataclass(frozen=True, slots=True)
-class Ruleset:
-    """One rulebook. Articles are keyed by topic; every ruling cites `article(topic)`."""
-
-    id: str
-    name: str
-    min_raise: MinRaiseRule
-    reopen: ReopenRule
-    skipped: SkippedRule
-    simultaneous: SimultaneousRule
-    showdown_order: ShowdownOrder
-    think_seconds: int
-    countdown_seconds: int
-    time_callers: frozenset[TimeCaller]
-    time_needs_td: bool = False  # cpt87 4.5: the TD decides whether to grant the Time
-    completion_percent: int = 50  # the 50 % rule
-    announced_raise_completed: bool = True
-    single_chip_is_call: bool = True
-    multiple_chips_rule: bool = True  # cdc 10.11: n identical chips, one too many = call
-    skipped_after: int = 3  # players who acted after the skipped one
-    bb_ante: bool = False  # cpt87 8.8: the big blind pays ante x players
-    no_ante_heads_up: bool = False  # pouques: no ante heads-up
-    released_raise_only_if_wagered: bool = False  # pcpm: a released player may raise only if
-    # his own out-of-turn action was a bet or raise
-    odd_chips: OddChips = OddChips.NEAREST
-    articles: Mapping[str, str] = field(default_factory=dict)
-    cite: Mapping[str, str] = field(default_factory=dict)  # topic -> the rulebook whose article it is,
-    # where a club's file inherits it unchanged ("cdc-2013 10.5"); absent: this rulebook's own
-
-    def article(self, topic: str) -> str:
-        return f"{self.cite.get(topic, self.id)} {self.articles[topic]}"
+__all__ = ["DEFAULT_RULESET", "RULESETS", "MinRaiseRule", "OddChips", "ReopenRule", "Ruleset", "ShowdownOrder",
+           "SimultaneousRule", "SkippedRule", "TimeCaller", "get_ruleset"]
 
 
 class _HasRuleset(Protocol):
-    """A rulebook, as this module reads it (`hub.rulebooks.Rulebook`, which imports this module)."""
+    """A rulebook, as this module reads it (`hub.rulebooks.Rulebook`, imported at the first look-up)."""
 
     @property
     def ruleset(self) -> Ruleset: ...
@@ -116,16 +56,21 @@ class _Rulesets(Mapping[str, Ruleset]):
 
 
 RULESETS: Mapping[str, Ruleset] = _Rulesets()
-_known_books: list[Callable[[], Mapping[str, _HasRuleset]]] = []  # `rulebooks.known_books`, imported once
+_rulebooks: list[ModuleType] = []  # `hub.rulebooks`, imported at the first look-up (it sits above the engine)
 DEFAULT_RULESET = "cdc-2013"
 
 
 def get_ruleset(ruleset_id: str = DEFAULT_RULESET) -> Ruleset:
-    if not _known_books:  # `hub.rulebooks` imports this module: it is imported here, once
+    if not _rulebooks:  # `hub.rulebooks` imported here, once
         from hub import rulebooks
 
-        _known_books.append(rulebooks.known_books)
-    book = _known_books[0]().get(ruleset_id)  # every hand's ruleset: one look-up, no chain of calls
+        _rulebooks.append(rulebooks)
+    # Every hand's ruleset: a known book is looked up in the rulebooks' table itself, no chain of calls (#35);
+    # `known_books()` (which reads the seeds in first) only when it is not there yet.
+    books = _rulebooks[0]
+    book: _HasRuleset | None = books._BOOKS.get(ruleset_id)
+    if book is None:
+        book = books.known_books().get(ruleset_id)
     if book is None:
         known = ", ".join(RULESETS)
         raise UnknownRuleset(f"unknown ruleset {ruleset_id!r} (known: {known})")

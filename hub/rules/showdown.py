@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import Protocol
 
-from hub.rules.evaluator import _CARDS, parse_card, parse_cards
-from hub.rules.games import Game
+from hub.rules.evaluator import _CARDS, counted, evaluate, parse_card, parse_cards
+from hub.rules.games import Evaluation, Game
 from hub.rules.positions import Positions, clockwise
 from hub.rules.pots import build_pots, split_pot
 from hub.rules.records import HandEndKind, HandResult, PotResult, Street, hand_result, pot_result
@@ -21,6 +21,7 @@ from hub.rules.variant_eval import scorer
 # Members bound once: an enum class's attribute goes through its metaclass's `__getattr__` hook.
 _FIRST_RAISER, _ONE_EACH = ShowdownOrder.FIRST_RAISER, OddChips.ONE_EACH
 _SHOWDOWN, _UNCONTESTED = HandEndKind.SHOWDOWN, HandEndKind.UNCONTESTED
+_HOLDEM = Evaluation.HOLDEM
 
 
 class ShowdownHand(Protocol):
@@ -104,19 +105,35 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
     # The hand's seats are in dealing order: its live ones are already clockwise from the button.
     live_in_seat_order = list(filter(live.__contains__, hand.seats))
     button = hand.positions.button
-    shown = order(hand.rules, live, button, hand.aggressors, hand.last_round_street,
-                  live_in_seat_order)
-    scored = scorer(hand.game, tuple(hand.board))
+    rules = hand.rules
+    aggressors = hand.aggressors
+    # `order`, called only when the last betting round had a bet (a round checked through: dealing order).
+    shown = (order(rules, live, button, aggressors, hand.last_round_street, live_in_seat_order)
+             if aggressors.get(hand.last_round_street) else live_in_seat_order)
+    board = tuple(hand.board)
     scores: dict[int, int] = {}
-    for s in shown:
-        cards = _cards(hole_cards.get(s))
-        value = None if cards is None else scored(cards)
-        if value is not None:
-            scores[s] = value
+    if hand.game.evaluation is _HOLDEM:  # `scorer`'s hold'em case in line: the board counted once (#35)
+        counts, size = counted(board), len(board)
+        for s in shown:
+            held = hole_cards.get(s)
+            if type(held) is tuple and len(held) == 2 and type(held[0]) is str and type(held[1]) is str:
+                first, second = _CARD_OF(held[0]), _CARD_OF(held[1])  # hold'em's two, as usually spelt
+                cards = (first, second) if first is not None and second is not None else _cards(held)
+            else:
+                cards = _cards(held)
+            if cards is not None and len(cards) + size >= 5:
+                scores[s] = evaluate(cards, counts)
+    else:
+        scored = scorer(hand.game, board)
+        for s in shown:
+            cards = _cards(hole_cards.get(s))
+            value = None if cards is None else scored(cards)
+            if value is not None:
+                scores[s] = value
     layers = build_pots(contributed, live_in_seat_order, hand.dead, hand.ante_capped)
     stacks = dict(hand.stack)
     results: list[PotResult] = []
-    one_each = hand.rules.odd_chips is _ONE_EACH
+    one_each = rules.odd_chips is _ONE_EACH
     for amount, eligible in reversed(layers):  # outermost pot first (cdc 11.7)
         contenders = list(filter(scores.__contains__, eligible))
         if len(contenders) == 1:
@@ -126,11 +143,16 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
             winners = [s for s in contenders if scores[s] == best]
         else:  # nobody showed: the hands mucked last stand in showdown order
             winners = [next(s for s in shown if s in eligible)]
-        in_order = winners if len(winners) == 1 else clockwise(winners, button)
+        if len(winners) == 1:  # one winner, most pots: `split_pot`'s first case in line
+            winner = winners[0]
+            stacks[winner] += amount
+            results.append(pot_result(amount, eligible, (winner,), ((winner, amount),)))
+            continue
+        in_order = clockwise(winners, button)
         shares = split_pot(amount, in_order, one_each)
         for s, chips in shares:
             stacks[s] += chips
         results.append(pot_result(amount, eligible, tuple(in_order), tuple(shares)))
     results.reverse()
     return hand_result(_SHOWDOWN, tuple(results), stacks, dict(hand.returned), tuple(shown),
-                       hand.rules.article("odd_chip"))
+                       rules.article("odd_chip"))

@@ -3,10 +3,12 @@
 Consumes clock events (`ClockStarted`, `LevelStarted`, `ClockPaused`, `ClockResumed`,
 `TimeAdjusted`, `HeadsUpStarted`) through `apply`; `due(now)` emits the level changes that
 `now` has reached, each stamped with its exact boundary time so that a replay is identical.
+`ClockHistory` keeps those events with their times, to know the clock at a past time.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from hub.tournament.errors import ClockError
@@ -174,3 +176,33 @@ class ClockState:
             if self.started and isinstance(self.item, Level):
                 # The level in play keeps its time, capped at the heads-up duration.
                 self.extra = min(before, self.duration(self.index)) + elapsed - self.duration(self.index)
+
+
+# The events `ClockState.apply` takes: the clock's history, kept to know the clock at a past time.
+CLOCK_EVENTS = (ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, HeadsUpStarted)
+
+
+@dataclass
+class ClockHistory:
+    """The clock's records with their times, kept beside the state: a hand that started at a table the
+    hub could not hear is set up with the clock of its own time."""
+
+    log: list[tuple[float, Event]] = field(default_factory=list)  # (at, event)
+
+    def record(self, event: Event) -> None:
+        if isinstance(event, CLOCK_EVENTS):
+            self.log.append((event.at, event))
+
+    def at(self, clock: ClockState, now: float) -> ClockState:
+        """The clock at `now`: `clock` (today's) run forward, or before its last change rebuilt from
+        the history up to `now`. `clock` itself is not changed."""
+        if not self.log or now >= self.log[-1][0]:
+            past_clock = dataclasses.replace(clock, levels_done=list(clock.levels_done))
+        else:
+            past_clock = ClockState(clock.structure)
+            for at, past in self.log:
+                if at <= now:
+                    past_clock.apply(past)
+        for event in past_clock.due(now):
+            past_clock.apply(event)
+        return past_clock

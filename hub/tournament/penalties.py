@@ -21,6 +21,16 @@ class PenaltyKind(StrEnum):
     DISQUALIFICATION = "disqualification"  # chips removed from play
 
 
+# What a TD calls each kind, French then English (the desk's labels): a refusal names them so.
+KIND_WORDS: dict[PenaltyKind, tuple[str, str]] = {
+    PenaltyKind.WARNING: ("avertissement", "warning"),
+    PenaltyKind.MISSED_HANDS: ("mains de pénalité", "penalty hands"),
+    PenaltyKind.MISSED_ROUNDS: ("tours de pénalité", "penalty rounds"),
+    PenaltyKind.SUSPENSION: ("exclusion temporaire (minutes)", "suspension (minutes)"),
+    PenaltyKind.DISQUALIFICATION: ("disqualification", "disqualification"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class PenaltyStep:
     """One rung of a ruleset's hierarchy; `low..high` bounds the amount (hands, rounds, minutes)."""
@@ -46,10 +56,12 @@ def resolve(ladder: tuple[PenaltyStep, ...], kind: PenaltyKind, amount: int,
     """Check the command against the ruleset's ladder and compute what the table enforces."""
     step = next((s for s in ladder if s.kind is kind), None)
     if step is None:
-        allowed = ", ".join(s.kind.value for s in ladder)
-        raise PenaltyError(f"{kind.value} is not in this ruleset's hierarchy ({allowed})")
+        fr, en = (", ".join(KIND_WORDS[s.kind][i] for s in ladder) for i in (0, 1))
+        raise PenaltyError(f"« {KIND_WORDS[kind][0]} » ne figure pas dans l'échelle des sanctions de ce règlement "
+                           f"({fr}) / {KIND_WORDS[kind][1]} is not in this ruleset's hierarchy ({en})")
     if step.high and not step.low <= amount <= step.high:
-        raise PenaltyError(f"{kind.value} must be {step.low} to {step.high}, not {amount} ({step.article})")
+        raise PenaltyError(f"{KIND_WORDS[kind][0]} : de {step.low} à {step.high}, pas {amount} ({step.article}) / "
+                           f"{KIND_WORDS[kind][1]}: {step.low} to {step.high}, not {amount} ({step.article})")
     if kind is PenaltyKind.WARNING:
         return Penalty(kind, 0, step.extra_hands, 0, step.article)
     if kind is PenaltyKind.MISSED_HANDS:

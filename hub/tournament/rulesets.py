@@ -2,8 +2,9 @@
 
 Consumed by the aggregate, `seating.py` and `balancing.py`; the code stays one, the rulebooks
 differ only in the `[tournament]` section of their files (hub/rulebooks/*.toml; RULES.md §1 and §4):
-the floor never asks which rulebook it runs, it reads these values. `floor_policy(ruleset_id)` picks
-a seed's, or a club's file from the texts a tournament stored.
+the floor never asks which rulebook it runs, it reads these values. Pure types, built by `hub.rulebooks`
+from the files; `hub.tournament.policy.floor_policy(ruleset_id)` picks a seed's, or a club's from the
+texts a tournament stored.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from hub.tournament.errors import TournamentError
 from hub.tournament.penalties import PenaltyStep
 from hub.tournament.results import ChipRaceRounding, PayoutRule
 
@@ -100,22 +100,3 @@ class FloorPolicy:
         if seats_per_table in self.final_table_sizes:
             return self.final_table_sizes[seats_per_table]
         return seats_per_table
-
-
-def floor_policy(ruleset: str, stored: tuple[str, ...] = ()) -> FloorPolicy:
-    """A seed's floor by its id; a club's from the texts its tournament stored (`rulebooks.stored`),
-    read again and made known to the tables' engines. A `TournamentError` in one line otherwise."""
-    from hub import rulebooks  # the files are read at the edge; hub.rulebooks imports this module
-
-    if not stored and ruleset not in tuple(RulesetId):
-        raise TournamentError(f"unknown ruleset {ruleset!r}")
-    try:
-        book = rulebooks.from_stored(stored) if stored else rulebooks.get(ruleset)
-    except ValueError as err:  # a RulebookError: the stored text no longer reads (a newer tapis)
-        raise TournamentError(rulebooks.one_line(err)) from err
-    if book.id != ruleset:
-        raise TournamentError(f"le règlement conservé est « {book.id} », pas « {ruleset} » / "
-                              f"the stored rulebook is {book.id!r}, not {ruleset!r}")
-    if book.floor is None:  # every seed has its [tournament] section, every club inherits one
-        raise TournamentError(f"{ruleset} : pas de section [tournament] / {ruleset}: no [tournament] section")
-    return book.floor

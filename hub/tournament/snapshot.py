@@ -12,7 +12,7 @@ from hub.tournament.clock import ClockState
 from hub.tournament.errors import table_label
 from hub.tournament.events import JSON, MoveOrdered
 from hub.tournament.floor import waiting_for
-from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
+from hub.tournament.state import DrawnSeat, FloorState, PlayerState, PlayerStatus, TableState
 from hub.tournament.structure import Break, Level
 
 SNAPSHOT_SCHEMA = 1
@@ -70,6 +70,24 @@ def _move(move: MoveOrdered) -> dict[str, JSON]:
     return move.to_dict()
 
 
+@functools.lru_cache(maxsize=64)
+def _drawn(move: DrawnSeat) -> dict[str, JSON]:
+    """A final-table draw's reseating still to make, shown as a pending move is (`_move`). Shared: read only."""
+    return {"player": move.player, "from_table": move.from_table, "from_seat": move.from_seat,
+            "to_table": move.to_table, "to_seat": move.to_seat, "reason": move.reason, "waits_one_hand": False,
+            "article": move.article}
+
+
+def _moves(s: FloorState, moves: list[MoveOrdered]) -> list[JSON]:
+    """The moves to make: those ordered, then the final table's draw until its first hand. Not the next day's
+    draw: it reseats the whole room, given by the bag sheet and the seating chart (and said to its tables)."""
+    out: list[JSON] = [_move(m) for m in moves]
+    drawn = s.drawn_seats  # one draw's: the next replaces it (a day's may hold the whole room: not walked)
+    if drawn and next(iter(drawn.values())).reason == "final":
+        out.extend(_drawn(d) for d in drawn.values())
+    return out
+
+
 def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[MoveOrdered]) -> dict[str, JSON]:
     level = clock.level()
     no_ante = s.heads_up and not s.structure.heads_up_antes  # pouques §G
@@ -91,10 +109,17 @@ def build_snapshot(s: FloorState, clock: ClockState, now: float, moves: list[Mov
         "average_stack": s.chips_total // len(alive) if alive else 0,
         "prize_pool_cents": rule.prize_pool(s.entries, s.buy_in_cents) if rule else 0,
         "payouts_cents": payouts, "hand_for_hand": s.hand_for_hand, "heads_up": s.heads_up,
-        "final_table": s.final_table, "tables": tables, "moves": [_move(m) for m in moves],
+        "final_table": s.final_table, "tables": tables, "moves": _moves(s, moves),
         "chips_in_play": s.chips_total, "minutes": item.minutes, "schedule": _schedule(clock),
-        "floor_waits": _waits(s), **registration,
+        "floor_waits": _waits(s), "penalties": _ladder(s), **registration,
     }
+
+
+def _ladder(s: FloorState) -> list[JSON]:
+    """The ruleset's penalties, lightest first, with the amount each takes (hands, rounds, minutes; 0 and 0:
+    none): the desk offers these only, as the rulebook writes them."""
+    return [{"kind": step.kind.value, "low": step.low, "high": step.high, "article": step.article}
+            for step in s.policy.penalties]
 
 
 def _waits(s: FloorState) -> dict[str, JSON]:

@@ -6,7 +6,7 @@ hub equals the one it had. Commands that decide what happens live in `tournament
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -50,8 +50,9 @@ from hub.tournament.events import (
     WaitListJoined,
 )
 from hub.tournament.penalties import PenaltyKind
+from hub.tournament.policy import floor_policy
 from hub.tournament.results import OutGroup, Standing, standings
-from hub.tournament.rulesets import FloorPolicy, floor_policy
+from hub.tournament.rulesets import FloorPolicy
 from hub.tournament.structure import Structure, from_toml
 
 
@@ -100,6 +101,20 @@ class TableState:
     dead_hands_taken: tuple[str, ...] = ()  # the players whose penalty's dead hand this hand is
 
 
+@dataclass(frozen=True, slots=True)
+class DrawnSeat:
+    """A player the final table's or the next day's draw seats elsewhere, and where he sat before it: a move
+    still to make until his new table deals its first hand (`FloorState.drawn_seats`)."""
+
+    player: str
+    from_table: int  # 0: he had no seat
+    from_seat: int
+    to_table: int
+    to_seat: int
+    reason: str  # "final" (the final table's draw) or "day" (the next day's)
+    article: str
+
+
 @dataclass
 class OutRecord:
     player: str
@@ -133,6 +148,9 @@ class FloorState:
     chips_total: int = 0  # chips that should be on the tables
     next_group: int = 0
     pending_moves: dict[str, MoveOrdered] = field(default_factory=dict)
+    # The last draw's reseatings (final table, next day) not yet carried out: cleared at the new table's first
+    # hand, taken by a player's next move or his going out; what a restarted hub and the moves box say
+    drawn_seats: dict[str, DrawnSeat] = field(default_factory=dict)
     eliminations_asked: set[str] = field(default_factory=set)  # out when their table's hand ends
     deal: dict[str, int] = field(default_factory=dict)  # the final table's deal: player -> prize (cents)
     days: list[DayEnded] = field(default_factory=list)  # the days played out, each with its bags and draw
@@ -265,6 +283,15 @@ class FloorState:
                 del table.seats[player.seat or 0]
         player.table = player.seat = None
         self.pending_moves.pop(player.name, None)
+        self.drawn_seats.pop(player.name, None)
+
+    def _drawn(self, draw: Iterable[tuple[str, int, int]], reason: str, article: str) -> None:
+        """Before a draw seats them: each player it seats elsewhere, and where he sat (`drawn_seats`)."""
+        self.drawn_seats = {}
+        for name, table, seat in draw:
+            p = self.players[name]
+            if (p.table, p.seat) != (table, seat):
+                self.drawn_seats[name] = DrawnSeat(name, p.table or 0, p.seat or 0, table, seat, reason, article)
 
     def capacity(self, table: int) -> int:
         """Seats at a table: the room's tables, the final one included (see `final_size`)."""
@@ -358,6 +385,7 @@ def _resumed(s: FloorState, e: ClockResumed) -> None:
 
 def _day_ended(s: FloorState, e: DayEnded) -> None:
     """The next day's draw seats everyone at once (tables numbered afresh, a fresh button at each)."""
+    s._drawn(e.draw, "day", f"jour {e.day + 1} / day {e.day + 1}")
     s.days.append(e)
     s.day_over = True
     s.tables = {}
@@ -387,6 +415,9 @@ def _hand_started(s: FloorState, e: HandStarted) -> None:
     t.in_hand, t.hand_no, t.level, t.ante = True, e.hand_no, e.level, e.ante
     t.button, t.big_blind, t.fresh_button, t.dead_seats = e.button, e.big_blind, False, e.dead_seats
     t.start_stacks = {seat: s.players[name].chips for seat, name in t.seats.items()}
+    if s.drawn_seats:  # its players are dealt in at the seats the last draw gave them
+        for name in t.seats.values():
+            s.drawn_seats.pop(name, None)
     taken = []
     for seat, name in t.seats.items():
         p = s.players[name]
@@ -493,6 +524,7 @@ def _h4h_ended(s: FloorState, e: HandForHandEnded) -> None:
 
 
 def _final_drawn(s: FloorState, e: FinalTableDrawn) -> None:
+    s._drawn(((name, e.table, seat) for name, seat in e.seats), "final", e.article)
     s.tables = {e.table: TableState(e.table, {seat: name for name, seat in e.seats})}
     s.highest_table = max(s.highest_table, e.table)
     for name, seat in e.seats:

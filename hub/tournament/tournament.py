@@ -7,13 +7,12 @@ Every command validates, emits frozen events (`events.py`) and applies them to `
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from collections.abc import Iterable, Mapping
 
 from hub.tournament import days, entries, floor, hands, seating
-from hub.tournament.clock import ClockState
+from hub.tournament.clock import ClockHistory, ClockState
 from hub.tournament.errors import ClockError, FloorError, RegistrationError, table_label
 from hub.tournament.events import (
     JSON,
@@ -21,8 +20,6 @@ from hub.tournament.events import (
     ButtonDrawn,
     ChipsColouredUp,
     ClockPaused,
-    ClockResumed,
-    ClockStarted,
     DealAgreed,
     EliminationAsked,
     Event,
@@ -30,8 +27,6 @@ from hub.tournament.events import (
     HandForHandEnded,
     HandForHandStarted,
     HandStarted,
-    HeadsUpStarted,
-    LevelStarted,
     MoveConfirmed,
     MoveOrdered,
     MoveReason,
@@ -44,7 +39,6 @@ from hub.tournament.events import (
     RemovalReason,
     SeatDrawn,
     StacksCorrected,
-    TimeAdjusted,
     TournamentCreated,
     WaitListEntered,
     WaitListJoined,
@@ -56,9 +50,6 @@ from hub.tournament.snapshot import build_snapshot
 from hub.tournament.state import FloorState, PlayerState, PlayerStatus, TableState
 from hub.tournament.structure import Level, Structure, to_toml
 from hub.tournament.undo import counting, verify_undo
-
-# The events `ClockState.apply` takes: the clock's history, kept to know the clock at a past time.
-CLOCK_EVENTS = (ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, HeadsUpStarted)
 
 
 class Tournament:
@@ -72,7 +63,7 @@ class Tournament:
         self._now = now  # latest time seen, kept outside the state: ticks record no event
         self.state = FloorState.created(created)
         self.events: list[Event] = [created]
-        self._clock_log: list[tuple[float, Event]] = []  # (at, event)
+        self._clock_log = ClockHistory()  # the clock at a past time (`_clock_at`)
 
     @classmethod
     def replay(cls, events: Iterable[Event], *, rng: random.Random | None = None) -> Tournament:
@@ -85,7 +76,7 @@ class Tournament:
         self._rng = rng if rng is not None else random.Random(0)
         self.state = FloorState.created(first)
         self.events = [first]
-        self._clock_log = []
+        self._clock_log = ClockHistory()
         for event in it:
             self.apply(event)
         self._now = self.state.now
@@ -99,20 +90,18 @@ class Tournament:
             return
         self.state.apply(event)
         self.events.append(event)
-        if isinstance(event, CLOCK_EVENTS):
-            self._clock_log.append((event.at, event))
+        self._clock_log.record(event)
 
     def _rebuild(self) -> None:
         """The state from the records that count (an undo leaves the undone ones in the log)."""
         first, *rest = counting(self.events)
         assert isinstance(first, TournamentCreated)
         cut = self.state.unreachable
-        self.state, self._clock_log = FloorState.created(first), []
+        self.state, self._clock_log = FloorState.created(first), ClockHistory()
         self.state.unreachable = cut
         for event in rest:
             self.state.apply(event)
-            if isinstance(event, CLOCK_EVENTS):
-                self._clock_log.append((event.at, event))
+            self._clock_log.record(event)
 
     def undo(self, first: int, last: int, now: float, *, by: str = "TD") -> list[Event]:
         """Undo one TD action (its records `first`..`last`) by a compensating record, the log kept whole."""
@@ -164,16 +153,7 @@ class Tournament:
     def _clock_at(self, now: float) -> ClockState:
         """The clock at `now`: today's run forward, or before its last change (a hand that started at
         a table the hub could not hear) rebuilt from its history up to `now`."""
-        if not self._clock_log or now >= self._clock_log[-1][0]:
-            clock = dataclasses.replace(self.state.clock, levels_done=list(self.state.clock.levels_done))
-        else:
-            clock = ClockState(self.state.structure)
-            for at, past in self._clock_log:
-                if at <= now:
-                    clock.apply(past)
-        for event in clock.due(now):
-            clock.apply(event)
-        return clock
+        return self._clock_log.at(self.state.clock, now)
 
     def start(self, now: float) -> list[Event]:
         """Draw the first button (pouques 23: one seat number for every table) and start the clock."""

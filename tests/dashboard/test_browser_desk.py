@@ -184,17 +184,23 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     page.fill("#k-level", "99")
     page.click("#k-jump")
     assert "pas de niveau 99" in notice(page, "Refusé")
-    # penalties: a suspension (pouques 49) with confirmation, then one the ladder does not have
+    # penalties: the ruleset's ladder only, as the rulebook writes it (pouques 49: no penalty rounds)
+    page.wait_for_function("() => document.querySelectorAll('#p-kind option').length === 3")
+    assert page.eval_on_selector_all("#p-kind option", "os => os.map(o => [o.textContent, o.title])") == [
+        ["Avertissement", "pouques-2020 49, 64"], ["Exclusion temporaire (min) 5–30", "pouques-2020 49"],
+        ["Disqualification", "pouques-2020 43, 64"]]
+    # a suspension with confirmation, then one longer than the rulebook allows
     page.fill("#f-penalty [name=player]", "Joueur 3")
     page.select_option("#p-kind", "suspension")
     page.fill("#f-penalty [name=amount]", "10")
     page.click("#f-penalty button")
     confirm(page, "Exclusion temporaire \\(min\\) pour Joueur 3")
     notice(page, "Sanction pour Joueur 3 : Exclusion temporaire \\(min\\)")
-    page.select_option("#p-kind", "missed_rounds")
+    page.fill("#f-penalty [name=amount]", "45")
     page.click("#f-penalty button")
-    confirm(page, "Tours de pénalité")
-    assert "ne figure pas dans l'échelle des sanctions" in notice(page, "Refusé")
+    confirm(page, "Exclusion temporaire")
+    said = notice(page, "Refusé")
+    assert "exclusion temporaire (minutes) : de 5 à 30, pas 45 (pouques-2020 49)" in said, said
     page.click("#b-redraw")
     confirm(page, "table finale")
     # the notice said "Refusé" already (the penalty): wait for this refusal's own words

@@ -64,7 +64,7 @@ def test_the_td_steps_from_an_incident_through_its_hand_card_by_card_to_the_ruli
         td.click("#next")
         td.wait_for_function(f"() => document.querySelector('#current').textContent.includes('card {step} /')")
         current = td.inner_text("#current")
-        assert face[0] in current and f"seat:{seat}" in current, current
+        assert face[0] in current and f"siège / seat {seat}" in current, current  # the zone in words
         ruled = td.locator("#so-far li.fault").count()
         assert ruled == (1 if step >= 3 else 0), (step, td.inner_text("#so-far"))  # the ruling after card 3
     fault = td.inner_text("#so-far li.fault")

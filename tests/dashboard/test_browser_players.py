@@ -93,3 +93,31 @@ def test_a_blocked_table_and_a_pending_decision_raise_the_alarm(chromium: Browse
     td.wait_for_selector("#alarm:not(.on)", state="attached")
     td.wait_for_function("() => !document.title.startsWith('⚠')")
     assert td.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_final_table_draw_is_in_the_moves_box(chromium: Browser, room: ScriptedRoom,  # noqa: F811
+                                                  dashboard: Dashboard) -> None:
+    """The final table drawn, "Déplacements à faire" lists each player it reseats in words, as a balancing
+    move: from where he sat, to his seat at the final table, and why (French, then English), in the room
+    and on the final table's page, until that table deals its first hand (`test_moves_after_restart.py`)."""
+    while (snap := dashboard.clock_snapshot()) is not None and snap["final_table"] is None:
+        table = next(t for t in snap["tables"].values() if t["seats"])  # one out, the others stay seated
+        player = next(iter(table["seats"].values()))["player"]
+        assert dashboard.floor_command({"cmd": "eliminate", "player": player})["ok"]
+    assert snap is not None
+    drawn = [m for m in snap["moves"] if m["reason"] == "final"]
+    assert drawn and len(drawn) == len(snap["moves"]), snap["moves"]
+    move = drawn[0]
+    viewer = open_page(chromium, dashboard.url + "/")
+    li = f"#moves li[data-player='{move['player']}']"
+    viewer.wait_for_selector(li)
+    assert viewer.locator("#moves li[data-player]").count() == len(drawn)
+    assert (f"Table {move['from_table']} · siège {move['from_seat']} → Table {move['to_table']} · "
+            f"siège {move['to_seat']} (tirage de la table finale)") in viewer.inner_text(li)
+    viewer.click("#lang")
+    assert (f"Table {move['from_table']} · seat {move['from_seat']} → Table {move['to_table']} · "
+            f"seat {move['to_seat']} (final table draw)") in viewer.inner_text(li)
+    final = open_page(chromium, dashboard.url + f"/table?t=t{snap['final_table']}")
+    final.wait_for_selector(li)
+    assert final.locator("#moves li[data-player]").count() == len(drawn)
+    assert viewer.errors == [] and final.errors == []  # type: ignore[attr-defined]

@@ -134,6 +134,30 @@ def test_the_pages_say_faults_rulings_and_actions_in_words(dashboard: Dashboard,
     assert "<td>tournoi / tournament</td>" in stats and "<td>donneur / dealer</td>" in stats  # the scope too
 
 
+def test_the_replay_names_the_felt_as_the_table_s_page_does(dashboard: Dashboard, floor: FloorService) -> None:
+    """The zones a card lies on or goes to, in words (« siège / seat 2 », « cartes jetées / muck »), not their
+    ids (seat:2, muck): here seat 2's folded hand, taken from his seat and thrown to the muck."""
+    _, record = showdown_record()
+    cards: list[dict[str, Any]] = list(record["cards"])
+    at = float(cards[-1]["at"])
+    for card in [c for c in cards if c["zone"] == "seat:2"]:
+        for zone in ("seat:2", "muck"):  # off his seat, onto the muck
+            at += 1.0
+            cards.append({**card, "order": len(cards) + 1, "at": at, "hub_at": at + 0.2, "zone": zone,
+                          "arrived": zone == "muck"})
+    r = {**record, "cards": cards}
+    HistoryStore(floor.store).put(r, public_record(r))
+    cookie, _ = login(dashboard)
+    _, page = get(dashboard, f"/hand?t=t1&h=1&step={len(cards)}", cookie)
+    felt = page.split('id="felt"')[1].split("</table>")[0]
+    assert "<td>cartes jetées / muck</td>" in felt and "<td>siège / seat 3</td>" in felt, felt
+    assert "<td>cartes communes / board</td>" in felt and "siège / seat 2" not in felt, felt  # his seat is bare
+    current = page.split('id="current"')[1].split("</p>")[0]
+    assert "→ cartes jetées / muck à / at" in current, current
+    shown = re.sub(r"<[^>]+>", " ", page.split("<body", 1)[1])  # what the page reads, not its markup
+    assert "seat:" not in shown and shown.count("muck") == shown.count("cartes jetées / muck"), shown
+
+
 def test_an_id_no_words_know_is_shown_as_text_not_markup(dashboard: Dashboard, floor: FloorService) -> None:
     """A record's ids come from the tables' messages and the store: one the pages have no words for is shown as
     it is, escaped (the TD's replay is behind his login: no markup of a record runs in his session)."""

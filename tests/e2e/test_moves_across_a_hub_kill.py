@@ -23,7 +23,7 @@ import pytest
 
 from tests.dashboard import browser
 from tests.e2e.test_club_room import club_tournament
-from tests.e2e.test_room_as_installed import Room, installed
+from tests.e2e.test_room_as_installed import Room, TdHttp, installed
 from tests.support import wait_until
 
 CALM = ("--pace", "0.03", "--scan-ms", "40", "--allin-rate", "0", "--boxed-rate", "0")  # no one busts
@@ -58,6 +58,15 @@ def test_a_move_ordered_as_the_hub_is_killed_reaches_the_tables_after_its_restar
         # the desk's floor actions have command-line words on the running hub, answered in words (then undone)
         assert "ok — Main par main mise à jour / hand for hand updated" in room.td("hand-for-hand", "on")
         assert "ok — Main par main mise à jour / hand for hand updated" in room.td("hand-for-hand", "off")
+        punished = sorted(watcher.clock["tables"]["1"]["seats"].values(), key=lambda s: s["player"])[0]["player"]
+        said = room.td("penalty", punished, "warning")
+        assert said.startswith("ok — Sanction enregistrée / penalty recorded\n"), said
+        undo = said.rsplit("tapis tournament undo ", 1)[1].strip()
+        assert room.td("undo", undo) == "ok — Action annulée / action undone\n"
+        status, history, _ = TdHttp(room).call("GET", "/api/td/history")  # the hub's own record of it
+        [given] = [a for a in history["actions"] if a["position"] == int(undo)]
+        assert status == 200 and given["event"]["type"] == "PenaltyGiven", history
+        assert given["why_not"] == "déjà annulée / already undone", given
         room.td("start")
         for table in ("t1", "t2"):
             room.start(table, room.agent_command(table))

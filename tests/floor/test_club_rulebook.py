@@ -63,7 +63,7 @@ def test_the_tournament_keeps_the_club_file_it_was_made_with(tmp_path: Path) -> 
     db = ["--db", str(tmp_path / "t.db")]
     code, said = td("new", "--ruleset", str(club), "--structure", "pouques", "--buy-in", "10", "--payouts",
                     "60,40", "--seed", "2", *db)
-    assert (code, said) == (0, "new: ok — Tournoi créé / tournament created (1 records)\n")
+    assert (code, said) == (0, "ok — Tournoi créé / tournament created\n")
     for verb in (["register", *PLAYERS], ["seat"], ["start"]):
         assert td(*verb, *db)[0] == 0
     # the club changes its article 9 afterwards: the running tournament keeps the one it was made with

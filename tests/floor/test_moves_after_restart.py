@@ -111,13 +111,17 @@ def test_moves_ordered_as_the_hub_died_are_told_again_once_until_carried_out(tmp
     """20 players: t1 (10) gives one to t2 (7). 12 players: the 9 left fit the final table (t1), drawn at once."""
     with EventStore(db(tmp_path, "straight.db")) as straight:  # the hub that did not die: what it told
         room, last = _to_a_hand_end(straight, players)
-        [first] = room.moves_said(room.send(last))
+        firsts = room.moves_said(room.send(last))
         room.hub.stop()
-    assert first["table"] == "t1" and first["moves"] and {m["reason"] for m in first["moves"]} == {reason}, first
+    first = {"moves": [m for e in firsts for m in e["moves"]]}
+    assert first["moves"] and {m["reason"] for m in first["moves"]} == {reason}, firsts
+    # each said on the stream of the table the player leaves, at once: the final draw to both tables' dealers
+    assert all(m["from_table"] == e["table"] for e in firsts for m in e["moves"]), firsts
+    assert sorted(e["table"] for e in firsts) == (["t1"] if reason == "balance" else ["t1", "t2"]), firsts
     with EventStore(db(tmp_path)) as store:
         room, last = _to_a_hand_end(store, players)
         if played:
-            assert room.moves_said(room.send(last)) == [first]
+            assert room.moves_said(room.send(last)) == firsts
         else:  # the hub dies once the fold is stored, before playing it: the floor never saw the hand end
             assert store.append_table_event("t1", last.boot, last.seq, wire.encode(last), 5.0)
             assert room.tables.floor.require().pending_moves() == []
@@ -222,3 +226,109 @@ def test_the_moves_the_clock_makes_are_handed_to_the_hub_too() -> None:
             floor.pump(minute * 60.0)
         assert [[(m["from_table"], m["to_table"], m["reason"]) for m in moves] for moves in said] == [
             [("t1", "t2", "balance")]], said
+
+
+def test_the_final_draw_is_in_the_moves_box_until_the_final_table_deals(tmp_path: Path) -> None:
+    """The clock's moves (the TD's "Déplacements à faire" box, the table pages') list the final table's draw
+    as they list the moves ordered: each player it reseats, from where he sat, until the final table deals its
+    first hand; a hub started again on its store lists them the same."""
+    with EventStore(db(tmp_path)) as store:
+        room, last = _to_a_hand_end(store, 12)
+        said = {"moves": [m for e in room.moves_said(room.send(last)) for m in e["moves"]]}
+        assert {m["reason"] for m in said["moves"]} == {"final"} and len(said["moves"]) > 1, said
+
+        def box(room: Room) -> list[tuple[str, str, int, str, int, str]]:
+            snap: dict[str, Any] = room.tables.floor.snapshot(10.0)
+            return sorted((m["player"], f"t{m['from_table']}", m["from_seat"], f"t{m['to_table']}", m["to_seat"],
+                           m["reason"]) for m in snap["moves"])
+        wanted = sorted((m["player"], m["from_table"], m["from_seat"], m["to_table"], m["to_seat"], m["reason"])
+                        for m in said["moves"])
+        assert box(room) == wanted
+        room = room.killed()
+        assert box(room) == wanted  # rebuilt from the file
+        [final] = {m["to_table"] for m in said["moves"]}
+        room.press(final)  # the final table's first hand: every player sits where the draw put him
+        assert box(room) == [] and pending_instructions(room.tables.floor.require()) == []
+        room.hub.stop()
+
+
+def test_the_next_days_draw_is_told_to_its_tables_and_again_until_each_deals(tmp_path: Path) -> None:
+    """The TD's "fin de journée" draws the next day's seats: each table of the next day is told who sits where
+    (`floor_moves` on its own stream: the day before's table may not play), and a hub started again on its
+    store (overnight, say) tells it again, once per start, until that table deals the day's first hand. The
+    moves box leaves it out: it reseats the whole room (the bag sheet and the seating chart give it)."""
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 20, tables=2)  # 10 and 10: the next day too, every player drawn afresh
+        room = Room(store)
+        room.command(cmd="end_day")
+        assert room.hub.settle(5)
+        told = room.moves_said(room.heard)
+        day = [m for e in told for m in e["moves"]]
+        assert day and {m["reason"] for m in day} == {"day"} and all("again" not in e for e in told), told
+        assert all(m["to_table"] == e["table"] for e in told for m in e["moves"])
+        sheet: dict[str, Any] = room.tables.floor.bags()
+        bags = {r["player"]: (f"t{r['table']}", r["seat"]) for r in sheet["rows"]}
+        assert all((m["from_table"], m["from_seat"]) == bags[m["player"]] for m in day)
+        assert room.tables.floor.snapshot(10.0)["moves"] == []
+
+        room = room.killed()
+        said = room.moves_said(room.connected())
+        assert _by_player([m for e in said for m in e["moves"]]) == _by_player(day), said
+        assert all(m["to_table"] == e["table"] and e["again"] is True for e in said for m in e["moves"])
+        assert room.moves_said(room.connected()) == []  # once per start
+
+        room.command(cmd="clock", action="resume")  # day 2: t1 deals its first hand, t2 not yet
+        room.press("t1")
+        room = room.killed()
+        said = room.moves_said(room.connected())
+        assert [e["table"] for e in said] == ["t2"]
+        assert _by_player(said[0]["moves"]) == _by_player([m for m in day if m["to_table"] == "t2"])
+        room.press("t2")
+        room = room.killed()
+        assert room.moves_said(room.connected()) == []  # carried out: not told again
+        room.hub.stop()
+
+
+def test_a_day_ended_by_a_hands_end_says_where_each_player_bagged() -> None:
+    """The structure's day-end break ends the day at the last hand's end, whose batch has not every player's
+    seat before it (`FloorService.hand_ended`): the draw's moves say where each player sat all the same (his
+    bag's table and seat), not "a new seat"."""
+    import random
+
+    from hub.floor.moves import move_instructions
+    from hub.tournament.events import DayEnded
+    from hub.tournament.structure import pouques_2020
+    from hub.tournament.tournament import Tournament
+
+    t = Tournament(name="T", ruleset="cdc-2013", structure=pouques_2020(), now=0.0, rng=random.Random(3))
+    for name in (f"p{i:02d}" for i in range(1, 21)):
+        t.register(name, 0.0)
+    t.draw_seats(0.0, tables=2)
+    t.start(0.0)
+    events = t.end_day(10.0)
+    [ended] = [e for e in events if isinstance(e, DayEnded)]
+    bagged = {name: (f"t{table}", seat) for name, table, seat, _, _ in ended.bags}
+    moves = move_instructions(events, {})
+    assert moves and all((m.from_table, m.from_seat) == bagged[m.player] for m in moves)
+
+
+def test_a_move_ordered_by_another_tables_hand_end_is_said_to_the_table_the_player_leaves(tmp_path: Path) -> None:
+    """Three players at t2 asked out during its hand: at that hand's end t2 holds 7 against t1's 10, and a
+    player of t1 goes over (cdc-2013 3.3). t1's dealer sends him: the move is said on t1's stream (its page's
+    log, its LEDs' table), not on t2's whose hand ended; once, as it went out with the hand's end's turn."""
+    with EventStore(db(tmp_path)) as store:
+        started_floor(store, 20, tables=2)
+        room = Room(store)
+        floor = room.tables.floor
+        room.press("t2")
+        for player in sorted(floor.require().state.tables[2].seats.values())[:3]:
+            assert room.command(cmd="eliminate", player=player)["moves"] == []  # out when t2's hand ends
+        said: list[dict[str, Any]] = []
+        while room.tables.game("t2").in_hand:  # type: ignore[union-attr]
+            said += room.moves_said(room.send(room.fold("t2")))
+        [event] = said
+        assert event["table"] == "t1" and [(m["from_table"], m["to_table"], m["reason"]) for m in event["moves"]] == [
+            ("t1", "t2", "balance")], said
+        assert [topic for topic, _ in room.published_moves()] == [wire.hub_table_events("t1")]
+        assert event["hand"] == 0  # t1 has dealt no hand yet: the hand it is told between
+        room.hub.stop()

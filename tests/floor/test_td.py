@@ -32,11 +32,11 @@ def test_a_tournament_run_from_the_file(tmp_path: Path, capsys: pytest.CaptureFi
     db = ["--db", str(tmp_path / "club.db")]
     code, text = run(["new", "--ruleset", "pouques-2020", "--structure", "pouques", "--tables", "2",
                       "--buy-in", "35", "--seed", "4", "--name", "Pouques test", *db])
-    assert (code, text) == (0, "new: ok — Tournoi créé / tournament created (1 records)\n")
+    assert (code, text) == (0, "ok — Tournoi créé / tournament created\n")
     assert run(["register", *PLAYERS, *db]) == (  # the TD's way back printed, as the desk's button
-        0, "register: ok — Inscription enregistrée / registered (12 records)\n"
+        0, "ok — Inscription enregistrée / registered\n"
            "  pour l'annuler / to undo it: tapis tournament undo 1\n")
-    assert run(["seat", *db]) == (0, "seat: ok — Places tirées / seats drawn (12 records)\n")
+    assert run(["seat", *db]) == (0, "ok — Places tirées / seats drawn\n")
     assert run(["start", *db])[0] == 0
     assert run(["clock", "pause", "--reason", "dîner", *db])[0] == 0
     assert run(["clock", "add", "300", *db])[0] == 0
@@ -44,11 +44,12 @@ def test_a_tournament_run_from_the_file(tmp_path: Path, capsys: pytest.CaptureFi
     code, status = run(["status", *db])
     assert code == 0
     assert "Pouques test  [pouques-2020]" in status
-    assert "level 1  50/100" in status and "(running)" in status
-    assert "12 left of 12 entries   average stack 50 000" in status
+    assert "horloge / clock     niveau / level 1  50/100" in status and "(en marche / running)" in status
+    assert "12 restants sur 12 entrées / 12 left of 12 entries   tapis moyen / average stack 50 000" in status
+    assert "Table 1    6 joueurs / players    300 000 jetons / chips  entre deux donnes / between hands" in status
     # pouques-2020 81: 96 % of 12 x 35 EUR = 403.20 EUR, 12 places below 120 entries.
     # Each place rounded down to the cent (2435 bp -> 98.17), the 8 cents left over to the winner.
-    assert "pool 403,20 €: 1. 98,25 €, 2. 70,35 €, 3. 50,40 €" in status
+    assert "prix / prizes       prize pool 403,20 € : 1. 98,25 €, 2. 70,35 €, 3. 50,40 €" in status
     code, js = run(["status", "--json", *db])
     snap = json.loads(js)["data"]
     assert snap["time_left"] > 2400 + 290  # 40 minutes + 5 added, minus the seconds this test took
@@ -135,7 +136,7 @@ def test_td_commands_over_mqtt(broker: EmbeddedBroker, running_floor: tuple[Floo
         assert floor.store.count_tournament_events() == stored
 
         code, text = run(["status", *url])
-        assert code == 0 and "(PAUSED)" in text and "12 left of 12 entries" in text
+        assert code == 0 and "(ARRÊTÉE / PAUSED)" in text and "12 left of 12 entries" in text
         assert run(["clock", "resume", *url])[0] == 0
         assert _next_where(clocks, lambda snap: snap["running"] is True)  # published on the change
         assert run(["clock", "pause", *url])[0] == 0

@@ -185,7 +185,7 @@ def test_tapis_tournament_decide_answers_the_td_in_words(tmp_path: Path) -> None
         result = hub.floor_command({"cmd": "decide", "table": "t1", "option": "set_aside", "kind": "", "by": "Ada"})
         assert result is not None and result.ok, result
         assert render(result).splitlines() == [
-            "decide: Table 1 donne / hand 1",
+            "Table 1, donne / hand 1",
             "  Feuille morte (carte retournée dans le paquet) — donne 1 — cpt87 6.3 (TD) : "
             f"{DECISIONS['fr'][Decision.SET_ASIDE]} (Ada)",
             f"  {FAULTS['en'][FaultKind.BOXED_CARD]} — hand 1 — cpt87 6.3 (TD): "

@@ -95,7 +95,7 @@ def test_the_td_refuses_with_tapis_tournament_and_play_goes_on(tmp_path: Path) -
         result = hub.floor_command({"cmd": "decide", "table": "t1", "option": "refuse_time", "kind": "", "by": "Ada"})
         assert result is not None and result.ok, result
         assert render(result).splitlines() == [  # what the TD reads at his terminal, in words
-            "decide: Table 1 donne / hand 1",
+            "Table 1, donne / hand 1",
             f"  Time refusé par le directeur de tournoi : le siège {slow} joue sans décompte.",
             f"  Time refused by the tournament director: seat {slow} plays on without a countdown."]
         [ruling] = _of(heard, "ruling")

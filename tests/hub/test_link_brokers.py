@@ -80,7 +80,9 @@ def test_a_server_keep_alive_of_0_does_not_outlive_its_connection(links: list[Hu
         link = make_link(links, broker.port, keepalive=1)
         link.subscribe("room/in", lambda m: None)
         link.start()
-        assert wait_until(lambda: len(broker.connections) >= 3, timeout=1.5 * 1 + 3)
+        # a connection is counted when accepted, before its CONNECT is read: wait for the CONNECTs
+        assert wait_until(lambda: len(broker.connections) >= 3
+                          and all(conn.received for conn in broker.connections[:3]), timeout=1.5 * 1 + 3)
         asked = [struct.unpack_from("!H", conn.received[0][1], 8)[0] for conn in broker.connections[:3]]
         assert asked == [1, 1, 1]  # CONNECT's keepalive, after "\0\4MQTT", the version and the flags
 

@@ -16,8 +16,8 @@ import hub.rulebooks as rb
 from hub.rules.rulesets import RULESETS, get_ruleset
 from hub.rulings.engine import rulings_table
 from hub.rulings.model import Substantial
+from hub.tournament.policy import floor_policy
 from hub.tournament.results import POUQUES_PAYOUTS
-from hub.tournament.rulesets import floor_policy
 
 GOLDEN = json.loads((Path(__file__).parent / "golden_seeds.json").read_text(encoding="utf-8"))
 

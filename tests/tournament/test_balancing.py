@@ -8,7 +8,7 @@ from floor_helpers import clockwise, end, start, started
 
 from hub.tournament.errors import FloorError
 from hub.tournament.events import MoveOrdered, MoveReason, TableBroken
-from hub.tournament.rulesets import floor_policy
+from hub.tournament.policy import floor_policy
 from hub.tournament.seating import waits_one_hand
 from hub.tournament.tournament import Tournament
 

@@ -21,8 +21,9 @@ from hub.floor.service import FloorService
 from hub.floor.store import EventStore
 from hub.floor.td import td_main
 from hub.tournament.errors import FloorError
+from hub.tournament.policy import floor_policy
 from hub.tournament.results import POUQUES_PAYOUTS, PayoutRule, Standing, prizes
-from hub.tournament.rulesets import RulesetId, floor_policy
+from hub.tournament.rulesets import RulesetId
 from hub.tournament.structure import pouques_2020, to_toml
 
 RULES: list[PayoutRule] = [r for r in (POUQUES_PAYOUTS, *(floor_policy(rs).payouts for rs in RulesetId)) if r]

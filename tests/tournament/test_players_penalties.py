@@ -183,6 +183,15 @@ def test_cdc_penalty_rounds_are_hands_times_players_at_the_table() -> None:
     with pytest.raises(PenaltyError) as info:
         t.give_penalty(name, PenaltyKind.MISSED_ROUNDS, 5, 6.0)
     assert isinstance(info.value, ValueError) and isinstance(info.value, TournamentError)
+    # in the TD's words, never the command's identifiers ("missed_rounds")
+    assert str(info.value) == ("tours de pénalité : de 1 à 4, pas 5 (cdc-2013 12.1-12.2) / "
+                               "penalty rounds: 1 to 4, not 5 (cdc-2013 12.1-12.2)")
+    with pytest.raises(PenaltyError) as info:
+        t.give_penalty(name, PenaltyKind.MISSED_HANDS, 2, 6.0)
+    assert str(info.value) == (
+        "« mains de pénalité » ne figure pas dans l'échelle des sanctions de ce règlement (avertissement, "
+        "tours de pénalité, disqualification) / penalty hands is not in this ruleset's hierarchy (warning, "
+        "penalty rounds, disqualification)")
 
 
 def test_a_warning_kills_one_hand_then_the_player_is_dealt_in_again() -> None:

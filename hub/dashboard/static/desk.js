@@ -182,6 +182,7 @@ function drawLists() {
 }
 function drawSummary(c) {
   if (!c) return;
+  if (c.penalties && JSON.stringify(c.penalties) !== LADDER) penaltyKinds(c);
   $("t-name").textContent = c.name;
   $("s-entries").textContent = c.entries;
   $("s-left").textContent = c.players_left;
@@ -234,10 +235,15 @@ function chipRace(form) {
   if (!table || small === null || big === null) return null;
   return { cmd: "chip_race", table: "t" + table[1], small_value: small, big_value: big, leftovers };
 }
-function penaltyKinds() {
+// The ruleset's penalties only (the clock's ladder), each with the amount it takes; every kind until it is known.
+let LADDER = "";
+function penaltyKinds(clock = ROOM.clock) {
   const select = $("p-kind"), was = select.value;
-  select.replaceChildren(...Object.keys(LABELS.fr.penalty).map(k => el("option", { value: k }, label("penalty", k))));
-  if (was) select.value = was;
+  const ladder = (clock && clock.penalties) || Object.keys(LABELS.fr.penalty).map(kind => ({ kind }));
+  LADDER = JSON.stringify(ladder);
+  select.replaceChildren(...ladder.map(step => el("option", { value: step.kind, title: step.article || "" },
+    label("penalty", step.kind) + (step.high ? ` ${step.low}–${step.high}` : ""))));
+  if (ladder.some(step => step.kind === was)) select.value = was;
 }
 
 // "agnes" beside "Agnès": the same person typed twice? Asked before a second entry is made.

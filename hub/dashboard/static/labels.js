@@ -41,7 +41,8 @@ const LABELS = {
       time_refused: "Time refusé", time_request_lapsed: "Demande de Time caduque", dealer_refused: "Bouton du donneur refusé", cancel_refused: "Annulation refusée",
       hand_refused: "Donne refusée", table_idle: "Table au repos", table_closed: "Table cassée", table_seats: "Places mises à jour", floor_moves: "Déplacements", other: "Événement" },
     online: { true: "en ligne", false: "hors ligne" },
-    move_reason: { balance: "équilibrage", break: "table cassée", td: "décision du DT" },
+    move_reason: { balance: "équilibrage", break: "table cassée", td: "décision du DT", final: "tirage de la table finale",
+      day: "tirage du jour suivant" },
     standing: { playing: "en jeu", registered: "inscrit, pas encore placé", winner: "vainqueur", out: "éliminé" },
   },
   en: {
@@ -82,7 +83,8 @@ const LABELS = {
       time_refused: "Time refused", time_request_lapsed: "Time request lapsed", dealer_refused: "Dealer's button refused", cancel_refused: "Cancel refused",
       hand_refused: "Hand refused", table_idle: "Table idle", table_closed: "Table broken up", table_seats: "Seats updated", floor_moves: "Moves", other: "Event" },
     online: { true: "online", false: "offline" },
-    move_reason: { balance: "balancing", break: "table broken", td: "TD's move" },
+    move_reason: { balance: "balancing", break: "table broken", td: "TD's move", final: "final table draw",
+      day: "next day's draw" },
     standing: { playing: "still playing", registered: "registered, not seated yet", winner: "winner", out: "out" },
   },
 };
