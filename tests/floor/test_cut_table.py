@@ -84,6 +84,11 @@ def test_the_move_that_waited_is_sent_when_the_table_is_heard_between_hands(tmp_
         with hub.floor_lock:
             assert [(m.from_table, m.to_table) for m in floor.require().pending_moves()] == [(1, 2)]
         assert [(m.from_table, m.to_table) for m in sent] == [("t1", "t2")]  # type: ignore[attr-defined]
+        # and told to the dealers, as a hand's end tells its moves (a planted bug that dropped it survived)
+        import json
+        told = [json.loads(payload) for topic, payload, _, _ in link.published
+                if topic == wire.hub_table_events("t1") and json.loads(payload)["type"] == "floor_moves"]
+        assert [(m["from_table"], m["to_table"]) for e in told for m in e["moves"]] == [("t1", "t2")], told
     finally:
         hub.stop()
         store.close()
