@@ -92,3 +92,20 @@ def test_the_move_that_waited_is_sent_when_the_table_is_heard_between_hands(tmp_
     finally:
         hub.stop()
         store.close()
+
+
+def test_the_tables_cut_off_stay_known_across_a_reread_of_the_store_and_an_undo(tmp_path: Path) -> None:
+    """Which tables are cut off is the hub's knowledge of its network, not a record: a command line beside the
+    hub (another writer: the floor reads the store again) or a TD's undo (the state rebuilt from the records)
+    must not forget it, or the floor would order moves to or from a table it cannot reach."""
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 20, tables=2)
+        floor.require().state.unreachable = {1}
+        with EventStore(db(tmp_path)) as beside:  # `tapis tournament penalty --db` while the hub runs
+            assert FloorService.open(beside).execute({"cmd": "penalty", "player": "p03", "kind": "warning"}, 2.0).ok
+        out = floor.execute({"cmd": "penalty", "player": "p04", "kind": "warning"}, 3.0)  # reads the store again
+        assert out.ok and len(floor.require().state.players["p03"].penalties) == 1
+        assert floor.require().state.unreachable == {1}
+        assert floor.execute({"cmd": "undo", "action": out.data["undo"]}, 4.0).ok
+        assert not floor.require().state.players["p04"].penalties  # undone: the state rebuilt
+        assert floor.require().state.unreachable == {1}

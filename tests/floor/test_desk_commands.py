@@ -319,9 +319,13 @@ def test_the_desks_floor_actions_have_their_command_line_words(tmp_path: Any, ca
     assert state().players["Zed"].alive and state().players["Zed"].table
     said("undo", undo)
     assert not state().players["Zed"].table  # back on the list, his seat free again
-    table = state().players["P3"].table
-    assert "ok" in said("chip-race", str(table), "25", "100", "P3=3")
-    assert td_main(["chip-race", "--db", db, str(table), "25", "100", "P3=three"]) == 2
+    # at table 2 (not the first table: the race is the table named)
+    racer = next(p.name for p in state().players.values() if p.table == 2 and p.alive)
+    assert "ok" in said("chip-race", "2", "25", "100", f"{racer}=3")
+    with EventStore(db) as store:
+        raced = [e for e in FloorService.open(store).require().events if type(e).__name__ == "ChipsColouredUp"]
+    assert [e.table for e in raced] == [2], raced  # type: ignore[attr-defined]
+    assert td_main(["chip-race", "--db", db, "2", "25", "100", f"{racer}=three"]) == 2
     assert "NAME=COUNT expected" in capsys.readouterr().err
     assert td_main(["wait-list", "--db", db]) == 2  # neither a name nor --seat: said, not guessed
 
@@ -383,3 +387,21 @@ def test_results_before_the_draw_list_the_players_entered() -> None:
         assert [(r["player"], r["status"], r["place"]) for r in rows] == [("Ada", "registered", None),
                                                                           ("Bob", "registered", None)]
         assert "inscrit / registered" in results_csv(results)
+
+
+def test_the_command_line_says_what_each_command_did_in_words() -> None:
+    """What `tapis tournament` prints once a command is done (`render`): the desk's words, French then English,
+    and an elimination asked during a hand says when it takes effect (the player plays it out)."""
+    from hub.floor.td import render
+
+    with EventStore(":memory:") as store:
+        floor = started_floor(store, 12)
+        table = floor.require().state.players["p05"].table
+        floor.hand_started(f"t{table}", 1, 3.0)
+        later = run(floor, {"cmd": "eliminate", "player": "p05"}, 4.0)
+        assert render(later).splitlines()[0] == \
+            "ok — Sortira à la fin de la donne en cours / out when the hand in progress ends"
+        now = run(floor, {"cmd": "penalty", "player": "p07", "kind": "warning"}, 5.0)
+        assert render(now).splitlines()[0] == "ok — Sanction enregistrée / penalty recorded"
+        undo = f"  pour l'annuler / to undo it: tapis tournament undo {now.data['undo']}"
+        assert render(now).splitlines()[-1] == undo
