@@ -12,9 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -22,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tablewire import credentials
+from tablewire.stopping import stop_on_signals
 
 if TYPE_CHECKING:  # the hub's graph is imported when built: the TD's verbs start without it
     from hub.dashboard import Dashboard
@@ -101,10 +100,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _wait_for_signal() -> None:
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    stop.wait()
+    stop_on_signals().wait()
 
 
 def td_login(name: str, path: str, password: str | None) -> int:

@@ -17,10 +17,10 @@ import logging
 import re
 import signal
 import sys
-import threading
 
 from simulators.room_defaults import DASHBOARD_PORT, FAULT_RATE
 from tablewire import credentials
+from tablewire.stopping import stop_on_signals
 
 # The games a simulated croupier deals (hub/rules/games.toml): the pineapples' discards it does not make,
 # and five-card Omaha does not fit nine players in one deck (9 x 5 + 8 = 53 cards).
@@ -168,9 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "sim":
             from simulators.sim_table import run_sim_table
-            stop = threading.Event()
-            for sig in (signal.SIGINT, signal.SIGTERM):  # the croupier ends the hand's wait; all is closed
-                signal.signal(sig, lambda *_: stop.set())
+            stop = stop_on_signals()  # the croupier ends the hand's wait; all is closed
             rate, kinds = _sim_faults(args)
             return run_sim_table(args.profile, args.decks, args.broker, credentials.link_options(args), stop=stop,
                                  pace=args.pace, seed=args.seed, boxed_rate=args.boxed_rate,

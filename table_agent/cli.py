@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import logging
-import signal
 import sys
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tablewire import credentials
+from tablewire.stopping import stop_on_signals
 
 if TYPE_CHECKING:
     from gpiozero.pins import Factory
@@ -69,10 +68,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _wait_for_signal() -> None:
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    stop.wait()
+    stop_on_signals().wait()
 
 
 @dataclass

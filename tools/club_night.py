@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from hub.edge.broker import find_mosquitto
+    from tablewire.stopping import stop_on_signals
     from tests.dashboard import browser
     from tests.e2e import test_room_as_installed as installed
     from tests.support import wait_until
@@ -153,8 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         stack.callback(lambda: (stop.set(), td.join(30)))
         for table in installed.TABLES:
             room.start(table, room.agent_command(table))
-        stopped = threading.Event()
-        signal.signal(signal.SIGINT, lambda *_: stopped.set())  # Ctrl-C: the summary, then a clean stop
+        stopped = stop_on_signals((signal.SIGINT,))  # Ctrl-C: the summary, then a clean stop
         total = None
         start = time.monotonic()
         last_end = {t: start for t in installed.TABLES}

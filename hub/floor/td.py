@@ -288,15 +288,12 @@ class WallClock:
 
 def serve(db: str, broker: str, *, period: float, link_options: dict[str, object] | None = None) -> int:
     """The floor alone on MQTT: TD commands and the retained clock, until Ctrl-C."""
-    import signal
-
     from hub.floor.service import FloorService
     from tablewire.broker_url import parse_url
     from tablewire.mqtt import MqttLink
+    from tablewire.stopping import stop_on_signals
     host, port = parse_url(broker)
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    stop = stop_on_signals()
     with EventStore(db) as store:
         link = MqttLink(client_id="tapis-floor", host=host, port=port, **(link_options or {}))  # type: ignore[arg-type]
         floor = FloorService.open(store, link=link)

@@ -183,8 +183,9 @@ class Room:
         log = self.tmp / f"{name}.log"
         self.logs[name] = log
         with log.open("w") as out:
+            # PYTHONFAULTHANDLER: a process that will not stop dumps its threads into its log (`stop`)
             proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, text=True, cwd=cwd or ROOT,
-                                    env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                    env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"})
         self.procs.append(proc)
         return proc
 
@@ -211,9 +212,18 @@ class Room:
             try:
                 codes[name] = proc.wait(15)
             except subprocess.TimeoutExpired:
-                proc.kill()
+                # still running 15 s after SIGTERM: its threads' stacks into its log, then killed
+                proc.send_signal(signal.SIGABRT)
+                try:
+                    proc.wait(5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
                 codes[name] = proc.wait()
         return codes
+
+    def stopped_logs(self, codes: dict[str, int | None]) -> dict[str, str]:
+        """The end of the log of each process `stop` found in error (for an assertion's message)."""
+        return {name: self.log(name)[-6000:] for name, code in codes.items() if code != 0}
 
 
 class Watcher:
@@ -365,7 +375,8 @@ def test_a_room_as_installed_plays_a_tournament(room: Room) -> None:
         if page is not None:
             check_viewer_page(page, watcher, hands=len(ended))
         # SIGTERM, as systemd stops them: every process ends cleanly
-        assert room.stop() == {name: 0 for name in ("hub", *TABLES)}, {n: room.log(n)[-2000:] for n in room.logs}
+        codes = room.stop()
+        assert codes == {name: 0 for name in ("hub", *TABLES)}, room.stopped_logs(codes)
     if page is None:
         pytest.skip(f"the room played; the dashboard in Chromium was not checked: {browser.missing()}")
 
