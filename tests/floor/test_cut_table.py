@@ -109,3 +109,19 @@ def test_the_tables_cut_off_stay_known_across_a_reread_of_the_store_and_an_undo(
         assert floor.execute({"cmd": "undo", "action": out.data["undo"]}, 4.0).ok
         assert not floor.require().state.players["p04"].penalties  # undone: the state rebuilt
         assert floor.require().state.unreachable == {1}
+
+
+def test_the_final_table_drawn_when_the_table_cut_off_is_heard_says_where_each_player_comes_from(
+        tmp_path: Path) -> None:
+    """cdc, final table of 9: 12 players on two tables, table 1 cut off; three out at table 2 leave 9: the
+    final table waits for table 1. Heard again, its draw is told to the dealers from each player's seat
+    (the table he leaves tells him), as a draw at a hand's end is."""
+    with EventStore(db(tmp_path)) as store:
+        floor = started_floor(store, 12, tables=2)
+        assert floor.reachable("t1", 1.0, heard=False) == []
+        for name in sorted(floor.require().state.tables[2].seats.values())[:3]:
+            assert floor.execute({"cmd": "eliminate", "player": name}, 2.0).ok
+        seats = {p.name: (f"t{p.table}", p.seat) for p in floor.require().state.alive()}
+        moves = floor.reachable("t1", 3.0, heard=True)
+        assert moves and {m.reason for m in moves} == {"final"}
+        assert [(m.from_table, m.from_seat) for m in moves] == [seats[m.player] for m in moves]

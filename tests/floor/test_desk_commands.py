@@ -3,16 +3,17 @@ the floor's rulings as TD commands, every refusal in plain French and English (n
 
 from __future__ import annotations
 
+import re
 from typing import Any, cast
 
 import pytest
 
-from hub.floor.commands import CommandResult
+from hub.floor.commands import CommandError, CommandResult
 from hub.floor.results_view import results_csv
 from hub.floor.service import FloorService
 from hub.floor.store import EventStore
 from hub.floor.td import render_results
-from hub.tournament.events import ActionReverted, PlayerEliminated
+from hub.tournament.events import ActionReverted, ChipsColouredUp, PlayerEliminated
 from tests.floor.service_helpers import started_floor
 
 RAW = ("Input tag", "validation error", "pydantic", "Field required", "literal_error", "Input should")
@@ -263,6 +264,9 @@ def test_chip_race_command() -> None:
                              "leftovers": {players[0]: 3, players[1]: 1}}, 1.0)
         assert result.ok, result.error
         assert "ChipsColouredUp" in result.events
+        raced = [e for e in floor.require().events if isinstance(e, ChipsColouredUp)]
+        # four chips of 25 held: one chip of 100, to the best card of the two players who held them
+        assert len(raced) == 1 and len(raced[0].winners) == 1 and raced[0].winners[0] in players[:2]
 
 
 def test_the_command_line_reenters_sets_the_time_and_shows_who_is_still_playing(tmp_path: Any,
@@ -405,3 +409,52 @@ def test_the_command_line_says_what_each_command_did_in_words() -> None:
         assert render(now).splitlines()[0] == "ok — Sanction enregistrée / penalty recorded"
         undo = f"  pour l'annuler / to undo it: tapis tournament undo {now.data['undo']}"
         assert render(now).splitlines()[-1] == undo
+        race = CommandResult(cmd="chip_race", ok=True, events=["ChipsColouredUp"])
+        assert render(race) == "ok — Course aux jetons faite / chip race done"
+
+
+def test_the_command_line_records_a_late_arrival(tmp_path: Any, capsys: Any) -> None:
+    """`tapis tournament arrive NAME`: a player registered not arrived yet (`register --absent`) is there,
+    and the TD reads the desk's words for it."""
+    from hub.floor.td import td_main
+
+    db = str(tmp_path / "cli.db")
+    assert td_main(["new", "--db", db, "--ruleset", "cdc-2013", "--structure", "pouques", "--buy-in", "10",
+                    "--payouts", "50,30,20", "--seed", "1"]) == 0
+    assert td_main(["register", "--db", db, "Ada", "Bob", "Cy"]) == 0
+    assert td_main(["register", "--db", db, "--absent", "Zoé"]) == 0
+    assert td_main(["seat", "--db", db]) == 0 and td_main(["start", "--db", db]) == 0
+    capsys.readouterr()
+    assert td_main(["arrive", "--db", db, "Zoé"]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out == "ok — Arrivée enregistrée / arrival recorded\n"
+    with EventStore(db) as store:
+        assert FloorService.open(store).require().state.players["Zoé"].arrived
+
+
+@pytest.mark.parametrize(("argv", "command"), [
+    (["arrive", "Zoé"], {"cmd": "arrive", "player": "Zoé"}),
+    # a name may hold `=`: the count is after the last one
+    (["chip-race", "2", "25", "100", "Jean=Luc=3", "Ada=0"],
+     {"cmd": "chip_race", "table": "t2", "small_value": 25, "big_value": 100, "leftovers": {"Jean=Luc": 3, "Ada": 0}}),
+    # the TD's name goes in the record of the undo; the action's number as the number the wire expects
+    (["undo", "4", "--by", "Marie"], {"cmd": "undo", "action": 4, "by": "Marie"}),
+])
+def test_the_command_lines_words_make_the_floors_command(argv: list[str], command: dict[str, Any]) -> None:
+    from hub.floor.td import build_command, parser
+
+    assert build_command(parser().parse_args(argv)) == command
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["wait-list"], "un nom pour l'inscrire, ou --seat pour placer le premier / a name to join, or --seat"),
+    (["wait-list", "Zed", "--seat"], "un nom pour l'inscrire, ou --seat pour placer le premier / a name to join"),
+    (["chip-race", "2", "25", "100", "=3"], "« =3 » : NOM=NOMBRE attendu / NAME=COUNT expected"),
+    (["chip-race", "2", "25", "100", "Ada=three"], "« Ada=three » : NOM=NOMBRE attendu / NAME=COUNT expected"),
+])
+def test_the_command_line_says_what_it_cannot_read(argv: list[str], said: str) -> None:
+    """Refused before anything reaches the floor, in words that say what to type (not the floor's own
+    refusal of an empty name, which would not mention `--seat` or the `NAME=COUNT` form)."""
+    from hub.floor.td import build_command, parser
+
+    with pytest.raises(CommandError, match=re.escape(said)):
+        build_command(parser().parse_args(argv))

@@ -259,3 +259,20 @@ def test_a_table_waiting_for_the_td_still_waits_in_the_restarted_hub_and_his_dec
             assert folded["status"] == "accepted"
         finally:
             room.hub.stop()
+
+
+@pytest.mark.parametrize(("kept", "players", "again"), [
+    ((1, 3, 5), [1, 3, 5, 7], (1, 3, 5)),  # everyone still there: the same button and blinds (cdc 6.3)
+    ((1, 3, 5), [1, 3, 7], (1, 3, 7)),  # the big blind left: to the next player
+    ((1, 3, 6), [3, 4, 5], (1, None, 3)),  # button and big blind left: the small blind's player has the big
+    ((1, 3, 5), [3, 5], (3, 3, 5)),  # heads-up: the other player has the button and the small blind
+    ((1, 3, 5), [1, 5], (1, 1, 5)),
+])
+def test_the_button_and_blinds_of_a_hand_dealt_again_after_players_left(
+        kept: tuple[int, int | None, int], players: list[int], again: tuple[int, int | None, int]) -> None:
+    """A void hand dealt again keeps its button and blinds; a blind who left at its end gives his blind up
+    as the dead-button rule places it (`hand_context.dealt_again`)."""
+    from hub.floor.hand_context import dealt_again
+    from hub.rules import Positions
+
+    assert dealt_again(Positions(*kept), players) == Positions(*again)

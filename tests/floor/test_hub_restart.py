@@ -98,3 +98,20 @@ def test_a_restarted_hub_shows_the_cards_on_the_felt(tmp_path: Path) -> None:
     finally:
         hub.stop()
         store.close()
+
+
+def test_a_hands_stored_context_reads_back_its_game_bb_ante_and_dead_seats() -> None:
+    """What the store keeps of a hand in progress is what a restarted hub deals on: a mixed game's level
+    (plo, the big blind paying the ante), the seats dealt dead (an absent player, a penalty); a context
+    stored before levels had a game, or before dead seats were kept, reads as hold'em with none."""
+    from hub.floor.hand_context import from_context, hand_context
+    from hub.floor.store import JSON
+    from hub.rules import Level, Positions
+
+    level = Level(100, 200, 200, True, "plo")
+    ctx = hand_context(7, {1: 9_000, 4: 11_000, 6: 10_000}, Positions(1, 4, 6), level, 42,
+                       {4: "absent"}, away={6: "Ada"})
+    assert from_context(ctx) == (7, {1: 9_000, 4: 11_000, 6: 10_000}, Positions(1, 4, 6), level, {4: "absent"})
+    older: dict[str, JSON] = {**ctx, "level": [100, 200, 0, False]}
+    del older["dead"]
+    assert from_context(older)[3:] == (Level(100, 200, 0, False, "nlhe"), {})

@@ -194,3 +194,15 @@ def test_tapis_tournament_decide_answers_the_td_in_words(tmp_path: Path) -> None
     finally:
         hub.stop()
         store.close()
+
+
+def test_the_tds_decision_in_words_names_the_seat_and_the_cards() -> None:
+    """What the TD reads once he decided (`tapis tournament decide`, the hub's answer) names the seat and the
+    cards the fault was about, as the table's ruling said them (`Ruling.text`)."""
+    from hub.room.table_rulings import decision_in_words
+
+    ruling = {"type": "ruling", "table": "t1", "decision": "set_aside", "article": "cdc-2013 7.3",
+              "kind": "exposed_card", "hand": 4, "seat": 3, "cards": ["As", "Kd"], "by": "Marie"}
+    fr, en = decision_in_words(ruling)
+    assert "donne 4 — siège 3 — As Kd — cdc-2013 7.3" in fr and fr.endswith("(Marie)")
+    assert "hand 4 — seat 3 — As Kd — cdc-2013 7.3" in en and en.endswith("(Marie)")

@@ -75,6 +75,9 @@ def test_the_floor_records_the_deal_and_pays_it_whatever_the_places(tmp_path: Pa
         more: dict[str, Any] = {"cmd": "deal", "prizes": {**prizes, "p7": prizes["p7"] + 1}, "method": "icm"}
         wrong = floor.execute(more, 2.0)
         assert not wrong.ok and "20000 cents" in str(wrong.error)
+        less: dict[str, Any] = {"cmd": "deal", "prizes": {**prizes, "p7": prizes["p7"] - 1}, "method": "icm"}
+        short = floor.execute(less, 2.0)  # a cent left unpaid is refused too
+        assert not short.ok and "20000 cents" in str(short.error) and "19999" in str(short.error)
         deal: dict[str, Any] = {"cmd": "deal", "prizes": prizes, "method": "icm"}
         done = floor.execute(deal, 2.0)
         assert done.ok and done.events == ["DealAgreed"] and isinstance(done.data.get("undo"), int)

@@ -4,10 +4,20 @@ again: its busts ranked by when they happened at the table (`Tournament.hand_end
 from __future__ import annotations
 
 import dataclasses
+import random
 
-from floor_helpers import end, start, started
+from floor_helpers import STRUCTURE, end, start, started
 
-from hub.tournament.events import MoveOrdered, PlacesCorrected, PlayerEliminated, TableBroken, event_from_dict
+from hub.tournament.events import (
+    ButtonDrawn,
+    FinalTableDrawn,
+    MoveOrdered,
+    PlacesCorrected,
+    PlayerEliminated,
+    TableBroken,
+    event_from_dict,
+)
+from hub.tournament.penalties import PenaltyKind
 from hub.tournament.results import POUQUES_PAYOUTS, Standing
 from hub.tournament.tournament import Tournament
 
@@ -97,6 +107,7 @@ def test_the_floor_balances_the_tables_it_can_reach_meanwhile() -> None:
     reachable giver), none from table 1; the third move (from table 1) waits for it."""
     t = started("pouques-2020", 30, 3)
     t.table_unreachable(1)
+    assert t.waiting_for() == set() and t.snapshot(5.0)["floor_waits"] == {}  # nothing waits for it yet
     start(t, 3, 10.0)
     out = end(t, 3, 20.0, busts=sorted(t.state.tables[3].seats)[:4])
     assert [(e.from_table, e.to_table) for e in out if isinstance(e, MoveOrdered)] == [(2, 3), (2, 3)]
@@ -133,3 +144,166 @@ def test_no_table_stops_short_for_a_table_cut_off() -> None:
     back = t.table_reachable(1, 60.0)
     assert [(e.from_table, e.to_table) for e in back if isinstance(e, MoveOrdered)] == [(1, 2)]
     assert t.can_start_hand(2, 70.0)
+
+
+def _recorded_places_agree(t: Tournament) -> dict[str, int]:
+    """Each out's place as its records say it (his elimination, corrected since): the standings' place."""
+    recorded = {o.player: o.place for o in t.state.outs if o.place > 0}
+    assert recorded == {s.player: s.place for s in t.standings() if s.player in recorded}
+    return recorded
+
+
+def test_a_late_hand_without_a_bust_corrects_no_place() -> None:
+    """Table 1 heard late, its hand over without a bust: no one's place changes, and no record says so."""
+    t = started("cdc-2013", 20, 2)
+    start(t, 1, 100.0)
+    start(t, 2, 100.0)
+    end(t, 2, 300.0, busts=[min(t.state.tables[2].seats)])
+    out = _late_end(t, 1, 500.0, 200.0, busts=[])
+    assert not [e for e in out if isinstance(e, PlacesCorrected)]
+    _recorded_places_agree(t)
+
+
+def test_two_busts_heard_late_move_the_later_bust_up_two_places() -> None:
+    """20 entries. Table 2's bust at 300 s is recorded 20th; table 1, cut off, lost two players at 200 s
+    (their stacks unequal, so not tied): they are 20th and 19th, the bust at 300 s is corrected to 18th."""
+    t = started("cdc-2013", 20, 2)
+    seats = sorted(t.state.tables[1].seats)[:2]
+    start(t, 1, 10.0)
+    end(t, 1, 20.0, stacks={seats[0]: 9_000, seats[1]: 11_000})  # chips conserved: 1 000 changed hands
+    start(t, 1, 100.0)
+    start(t, 2, 100.0)
+    later = t.state.tables[2].seats[min(t.state.tables[2].seats)]
+    end(t, 2, 300.0, busts=[min(t.state.tables[2].seats)])
+    out = _late_end(t, 1, 500.0, 200.0, busts=seats)
+    assert [e for e in out if isinstance(e, PlacesCorrected)] == [
+        PlacesCorrected(((later, 18),), t.state.policy.elimination_article, 500.0)]
+    assert _recorded_places_agree(t)[later] == 18
+
+
+def test_busts_heard_late_at_two_tables_correct_the_same_later_bust_twice() -> None:
+    """Three tables; a bust at table 2 at 300 s is recorded 30th. Tables 1 and 3, cut off, lost a player at
+    200 s and 250 s: heard one after the other, each correction starts from the place the last one gave."""
+    t = started("cdc-2013", 30, 3)
+    for table in (1, 2, 3):
+        start(t, table, 100.0)
+    later = t.state.tables[2].seats[min(t.state.tables[2].seats)]
+    end(t, 2, 300.0, busts=[min(t.state.tables[2].seats)])
+    _late_end(t, 1, 500.0, 200.0, busts=[min(t.state.tables[1].seats)])
+    assert _recorded_places_agree(t)[later] == 29
+    _late_end(t, 3, 510.0, 250.0, busts=[min(t.state.tables[3].seats)])
+    assert _recorded_places_agree(t)[later] == 28
+
+
+def test_a_disqualified_players_place_is_not_corrected_by_a_bust_heard_late() -> None:
+    """A disqualified player has no place in the records (0: he is ranked when he left); a bust heard late
+    that happened before he left corrects no place of his."""
+    t = started("cdc-2013", 20, 2)
+    start(t, 1, 100.0)
+    gone = next(name for name in t.state.tables[2].seats.values())
+    t.give_penalty(gone, PenaltyKind.DISQUALIFICATION, 0, 300.0)
+    out = _late_end(t, 1, 500.0, 200.0, busts=[min(t.state.tables[1].seats)])
+    assert not [e for e in out if isinstance(e, PlacesCorrected)]
+    assert {o.player: o.place for o in t.state.outs}[gone] == 0
+    _recorded_places_agree(t)
+
+
+def test_busts_at_the_same_time_at_two_tables_one_heard_late_keep_the_order_heard() -> None:
+    """Busts at tables 1 and 2 at the same instant: the one heard first went out first (as live), the one
+    heard late takes the next place up; nothing to correct."""
+    t = started("cdc-2013", 20, 2)
+    start(t, 1, 100.0)
+    start(t, 2, 100.0)
+    first = t.state.tables[2].seats[min(t.state.tables[2].seats)]
+    end(t, 2, 200.0, busts=[min(t.state.tables[2].seats)])
+    late = t.state.tables[1].seats[min(t.state.tables[1].seats)]
+    out = _late_end(t, 1, 500.0, 200.0, busts=[min(t.state.tables[1].seats)])
+    assert not [e for e in out if isinstance(e, PlacesCorrected)]
+    assert _recorded_places_agree(t) == {first: 20, late: 19}
+
+
+def test_hand_for_hand_a_bust_heard_late_shares_the_rounds_place() -> None:
+    """Hand for hand, the round's busts are ranked together whenever heard (cdc 2.10): table 1's bust at
+    200 s heard late joins table 2's at 300 s, by their stacks at the hand's start; no place to correct."""
+    t = started("cdc-2013", 20, 2)
+    t.start_hand_for_hand(50.0)
+    seat = min(t.state.tables[1].seats)
+    start(t, 1, 60.0)
+    start(t, 2, 60.0)
+    end(t, 1, 70.0, stacks={seat: 9_000, min(s for s in t.state.tables[1].seats if s != seat): 11_000})
+    end(t, 2, 70.0)
+    start(t, 1, 100.0)
+    start(t, 2, 100.0)
+    other = t.state.tables[2].seats[min(t.state.tables[2].seats)]
+    end(t, 2, 300.0, busts=[min(t.state.tables[2].seats)])
+    late = t.state.tables[1].seats[seat]
+    out = _late_end(t, 1, 500.0, 200.0, busts=[seat])
+    assert not [e for e in out if isinstance(e, PlacesCorrected)]  # as heard live
+    assert (_place(t, other).place, _place(t, late).place) == (19, 20)  # 10 000 at the start against 9 000
+
+
+def test_the_final_table_is_drawn_once_the_table_cut_off_is_heard() -> None:
+    """cdc, final table of 9: 12 players on two tables, table 1 cut off between hands; three busts at table 2
+    leave 9: the floor does not draw the final table without table 1, says it waits for it, and draws it
+    when table 1 is heard again."""
+    t = started("cdc-2013", 12, 2)
+    start(t, 1, 5.0)
+    end(t, 1, 8.0)
+    t.table_unreachable(1)
+    start(t, 2, 10.0)
+    out = end(t, 2, 20.0, busts=sorted(t.state.tables[2].seats)[:3])
+    assert not [e for e in out if isinstance(e, FinalTableDrawn | MoveOrdered)]
+    assert t.waiting_for() == {1} and list(t.snapshot(21.0)["floor_waits"]) == ["1"]
+    back = t.table_reachable(1, 30.0)
+    assert [type(e) for e in back] == [FinalTableDrawn, ButtonDrawn]
+
+
+def test_a_table_broken_sends_no_player_to_a_table_cut_off() -> None:
+    """Four tables of 7, table 1 cut off: a bust at table 2 leaves 27, table 4 is broken into tables 2 and 3
+    (their 7 free seats), none of its players sent to table 1, which has seats too but cannot hear it."""
+    t = started("pouques-2020", 28, 4)
+    t.table_unreachable(1)
+    start(t, 2, 10.0)
+    out = end(t, 2, 20.0, busts=[min(t.state.tables[2].seats)])
+    assert [e.table for e in out if isinstance(e, TableBroken)] == [4]
+    assert sorted({e.to_table for e in out if isinstance(e, MoveOrdered)}) == [2, 3]
+    assert t.state.counts() == {1: 7, 2: 10, 3: 10}
+
+
+def test_a_table_cut_off_during_its_hand_is_waited_for() -> None:
+    """Table 1 is cut off in the middle of a hand; two busts at table 2 would take a player from it (10
+    against 8): the floor says it waits for table 1, in hand or not."""
+    t = started("pouques-2020", 20, 2)
+    start(t, 1, 10.0)
+    t.table_unreachable(1)
+    start(t, 2, 30.0)
+    end(t, 2, 40.0, busts=sorted(t.state.tables[2].seats)[:2])
+    assert t.state.tables[1].in_hand and t.waiting_for() == {1}
+
+
+def test_a_final_table_due_at_the_start_waits_for_a_table_cut_off_and_not_before() -> None:
+    """8 players drawn on two tables (the TD's choice) fit the final table: the floor draws it once the
+    tournament has started, not before; so it does not wait for a table cut off before the start."""
+    fresh = Tournament(name="test", ruleset="cdc-2013", structure=STRUCTURE, now=0.0, rng=random.Random(1))
+    for i in range(8):
+        fresh.register(f"p{i}", 0.0)
+    fresh.draw_seats(0.0, tables=2)
+    fresh.table_unreachable(1)
+    assert fresh.waiting_for() == set() and fresh.snapshot(1.0)["floor_waits"] == {}
+    fresh.start(2.0)
+    assert fresh.waiting_for() == {1}
+
+
+def test_a_short_table_deals_on_once_the_table_that_would_give_it_a_player_is_cut_off() -> None:
+    """cdc 3.3: three busts at table 2 while table 1 plays a hand: table 2 (7 against 10) stops until a player
+    comes from table 1. Table 1 is then cut off: no player can come, so table 2 deals on, and the clock's
+    snapshot no longer shows it stopped."""
+    t = started("cdc-2013", 20, 2)
+    start(t, 1, 10.0)
+    start(t, 2, 10.0)
+    end(t, 2, 20.0, busts=sorted(t.state.tables[2].seats)[:3])
+    tables = t.snapshot(30.0)["tables"]
+    assert not t.can_start_hand(2, 30.0) and tables["2"]["stopped"]
+    t.table_unreachable(1)
+    tables = t.snapshot(40.0)["tables"]
+    assert t.can_start_hand(2, 40.0) and not tables["2"]["stopped"]

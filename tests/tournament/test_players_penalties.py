@@ -237,6 +237,17 @@ def test_disqualification_removes_the_chips() -> None:
     assert t.standings()[-1].player == "p007"
 
 
+def test_a_player_disqualified_after_a_bust_ranks_above_the_bust() -> None:
+    """A disqualified player is ranked when he leaves: out after a player who busted, he places above him."""
+    t = started("cpt87", 18, 2)
+    start(t, 1, 10.0)
+    busted = t.state.tables[1].seats[min(t.state.tables[1].seats)]
+    end(t, 1, 20.0, busts=[min(t.state.tables[1].seats)])
+    gone = next(iter(t.state.tables[2].seats.values()))
+    t.give_penalty(gone, PenaltyKind.DISQUALIFICATION, 0, 30.0)
+    assert [(s.player, s.place) for s in t.standings()[-2:]] == [(gone, 17), (busted, 18)]
+
+
 def test_pcpm_absent_stacks_removed_at_the_end_of_the_first_break() -> None:
     """pcpm: absent stacks are blinded, removed at the end of the first break, ranked first out."""
     structure = Structure("pcpm", 10_000, (Level(1, 25, 50, 30), Level(2, 50, 100, 30), Break("pause", 15),

@@ -171,3 +171,22 @@ def test_removal_reasons_are_recorded() -> None:
     t.player_left("p000", 5.0, notified=False)
     removed = [e for e in t.events if isinstance(e, PlayerRemoved)]
     assert removed[0].reason is RemovalReason.LEFT_WITHOUT_NOTICE and removed[0].article == "cpt87 2.12"
+
+
+def test_hand_for_hand_a_player_disqualified_during_the_round_ranks_above_its_busts() -> None:
+    """Hand for hand, the round's busts go out together (one group, cdc 2.10), from its first bust on: a
+    player disqualified during the round, after its first bust and before its last, ranks above them all."""
+    from hub.tournament.penalties import PenaltyKind
+
+    t = started("cdc-2013", 20, 2)
+    t.start_hand_for_hand(5.0)
+    start(t, 1, 10.0)
+    start(t, 2, 10.0)
+    seats = sorted(t.state.tables[2].seats)
+    first, gone = t.state.tables[2].seats[seats[0]], t.state.tables[2].seats[seats[1]]
+    end(t, 2, 100.0, busts=[seats[0]])
+    t.give_penalty(gone, PenaltyKind.DISQUALIFICATION, 0, 200.0)
+    last = t.state.tables[1].seats[min(t.state.tables[1].seats)]
+    end(t, 1, 300.0, busts=[min(t.state.tables[1].seats)])
+    places = {s.player: (s.place, s.tied) for s in t.standings()}
+    assert (places[gone], places[first], places[last]) == ((18, 1), (19, 2), (19, 2))
