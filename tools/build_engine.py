@@ -58,7 +58,7 @@ def why_not() -> str | None:
     try:
         import mypyc  # noqa: F401
     except ImportError:
-        return "mypyc absent (pip install mypy)"
+        return "mypyc absent / mypyc missing (pip install mypy)"
     cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(cc) is None:
         return f"pas de compilateur C ({cc}) / no C compiler ({cc})"

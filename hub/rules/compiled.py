@@ -82,10 +82,12 @@ def choose(package: Path, build: Path, env: Mapping[str, str]) -> Engine:
         return pure("version compilée pour un autre Python", "the compiled build is for another Python")
     changed = _changed(recorded["sources"], source_hashes(package))
     if changed:
-        more_fr = f" et {len(changed) - 1} autre(s)" if len(changed) > 1 else ""
-        more_en = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
-        return pure(f"{changed[0]}{more_fr} changé(s) depuis la compilation : ./setup.sh --compiled à refaire",
-                    f"{changed[0]}{more_en} changed since the build: run ./setup.sh --compiled again")
+        if len(changed) == 1:
+            return pure(f"{changed[0]} a changé depuis la compilation : la refaire avec --compiled",
+                        f"{changed[0]} changed since the build: build it again with --compiled")
+        return pure(f"{changed[0]} et {len(changed) - 1} autre(s) ont changé depuis la compilation : la refaire "
+                    f"avec --compiled", f"{changed[0]} and {len(changed) - 1} more changed since the build: "
+                    "build it again with --compiled")
     folder = build / "hub" / "rules"
     missing = [m for m in (*COMPILED, LIBRARY) if not (folder / (m + EXTENSION_SUFFIXES[0])).is_file()]
     if missing:
