@@ -35,7 +35,7 @@ def compile_in(work: Path) -> Path:
 
     from mypy.version import __version__ as mypy_version
     from mypyc.build import mypycify
-    from setuptools import setup
+    from setuptools import setup  # type: ignore[import-untyped]
 
     package = Path(compiled.__file__).parent
     before = compiled.manifest(package, f"mypy {mypy_version}")

@@ -115,3 +115,9 @@ def test_a_build_that_does_not_load_leaves_the_pure_engine(tmp_path: Path) -> No
     assert said[0].startswith("moteur de règles pur (la version compilée ne se charge pas") and \
         "/ pure rules engine (the compiled build does not load:" in said[0]
     assert said[1:] == [str(PACKAGE / "hand.py"), "1"]
+
+
+def test_no_compiled_module_sits_in_the_package() -> None:
+    """A module compiled in place (the session-16 experiment's `--keep`) would be imported before its source
+    whatever the manifest says: builds go to their own folder only."""
+    assert [p.name for p in PACKAGE.iterdir() if p.name.endswith(tuple(EXTENSION_SUFFIXES))] == []
