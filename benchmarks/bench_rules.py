@@ -9,6 +9,10 @@ count others' work against PokerKit only and flatter the ratio.
 `--base DIR` times an earlier tree of the code too (`git archive <rev> | tar -x -C DIR`), in the same
 process and the same alternation (each tree's `hub` package imported under its own modules), and
 prints its figures and ours against it: a change measured against the code before it, side by side.
+It prints which engine it timed as ours (`hub.rules.ENGINE`: compiled where `./setup.sh --compiled` built it
+for these sources, else pure; TAPIS_ENGINE=pure forces pure); with the compiled one, the pure modules of
+the same tree are imported beside it and timed too, so that pure, compiled and PokerKit share one run.
+A base tree always runs pure (a compiled build is loaded once per process, for our tree).
 Run: python benchmarks/bench_rules.py [--repeat 5] [--phh DIR] [--base DIR]
 """
 
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import platform
 import statistics
 import sys
@@ -28,6 +33,7 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from hub.rules import ENGINE  # noqa: E402
 from hub.rules.phh import PhhHand, loads, replay_hand  # noqa: E402
 
 Modules = dict[str, ModuleType]
@@ -45,19 +51,25 @@ def install(modules: Modules) -> None:
     sys.modules.update(modules)
 
 
-def import_base(tree: Path) -> tuple[Callable[[str, str], PhhHand], Callable[[PhhHand], object], Modules]:
-    """`loads` and `replay_hand` of an earlier tree, imported beside ours."""
+def import_beside(tree: Path) -> tuple[Callable[[str, str], PhhHand], Callable[[PhhHand], object], Modules]:
+    """`loads` and `replay_hand` of the pure engine of `tree` (an earlier tree, or ours), imported beside ours."""
     ours = hub_modules()
     install({})
     sys.path.insert(0, str(tree))
+    forced = os.environ.get("TAPIS_ENGINE")
+    os.environ["TAPIS_ENGINE"] = "pure"
     try:
-        base_phh = importlib.import_module("hub.rules.phh")
+        other_phh = importlib.import_module("hub.rules.phh")
         importlib.import_module("hub.rules.rulesets").get_ruleset()  # its rulebooks, read now
     finally:
         sys.path.remove(str(tree))
-    base = hub_modules()
+        if forced is None:
+            del os.environ["TAPIS_ENGINE"]
+        else:
+            os.environ["TAPIS_ENGINE"] = forced
+    other = hub_modules()
     install(ours)
-    return base_phh.loads, base_phh.replay_hand, base
+    return other_phh.loads, other_phh.replay_hand, other
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -115,15 +127,20 @@ def main() -> int:
     checks = [("ours", failures(loads, replay_hand))]
     runs: list[tuple[str, Callable[[], None], Modules]] = [
         ("ours_full", ours_parse_and_replay, ours_modules), ("ours_only", ours_replay, ours_modules)]
+    beside = [("pure", ROOT)] if ENGINE.compiled else []
     if ns.base is not None:
-        base_loads, base_replay, base_modules = import_base(ns.base)
-        install(base_modules)
-        base_full, base_only = engine(base_loads, base_replay)
-        checks.append(("base", failures(base_loads, base_replay)))
+        beside.append(("base", ns.base))
+    for who, tree in beside:
+        other_loads, other_replay, other_modules = import_beside(tree)
+        install(other_modules)
+        other_full, other_only = engine(other_loads, other_replay)
+        checks.append((who, failures(other_loads, other_replay)))
         install(ours_modules)
-        runs += [("base_full", base_full, base_modules), ("base_only", base_only, base_modules)]
+        runs += [(f"{who}_full", other_full, other_modules), (f"{who}_only", other_only, other_modules)]
 
     print(f"python {platform.python_version()} on {platform.machine()}, {n} PHH hands")
+    print(f"ours: {ENGINE.line()}" + ("; pure: the same tree's pure modules, timed beside" if ENGINE.compiled
+                                      else ""))
     for who, bad in checks:
         if bad != KNOWN_BAD:
             print(f"{who}: {bad} of {n} hands fail to replay, {KNOWN_BAD} expected (the defective file): "
@@ -166,6 +183,12 @@ def main() -> int:
     median = {key: statistics.median(runs) for key, runs in times.items()}
     print(f"ours     parse+replay {n / best['ours_full']:10.0f} hands/s   replay only "
           f"{n / best['ours_only']:10.0f} hands/s   (best of {ns.repeat}, CPU time)")
+    if ENGINE.compiled:
+        print(f"pure     parse+replay {n / best['pure_full']:10.0f} hands/s   replay only "
+              f"{n / best['pure_only']:10.0f} hands/s")
+        for label, t in (("best", best), ("median", median)):
+            print(f"ours/pure parse+replay {t['pure_full'] / t['ours_full']:9.2f} x        replay only "
+                  f"{t['pure_only'] / t['ours_only']:10.2f} x   ({label}, compiled against pure)")
     if ns.base is not None:
         print(f"base     parse+replay {n / best['base_full']:10.0f} hands/s   replay only "
               f"{n / best['base_only']:10.0f} hands/s   ({ns.base})")
@@ -180,6 +203,10 @@ def main() -> int:
     for label, t in (("best", best), ("median", median)):
         print(f"ratio    parse+replay {t['pk_full'] / t['ours_full']:10.1f} x        replay only "
               f"{t['pk_only'] / t['ours_only']:10.1f} x   ({label})")
+    if ENGINE.compiled:
+        for label, t in (("best", best), ("median", median)):
+            print(f"pure's   parse+replay {t['pk_full'] / t['pure_full']:10.1f} x        replay only "
+                  f"{t['pk_only'] / t['pure_only']:10.1f} x   ({label}, the pure engine against PokerKit)")
     if ns.base is not None:
         for label, t in (("best", best), ("median", median)):
             print(f"base's   parse+replay {t['pk_full'] / t['base_full']:10.1f} x        replay only "

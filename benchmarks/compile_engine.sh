@@ -1,20 +1,15 @@
 #!/usr/bin/env bash
-# Experiment (session 16, docs/rules-engine.md "Tenth round"): the rules engine's hot modules compiled
-# with mypyc in place, timed against the pure tree of main; then the .so files removed again.
-# Not the default install: nothing here is wired into setup.sh, pyproject or deploy/.
-# Run: benchmarks/compile_engine.sh [--keep]   (--keep leaves the .so files, e.g. to run the tests)
+# The compiled rules engine (docs/rules-engine.md, "The compiled engine as installed") built by
+# tools/build_engine.py into a temporary folder, then timed by bench_rules.py beside the same tree's pure
+# modules and PokerKit, and against `git archive main` (pure). Nothing is written in the tree, nor over
+# .venv's own build (TAPIS_ENGINE_BUILD points the build and the bench at the temporary folder).
+# Run: benchmarks/compile_engine.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# phh.py, records.py and phh_toml.py stay pure: their blank-twin `__class__` trick and their
-# list/exception subclasses are what mypyc refuses (native classes).
-MODULES=(hand betting showdown evaluator pots positions out_of_turn variant_eval)
-base=$(mktemp -d)
-trap 'rm -rf "$base"' EXIT
-git archive main | tar -x -C "$base"
-paths=()
-for m in "${MODULES[@]}"; do paths+=("hub/rules/$m.py"); done
-.venv/bin/mypyc "${paths[@]}" >/dev/null
-.venv/bin/python benchmarks/bench_rules.py --repeat 5 --base "$base"
-if [[ "${1:-}" != --keep ]]; then
-    rm -rf build .mypyc ./*.so hub/rules/*.so
-fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/main"
+git archive main | tar -x -C "$work/main"
+export TAPIS_ENGINE_BUILD="$work/build" TAPIS_ENGINE=compiled
+.venv/bin/python tools/build_engine.py
+.venv/bin/python benchmarks/bench_rules.py --repeat 5 --base "$work/main"

@@ -8,6 +8,7 @@
 #   sudo deploy/install.sh agent --pcsc   also pcscd and pyscard, for PC/SC readers (ACR122U...)
 #   sudo deploy/install.sh agent --no-panel   a table without GPIO panels (no lgpio: any Debian 12)
 #   sudo deploy/install.sh ... --no-start install and enable, start later
+#   sudo deploy/install.sh ... --compiled the rules engine compiled with mypyc (needs gcc, python3-dev)
 #   deploy/install.sh ... --dry-run       check this system and print what would be done; changes nothing
 #
 # Safe to run again (an update): code to /opt/tapis, virtualenv /opt/tapis/.venv, the service user
@@ -20,6 +21,7 @@ pcsc=0
 start=1
 panel=1
 dry=0
+compiled=0
 open_broker=0
 workers=0
 tables=()
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
     --no-start) start=0 ;;
     --no-panel) panel=0 ;;
     --dry-run) dry=1 ;;
+    --compiled) compiled=1 ;;
     --open-broker) open_broker=1 ;;
     --table|--host|--hub-workers)
       [ $# -ge 2 ] || { echo "install: $1 needs a value" >&2; exit 2; }
@@ -45,7 +48,7 @@ while [ $# -gt 0 ]; do
 done
 case "$role" in
   agent|hub) ;;
-  *) sed -n '2,13p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,14p' "$0" >&2; exit 2 ;;
 esac
 [ "$role" = hub ] && panel=0
 
@@ -151,6 +154,13 @@ fi
 run "$prefix/.venv/bin/python" -m pip install -q --upgrade pip
 run "$prefix/.venv/bin/python" -m pip install -q "$prefix"
 [ "$pcsc" = 1 ] && run "$prefix/.venv/bin/python" -m pip install -q pyscard
+if [ "$compiled" = 1 ]; then
+  # the rules engine's hot modules compiled into $prefix/.venv/tapis-compiled (docs/rules-engine.md); used
+  # only while they match the installed sources. A failure leaves the pure engine: the install goes on.
+  run "$prefix/.venv/bin/python" -m pip install -q "mypy>=1.10" "setuptools>=64" &&
+    run "$prefix/.venv/bin/python" "$prefix/tools/build_engine.py" ||
+    say "moteur compilé non construit, le moteur pur reste / compiled engine not built, the pure engine stays"
+fi
 
 if [ "$pcsc" = 1 ]; then
   # the kernel's NFC stack claims the ACR122U and SCL3711 (PN533 inside) before pcscd can

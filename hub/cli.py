@@ -275,6 +275,9 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
                   "--users FICHIER` puis --td-users FICHIER / no TD login, the dashboard is read-only: "
                   "`tapis td-login NAME --users FILE`, then --td-users FILE", file=sys.stderr)
     parts.start()
+    from hub.rules import ENGINE  # chosen at the engine's import (hub/rules/compiled.py)
+
+    print(f"tapis hub: {ENGINE.line()}", file=sys.stderr)
     print("tapis hub: listening to " + (f"the tables of shard {worker}" if worker else
                                         f"tables {', '.join(sorted(listed))}" if listed else "every table")
           + f" on mqtt://{host}:{port}" + (f", tournament {db}" if db else ""), file=sys.stderr)

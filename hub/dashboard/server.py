@@ -296,6 +296,16 @@ class Dashboard:
             self._apply_locked(t0, event, snapshot)
 
     def _apply_locked(self, t0: float, event: HubEvent, snapshot: JSONDict | None) -> None:
+        table = str(event.get("table", ""))
+        was = self.model.tables.get(table)
+        self._apply_one(t0, event, snapshot)
+        if (event.get("type") != "table_closed" and snapshot is not None and snapshot.get("closed")
+                and (was is None or not was.get("closed"))):
+            # the table's own event (its players' moves said there) brought the floor's breaking of it
+            # before the periodic look did: the log says it closed all the same
+            self._apply_one(t0, {"type": "table_closed", "table": table}, snapshot)
+
+    def _apply_one(self, t0: float, event: HubEvent, snapshot: JSONDict | None) -> None:
         fault = self.model.apply(event, snapshot, self.clock.now())
         td: JSONDict = {"t0": t0, "event": event, "table": snapshot}
         viewer: JSONDict = {"t0": t0, "event": viewer_event(event),

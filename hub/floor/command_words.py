@@ -216,3 +216,38 @@ def in_french(message: str) -> str:
 
 def in_english(message: str) -> str:
     return message.split(" / ", 1)[1] if " / " in message else message
+
+
+# The arguments of `tapis tournament` as argparse names them in its errors (a positional's metavar or name).
+ARGUMENTS: Mapping[str, tuple[str, str]] = {
+    "NAME": FIELDS["player"], "command": ("la commande", "the command"), "kind": FIELDS["kind"],
+    "amount": ("le nombre de mains, de tours ou de minutes", "the hands, rounds or minutes"),
+    "table": FIELDS["table"], "seat": FIELDS["seat"], "action": ("l'action", "the action"),
+    "value": ("la valeur (secondes ou niveau)", "the value (seconds or level)"),
+    "option": ("la décision", "the decision"), "state": ("on ou off", "on or off"),
+    "small": FIELDS["small_value"], "big": FIELDS["big_value"],
+}
+
+
+def usage_words(message: str) -> str:
+    """An argparse error of the TD's command line, "French / English" (argparse says its own in English)."""
+    def named(arg: str) -> tuple[str, str]:
+        return ARGUMENTS.get(arg.strip(), (arg.strip(), arg.strip()))
+
+    if m := re.fullmatch(r"argument ([^:]+): invalid choice: (.*?) \(choose from (.*)\)", message):
+        (fr, en), given, choices = named(m[1]), m[2].strip("'"), m[3].replace("'", "")
+        return (f"{fr} : « {given} » n'est pas possible (au choix : {choices}) / "
+                f"{en}: '{given}' is not one of {choices}")
+    if m := re.fullmatch(r"argument ([^:]+): invalid (int|float) value: (.*)", message):
+        (fr, en), given, whole = named(m[1]), m[3].strip("'"), m[2] == "int"
+        return (f"{fr} : « {given} » n'est pas un nombre{' entier' if whole else ''} / "
+                f"{en}: '{given}' is not a {'whole ' if whole else ''}number")
+    if m := re.fullmatch(r"the following arguments are required: (.*)", message):
+        names = [named(a) for a in m[1].split(",")]
+        return (f"il manque {', '.join(fr for fr, _ in names)} / "
+                f"missing: {', '.join(en for _, en in names)}")
+    if m := re.fullmatch(r"unrecognized arguments: (.*)", message):
+        return f"arguments en trop : {m[1]} / unrecognized arguments: {m[1]}"
+    if m := re.fullmatch(r"argument ([^:]+): expected one argument", message):
+        return f"{m[1]} : une valeur attendue / {m[1]}: expects a value"
+    return message

@@ -18,9 +18,10 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from hub.floor.bag_sheet import bags_csv, bags_text
+from hub.floor.command_words import usage_words
 from hub.floor.commands import (
     TOURNAMENT_CMD,
     TOURNAMENT_RESULT,
@@ -40,8 +41,16 @@ MAX_BUY_IN = 1_000_000  # euros: far above any club's, far below a float's cents
 RULESETS = SEEDS  # the five shipped with tapis; a club names its file instead
 
 
-def _options() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+class _Parser(argparse.ArgumentParser):
+    """argparse's errors in the TD's words, one line, French first (its sub-commands' parsers are of this
+    class too: `add_subparsers` makes them so)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog} : {usage_words(message)} (tapis tournament --help)\n")
+
+
+def _options() -> _Parser:
+    common = _Parser(add_help=False)
     common.add_argument("--db", default=argparse.SUPPRESS,
                         help=f"the tournament's SQLite file when the hub is not running (default {DEFAULT_DB})")
     common.add_argument("--broker", default=argparse.SUPPRESS,
@@ -57,7 +66,7 @@ def _options() -> argparse.ArgumentParser:
 
 def parser() -> argparse.ArgumentParser:
     common = _options()
-    p = argparse.ArgumentParser(prog="tapis tournament", parents=[common],
+    p = _Parser(prog="tapis tournament", parents=[common],
                                 description="The TD's commands: create, register, seat, clock, floor, results.")
     sub = p.add_subparsers(dest="command", required=True)
     new = sub.add_parser("new", parents=[common], help="create the tournament (an empty --db)")

@@ -189,18 +189,24 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     assert page.eval_on_selector_all("#p-kind option", "os => os.map(o => [o.textContent, o.title])") == [
         ["Avertissement", "pouques-2020 49, 64"], ["Exclusion temporaire (min) 5–30", "pouques-2020 49"],
         ["Disqualification", "pouques-2020 43, 64"]]
-    # a suspension with confirmation, then one longer than the rulebook allows
-    page.fill("#f-penalty [name=player]", "Joueur 3")
+    # the amount held to the rung picked: none for a warning, the rulebook's 5 to 30 minutes for a suspension
+    amount = "i => [i.disabled, i.min, i.max, i.value]"
+    page.select_option("#p-kind", "warning")
+    assert page.eval_on_selector("#f-penalty [name=amount]", amount)[0] is True
     page.select_option("#p-kind", "suspension")
+    assert page.eval_on_selector("#f-penalty [name=amount]", amount) == [False, "5", "30", "5"]
+    # a suspension with confirmation, then one longer than the rulebook allows: said at once, nothing asked
+    page.fill("#f-penalty [name=player]", "Joueur 3")
     page.fill("#f-penalty [name=amount]", "10")
     page.click("#f-penalty button")
     confirm(page, "Exclusion temporaire \\(min\\) pour Joueur 3")
     notice(page, "Sanction pour Joueur 3 : Exclusion temporaire \\(min\\)")
+    records = len(floor.require().state.players["Joueur 3"].penalties)
     page.fill("#f-penalty [name=amount]", "45")
     page.click("#f-penalty button")
-    confirm(page, "Exclusion temporaire")
-    said = notice(page, "Refusé")
-    assert "exclusion temporaire (minutes) : de 5 à 30, pas 45 (pouques-2020 49)" in said, said
+    said = notice(page, "indiquer un nombre entier")
+    assert said.endswith("Exclusion temporaire (min) : indiquer un nombre entier de 5 à 30."), said
+    assert page.locator("#confirm").is_hidden() and len(floor.require().state.players["Joueur 3"].penalties) == records
     page.click("#b-redraw")
     confirm(page, "table finale")
     # the notice said "Refusé" already (the penalty): wait for this refusal's own words

@@ -69,6 +69,19 @@ def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chr
     td = open_page(chromium, dashboard.url + "/login")
     login(td, dashboard.url)
     name, _ = seated(dashboard)
+    # the ruleset's ladder only, as on the desk; an amount the rung does not allow is said at once, not asked
+    ladder = dashboard.floor.require().state.policy.penalties  # type: ignore[union-attr]
+    kinds = [step.kind.value for step in ladder]
+    td.wait_for_function("(kinds) => JSON.stringify([...document.querySelectorAll('#f-penalty option')]"
+                         ".map(o => o.value)) === JSON.stringify(kinds)", arg=kinds)
+    bounded = next(step for step in ladder if step.high)
+    td.fill("#f-penalty [name=player]", name)
+    td.select_option("#f-penalty select", bounded.kind.value)
+    td.fill("#f-penalty [name=amount]", str(bounded.high + 1))
+    td.click("#f-penalty button")
+    said = result(td, "indiquer un nombre entier")
+    assert said.endswith(f"de {bounded.low} à {bounded.high}."), said
+    assert td.locator("#confirm").is_hidden()
     # a penalty: asked with its kind in words, done, undone
     td.fill("#f-penalty [name=player]", name)
     td.select_option("#f-penalty select", "warning")

@@ -86,6 +86,27 @@ def test_plain_words_errors_without_a_tournament(tmp_path: Path, capsys: pytest.
     assert run(["fly"])[0] == 2
 
 
+@pytest.mark.parametrize(("argv", "said"), [
+    (["penalty", "Ada", "missed"], "tapis tournament penalty : le type de pénalité : « missed » n'est pas possible "
+     "(au choix : warning, missed_hands, missed_rounds, suspension, disqualification) / the kind of penalty: "
+     "'missed' is not one of warning, missed_hands, missed_rounds, suspension, disqualification"),
+    (["penalty", "Ada", "suspension", "dix"], "le nombre de mains, de tours ou de minutes : « dix » n'est pas un "
+     "nombre entier / the hands, rounds or minutes: 'dix' is not a whole number"),
+    (["move", "Ada", "t2"], "tapis tournament move : il manque le siège / missing: the seat"),
+    (["clock", "add", "une"], "la valeur (secondes ou niveau) : « une » n'est pas un nombre / "
+     "the value (seconds or level): 'une' is not a number"),
+    (["penalti"], "tapis tournament : la commande : « penalti » n'est pas possible"),
+    (["seat", "now"], "arguments en trop : now / unrecognized arguments: now"),
+])
+def test_a_mistyped_command_line_is_answered_in_the_tds_words(argv: list[str], said: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """argparse's own errors (a kind not in the list, a word for a number, an argument missing) in one line,
+    French first, never argparse's English alone nor its usage block."""
+    assert run(argv)[0] == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and "usage:" not in err and "error:" not in err, err
+
+
 @pytest.fixture
 def running_floor(broker: EmbeddedBroker, tmp_path: Path) -> Iterator[tuple[FloorService, ManualClock]]:
     store = EventStore(tmp_path / "hub.db")

@@ -104,3 +104,13 @@ def test_a_table_without_panels_is_told_to_drop_the_example_profiles_panel_secti
     assert without.returncode == 0, without.stderr
     assert "delete the [panel] section of /etc/tapis/table.toml" in without.stderr
     assert "[panel] section" not in install(tmp_path, "agent").stderr
+
+
+def test_compiled_builds_the_rules_engine_after_the_package(tmp_path: Path) -> None:
+    done = install(tmp_path, "agent", "--compiled")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    package = lines.index("would run: /opt/tapis/.venv/bin/python -m pip install -q /opt/tapis")
+    build = lines.index("would run: /opt/tapis/.venv/bin/python /opt/tapis/tools/build_engine.py")
+    assert package < build
+    assert "tools/build_engine.py" not in install(tmp_path, "agent").stdout

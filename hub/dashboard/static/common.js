@@ -89,6 +89,50 @@ function sayer(render) {
   watch(kind => { if (kind === "lang" && last) render(textOf(last[0]), last[1]); });
   return (text, ok) => { last = [text, ok]; render(textOf(text), ok); };
 }
+// The penalty form of the desk and of the room: the ruleset's ladder only (the clock's `penalties`: each rung
+// with the hands, rounds or minutes it allows, its article on hover), the amount held to the rung picked; a
+// warning or a disqualification takes none. Every kind until the clock is known. Redrawn only when the
+// ladder changes (a clock every few seconds would close an open list), or `force` (a language switch).
+const NO_AMOUNT = new Set(["warning", "disqualification"]);
+function penaltyForm(form, clock, force) {
+  const select = form.querySelector("[name=kind]"), was = select.value;
+  const ladder = (clock && clock.penalties) || Object.keys(LABELS.fr.penalty).map(kind => ({ kind }));
+  const key = JSON.stringify(ladder);
+  if (!force && form.dataset.ladder === key) return;
+  form.dataset.ladder = key;
+  select.replaceChildren(...ladder.map(step => el("option", { value: step.kind, title: step.article || "" },
+    label("penalty", step.kind) + (step.high ? ` ${step.low}–${step.high}` : ""))));
+  if (ladder.some(step => step.kind === was)) select.value = was;
+  if (!select.dataset.wired) {
+    select.dataset.wired = "1";
+    select.addEventListener("change", () => penaltyBounds(form));
+  }
+  penaltyBounds(form);
+}
+function penaltyRung(form) {
+  const kind = form.querySelector("[name=kind]").value;
+  const step = JSON.parse(form.dataset.ladder || "[]").find(s => s.kind === kind) || { kind };
+  return { kind, none: NO_AMOUNT.has(kind), low: step.high ? step.low : 1, high: step.high || 60 };
+}
+function penaltyBounds(form) {
+  const rung = penaltyRung(form), input = form.querySelector("[name=amount]");
+  input.disabled = rung.none;
+  input.min = String(rung.low);
+  input.max = String(rung.high);
+  const n = Number(input.value);
+  if (!rung.none && !(Number.isInteger(n) && n >= rung.low && n <= rung.high)) input.value = String(rung.low);
+}
+// The penalty asked: { kind, amount }, or { error } in the TD's words when the rung does not allow the amount.
+function penaltyAsked(form) {
+  const rung = penaltyRung(form);
+  if (rung.none) return { kind: rung.kind, amount: 0 };
+  const s = String(form.querySelector("[name=amount]").value).trim();
+  const n = /^\d+$/.test(s) ? Number(s) : NaN;
+  if (!(n >= rung.low && n <= rung.high)) {
+    return { error: () => tf("bad_amount", { k: label("penalty", rung.kind), low: rung.low, high: rung.high }) };
+  }
+  return { kind: rung.kind, amount: n };
+}
 // Balancing or a broken table after an elimination: "Ada : table 1 siège 3 → table 2 siège 5".
 function moveLines(moves) {
   return (moves || []).map(m => tf("move_line", { p: m.player,

@@ -182,7 +182,7 @@ function drawLists() {
 }
 function drawSummary(c) {
   if (!c) return;
-  if (c.penalties && JSON.stringify(c.penalties) !== LADDER) penaltyKinds(c);
+  penaltyForm($("f-penalty"), c);
   $("t-name").textContent = c.name;
   $("s-entries").textContent = c.entries;
   $("s-left").textContent = c.players_left;
@@ -235,17 +235,6 @@ function chipRace(form) {
   if (!table || small === null || big === null) return null;
   return { cmd: "chip_race", table: "t" + table[1], small_value: small, big_value: big, leftovers };
 }
-// The ruleset's penalties only (the clock's ladder), each with the amount it takes; every kind until it is known.
-let LADDER = "";
-function penaltyKinds(clock = ROOM.clock) {
-  const select = $("p-kind"), was = select.value;
-  const ladder = (clock && clock.penalties) || Object.keys(LABELS.fr.penalty).map(kind => ({ kind }));
-  LADDER = JSON.stringify(ladder);
-  select.replaceChildren(...ladder.map(step => el("option", { value: step.kind, title: step.article || "" },
-    label("penalty", step.kind) + (step.high ? ` ${step.low}–${step.high}` : ""))));
-  if (ladder.some(step => step.kind === was)) select.value = was;
-}
-
 // "agnes" beside "Agnès": the same person typed twice? Asked before a second entry is made.
 function lookalike(name) {
   const plain = s => String(s || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -289,12 +278,12 @@ function wire() {
   $("k-jump").addEventListener("click", jumpLevel);
   $("f-penalty").addEventListener("submit", ev => {
     ev.preventDefault();
-    const p = nameIn(ev.target), kind = $("p-kind").value;
-    const amount = wholeNumber(ev.target.querySelector("[name=amount]").value, 0, 60);
+    const p = nameIn(ev.target), asked = penaltyAsked(ev.target);
     if (!p) return;
-    if (amount === null) { say(() => t("bad_minutes"), false); return; }
-    const k = () => label("penalty", kind);  // in the language of the moment
-    act({ cmd: "penalty", player: p, kind, amount }, "done_penalty", { p, k }, () => tf("ask_penalty", { p, k }));
+    if (asked.error) { say(asked.error, false); return; }
+    const k = () => label("penalty", asked.kind);  // in the language of the moment
+    act({ cmd: "penalty", player: p, kind: asked.kind, amount: asked.amount }, "done_penalty", { p, k },
+      () => tf("ask_penalty", { p, k }));
   });
   $("b-redraw").addEventListener("click", () => act({ cmd: "redraw" }, "done_redraw", {}, () => t("ask_redraw")));
   $("b-h4h-on").addEventListener("click", () => act({ cmd: "hand_for_hand", on: true }, "done_hand_for_hand", {}, () => t("ask_h4h_on")));
@@ -324,12 +313,12 @@ function wire() {
   $("search").addEventListener("input", drawLists);
 }
 
-window.rerender = () => { penaltyKinds(); drawLists(); drawSummary(ROOM.clock); drawHistory(); };
+window.rerender = () => { penaltyForm($("f-penalty"), ROOM.clock, true); drawLists(); drawSummary(ROOM.clock); drawHistory(); };
 (async function main() {
   applyTexts(); langSwitch();
   say("", true);
   await whoAmI();
-  penaltyKinds();
+  penaltyForm($("f-penalty"), ROOM.clock, true);
   wire();
   loadTemplates();
   loadRulebooks();

@@ -29,7 +29,7 @@ function drawAll() {
   Object.values(ROOM.tables).forEach(drawTable);
   drawFaults();
 }
-window.rerender = () => { drawAll(); drawClock(); };  // a language switch redraws the clock's words too
+window.rerender = () => { drawAll(); drawClock(); penaltyForm(document.getElementById("f-penalty"), clock, true); };  // a language switch redraws the clock's words too
 // A busy room sends hundreds of updates a second: redraw each changed table once per frame.
 const dirty = new Set();
 let pending = false;
@@ -46,6 +46,7 @@ let clock = null, clockAt = 0;
 function roomClock(c) {
   const was = (clock && clock.floor_waits) || {}, now = (c && c.floor_waits) || {};
   clock = c || null; clockAt = performance.now(); drawClock();
+  penaltyForm(document.getElementById("f-penalty"), clock);  // the ruleset's ladder, once it is known
   // the floor's word on a table it waits for (blockedWhy) comes with the clock: redraw the tables it changed
   if (JSON.stringify(was) !== JSON.stringify(now)) new Set([...Object.keys(was), ...Object.keys(now)]).forEach(n => later("t" + n));
 }
@@ -98,9 +99,15 @@ function form(id, build) {
     return [{ cmd: "move", player: d.player, table: "t" + v.t, seat: v.s }, "done_move", v, () => tf("ask_move", v)];
   });
   form("f-elim", d => [{ cmd: "eliminate", player: d.player }, "done_eliminate", { p: d.player }, () => tf("ask_eliminate", { p: d.player })]);
-  form("f-penalty", d => {
-    const v = { p: d.player, k: () => label("penalty", d.kind) };
-    return [{ cmd: "penalty", player: d.player, kind: d.kind, amount: Number(d.amount) }, "done_penalty", v, () => tf("ask_penalty", v)];
+  const penalty = document.getElementById("f-penalty");
+  penaltyForm(penalty, clock, true);
+  penalty.addEventListener("submit", ev => {
+    ev.preventDefault();
+    const player = String(new FormData(penalty).get("player") || "").trim(), asked = penaltyAsked(penalty);
+    if (!player) { said(() => t("need_name"), false); return; }
+    if (asked.error) { said(asked.error, false); return; }
+    const v = { p: player, k: () => label("penalty", asked.kind) };
+    floor({ cmd: "penalty", player, kind: asked.kind, amount: asked.amount }, "done_penalty", v, () => tf("ask_penalty", v));
   });
   form("f-redraw", () => [{ cmd: "redraw" }, "done_redraw", {}, () => t("ask_redraw")]);
   document.getElementById("undo").addEventListener("click", async () => {
