@@ -222,7 +222,7 @@ def in_english(message: str) -> str:
 ARGUMENTS: Mapping[str, tuple[str, str]] = {
     "NAME": FIELDS["player"], "command": ("la commande", "the command"), "kind": FIELDS["kind"],
     "amount": ("le nombre de mains, de tours ou de minutes", "the hands, rounds or minutes"),
-    "table": FIELDS["table"], "seat": FIELDS["seat"], "action": ("l'action", "the action"),
+    "table": FIELDS["table"], "seat": FIELDS["seat"], "action": FIELDS["action"],
     "value": ("la valeur (secondes ou niveau)", "the value (seconds or level)"),
     "option": ("la décision", "the decision"), "state": ("on ou off", "on or off"),
     "small": FIELDS["small_value"], "big": FIELDS["big_value"],

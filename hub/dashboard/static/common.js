@@ -89,6 +89,13 @@ function sayer(render) {
   watch(kind => { if (kind === "lang" && last) render(textOf(last[0]), last[1]); });
   return (text, ok) => { last = [text, ok]; render(textOf(text), ok); };
 }
+// A whole number typed in a field, within low..high; null otherwise (the page says so in words).
+function wholeNumber(text, low, high) {
+  const s = String(text).trim();
+  if (!/^\d+$/.test(s)) return null;
+  const n = Number(s);
+  return n >= low && n <= high ? n : null;
+}
 // The penalty form of the desk and of the room: the ruleset's ladder only (the clock's `penalties`: each rung
 // with the hands, rounds or minutes it allows, its article on hover), the amount held to the rung picked; a
 // warning or a disqualification takes none. Every kind until the clock is known. Redrawn only when the
@@ -126,9 +133,8 @@ function penaltyBounds(form) {
 function penaltyAsked(form) {
   const rung = penaltyRung(form);
   if (rung.none) return { kind: rung.kind, amount: 0 };
-  const s = String(form.querySelector("[name=amount]").value).trim();
-  const n = /^\d+$/.test(s) ? Number(s) : NaN;
-  if (!(n >= rung.low && n <= rung.high)) {
+  const n = wholeNumber(form.querySelector("[name=amount]").value, rung.low, rung.high);
+  if (n === null) {
     return { error: () => tf("bad_amount", { k: label("penalty", rung.kind), low: rung.low, high: rung.high }) };
   }
   return { kind: rung.kind, amount: n };

@@ -200,12 +200,6 @@ function nameIn(form) {
 function eliminate(player) {
   return act({ cmd: "eliminate", player }, "done_eliminate", { p: player }, () => tf("ask_eliminate", { p: player }));
 }
-function wholeNumber(text, low, high) {
-  const s = String(text).trim();
-  if (!/^\d+$/.test(s)) return null;
-  const n = Number(s);
-  return n >= low && n <= high ? n : null;
-}
 function clockTime(sign) {
   const minutes = wholeNumber($("k-minutes").value, 1, 360);
   if (minutes === null) { say(() => t("bad_minutes"), false); return; }
