@@ -37,6 +37,16 @@ def _late_end(t: Tournament, table: int, now: float, as_of: float, busts: list[i
     return list(t.hand_ended(table, tb.hand_no, chips, now, as_of=as_of))
 
 
+def _busts_at_2_with_1_cut(t: Tournament, busts: int) -> list[object]:
+    """Table 1 plays a hand and is cut off between hands (10-20 s); table 2 then ends a hand with its first
+    `busts` seats out (30-40 s): what that hand's end made the floor do."""
+    start(t, 1, 10.0)
+    end(t, 1, 20.0)
+    t.table_unreachable(1)
+    start(t, 2, 30.0)
+    return end(t, 2, 40.0, busts=sorted(t.state.tables[2].seats)[:busts])
+
+
 def test_a_bust_heard_late_takes_the_place_it_had_when_it_happened() -> None:
     """14 entries, 12 paid. Table 1 is cut off from 100 s to 500 s: its bust at 200 s reaches the floor at
     500 s, after a bust at table 2 at 300 s. The first out is 13th (no prize), the second 12th (paid),
@@ -85,11 +95,7 @@ def test_no_move_for_a_table_the_floor_cannot_reach_until_it_is_heard_again() ->
     """Table 1 is cut off between hands; two busts at table 2 would move a player from table 1 (10 against
     8): the floor waits, says why (French, English, no identifier), and moves him once it hears table 1."""
     t = started("pouques-2020", 20, 2)
-    start(t, 1, 10.0)
-    end(t, 1, 20.0)
-    t.table_unreachable(1)
-    start(t, 2, 30.0)
-    out = end(t, 2, 40.0, busts=sorted(t.state.tables[2].seats)[:2])
+    out = _busts_at_2_with_1_cut(t, 2)
     assert not [e for e in out if isinstance(e, MoveOrdered)]
     assert t.waiting_for() == {1}
     waits = t.snapshot(41.0)["floor_waits"]
@@ -135,11 +141,7 @@ def test_no_table_stops_short_for_a_table_cut_off() -> None:
     table 2 (7 against 10): no player can come from table 1, so table 2 deals on; once table 1 is heard,
     the floor moves a player from it and table 2 is no longer short."""
     t = started("cdc-2013", 20, 2)
-    start(t, 1, 10.0)
-    end(t, 1, 20.0)
-    t.table_unreachable(1)
-    start(t, 2, 30.0)
-    end(t, 2, 40.0, busts=sorted(t.state.tables[2].seats)[:3])
+    _busts_at_2_with_1_cut(t, 3)
     assert t.can_start_hand(2, 50.0)
     back = t.table_reachable(1, 60.0)
     assert [(e.from_table, e.to_table) for e in back if isinstance(e, MoveOrdered)] == [(1, 2)]
@@ -247,14 +249,10 @@ def test_the_final_table_is_drawn_once_the_table_cut_off_is_heard() -> None:
     leave 9: the floor does not draw the final table without table 1, says it waits for it, and draws it
     when table 1 is heard again."""
     t = started("cdc-2013", 12, 2)
-    start(t, 1, 5.0)
-    end(t, 1, 8.0)
-    t.table_unreachable(1)
-    start(t, 2, 10.0)
-    out = end(t, 2, 20.0, busts=sorted(t.state.tables[2].seats)[:3])
+    out = _busts_at_2_with_1_cut(t, 3)
     assert not [e for e in out if isinstance(e, FinalTableDrawn | MoveOrdered)]
-    assert t.waiting_for() == {1} and list(t.snapshot(21.0)["floor_waits"]) == ["1"]
-    back = t.table_reachable(1, 30.0)
+    assert t.waiting_for() == {1} and list(t.snapshot(41.0)["floor_waits"]) == ["1"]
+    back = t.table_reachable(1, 50.0)
     assert [type(e) for e in back] == [FinalTableDrawn, ButtonDrawn]
 
 
