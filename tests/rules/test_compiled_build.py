@@ -40,3 +40,27 @@ def test_the_compiled_engine_replays_the_histories_exactly(tmp_path: Path) -> No
                               capture_output=True, text=True, check=False)
     assert replayed.returncode == 0, replayed.stdout[-3000:] + replayed.stderr[-3000:]
     assert " passed" in replayed.stdout and "skipped" not in replayed.stdout, replayed.stdout[-500:]
+
+
+def test_a_build_that_cannot_be_made_removes_the_one_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """No C compiler any more (`why_not`): the build an earlier `--compiled` left is removed, so that the pure
+    engine runs, as the line says, never that older build."""
+    import importlib.util
+
+    from hub.rules import compiled
+
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the tool puts the tree first on it
+    monkeypatch.setenv("TAPIS_ENGINE", os.environ.get("TAPIS_ENGINE", "pure"))  # and sets this at import
+    spec = importlib.util.spec_from_file_location("build_engine", ROOT / "tools" / "build_engine.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    older = tmp_path / "tapis-compiled"
+    (older / "hub" / "rules").mkdir(parents=True)
+    (older / compiled.MANIFEST).write_text("{}")
+    monkeypatch.setattr(compiled, "BUILD", older)
+    monkeypatch.setattr(tool, "why_not", lambda: "pas de compilateur C (cc) / no C compiler (cc)")
+    assert tool.build() == 1
+    assert not older.exists()
+    assert "the pure engine stays: pas de compilateur C (cc)" in capsys.readouterr().err
