@@ -60,11 +60,11 @@ def results_csv(data: Mapping[str, JSON]) -> str:
             continue
         place, tied, prize = row.get("place"), row.get("tied"), row.get("prize_cents")
         shown = "" if place is None else f"{place}" + (" ex aequo" if isinstance(tied, int) and tied > 1 else "")
-        writer.writerow([shown, _cell(str(row.get("player", ""))), words.get(str(row.get("status")), ""),
+        writer.writerow([shown, spreadsheet_cell(str(row.get("player", ""))), words.get(str(row.get("status")), ""),
                          row.get("entries", ""), euros(prize) if isinstance(prize, int) and prize else ""])
     return out.getvalue()
 
 
-def _cell(text: str) -> str:
+def spreadsheet_cell(text: str) -> str:
     """A name a spreadsheet would run as a formula is quoted (CSV injection: =, +, -, @)."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
