@@ -377,6 +377,11 @@ def test_a_room_as_installed_plays_a_tournament(room: Room) -> None:
         assert still & seated["t3"], "t3's players were not seated elsewhere"
         status = json.loads(room.td("status", "--json"))
         assert status["ok"], status
+        # the club's season reads the store the hub is writing: the night is in progress, not counted yet
+        season = room.db.parent / "saison.toml"
+        season.write_text(f'name = "Saison"\n[points]\nby_place = [10, 5]\n[[tournament]]\ndb = "{room.db.name}"\n'
+                          'label = "ce soir"\n', encoding="utf-8")
+        assert "in progress, not counted yet: ce soir" in run("season", "check", str(season))
         if page is not None:
             check_viewer_page(page, watcher, hands=len(ended))
         # SIGTERM, as systemd stops them: every process ends cleanly
