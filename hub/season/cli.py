@@ -52,9 +52,11 @@ def read_tournament(t: SeasonTournament) -> TournamentRanking:
     assert isinstance(rows, list)
     finishes = tuple(Finish(str(r["player"]), place, tied) for r in rows if isinstance(r, dict)
                      and isinstance(place := r.get("place"), int) and isinstance(tied := r.get("tied"), int))
+    knocked = {str(r["player"]): tuple(str(b) for b in by) for r in rows
+               if isinstance(r, dict) and isinstance(by := r.get("knocked_out_by"), list) and by}
     label = t.label or f"{data['name']} ({data.get('date') or '?'})"
     return TournamentRanking(label, bool(data["finished"]), int(str(data["entries"])), finishes, out,
-                             t.not_checked_out)
+                             t.not_checked_out, knocked)
 
 
 def read_season(f: SeasonFile) -> Season:
@@ -64,6 +66,12 @@ def read_season(f: SeasonFile) -> Season:
 def points_words(hundredths: int) -> str:
     """12345 -> "123,45" (French: a space between thousands, a comma before the hundredths)."""
     return f"{hundredths // 100:,}".replace(",", " ") + f",{hundredths % 100:02d}"
+
+
+def knockouts_words(hundredths: int) -> str:
+    """Players knocked out: 3 -> "3", a shared one -> "2,5"."""
+    whole, part = divmod(hundredths, 100)
+    return f"{whole}" if not part else f"{whole},{part:02d}".rstrip("0")
 
 
 def _place(place: int, tied: int) -> str:
@@ -92,7 +100,7 @@ def render_standings(f: SeasonFile, s: Season) -> str:
         rank = f"{line.rank}" + ("=" if line.tied > 1 else "")
         lines.append(f"  {rank:>5}  {line.player:<{width}}  {points_words(line.hundredths):>10} pts  "
                      f"{line.played} tournoi{'s' if line.played > 1 else ''} / played, "
-                     f"meilleure place / best {line.best_place}")
+                     f"meilleure place / best {line.best_place}, KO {knockouts_words(line.knockouts)}")
     return "\n".join(lines)
 
 
@@ -108,7 +116,8 @@ def render_player(f: SeasonFile, s: Season, player: str) -> str:
     for r in line.results:
         why = "" if r.none is None else f"  ({WORDS[r.none][0]} / {WORDS[r.none][1]})"
         dropped = "" if r.counted else "  (hors des meilleurs résultats / not among the best results)"
-        lines.append(f"  {r.tournament}  {_place(r.place, r.tied)}  {points_words(r.hundredths)}{why}{dropped}")
+        kos = f", KO {knockouts_words(r.knockouts)}" if r.knockouts else ""
+        lines.append(f"  {r.tournament}  {_place(r.place, r.tied)}{kos}  {points_words(r.hundredths)}{why}{dropped}")
     return "\n".join(lines)
 
 
@@ -128,10 +137,10 @@ def render_check(f: SeasonFile, s: Season) -> str:
 def standings_json(f: SeasonFile, s: Season) -> dict[str, JSON]:
     def line(x: SeasonLine) -> JSON:
         return {"rank": x.rank, "tied": x.tied, "player": x.player, "hundredths": x.hundredths,
-                "played": x.played, "best_place": x.best_place,
+                "played": x.played, "best_place": x.best_place, "knockouts_hundredths": x.knockouts,
                 "results": [{"tournament": r.tournament, "place": r.place, "tied": r.tied, "hundredths": r.hundredths,
-                             "no_points": None if r.none is None else str(r.none), "counted": r.counted}
-                            for r in x.results]}
+                             "knockouts_hundredths": r.knockouts, "no_points": None if r.none is None else str(r.none),
+                             "counted": r.counted} for r in x.results]}
     return {"name": f.name, "counted": [t.label for t, _ in s.tournaments], "in_progress": list(s.in_progress),
             "best_of": f.best_of, "standings": [line(x) for x in s.lines]}
 
@@ -140,10 +149,12 @@ def standings_csv(s: Season) -> str:
     """For a spreadsheet: `;`-separated, points with a decimal comma, as French spreadsheets read them."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    writer.writerow(["Rang / Rank", "Joueur / Player", "Points", "Tournois / Played", "Meilleure place / Best"])
+    writer.writerow(["Rang / Rank", "Joueur / Player", "Points", "Tournois / Played", "Meilleure place / Best",
+                     "KO"])
     for x in s.lines:
         writer.writerow([f"{x.rank}" + (" ex aequo" if x.tied > 1 else ""), spreadsheet_cell(x.player),
-                         points_words(x.hundredths).replace(" ", ""), x.played, x.best_place])
+                         points_words(x.hundredths).replace(" ", ""), x.played, x.best_place,
+                         knockouts_words(x.knockouts)])
     return out.getvalue()
 
 

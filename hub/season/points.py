@@ -31,18 +31,20 @@ class PointsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class PointsRule:
-    """`formula` (checked) or `by_place` (points of 1st, 2nd... place; `others` beyond the table)."""
+    """`formula` (checked) or `by_place` (points of 1st, 2nd... place; `others` beyond the table);
+    `per_knockout`: points for each player knocked out (a bounty, la prime), shared by those who split him."""
 
     formula: str | None = None
     by_place: tuple[float, ...] = ()
     others: float = 0.0
+    per_knockout: float = 0.0
 
     def __post_init__(self) -> None:
         if (self.formula is None) == (not self.by_place):
             raise PointsError("points: give either formula or by_place, not both or neither")
         if self.formula is not None:
             _parse(self.formula)
-        for value in (*self.by_place, self.others):
+        for value in (*self.by_place, self.others, self.per_knockout):
             if not (math.isfinite(value) and 0 <= value * 100 <= MAX_POINTS):
                 raise PointsError(f"points: {value!r} is not a number of points from 0 to {MAX_POINTS // 100:,}")
 
@@ -59,6 +61,12 @@ class PointsRule:
         share places), each the mean of those places' points, in hundredths."""
         total = sum(self.hundredths(p, entries=entries, players=players) for p in range(place, place + tied))
         return round(total / tied)
+
+
+    def bounty(self, knockouts: int) -> int:
+        """The points of `knockouts` hundredths of players knocked out (a shared one counts a part), in
+        hundredths, rounded half up."""
+        return round(self.per_knockout * knockouts + 1e-9)
 
 
 def evaluate(formula: str, names: Mapping[str, int]) -> float:

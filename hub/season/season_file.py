@@ -5,6 +5,7 @@
     best_of = 8                        # optional: each player's 8 best results count
     [points]
     formula = "100 * sqrt(entries) / sqrt(place)"   # or: by_place = [100, 80, 65], others = 5
+    per_knockout = 10                  # optional: points for each player knocked out (a bounty, la prime)
     [[tournament]]
     db = "2026-10-04.db"               # the tournament's store (`tapis hub --db`), beside this file
     label = "4 octobre"                # optional: its name and date otherwise
@@ -37,6 +38,7 @@ class _Points(BaseModel):
     formula: str | None = Field(None, min_length=1, max_length=200)
     by_place: list[float] = Field(default_factory=list, max_length=1000)
     others: float = 0.0
+    per_knockout: float = 0.0
 
 
 class _Tournament(BaseModel):
@@ -84,7 +86,8 @@ def parse_season(text: str, source: str, folder: Path) -> SeasonFile:
         where = ".".join(str(p) for p in first["loc"])
         raise SeasonError(f"{source}: {where}: {first['msg']}") from None
     try:
-        rule = PointsRule(doc.points.formula, tuple(doc.points.by_place), doc.points.others)
+        rule = PointsRule(doc.points.formula, tuple(doc.points.by_place), doc.points.others,
+                          doc.points.per_knockout)
     except PointsError as err:
         raise SeasonError(f"{source}: {err}") from None
     for field, names in (("members", doc.members or []),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -53,6 +53,7 @@ class TournamentRanking:
     finishes: tuple[Finish, ...]
     disqualified: frozenset[str] = frozenset()
     not_checked_out: frozenset[str] = frozenset()  # from the season file: the organisers' list
+    knocked_out_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # player out -> who did it
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +63,10 @@ class Scored:
     tournament: str
     place: int
     tied: int
-    hundredths: int
+    hundredths: int  # his place's points and his bounties'
     none: NoPoints | None = None  # why nothing, when nothing
     counted: bool = True  # False: outside his `best_of` results
+    knockouts: int = 0  # players he knocked out, in hundredths (one shared by two: 50)
 
 
 @dataclass
@@ -82,6 +84,11 @@ class SeasonLine:
     @property
     def best_place(self) -> int:
         return min(r.place for r in self.results)
+
+    @property
+    def knockouts(self) -> int:
+        """Players knocked out over the season, in hundredths (every tournament, counted or not)."""
+        return sum(r.knockouts for r in self.results)
 
 
 @dataclass
@@ -117,12 +124,14 @@ def season(rankings: Sequence[TournamentRanking], rule: PointsRule, *, members: 
         if not ranking.finished:
             continue
         rows = []
+        knocked = knockouts(ranking.knocked_out_by)
         for finish in ranking.finishes:
             key = name_key(finish.player)
             why = _no_points(ranking, finish.player, key, member_names)
+            kos = knocked.get(finish.player, 0)
             points = 0 if why else rule.shared(finish.place, finish.tied, entries=ranking.entries,
-                                               players=len(ranking.finishes))
-            result = Scored(ranking.label, finish.place, finish.tied, points, why)
+                                               players=len(ranking.finishes)) + rule.bounty(kos)
+            result = Scored(ranking.label, finish.place, finish.tied, points, why, knockouts=kos)
             rows.append((finish, result))
             if why is not NoPoints.VISITOR:
                 by_player.setdefault(key, []).append(result)
@@ -155,5 +164,16 @@ def _no_points(ranking: TournamentRanking, player: str, key: str, members: dict[
     return None
 
 
+def knockouts(knocked_out_by: Mapping[str, tuple[str, ...]]) -> dict[str, int]:
+    """Players each one knocked out, in hundredths: a player split by two counts half to each (the
+    hundredths rounded so that the parts add up to one)."""
+    out: dict[str, int] = {}
+    for by in knocked_out_by.values():
+        for i, player in enumerate(by):
+            out[player] = out.get(player, 0) + 100 // len(by) + (1 if i < 100 % len(by) else 0)
+    return out
+
+
 def _dropped(result: Scored) -> Scored:
-    return Scored(result.tournament, result.place, result.tied, result.hundredths, result.none, counted=False)
+    return Scored(result.tournament, result.place, result.tied, result.hundredths, result.none, counted=False,
+                  knockouts=result.knockouts)

@@ -377,6 +377,10 @@ def test_a_room_as_installed_plays_a_tournament(room: Room) -> None:
         assert still & seated["t3"], "t3's players were not seated elsewhere"
         status = json.loads(room.td("status", "--json"))
         assert status["ok"], status
+        # each bust was a hand's: who knocked him out is on record (a bounty), players still in or out before him
+        ranking = json.loads(room.td("results", "--json"))["data"]["ranking"]
+        busts = [r for r in ranking if r["status"] == "out"]
+        assert busts and all(r["knocked_out_by"] and r["player"] not in r["knocked_out_by"] for r in busts), busts
         # the club's season reads the store the hub is writing: the night is in progress, not counted yet
         season = room.db.parent / "saison.toml"
         season.write_text(f'name = "Saison"\n[points]\nby_place = [10, 5]\n[[tournament]]\ndb = "{room.db.name}"\n'

@@ -85,7 +85,7 @@ def test_a_season_of_tournaments_played_out_with_the_tds_commands(tmp_path: Path
     data = json.loads(tapis("season", "standings", "season.toml", "--json", cwd=tmp_path))
     assert data["counted"] == ["octobre", "novembre"] and data["in_progress"] == ["décembre"]
     assert [(x["player"], x["hundredths"]) for x in data["standings"]][:2] == [("Agnès", 18000), ("Bruno", 14000)]
-    assert tapis("season", "standings", "season.toml", "--csv", cwd=tmp_path).splitlines()[1] == "1;Agnès;180,00;2;1"
+    assert tapis("season", "standings", "season.toml", "--csv", cwd=tmp_path).splitlines()[1] == "1;Agnès;180,00;2;1;0"
 
     celine = tapis("season", "player", "season.toml", "céline", cwd=tmp_path)
     assert "octobre  3e place / place 3  0,00  (disqualifié, aucun point / disqualified, no points)" in celine
@@ -116,3 +116,36 @@ def test_what_cannot_be_a_season_is_said_in_one_line(tmp_path: Path) -> None:
     said = tapis("season", "standings", cwd=tmp_path, code=2)
     assert said == "tapis season standings : il manque FILE / missing: FILE (tapis season --help)\n"
     assert (tmp_path / "missing.db").exists() is False  # a store is never created by reading a season
+
+
+def test_bounties_from_hands_played_through_the_hub_code(tmp_path: Path) -> None:
+    """A tournament dealt hand by hand through the hub's code (`tapis demo --tournament`: table facts ->
+    FloorTables -> the rules engine -> the floor -> the store) to one winner: every player a hand left at
+    zero was knocked out by players of his table who finished above him, and the season pays the bounties."""
+    import io
+
+    from simulators.tournament_demo import run_tournament_demo
+
+    out = io.StringIO()
+    assert run_tournament_demo(18, 2, "cdc-2013", 5, out, as_json=True, db=str(tmp_path / "demo.db")) == 0
+    events = [json.loads(line) for line in out.getvalue().splitlines()]
+    results = events[-1]
+    place = {row["player"]: row["place"] for row in results["ranking"]}
+    outs = [e["event"] for e in events[:-1] if e["event"]["type"] == "PlayerEliminated"]
+    assert len(outs) == 17
+    for e in outs:
+        assert e["by"], e  # a hand put him out: someone won his last chips
+        assert all(place[k] < place[e["player"]] and k != e["player"] for k in e["by"]), e
+    by_rows = {row["player"]: row["knocked_out_by"] for row in results["ranking"]}
+    assert by_rows == {e["player"]: e["by"] for e in outs} | {results["ranking"][0]["player"]: []}
+    (tmp_path / "season.toml").write_text('name = "KO"\n[points]\nby_place = [0]\nper_knockout = 10\n'
+                                          '[[tournament]]\ndb = "demo.db"\n', encoding="utf-8")
+    data = json.loads(tapis("season", "standings", "season.toml", "--json", cwd=tmp_path))
+    shares: dict[str, int] = {}  # hundredths; one split by three: 34, 33, 33 (the parts make one)
+    for e in outs:
+        for i, k in enumerate(e["by"]):
+            shares[k] = shares.get(k, 0) + 100 // len(e["by"]) + (i < 100 % len(e["by"]))
+    got = {x["player"]: x["knockouts_hundredths"] for x in data["standings"] if x["knockouts_hundredths"]}
+    assert got == shares
+    assert sum(got.values()) == 1700  # 17 players out, each counted once, shared or not
+    assert all(x["hundredths"] == 10 * x["knockouts_hundredths"] for x in data["standings"])

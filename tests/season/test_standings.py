@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hub.season.points import PointsRule
-from hub.season.standings import Finish, NoPoints, TournamentRanking, disqualified, season
+from hub.season.standings import Finish, NoPoints, TournamentRanking, disqualified, knockouts, season
 from hub.tournament.events import PlayerRemoved, RemovalReason
 
 TABLE = PointsRule(by_place=(100, 80, 65, 50, 40), others=10)
 
 
-def ranking(label: str, *places: str, finished: bool = True, **extra: frozenset[str]) -> TournamentRanking:
+def ranking(label: str, *places: str, finished: bool = True, **extra: Any) -> TournamentRanking:
     return TournamentRanking(label, finished, len(places), tuple(Finish(p, i + 1) for i, p in enumerate(places)),
                              **extra)
 
@@ -88,3 +90,23 @@ def test_only_a_disqualification_makes_a_removed_player_score_nothing() -> None:
         ("Agnès", RemovalReason.DISQUALIFIED), ("Bruno", RemovalReason.LEFT_NOTIFIED),
         ("Céline", RemovalReason.LEFT_WITHOUT_NOTICE), ("Denis", RemovalReason.ABSENT))]
     assert disqualified(removed) == {"Agnès"}
+
+
+def test_bounties_add_points_per_player_knocked_out_shared_by_those_who_split_him() -> None:
+    rule = PointsRule(by_place=(100, 80, 65, 50), per_knockout=10)
+    oct_ = TournamentRanking("oct", True, 4, tuple(Finish(p, i + 1) for i, p in enumerate(
+        ("Agnès", "Bruno", "Céline", "Denis"))), knocked_out_by={
+        "Denis": ("Agnès", "Bruno"), "Céline": ("Agnès",), "Bruno": ("Agnès",)})
+    s = season([oct_], rule)
+    # Agnès: 100 + 2.5 knockouts x 10; Bruno: 80 + half of Denis
+    assert points(s) == {"Agnès": 12500, "Bruno": 8500, "Céline": 6500, "Denis": 5000}
+    assert {line.player: line.knockouts for line in s.lines} == {"Agnès": 250, "Bruno": 50, "Céline": 0, "Denis": 0}
+
+
+def test_a_knockout_split_three_ways_still_counts_one_and_a_disqualified_player_scores_no_bounty() -> None:
+    assert knockouts({"Denis": ("Agnès", "Bruno", "Céline")}) == {"Agnès": 34, "Bruno": 33, "Céline": 33}
+    rule = PointsRule(by_place=(0,), per_knockout=10)
+    oct_ = TournamentRanking("oct", True, 2, (Finish("Agnès", 1), Finish("Bruno", 2)),
+                             disqualified=frozenset({"Agnès"}), knocked_out_by={"Bruno": ("Agnès",)})
+    line, = (x for x in season([oct_], rule).lines if x.player == "Agnès")
+    assert (line.hundredths, line.knockouts) == (0, 100)
