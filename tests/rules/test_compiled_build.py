@@ -2,8 +2,11 @@
 
 Builds with `tools/build_engine.py` into a temporary folder (TAPIS_ENGINE_BUILD: the virtual environment's
 own build is left alone), then runs tests/rules/test_phh.py, the 266 hands PokerKit reproduces exactly
-among them, in a process that must have chosen the compiled engine. About 35 s of compiling on a 2-core
-machine; skipped where mypyc, a C compiler or Python's headers are missing.
+among them, in a process that must have chosen the compiled engine; then the room as a club installs it
+(tests/e2e/test_room_as_installed.py: `tapis hub --db` and three `tapis sim table` in real processes, a
+tournament played, a boxed card ruled, a table broken up) with the hub on that build, as `--compiled` leaves
+it. About 35 s of compiling and 20 s of room on a 2-core machine; skipped where mypyc, a C compiler or
+Python's headers are missing.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PHH_TESTS = "tests/rules/test_phh.py"
+ROOM_TEST = "tests/e2e/test_room_as_installed.py::test_a_room_as_installed_plays_a_tournament"
 
 
 def test_the_compiled_engine_replays_the_histories_exactly(tmp_path: Path) -> None:
@@ -40,6 +44,11 @@ def test_the_compiled_engine_replays_the_histories_exactly(tmp_path: Path) -> No
                               capture_output=True, text=True, check=False)
     assert replayed.returncode == 0, replayed.stdout[-3000:] + replayed.stderr[-3000:]
     assert " passed" in replayed.stdout and "skipped" not in replayed.stdout, replayed.stdout[-500:]
+    # the hub in its own process finds the build as an installed one does (the test reads its engine line)
+    room = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                           ROOM_TEST], cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert room.returncode == 0, room.stdout[-3000:] + room.stderr[-3000:]
+    assert "1 passed" in room.stdout, room.stdout[-500:]
 
 
 def test_a_build_that_cannot_be_made_removes_the_one_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
