@@ -44,6 +44,12 @@ def parser() -> argparse.ArgumentParser:
     hub.add_argument("--dashboard-host", default="127.0.0.1", help="address the dashboard listens on")
     hub.add_argument("--td-users", default=None,
                      help="file of `name:scrypt-hash` lines (hub.dashboard.hash_password) for TD logins")
+    hub.add_argument("--stream-delay", default=None, metavar="MINUTES",
+                     help="a delayed stream with the hole cards at /stream, for a broadcast: each hand shown "
+                          "MINUTES (5 or more) after it happened and never before it ended (docs/dashboard.md); "
+                          "needs --stream-users")
+    hub.add_argument("--stream-users", default=None, metavar="FILE",
+                     help="the stream's logins, a file as --td-users (`tapis td-login NAME --users FILE`): not TDs")
     hub.add_argument("--rulebooks", default=None, metavar="DIR",
                      help="the club's rulebook files the dashboard's desk offers for a new tournament "
                           "(install.sh: /etc/tapis/rulebooks; docs/rulebooks.md)")
@@ -92,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "hub":
             return run_hub(args.broker, args.db, dashboard=args.dashboard, dashboard_host=args.dashboard_host,
                            td_users=args.td_users, link_options=credentials.link_options(args), shard=args.shard,
-                           tables=args.tables, rulebooks=args.rulebooks)
+                           tables=args.tables, rulebooks=args.rulebooks, stream_delay=args.stream_delay,
+                           stream_users=args.stream_users)
     except (ValueError, OSError, RuntimeError) as err:  # config and environment errors, in plain words
         print(f"tapis {args.command}: {err}", file=sys.stderr)
         return 2
@@ -188,7 +195,8 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
               dashboard_host: str = "127.0.0.1", users: Mapping[str, str] | None = None,
               link_options: dict[str, object] | None = None, shard: Shard | None = None,
               listed: frozenset[str] | None = None, durable: bool = True, group_sync: bool = True,
-              rulebooks: str | None = None, record_hands: bool = True) -> HubParts:
+              rulebooks: str | None = None, record_hands: bool = True, stream_delay: float | None = None,
+              stream_users: Mapping[str, str] | None = None) -> HubParts:
     """The hub's object graph on a broker (`tapis hub`, and `tapis demo`'s room): the service, the
     tournament floor and its tables from the store `db`, the TD dashboard on `dashboard` (0: none;
     served at once). Nothing is connected until `start()`. `group_sync=False`: the store syncs every
@@ -229,7 +237,8 @@ def build_hub(host: str, port: int, db: str | None = None, *, dashboard: int = 0
         dash = Dashboard(service, floor=floor_tables.floor if floor_tables else None, host=dashboard_host,
                          port=dashboard, users=users or {}, clock=wall, floor_lock=service.floor_lock,
                          on_decision=lambda d: service.decide(d.table, d.kind, d.option, d.by),
-                         rulebooks=Path(rulebooks) if rulebooks else None).start()
+                         rulebooks=Path(rulebooks) if rulebooks else None, stream_delay=stream_delay,
+                         stream_users=stream_users).start()
     return HubParts(service, link, floor_tables, store, dash)
 
 
@@ -244,7 +253,8 @@ def freeze_boot_heap() -> None:
 
 def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, dashboard_host: str = "127.0.0.1",
             td_users: str | None = None, link_options: dict[str, object] | None = None,
-            shard: str | None = None, tables: str | None = None, rulebooks: str | None = None) -> int:
+            shard: str | None = None, tables: str | None = None, rulebooks: str | None = None,
+            stream_delay: str | None = None, stream_users: str | None = None) -> int:
     from hub.edge.broker import EmbeddedBroker
     from hub.edge.shard import Shard
     from tablewire.broker_url import parse_url
@@ -258,11 +268,13 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
                                                   if broker is None else "the tournament floor (--db) is "
                                                   "room-wide and runs on one unsharded hub"))
     users = read_td_users(td_users)
+    delay, watchers = stream_options(stream_delay, stream_users, dashboard)
     embedded = EmbeddedBroker().start() if broker is None else None
     host, port = (embedded.host, embedded.port) if embedded else parse_url(broker or "")
     try:
         parts = build_hub(host, port, db, dashboard=dashboard, dashboard_host=dashboard_host, users=users,
-                          link_options=link_options, shard=worker, listed=listed, rulebooks=rulebooks)
+                          link_options=link_options, shard=worker, listed=listed, rulebooks=rulebooks,
+                          stream_delay=delay, stream_users=watchers)
     except BaseException:
         if embedded:
             embedded.stop()
@@ -274,6 +286,9 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
             print("tapis hub: aucun compte DT, le tableau de bord est en lecture seule : `tapis td-login NOM "
                   "--users FICHIER` puis --td-users FICHIER / no TD login, the dashboard is read-only: "
                   "`tapis td-login NAME --users FILE`, then --td-users FILE", file=sys.stderr)
+        if delay is not None:
+            print(f"tapis hub: flux différé de {delay / 60:g} min / {delay / 60:g}-min delayed stream on "
+                  f"{parts.dashboard.url}/stream", file=sys.stderr)
     parts.start()
     from hub.rules import ENGINE  # chosen at the engine's import (hub/rules/compiled.py)
 
@@ -292,6 +307,27 @@ def run_hub(broker: str | None, db: str | None = None, *, dashboard: int = 0, da
           f"({stats.malformed} malformed, {stats.oversized} oversized, "
           f"{stats.unknown_table} of unknown tables)", file=sys.stderr)
     return 0
+
+
+def stream_options(delay: str | None, users: str | None, dashboard: int) -> tuple[float | None, dict[str, str]]:
+    """`--stream-delay` in seconds and the stream's logins; refused in one line unless both are given (the
+    stream shows hole cards: never without a login) with a dashboard to serve them."""
+    if delay is None:
+        if users is not None:
+            raise ValueError("--stream-users sans --stream-delay MINUTES / --stream-users without --stream-delay")
+        return None, {}
+    from hub.dashboard.delayed import parse_delay
+
+    seconds = parse_delay(delay)
+    if not dashboard:
+        raise ValueError("--stream-delay : le flux est servi par le tableau de bord (--dashboard PORT) / "
+                         "the stream is served by the dashboard (--dashboard PORT)")
+    logins = read_td_users(users)
+    if not logins:
+        raise ValueError("--stream-delay : aucun compte pour le flux : `tapis td-login NOM --users FICHIER` puis "
+                         "--stream-users FICHIER / no stream login: `tapis td-login NAME --users FILE`, then "
+                         "--stream-users FILE")
+    return seconds, logins
 
 
 def parse_tables(text: str) -> frozenset[str]:

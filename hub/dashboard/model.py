@@ -31,6 +31,7 @@ _FACE = re.compile(r"\b(?:10|[2-9TJQKA])[cdhs]\b")  # a card as the rulings' tex
 class Role(StrEnum):
     TD = "td"  # directeur de tournoi: sees hole cards, acts
     VIEWER = "viewer"  # spectator screens, players: no hole cards of a live hand
+    STREAM = "stream"  # a broadcast (--stream-delay): hole cards, only once delayed and their hand over
 
 
 class DashboardError(Exception):

@@ -31,10 +31,13 @@ if TYPE_CHECKING:
     import threading
     from pathlib import Path
 
+    from hub.dashboard.stream import StreamFeed
+
 log = logging.getLogger(__name__)
 
 CLIENT_QUEUE = 2000  # messages buffered per browser; a browser that falls this far behind is dropped
 COOKIE = "tapis_td"
+STREAM_COOKIE = "tapis_stream"  # a stream login's session: not the TD's (stream.py)
 MAX_BODY = 65536  # a TD action is a few hundred bytes
 PAGES = {"/": "room.html", "/table": "table.html", "/clock": "clock.html", "/login": "login.html",
          "/desk": "desk.html", "/results": "results.html", "/bags": "bags.html"}
@@ -76,6 +79,8 @@ class Served(Protocol):
     def _running(self) -> bool: ...
     @property
     def _last_clock(self) -> JSONDict | None: ...
+    @property
+    def stream(self) -> StreamFeed | None: ...  # the delayed stream (--stream-delay), None: off
 
     def hub_health(self, role: Role = Role.TD) -> JSONDict: ...
     def clock_snapshot(self) -> JSONDict | None: ...
@@ -114,12 +119,33 @@ def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
 
         # -- helpers --
 
-        def _cookie(self) -> str | None:
+        def _cookie(self, cookie: str = COOKIE) -> str | None:
             for part in (self.headers.get("Cookie") or "").split(";"):
                 name, _, value = part.strip().partition("=")
-                if name == COOKIE and value:
+                if name == cookie and value:
                     return value
             return None
+
+        def _stream_get(self, path: str) -> None:
+            """The delayed stream's page, who is logged in, its events: 404 when the hub has none, its
+            events only for a stream login (never anonymous, never a TD's session: another cookie)."""
+            feed = dash.stream
+            if feed is None:
+                self._json(404, {"error": "pas de flux différé sur ce hub (tapis hub --stream-delay MINUTES) / "
+                                          "no delayed stream on this hub", "code": "no_stream"})
+                return
+            token = self._cookie(STREAM_COOKIE)
+            session = feed.sessions.get(token, time.time()) if token else None
+            if path == "/stream":
+                self._send(200, dash._static["stream.html"], _TYPES[".html"])
+            elif path == "/api/stream/me":
+                self._json(200, {"user": session.user if session else None, "delay": feed.delay,
+                                 "words": feed.room()["words"]})
+            elif session is None:
+                self._json(403, {"error": "connexion au flux nécessaire / stream login needed",
+                                 "code": "session_expired" if token else "login_required"})
+            else:
+                self._stream(Role.STREAM)
 
         def _session(self) -> Session | None:
             token = self._cookie()
@@ -272,6 +298,8 @@ def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
                     self._json(200, bags)
             elif (page := hand_history(hands, path, parse_qs(urlsplit(self.path).query), td=session is not None)):
                 self._send(page[0], page[2], page[1])  # the hands played, the TD's replay (hub.history.web)
+            elif path in ("/stream", "/stream/events", "/api/stream/me"):
+                self._stream_get(path)
             elif path == "/favicon.ico":
                 self._send(204, b"", "image/x-icon")
             elif path == "/events":
@@ -283,7 +311,8 @@ def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
             if self.command == "HEAD":
                 self._send(200, b"", "text/event-stream")
                 return
-            client, first = dash.subscribe(role)
+            feed = dash.stream if role is Role.STREAM else None
+            client, first = feed.subscribe() if feed is not None else dash.subscribe(role)
             try:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
@@ -304,7 +333,10 @@ def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
             except OSError:
                 pass  # the browser went away
             finally:
-                dash.unsubscribe(client)
+                if feed is not None:
+                    feed.unsubscribe(client)
+                else:
+                    dash.unsubscribe(client)
                 self.close_connection = True
 
         # -- POST --
@@ -316,19 +348,24 @@ def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
             except _HttpError as err:
                 self._refuse(err)
                 return
-            if path == "/api/login":
+            if path in ("/api/login", "/api/stream/login"):
+                sessions = dash.sessions if path == "/api/login" else dash.stream.sessions if dash.stream else None
+                if sessions is None:
+                    self._json(404, {"error": "no delayed stream on this hub", "code": "no_stream"})
+                    return
                 address = str(self.client_address[0])
                 if not dash.logins.allow(address, time.monotonic()):
                     self._json(429, {"error": "too many logins from this address: wait a minute",
                                      "code": "too_many_logins"},
                                {"Retry-After": str(int(dash.logins.window))})
                     return
-                session = dash.sessions.login(str(body.get("user", "")), str(body.get("password", "")), time.time())
+                session = sessions.login(str(body.get("user", "")), str(body.get("password", "")), time.time())
                 if session is None:
                     self._json(401, {"error": "bad user or password", "code": "bad_login"})
                     return
                 dash.logins.succeeded(address)
-                cookie = f"{COOKIE}={session.token}; HttpOnly; SameSite=Strict; Path=/"
+                name = COOKIE if path == "/api/login" else STREAM_COOKIE
+                cookie = f"{name}={session.token}; HttpOnly; SameSite=Strict; Path=/"
                 self._json(200, {"user": session.user, "csrf": session.csrf}, {"Set-Cookie": cookie})
                 return
             session = self._session()

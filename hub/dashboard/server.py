@@ -34,6 +34,7 @@ from hub.dashboard.model import (
     viewer_event,
 )
 from hub.dashboard.routes import Browser, handler
+from hub.dashboard.stream import StreamFeed
 from hub.edge.service import HubService
 from hub.floor.clock_topics import TableTexts, snapshot_text
 from hub.floor.commands import CommandError
@@ -125,7 +126,8 @@ class Dashboard:
                  floor_lock: threading.RLock | None = None,
                  on_decision: Callable[[DecisionTaken], None] | None = None,
                  clock_period: float = 1.0, request_timeout: float = REQUEST_TIMEOUT,
-                 rulebooks: Path | None = None) -> None:
+                 rulebooks: Path | None = None, stream_delay: float | None = None,
+                 stream_users: Mapping[str, str] | None = None) -> None:
         if not 0 <= port <= 65535:
             raise ValueError(f"dashboard port {port}: expected 0 to 65535 (0: any free port)")
         self.hub = hub
@@ -137,6 +139,9 @@ class Dashboard:
         self.floor_lock = floor_lock or threading.RLock()
         self.on_decision = on_decision
         self.sessions = Sessions(users)
+        # the delayed stream (stream.py), only when asked for: None answers its routes 404
+        self.stream = (StreamFeed(stream_delay, clock=self.clock, users=stream_users)
+                       if stream_delay is not None else None)
         self.model = RoomModel()
         self.decisions: list[DecisionTaken] = []
         self._clock_period = clock_period
@@ -173,6 +178,8 @@ class Dashboard:
     def stop(self) -> None:
         self._running = False
         self._inbox.put(None)
+        if self.stream is not None:
+            self.stream.close()
         with self._lock:
             clients, self._clients = self._clients, []
         for client in clients:
@@ -288,6 +295,8 @@ class Dashboard:
                         self.publish_clock()
                         self.follow_floor()
                     self._publish_health()
+                    if self.stream is not None:
+                        self.stream.tick()
             except Exception:  # noqa: BLE001 - the page keeps following the other tables
                 log.exception("dashboard: failed on a hub event")
 
@@ -307,6 +316,8 @@ class Dashboard:
 
     def _apply_one(self, t0: float, event: HubEvent, snapshot: JSONDict | None) -> None:
         fault = self.model.apply(event, snapshot, self.clock.now())
+        if self.stream is not None:
+            self.stream.offer(event, snapshot)
         td: JSONDict = {"t0": t0, "event": event, "table": snapshot}
         viewer: JSONDict = {"t0": t0, "event": viewer_event(event),
                             "table": for_viewer(snapshot) if snapshot is not None else None}
@@ -355,6 +366,8 @@ class Dashboard:
         snap = self.clock_snapshot()
         self._last_clock = snap
         text = snapshot_text(snap, self._clock_texts) if snap is not None else "null"
+        if self.stream is not None:
+            self.stream.offer_clock(text)
         with self._lock:
             self._fan_out(_sse_text("clock", f'{{"clock":{text}}}'))
 
