@@ -59,22 +59,37 @@ def shows_a_hidden_card(event: Mapping[str, Any], snapshot: Mapping[str, Any] | 
                for zone, cards in dict(snapshot.get("zones", {})).items())
 
 
-def waits_for(event: Mapping[str, Any], snapshot: Mapping[str, Any] | None) -> int | None:
-    """The hand whose end this message waits for, at its table; None: only the delay.
+def _hand(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-    Every message of a hand in play waits for its end (its actions too: the stream shows a hand whole).
-    Between hands, a message that shows a face-down card waits for the next hand's end (a card put on
-    the felt before the hand is started is that hand's); the others (a table going offline, the reader)
-    only for the delay."""
-    hand = snapshot.get("hand") if snapshot is not None else event.get("hand")
-    hand = hand if isinstance(hand, int) else 0
-    if event.get("type") == "hand_end" and isinstance(event.get("hand"), int):
-        return int(event["hand"])  # the end itself: its hand is over by then
-    if snapshot is not None and snapshot.get("hand_open"):
-        return hand
-    if shows_a_hidden_card(event, snapshot):
-        return hand + 1
-    return None
+
+class HandGate:
+    """Which hand each message of a table waits for (None: only the delay). Remembers, per table, a card
+    put face down between two hands: until the next hand starts, what shows it waits for that hand.
+
+    A message waits for the hand it names (its `hand`) and for the hand in play in its snapshot (the
+    snapshot may be taken after the hub's whole batch: a hand just started over the old one). Between
+    hands, a face-down card that arrives is the next hand's (dealt before the hand was started), and so
+    is anything that shows it; the cards of the hand just over, still on the felt, are that hand's."""
+
+    def __init__(self) -> None:
+        self._early: set[str] = set()
+
+    def waits_for(self, event: Mapping[str, Any], snapshot: Mapping[str, Any] | None) -> int | None:
+        table = str(event.get("table", ""))
+        named = _hand(event.get("hand"))
+        shown = _hand(snapshot.get("hand")) if snapshot is not None else None
+        in_play = shown if snapshot is not None and snapshot.get("hand_open") else None
+        waits = [h for h in (named, in_play) if h is not None]
+        if in_play is not None:
+            self._early.discard(table)  # the early cards are the hand's now, and wait for it as such
+        elif shows_a_hidden_card(event, snapshot):
+            arrival = (event.get("type") == "card" and event.get("action") == "arrived"
+                       and face_down(str(event.get("zone", ""))))
+            if arrival or table in self._early:
+                self._early.add(table)
+                waits.append((shown if shown is not None else named or 0) + 1)
+        return max(waits) if waits else None
 
 
 def ends(event: Mapping[str, Any], snapshot: Mapping[str, Any] | None) -> int | None:

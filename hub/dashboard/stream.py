@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.dashboard.auth import Sessions
-from hub.dashboard.delayed import ROOM, DelayLine, delay_words, ends, restarted, shows_a_hidden_card, waits_for
+from hub.dashboard.delayed import ROOM, DelayLine, HandGate, delay_words, ends, restarted, shows_a_hidden_card
 from hub.dashboard.model import JSONDict, Role
 from hub.dashboard.routes import Browser
 from hw.ports import Clock
@@ -41,6 +41,7 @@ class StreamFeed:
         self.clock = clock
         self.sessions = Sessions(users)
         self.line = line or DelayLine(delay)
+        self.gate = HandGate()
         self._lock = threading.Lock()
         self._clients: list[Browser] = []
         self._tables: dict[str, JSONDict] = {}  # the released snapshots
@@ -56,7 +57,7 @@ class StreamFeed:
         table = str(event.get("table", ""))
         text = json.dumps({"at": now, "event": event, "table": snapshot}, separators=(",", ":"))
         with self._lock:
-            self.line.offer(now, table or ROOM, text.encode(), hand=waits_for(event, snapshot),
+            self.line.offer(now, table or ROOM, text.encode(), hand=self.gate.waits_for(event, snapshot),
                             ended=ends(event, snapshot), secret=shows_a_hidden_card(event, snapshot),
                             restart=restarted(event))
 

@@ -1,0 +1,147 @@
+"""The delayed stream over HTTP (`tapis hub --stream-delay`): off unless asked for, never without a stream
+login (not a TD's, not anonymous), and a hand's hole cards reach it only once the hand is over and the
+delay has passed, on a clock the test moves (hw.ports.ManualClock), through the real hub and dashboard."""
+
+from __future__ import annotations
+
+import http.client
+import re
+import threading
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+from hub.cli import main as tapis_main
+from hub.cli import stream_options
+from hub.dashboard import Dashboard, hash_password
+from hw.ports import ManualClock
+from tests.dashboard.conftest import PASSWORD
+from tests.dashboard.helpers import ScriptedRoom, SseClient
+from tests.dashboard.test_http import HOLE, deal_hole_cards, faces_in, login, request
+
+DELAY = 300.0
+WATCHER = "obs-stream-2026"
+
+
+class StreamClient(SseClient):
+    """`SseClient` on `/stream/events` (the stream's own cookie)."""
+
+    def __init__(self, url: str, cookie: str) -> None:  # noqa: D107 - SseClient's reading, another path
+        parts = urlsplit(url)
+        self.conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
+        self.conn.request("GET", "/stream/events", headers={"Accept": "text/event-stream", "Cookie": cookie})
+        self.response = self.conn.getresponse()
+        assert self.response.status == 200
+        self.raw = bytearray()
+        self.events = []
+        self.changed = threading.Condition()
+        self.on_event = None
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(1000.0)
+
+
+@pytest.fixture
+def streaming(room: ScriptedRoom, clock: ManualClock) -> Iterator[Dashboard]:
+    dash = Dashboard(room.hub, users={"alice": hash_password(PASSWORD)}, clock=clock, clock_period=0.05,
+                     stream_delay=DELAY, stream_users={"obs": hash_password(WATCHER)}).start()
+    yield dash
+    dash.stop()
+
+
+def stream_login(dash: Dashboard) -> str:
+    status, _, headers = request(dash, "POST", "/api/stream/login", {"user": "obs", "password": WATCHER})
+    assert status == 200
+    cookie = headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    return cookie.split(";")[0]
+
+
+def test_without_stream_delay_there_is_no_stream(dashboard: Dashboard) -> None:
+    for path in ("/stream", "/stream/events", "/api/stream/me"):
+        status, body, _ = request(dashboard, "GET", path)
+        assert (status, body["code"]) == (404, "no_stream"), path
+    status, body, _ = request(dashboard, "POST", "/api/stream/login", {"user": "alice", "password": PASSWORD})
+    assert (status, body["code"]) == (404, "no_stream")
+
+
+def test_the_stream_needs_its_own_login(streaming: Dashboard) -> None:
+    assert request(streaming, "GET", "/stream/events")[:2] == (403, {
+        "error": "connexion au flux nécessaire / stream login needed", "code": "login_required"})
+    td_cookie, _ = login(streaming)  # a TD's session is not a stream login
+    assert request(streaming, "GET", "/stream/events", cookie=td_cookie)[0] == 403
+    assert request(streaming, "GET", "/stream/events", cookie="tapis_stream=forged")[1]["code"] == "session_expired"
+    assert request(streaming, "POST", "/api/stream/login", {"user": "alice", "password": PASSWORD})[0] == 401
+    assert request(streaming, "POST", "/api/stream/login", {"user": "obs", "password": "wrong-pass"})[0] == 401
+    cookie = stream_login(streaming)
+    assert request(streaming, "GET", "/api/stream/me", cookie=cookie)[1] == {
+        "user": "obs", "delay": DELAY, "words": {"fr": "différé de 5 min", "en": "5-min delay"}}
+    # a stream login is no TD: the TD's routes and the live room treat it as a viewer
+    assert request(streaming, "GET", "/api/me", cookie=cookie)[1]["role"] == "viewer"
+    assert request(streaming, "POST", "/api/td/ack", {"fault": "f1"}, cookie=cookie)[1]["code"] == "login_required"
+    assert request(streaming, "POST", "/api/login", {"user": "obs", "password": WATCHER})[0] == 401
+
+
+def test_hole_cards_reach_the_stream_only_once_the_hand_is_over_and_delayed(
+        room: ScriptedRoom, streaming: Dashboard, clock: ManualClock) -> None:
+    td_cookie, _ = login(streaming)
+    td, viewer = SseClient(streaming.url, td_cookie), SseClient(streaming.url)
+    stream = StreamClient(streaming.url, stream_login(streaming))
+    feed = streaming.stream
+    assert feed is not None
+    try:
+        stream.wait_for(lambda n, d: n == "room")
+        deal_hole_cards(room)  # hand 1 in play, every hole card on the felt
+        room.status("t2", True)  # a sentinel: no hand, so it only waits for the delay
+        td.wait_for(lambda n, d: n == "update" and d["event"].get("table") == "t2")
+        clock.advance(10 * DELAY)  # ten delays: the hand is still in play
+        feed.tick()
+        stream.wait_for(lambda n, d: n == "update" and d["event"].get("table") == "t2")
+        assert faces_in(bytes(stream.raw)) == set()  # released after the sentinel would be a bug too late to see
+        assert b'"t1"' not in bytes(stream.raw) or b'"hand_start"' not in bytes(stream.raw)
+
+        room.act("t1", 1, "fold")  # the button acts first three-handed; the big blind wins
+        room.act("t1", 2, "fold")
+        room.settle()
+        td.wait_for(lambda n, d: n == "update" and d["event"]["type"] == "hand_end")
+        feed.tick()  # over, and its cards long a delay old: out; its end not yet (a delay after it)
+        stream.wait_for(lambda n, d: n == "update" and d["event"]["type"] == "card"
+                        and d["event"].get("card") == HOLE[1][1])
+        assert faces_in(bytes(stream.raw)) == {face for pair in HOLE.values() for face in pair}
+        assert b'"hand_end"' not in bytes(stream.raw)
+        clock.advance(DELAY)
+        feed.tick()
+        end = stream.wait_for(lambda n, d: n == "update" and d["event"]["type"] == "hand_end")
+        assert end["at"] == 1000.0 + 10 * DELAY
+        assert faces_in(bytes(viewer.raw)) == set()  # the live viewer never: the hand ended with no showdown
+        assert faces_in(bytes(td.raw)) == faces_in(bytes(stream.raw))
+        # a page that connects now gets the released room, the hand's log with its cards
+        late = StreamClient(streaming.url, stream_login(streaming))
+        first = late.wait_for(lambda n, d: n == "room")
+        late.close()
+        assert first["words"]["en"] == "5-min delay"
+        assert {e.get("card") for e in first["logs"]["t1"]} >= set(HOLE[2])
+    finally:
+        for client in (td, viewer, stream):
+            client.close()
+
+
+def test_the_hub_refuses_a_stream_without_a_login_or_with_a_bad_delay(
+        tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["hub", "--stream-delay", "2"], ["hub", "--stream-delay", "trente"],
+                 ["hub", "--stream-delay", "30"], ["hub", "--stream-users", "nowhere"],
+                 ["hub", "--stream-delay", "30", "--dashboard", "0", "--stream-users", "x"]):
+        assert tapis_main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "stream" in err and "Traceback" not in err, err
+    assert stream_options(None, None, 8080) == (None, {})
+
+
+def test_the_stream_log_keeps_no_raw_face_for_a_viewer_by_the_room_api(streaming: Dashboard) -> None:
+    """The stream adds nothing to what the live room's API tells anyone."""
+    assert not re.search(r"stream", str(request(streaming, "GET", "/api/room")[1]))
