@@ -31,8 +31,6 @@ if TYPE_CHECKING:
     import threading
     from pathlib import Path
 
-    from hub.dashboard.stream import StreamFeed
-
 log = logging.getLogger(__name__)
 
 CLIENT_QUEUE = 2000  # messages buffered per browser; a browser that falls this far behind is dropped
@@ -54,6 +52,19 @@ class Browser:
     role: Role
     messages: queue.Queue[bytes | None] = field(default_factory=lambda: queue.Queue(CLIENT_QUEUE))
     dropped: bool = False
+
+
+class Streamed(Protocol):
+    """What the routes read and call of the delayed stream (stream.py's `StreamFeed`)."""
+
+    @property
+    def sessions(self) -> Sessions: ...
+    @property
+    def delay(self) -> float: ...
+
+    def room(self) -> JSONDict: ...
+    def subscribe(self) -> tuple[Browser, bytes]: ...
+    def unsubscribe(self, client: Browser) -> None: ...
 
 
 class Served(Protocol):
@@ -80,7 +91,7 @@ class Served(Protocol):
     @property
     def _last_clock(self) -> JSONDict | None: ...
     @property
-    def stream(self) -> StreamFeed | None: ...  # the delayed stream (--stream-delay), None: off
+    def stream(self) -> Streamed | None: ...  # the delayed stream (--stream-delay), None: off
 
     def hub_health(self, role: Role = Role.TD) -> JSONDict: ...
     def clock_snapshot(self) -> JSONDict | None: ...
