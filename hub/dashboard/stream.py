@@ -64,10 +64,10 @@ class StreamFeed:
     def offer_clock(self, clock_text: str) -> None:
         """The floor's clock (JSON text), kept every CLOCK_EVERY seconds: it is shown as late as the hands."""
         now = self.clock.now()
-        if self._last_clock_at is not None and now - self._last_clock_at < CLOCK_EVERY:
-            return
-        self._last_clock_at = now
-        with self._lock:
+        with self._lock:  # a TD's command publishes the clock from its HTTP thread too
+            if self._last_clock_at is not None and 0 <= now - self._last_clock_at < CLOCK_EVERY:
+                return
+            self._last_clock_at = now
             self.line.offer(now, ROOM, f'{{"at":{now!r},"clock":{clock_text}}}'.encode())
 
     def tick(self) -> int:
