@@ -94,8 +94,8 @@ class HandGate:
 
 def ends(event: Mapping[str, Any], snapshot: Mapping[str, Any] | None) -> int | None:
     """The last hand this message says is over at its table (None: it says nothing of it)."""
-    if snapshot is not None and snapshot.get("closed"):
-        return 1 << 62  # broken up: no hand will be played there again
+    if snapshot is not None and snapshot.get("closed") and isinstance(snapshot.get("hand"), int):
+        return int(snapshot["hand"]) + 1  # broken up: its last hand is over, and no next one comes
     done = None
     if event.get("type") == "hand_end" and isinstance(event.get("hand"), int):
         done = int(event["hand"])
@@ -148,7 +148,13 @@ class DelayLine:
                 if held.secret and held.hand == ended:
                     held.hand = ended + 1
         if ended is not None:
-            self._ended[table] = max(self._ended.get(table, -1), ended)
+            before = self._ended.get(table)
+            if before is not None and ended < before:
+                # the table's hands are counted afresh (a new tournament on this hub): what it holds belongs
+                # to hands nobody plays any more, and would otherwise wait for ever at the head of its queue
+                for held in self._queues.get(table, ()):
+                    held.hand = None
+            self._ended[table] = ended  # the table's latest word: numbers that start again are gated again
         self._queues.setdefault(table, deque()).append(Held(now, hand, secret, message))
         self._order += 1
         self._orders.setdefault(table, deque()).append(self._order)
