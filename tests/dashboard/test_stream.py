@@ -145,3 +145,19 @@ def test_the_hub_refuses_a_stream_without_a_login_or_with_a_bad_delay(
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "stream" in err and "Traceback" not in err, err
     assert stream_options(None, None, 8080) == (None, {})
+
+
+def test_what_the_bound_drops_is_said_to_the_stream(caplog: pytest.LogCaptureFixture) -> None:
+    from hub.dashboard.delayed import DelayLine
+    from hub.dashboard.stream import StreamFeed
+
+    clock = ManualClock(0.0)
+    feed = StreamFeed(DELAY, clock=clock, line=DelayLine(DELAY, max_events=2))
+    client, first = feed.subscribe()
+    assert b'"dropped":0' in first
+    for seat in (1, 2, 3):
+        feed.offer({"type": "action", "table": "t1", "hand": 1, "seat": seat, "action": "fold"}, None)
+    feed.tick()
+    said = client.messages.get_nowait()
+    assert said == b'event: dropped\ndata: {"dropped": 1}\n\n'
+    assert "1 held events dropped" in caplog.text
