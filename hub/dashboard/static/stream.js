@@ -47,7 +47,14 @@ function follow() {
   const live = document.getElementById("live");
   window.__tapis = { received: 0 };
   es.addEventListener("open", () => { live.textContent = t("live"); live.className = "badge ok"; });
-  es.addEventListener("error", () => { live.textContent = t("disconnected"); live.className = "badge bad"; });
+  es.addEventListener("error", async () => {
+    live.textContent = t("disconnected"); live.className = "badge bad";
+    // a session the hub forgot (restarted, or past its 12 hours): log in again rather than retry for ever
+    try {
+      const me = await (await fetch("/api/stream/me", { credentials: "same-origin" })).json();
+      if (!me.user) { es.close(); document.getElementById("stream-login").classList.remove("hidden"); }
+    } catch (e) { /* the hub does not answer: EventSource keeps trying */ }
+  });
   es.addEventListener("room", ev => {
     const d = JSON.parse(ev.data);
     ROOM.tables = d.tables; ROOM.clock = d.clock ? d.clock.clock : null; STREAM.words = d.words;
@@ -67,9 +74,11 @@ function follow() {
   applyTexts(); langSwitch();
   const me = await (await fetch("/api/stream/me", { credentials: "same-origin" })).json();
   STREAM.words = me.words; drawStream();
-  if (me.user) { follow(); return; }
   const form = document.getElementById("stream-login");
-  form.classList.remove("hidden");
+  loginForm(form);
+  if (me.user) follow(); else form.classList.remove("hidden");
+})();
+function loginForm(form) {
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
     const body = JSON.stringify(Object.fromEntries(new FormData(form).entries()));
@@ -82,4 +91,4 @@ function follow() {
     let code = "bad_login"; try { code = (await r.json()).code || code; } catch (e) { /* no body */ }
     document.getElementById("login-error").textContent = t("err_" + code);
   });
-})();
+}
