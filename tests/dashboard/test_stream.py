@@ -5,6 +5,7 @@ delay has passed, on a clock the test moves (hw.ports.ManualClock), through the 
 from __future__ import annotations
 
 import http.client
+import json
 import threading
 from collections.abc import Iterator
 from urllib.parse import urlsplit
@@ -161,3 +162,32 @@ def test_what_the_bound_drops_is_said_to_the_stream(caplog: pytest.LogCaptureFix
     said = client.messages.get_nowait()
     assert said == b'event: dropped\ndata: {"dropped": 1}\n\n'
     assert "1 held events dropped" in caplog.text
+
+
+def test_a_card_put_down_between_hands_waits_for_the_next_hand(
+        room: ScriptedRoom, streaming: Dashboard, clock: ManualClock) -> None:
+    """Dealt before the dealer pressed "new hand": the card is the next hand's, through the real hub."""
+    td = SseClient(streaming.url, login(streaming)[0])
+    feed = streaming.stream
+    assert feed is not None
+    try:
+        deal_hole_cards(room)
+        room.act("t1", 1, "fold")
+        room.act("t1", 2, "fold")  # hand 1 over, its six cards still on the felt
+        room.card("t1", "seat:2", "9s")  # hand 2's first card, before its start
+        room.settle()
+        td.wait_for(lambda n, d: n == "update" and d["event"].get("card") == "9s")
+        clock.advance(10 * DELAY)
+        feed.tick()
+        released = json.dumps(feed.room())
+        assert "As" in released and "hand_end" in released  # hand 1 is out, whole
+        assert "9s" not in released  # the early card is not, ten delays on
+        room.new_hand("t1")
+        room.settle()
+        td.wait_for(lambda n, d: n == "update" and d["event"]["type"] == "hand_start" and d["event"].get("hand") == 2)
+        clock.advance(10 * DELAY)
+        feed.tick()
+        assert "9s" not in json.dumps(feed.room())  # hand 2 in play: still not
+    finally:
+        streaming.stop()
+        td.close()
