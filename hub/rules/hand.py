@@ -328,7 +328,7 @@ class Hand:
         state and the record `act` would (the record written when the log is read), without its chain of calls.
         Returns the index of the first step not applied (another kind of step, out of turn, a bet to judge)."""
         bet, stack, live, acted, after = self.bet, self.stack, self.live, self._acted, self._after
-        unwritten = self._unwritten.append
+        contributed, unwritten = self.contributed, self._unwritten.append
         n = len(steps)
         if not self.round_open or self.result is not None or self.pending:
             return i  # none of the run stays so: a round that closes leaves nobody to act
@@ -383,7 +383,7 @@ class Hand:
                 added = to - own
                 if added:
                     stack[seat] -= added
-                    self.contributed[seat] += added
+                    contributed[seat] += added
                     bet[seat] = to
                 if to > top:  # `_advance`'s bet or raise, with the same minimum
                     if to >= min_to:  # a full bet or raise reopens the betting (`full_raise_marker`, in line)
