@@ -149,11 +149,12 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
             stacks[winner] += amount
             results.append(pot_result(amount, eligible, (winner,), ((winner, amount),)))
             continue
-        in_order = clockwise(winners, button)
-        shares = split_pot(amount, in_order, one_each)
+        # Already clockwise from the button: `build_pots` keeps the order of the live seats it is given, the
+        # hand's in dealing order (no sort of the winners, `clockwise`).
+        shares = split_pot(amount, winners, one_each)
         for s, chips in shares:
             stacks[s] += chips
-        results.append(pot_result(amount, eligible, tuple(in_order), tuple(shares)))
+        results.append(pot_result(amount, eligible, tuple(winners), tuple(shares)))
     results.reverse()
     return hand_result(_SHOWDOWN, tuple(results), stacks, dict(hand.returned), tuple(shown),
                        rules.article("odd_chip"))
