@@ -41,6 +41,9 @@ _WORDS = {
 # the felt's zones on the replay, as the table's page names them (hub/dashboard/static/labels.js, `zone`)
 _ZONES = {"board": ("cartes communes", "board"), "burn": ("brûlées", "burn"), "muck": ("cartes jetées", "muck"),
           "tray": ("cartes mortes", "dead cards")}
+# how a hand ended, as the table's page says it (labels.js, `result`)
+_RESULTS = {"showdown": ("abattage", "showdown"), "uncontested": ("sans abattage", "uncontested"),
+            "misdeal": ("fausse donne", "misdeal"), "cancelled": ("annulée", "cancelled")}
 
 
 def _said(word: object) -> str:
@@ -53,6 +56,19 @@ def _said(word: object) -> str:
     else:
         fr, en = _WORDS.get(text, (text, text))
     return escape(fr if fr == en else f"{fr} / {en}")
+
+
+def _result(result: object) -> str:
+    """How a hand ended in words, `français / English` (escaped); nothing for a hand without one."""
+    if not result:
+        return ""
+    fr, en = _RESULTS.get(str(result), (str(result), str(result)))
+    return escape(f"{fr} / {en}" if fr != en else fr)
+
+
+def _table(table: str) -> str:
+    """A table as every page names it: « Table 1 » for the hub's `t1` (common.js, tableName), not escaped."""
+    return "Table " + (table[1:] if table[:1] == "t" and table[1:].isdigit() else table)
 
 
 def _zone(zone: object) -> str:
@@ -119,7 +135,8 @@ def _card(face: str | None) -> str:
     if not face:
         return '<span class="card back">??</span>'
     red = " red" if face[1:] in ("h", "d") else ""
-    return f'<span class="card{red}">{escape(face[0])}{_SUITS.get(face[1:], "?")}</span>'
+    rank = "10" if face[0] == "T" else face[0]  # as the table's page draws it (common.js, card)
+    return f'<span class="card{red}">{escape(rank)}{_SUITS.get(face[1:], "?")}</span>'
 
 
 def _page(title: str, body: str) -> bytes:
@@ -133,13 +150,13 @@ def _page(title: str, body: str) -> bytes:
 def _list_page(table: str, hands: list[dict[str, Any]]) -> bytes:
     rows = "".join(
         f"<tr><td><a href=\"/hand?t={quote(table)}&amp;h={int(r['hand'])}\">#{int(r['hand'])}</a></td>"
-        f"<td>{escape(str(r.get('result') or ''))}</td><td class=\"num\">{len(r['seats'])}</td>"
+        f"<td>{_result(r.get('result'))}</td><td class=\"num\">{len(r['seats'])}</td>"
         f"<td>{''.join(_card(c) for c in r.get('board') or [])}</td>"
         f"<td class=\"num\">{len(faults_of(r))}</td></tr>" for r in hands)
-    body = (f"<h2>Table {escape(table)} : mains jouées / hands played ({len(hands)})</h2>"
+    body = (f"<h2>{escape(_table(table))} : mains jouées / hands played ({len(hands)})</h2>"
             "<table class=\"seats\"><tr><th>Main / Hand</th><th>Fin / End</th><th>Joueurs / Players</th>"
             "<th>Tableau / Board</th><th>Incidents / Faults</th></tr>" + rows + "</table>")
-    return _page(f"table {table}", body)
+    return _page(_table(table), body)
 
 
 def _felt(record: Mapping[str, Any], step: int) -> dict[str, list[str | None]]:
@@ -190,8 +207,8 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
         f"<td class=\"num\">{int(a)}</td><td class=\"num\">{int(b)}</td></tr>"
         for i, (s, n, a, b) in enumerate(zip(record["seats"], record["players"], record["starting_stacks"],
                                              record["finishing_stacks"], strict=False)))
-    head = (f"<h2>Table {escape(table)}, main / hand {hand} · {escape(str(record.get('ruleset')))} · "
-            f"{escape(str(record.get('result') or ''))}{' (annulée / void)' if record.get('void') else ''}</h2>"
+    head = (f"<h2>{escape(_table(table))}, main / hand {hand} · {escape(str(record.get('ruleset')))} · "
+            f"{_result(record.get('result'))}{' (annulée / void)' if record.get('void') else ''}</h2>"
             f"<p>Bouton / button : {int(record['button'])} · blinds {int(record['level']['sb'])}/"
             f"{int(record['level']['bb'])}" + ante + "</p><table class=\"seats\"><tr><th>Siège / Seat</th>"
             "<th>Joueur / Player</th><th>Cartes / Cards</th><th>Début / Start</th>"
@@ -204,7 +221,7 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
         if td:
             rest += f"<p><a href=\"/hand?t={quote(table)}&amp;h={hand}&amp;step=0\">Rejouer carte par carte / " \
                     "Replay card by card</a></p>"
-        return _page(f"{table} #{hand}", head + rest)
+        return _page(f"{_table(table)} #{hand}", head + rest)
     cards = record.get("cards") or []
     step = max(0, min(step, len(cards)))
     base = f"/hand?t={quote(table)}&amp;h={hand}" + (f"&amp;fault={quote(fault)}" if fault else "")
@@ -222,7 +239,7 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
     body = (head + f"<h3>Rejeu / Replay</h3><p class=\"nav\">{nav}</p>{now}"
             f"<table class=\"seats\" id=\"felt\"><tr><th>Zone</th><th>Cartes / Cards</th></tr>{felt}</table>"
             f"<h3>Jusqu'ici / So far</h3><ol class=\"timeline\" id=\"so-far\">{lines}</ol>")
-    return _page(f"{table} #{hand}", body)
+    return _page(f"{_table(table)} #{hand}", body)
 
 
 def _stats_page(lines: list[Line]) -> bytes:

@@ -176,3 +176,26 @@ def test_every_action_the_engine_records_reads_in_french_then_english() -> None:
     for kind in ActionKind:
         fr, _, en = _said(kind.value).partition(" / ")
         assert en and fr != en and en.replace("-", "") == kind.value, kind
+
+
+def test_the_pages_name_the_table_the_hand_s_end_and_a_ten_as_the_room_does(dashboard: Dashboard,
+                                                                             floor: FloorService) -> None:
+    """A TD reads « Table 1 », « abattage / showdown » and 10♣ on the hand pages as on the room's (common.js
+    tableName, labels.js `result`, card): not the hub's `t1`, the record's `showdown` or misdeal, nor « T♣ »."""
+    _, record = showdown_record()  # its turn is the ten of clubs
+    misdeal = {**record, "hand": 2, "result": "misdeal", "void": True}
+    history = HistoryStore(floor.store)
+    for r in (record, misdeal):
+        history.put(r, public_record(r))
+    cookie, _ = login(dashboard)
+    _, listed = get(dashboard, "/hands?t=t1", cookie)
+    _, page = get(dashboard, "/hand?t=t1&h=1", cookie)
+    _, replay = get(dashboard, "/hand?t=t1&h=2&step=0", cookie)
+    for text in (listed, page, replay):
+        shown = re.sub(r"<[^>]+>", " ", text.split("<body", 1)[1])  # what the page reads, not its markup
+        assert "t1" not in shown and "Table 1" in shown, shown
+        assert "T♣" not in shown, shown
+    assert "<td>abattage / showdown</td>" in listed and "<td>fausse donne / misdeal</td>" in listed, listed
+    assert ">10♣<" in listed and ">10♣<" in page
+    assert "Table 1, main / hand 1 · cdc-2013 · abattage / showdown</h2>" in page, page
+    assert "· fausse donne / misdeal (annulée / void)</h2>" in replay, replay
