@@ -199,8 +199,8 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     page.fill("#f-penalty [name=player]", "Joueur 3")
     page.fill("#f-penalty [name=amount]", "10")
     page.click("#f-penalty button")
-    confirm(page, "Exclusion temporaire \\(min\\) pour Joueur 3")
-    notice(page, "Sanction pour Joueur 3 : Exclusion temporaire \\(min\\)")
+    confirm(page, "exclusion temporaire de 10 min pour Joueur 3")  # the minutes typed, said
+    notice(page, "Sanction pour Joueur 3 : exclusion temporaire de 10 min")
     records = len(floor.require().state.players["Joueur 3"].penalties)
     page.fill("#f-penalty [name=amount]", "45")
     page.click("#f-penalty button")

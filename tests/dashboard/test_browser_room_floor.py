@@ -119,3 +119,30 @@ def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chr
     fr = result(td, "Refusé par le hub : joueur inconnu")
     assert fr == "✘ Refusé par le hub : joueur inconnu « Nobody Here »", fr
     assert td.errors == []  # type: ignore[attr-defined]
+
+
+AMOUNT_WORDS = {"missed_hands": ("{n} mains de pénalité", "{n} penalty hands"),
+                "missed_rounds": ("{n} tours de pénalité", "{n} penalty rounds"),
+                "suspension": ("exclusion temporaire de {n} min", "a {n}-minute suspension")}
+
+
+def test_a_penalty_is_asked_and_said_with_its_amount(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
+    """The TD typed 2 rounds, not 4: the question and the line after it say how many, in each language
+    (they said « Tours de pénalité pour Ada ? », the rung alone)."""
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    name, _ = seated(dashboard)
+    ladder = dashboard.floor.require().state.policy.penalties  # type: ignore[union-attr]
+    step = next(step for step in ladder if step.high and step.high > step.low)
+    n = step.low + 1
+    fr, en = (words.format(n=n) for words in AMOUNT_WORDS[step.kind.value])
+    td.wait_for_selector(f"#f-penalty option[value={step.kind.value}]", state="attached")
+    td.fill("#f-penalty [name=player]", name)
+    td.select_option("#f-penalty select", step.kind.value)
+    td.fill("#f-penalty [name=amount]", str(n))
+    td.click("#f-penalty button")
+    asked(td, f"^{re.escape(fr)} pour {re.escape(name)} \\?$")
+    result(td, f"✔ Sanction pour {re.escape(name)} : {re.escape(fr)}$")
+    td.click("#lang")
+    result(td, f"✔ {re.escape(en)} given to {re.escape(name)}$")
+    assert td.errors == []  # type: ignore[attr-defined]

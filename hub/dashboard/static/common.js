@@ -139,6 +139,11 @@ function penaltyAsked(form) {
   }
   return { kind: rung.kind, amount: n };
 }
+// A penalty asked, in words with its amount ("2 tours de pénalité"): the TD confirms what he typed, not the rung alone.
+function penaltyText(asked) {
+  const key = "pen_" + asked.kind + (asked.amount === 1 ? "_1" : "");
+  return asked.amount && TEXTS.fr[key] ? tf(key, { n: asked.amount }) : label("penalty", asked.kind);
+}
 // Balancing or a broken table after an elimination: "Ada : table 1 siège 3 → table 2 siège 5".
 function moveLines(moves) {
   return (moves || []).map(m => tf("move_line", { p: m.player,

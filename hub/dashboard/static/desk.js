@@ -275,7 +275,7 @@ function wire() {
     const p = nameIn(ev.target), asked = penaltyAsked(ev.target);
     if (!p) return;
     if (asked.error) { say(asked.error, false); return; }
-    const k = () => label("penalty", asked.kind);  // in the language of the moment
+    const k = () => penaltyText(asked);  // in the language of the moment
     act({ cmd: "penalty", player: p, kind: asked.kind, amount: asked.amount }, "done_penalty", { p, k },
       () => tf("ask_penalty", { p, k }));
   });
