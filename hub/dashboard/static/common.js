@@ -376,7 +376,8 @@ function renderFault(f) {
     el("div", {}, el("b", {}, faultHead(f)), f.seat ? ` · ${t("seat")} ${f.seat}` : "",
       (f.cards || []).length ? el("span", {}, " ", f.cards.map(card)) : null),
     ruling ? el("div", { class: "text" }, ruling) : null,
-    (r.dead_seats || []).length ? el("div", { class: "text" }, t("dead_hands") + colon() + r.dead_seats.join(", ")) : null);
+    // the seats, named as seats: a bare "1" reads as one dead hand
+    (r.dead_seats || []).length ? el("div", { class: "text" }, t("dead_hands") + colon() + r.dead_seats.map(s => `${t("seat").toLowerCase()} ${s}`).join(", ")) : null);
   if (f.refused) box.append(el("div", { class: "text refused" }, el("span", { class: "badge warn" }, t("refused")), " ", typo(f.refused[LANG] || f.refused.fr)));
   if (f.acked_by) box.append(el("div", { class: "text" }, `${t("acked_by")} ${f.acked_by}` + (f.decision ? ` · ${t("decided")}${colon()}${label("decision", f.decision)}` : "")));
   const said = el("div", { class: "text result" });
