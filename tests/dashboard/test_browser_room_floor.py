@@ -146,3 +146,14 @@ def test_a_penalty_is_asked_and_said_with_its_amount(chromium: Browser, dashboar
     td.click("#lang")
     result(td, f"✔ {re.escape(en)} given to {re.escape(name)}$")
     assert td.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_rooms_move_fields_say_what_they_want(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
+    """The seat's field read « 1 » and the table's « Table »: a TD could not tell a seat from a count. As on the
+    desk: « table (1) », « siège », in each language."""
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    fields = "f => [...f.querySelectorAll('input')].map(i => i.placeholder)"
+    assert td.eval_on_selector("#f-move", fields) == ["joueur", "table (1)", "siège"]
+    td.click("#lang")
+    assert td.eval_on_selector("#f-move", fields) == ["player", "table (1)", "seat"]
