@@ -130,6 +130,8 @@ _FRENCH: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), f) for 
     (r"^(.+) is not playing$", r"\1 ne joue pas"),
     (r"^(.+) has no seat$", r"\1 n'a pas de siège"),
     (r"^Table (\d+) is in a hand: remove (.+) when it ends$", r"Table \1 joue une donne : retirer \2 à la fin"),
+    (r"^Table (\d+) is in a hand: move (.+) when it ends$",
+     r"Table \1 joue une donne : déplacer \2 quand elle sera finie"),
     (r"^(.+) is already out at the end of this hand$", r"\1 sort déjà à la fin de cette donne"),
     (r"^a deal needs at least two players left$", r"un accord demande au moins deux joueurs restants"),
     (r"^a deal is between 2 and (\d+) players, not (\d+)$", r"un accord se fait entre 2 et \1 joueurs, pas \2"),

@@ -411,7 +411,7 @@ class Tournament:
         """TD's own move (cdc 3.3: tables designated at the TD's discretion), between hands."""
         s = self.state
         out = self._advance(now)
-        p = self._removable(player)
+        p = self._removable(player, moving=True)
         target = self._table(table)
         if p.table is None or p.seat is None or p.table == table:
             raise FloorError(f"{player} cannot move to {table_label(table)}")
@@ -540,11 +540,14 @@ class Tournament:
             raise FloorError(f"{name} is not playing")
         return p
 
-    def _removable(self, name: str) -> PlayerState:
-        """A player whose chips leave play: not while his table is in a hand (stacks would lie)."""
+    def _removable(self, name: str, *, moving: bool = False) -> PlayerState:
+        """A player whose chips leave his seat: not while his table is in a hand (stacks would lie). The
+        refusal says what the TD asked: a move is not a removal."""
         p = self._alive(name)
         table = self.state.tables.get(p.table or 0)
         if table is not None and table.in_hand and p.seat in table.start_stacks:
+            if moving:
+                raise FloorError(f"{table_label(p.table or 0)} is in a hand: move {name} when it ends")
             raise FloorError(f"{table_label(p.table or 0)} is in a hand: remove {name} when it ends")
         return p
 

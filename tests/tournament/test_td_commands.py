@@ -8,6 +8,7 @@ import random
 import pytest
 from floor_helpers import end, start, started
 
+from hub.floor.command_words import in_french
 from hub.tournament.errors import FloorError, TournamentError
 from hub.tournament.events import MoveOrdered, PlayerEliminated, TournamentCreated
 from hub.tournament.structure import pouques_2020
@@ -64,6 +65,18 @@ def test_td_moves_a_player_to_a_free_seat() -> None:
     assert t.state.counts() == {1: 9, 2: 9}  # 8 vs 10 is brest's gap (VI.4): one moves back
     back = [e for e in events if isinstance(e, MoveOrdered)][1]
     assert (back.from_table, back.to_table, back.article) == (2, 1, "brest-2011 VI.6")
+
+
+def test_a_move_asked_during_a_hand_is_refused_as_a_move() -> None:
+    """It said « retirer Ada à la fin » (remove): the TD asked to move him, not to take him out."""
+    t = started("cdc-2013", 18, 2)
+    name = t.state.tables[1].seats[min(t.state.tables[1].seats)]
+    free = min(s for s in range(1, 11) if s not in t.state.tables[2].seats)
+    start(t, 1, 10.0)
+    with pytest.raises(FloorError) as refused:
+        t.move_player(name, 2, free, 11.0)
+    assert str(refused.value) == f"Table 1 is in a hand: move {name} when it ends"
+    assert in_french(str(refused.value)) == f"Table 1 joue une donne : déplacer {name} quand elle sera finie"
 
 
 def test_snapshot_for_the_clock_screen() -> None:
