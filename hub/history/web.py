@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from hub.history.stats import NOT_FAULTS, SCOPES, Line, faults_of, statistics, stats_csv
+from hub.history.stats import NOT_FAULTS, SCOPES, Line, faults_of, statistics, stats_csv, table_name
 from hub.rulings.texts import DECISIONS, FAULTS
 from tablewire.faults import Decision, FaultKind
 
@@ -64,11 +64,6 @@ def _result(result: object) -> str:
         return ""
     fr, en = _RESULTS.get(str(result), (str(result), str(result)))
     return escape(f"{fr} / {en}" if fr != en else fr)
-
-
-def _table(table: str) -> str:
-    """A table as every page names it: « Table 1 » for the hub's `t1` (common.js, tableName), not escaped."""
-    return "Table " + (table[1:] if table[:1] == "t" and table[1:].isdigit() else table)
 
 
 def _zone(zone: object) -> str:
@@ -153,10 +148,10 @@ def _list_page(table: str, hands: list[dict[str, Any]]) -> bytes:
         f"<td>{_result(r.get('result'))}</td><td class=\"num\">{len(r['seats'])}</td>"
         f"<td>{''.join(_card(c) for c in r.get('board') or [])}</td>"
         f"<td class=\"num\">{len(faults_of(r))}</td></tr>" for r in hands)
-    body = (f"<h2>{escape(_table(table))} : mains jouées / hands played ({len(hands)})</h2>"
+    body = (f"<h2>{escape(table_name(table))} : mains jouées / hands played ({len(hands)})</h2>"
             "<table class=\"seats\"><tr><th>Main / Hand</th><th>Fin / End</th><th>Joueurs / Players</th>"
             "<th>Tableau / Board</th><th>Incidents / Faults</th></tr>" + rows + "</table>")
-    return _page(_table(table), body)
+    return _page(table_name(table), body)
 
 
 def _felt(record: Mapping[str, Any], step: int) -> dict[str, list[str | None]]:
@@ -207,7 +202,7 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
         f"<td class=\"num\">{int(a)}</td><td class=\"num\">{int(b)}</td></tr>"
         for i, (s, n, a, b) in enumerate(zip(record["seats"], record["players"], record["starting_stacks"],
                                              record["finishing_stacks"], strict=False)))
-    head = (f"<h2>{escape(_table(table))}, main / hand {hand} · {escape(str(record.get('ruleset')))} · "
+    head = (f"<h2>{escape(table_name(table))}, main / hand {hand} · {escape(str(record.get('ruleset')))} · "
             f"{_result(record.get('result'))}{' (annulée / void)' if record.get('void') else ''}</h2>"
             f"<p>Bouton / button : {int(record['button'])} · blinds {int(record['level']['sb'])}/"
             f"{int(record['level']['bb'])}" + ante + "</p><table class=\"seats\"><tr><th>Siège / Seat</th>"
@@ -221,7 +216,7 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
         if td:
             rest += f"<p><a href=\"/hand?t={quote(table)}&amp;h={hand}&amp;step=0\">Rejouer carte par carte / " \
                     "Replay card by card</a></p>"
-        return _page(f"{_table(table)} #{hand}", head + rest)
+        return _page(f"{table_name(table)} #{hand}", head + rest)
     cards = record.get("cards") or []
     step = max(0, min(step, len(cards)))
     base = f"/hand?t={quote(table)}&amp;h={hand}" + (f"&amp;fault={quote(fault)}" if fault else "")
@@ -239,12 +234,13 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
     body = (head + f"<h3>Rejeu / Replay</h3><p class=\"nav\">{nav}</p>{now}"
             f"<table class=\"seats\" id=\"felt\"><tr><th>Zone</th><th>Cartes / Cards</th></tr>{felt}</table>"
             f"<h3>Jusqu'ici / So far</h3><ol class=\"timeline\" id=\"so-far\">{lines}</ol>")
-    return _page(f"{_table(table)} #{hand}", body)
+    return _page(f"{table_name(table)} #{hand}", body)
 
 
 def _stats_page(lines: list[Line]) -> bytes:
     rows = "".join(
-        f"<tr><td>{escape(SCOPES.get(d['scope'], d['scope']))}</td><td>{escape(str(d['name']))}</td>"
+        f"<tr><td>{escape(SCOPES.get(d['scope'], d['scope']))}</td>"
+        f"<td>{escape(table_name(str(d['name'])) if d['scope'] == 'table' else str(d['name']))}</td>"
         f"<td class=\"num\">{d['hands']}</td>"
         f"<td class=\"num\">{d['hands_per_hour'] or ''}</td><td class=\"num\">{d['faults']}</td>"
         f"<td class=\"num\">{d['faults_per_100']}</td><td class=\"num\">{d['td_decisions']}</td>"

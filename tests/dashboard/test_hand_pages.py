@@ -199,3 +199,17 @@ def test_the_pages_name_the_table_the_hand_s_end_and_a_ten_as_the_room_does(dash
     assert ">10♣<" in listed and ">10♣<" in page
     assert "Table 1, main / hand 1 · cdc-2013 · abattage / showdown</h2>" in page, page
     assert "· fausse donne / misdeal (annulée / void)</h2>" in replay, replay
+
+
+def test_the_statistics_page_names_tables_as_the_room_does(dashboard: Dashboard, floor: FloorService) -> None:
+    """« table t1 », « croupier t1 », « siège / seat 4 (t2) » were the hub's ids: « Table 1 » as on every page."""
+    _, record = showdown_record()
+    history = HistoryStore(floor.store)
+    for hand, table, dealer in ((1, "t1", {"croupier": True}), (2, "t2", {"seat": 4})):
+        r = {**record, "hand": hand, "table": table, "dealer": dealer}
+        history.put(r, public_record(r))
+    _, page = get(dashboard, "/stats")
+    shown = re.sub(r"<[^>]+>", " ", page.split("<body", 1)[1])  # what the page reads, not its markup
+    assert not re.search(r"\bt\d\b", shown), shown
+    assert "<td>Table 1</td>" in page and "<td>croupier Table 1</td>" in page, page
+    assert "<td>siège / seat 4 (Table 2)</td>" in page, page
