@@ -70,7 +70,7 @@ function actionWords(e) {
     case "PlayerReentered": return tf("h_reentered", { p: who });
     case "WaitListJoined": case "WaitListEntered": return tf("h_wait_list", { p: who });
     case "EliminationAsked": return tf("h_eliminate_later", { p: who });
-    case "PenaltyGiven": return tf("h_penalty", { p: who, k: label("penalty", e.kind) });
+    case "PenaltyGiven": return tf("h_penalty", { p: who, k: penaltyText(e) });  // with its hands, rounds or minutes
     case "MoveOrdered": return tf("h_move", { p: who, t: e.to_table, s: e.to_seat });
     case "ChipsColouredUp": return tf("h_chip_race", { t: table });
     case "DealAgreed": return tf("h_deal", { m: label("deal_method", e.method) });
