@@ -79,7 +79,8 @@ def test_the_td_steps_from_an_incident_through_its_hand_card_by_card_to_the_ruli
 # Each visible link's colour against the first opaque background behind it: WCAG's contrast ratio.
 LINK_CONTRAST = """() => {
   const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+  const lum = ([r, g, b]) => [r, g, b]
+    .map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
     .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
   const behind = e => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
     if (c.length === 3 || c[3] > 0) return c.slice(0, 3); } return [255, 255, 255]; };

@@ -75,7 +75,8 @@ def test_the_table_seeing_the_absent_seat_away_is_no_second_incident(tmp_path: P
         assert out is not None
         assert [e for e in out.events if e["type"] in ("fault", "ruling")] == [], out.events
         told = [c for c in out.commands if isinstance(c, wire.RulingCmd)]
-        assert [(c.kind, c.decision, c.seat, c.dead_seats) for c in told] == [("absent_player", "hand_dead", zoe, [zoe])]
+        said = [(c.kind, c.decision, c.seat, c.dead_seats) for c in told]
+        assert said == [("absent_player", "hand_dead", zoe, [zoe])], said
 
 
 def test_cpt87_seats_a_late_player_on_arrival_with_his_full_stack(tmp_path: Path) -> None:
