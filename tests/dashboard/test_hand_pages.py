@@ -10,6 +10,8 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+import pytest
+
 from hub.dashboard import Dashboard
 from hub.floor.service import FloorService
 from hub.history.hand_record import public_record
@@ -213,3 +215,21 @@ def test_the_statistics_page_names_tables_as_the_room_does(dashboard: Dashboard,
     assert not re.search(r"\bt\d\b", shown), shown
     assert "<td>Table 1</td>" in page and "<td>croupier Table 1</td>" in page, page
     assert "<td>siège / seat 4 (Table 2)</td>" in page, page
+
+
+def test_a_hand_not_on_record_yet_is_said_in_words_on_a_page(dashboard: Dashboard, floor: FloorService) -> None:
+    """An incident's « La donne, carte par carte » followed while its hand is still played has no record yet: the
+    TD read raw JSON (« {"error": "pas de main 6 \\u00e0 la table t1 ..."} »). A page in words; scripts keep JSON."""
+    _stored(floor)
+    cookie, _ = login(dashboard)
+    for path in ("/hand?t=t1&h=6", "/hand?t=t1&h=6&step=0&fault=f3"):
+        req = urllib.request.Request(dashboard.url + path, headers={"Cookie": cookie})
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(req, timeout=10)
+        assert caught.value.code == 404 and caught.value.headers["Content-Type"].startswith("text/html")
+        page = caught.value.read().decode()
+        assert "Pas de relevé de la donne 6 à la Table 1 : une donne en cours a le sien quand elle se termine." in page
+        assert "No record of hand 6 at Table 1: a hand in progress has its record when it ends." in page
+        assert '"error"' not in page and 'href="/"' in page  # words, and the way back to the room
+    status, text = get(dashboard, "/api/hand?t=t1&h=6", cookie)
+    assert status == 404 and "hand 6" in json.loads(text)["error"]
