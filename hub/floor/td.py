@@ -469,7 +469,9 @@ def render_results(r: dict[str, Any]) -> str:
             continue
         tie = " (ex aequo)" if row["tied"] > 1 else ""
         prize = f"  {_euros(row['prize_cents'])}" if row["prize_cents"] else ""
-        lines.append(f"  {row['place']:>4}  {row['player']}{tie}{prize}")
+        by = ", ".join(row.get("knocked_out_by") or ())
+        knocked = f"  (éliminé par {by} / knocked out by {by})" if by else ""
+        lines.append(f"  {row['place']:>4}  {row['player']}{tie}{prize}{knocked}")
     return "\n".join(lines)
 
 

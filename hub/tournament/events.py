@@ -280,6 +280,9 @@ class PlayerEliminated(Event):
     # when his hand ended at his table (hub time), when the hub heard it late (a table cut off: its backlog);
     # None: heard live, `at`. Ranks him among the players out by when it happened, not when it was heard
     happened: float | None = None
+    # who knocked him out (a bounty, la prime): the winners of the last pot his chips went into, sharing it
+    # when they split that pot; none when the TD ruled him out (`tapis tournament eliminate`)
+    by: tuple[str, ...] = ()
 
 
 @event

@@ -123,6 +123,7 @@ class OutRecord:
     by_stack: bool
     happened: float  # when he went out (his hand's end at his table, in hub time): ranks the groups
     place: int = 0  # his provisional place (an elimination's, as corrected since); 0: a player removed
+    by: tuple[str, ...] = ()  # who knocked him out (`PlayerEliminated.by`)
 
 
 @dataclass
@@ -464,7 +465,7 @@ def _eliminated(s: FloorState, e: PlayerEliminated) -> None:
     s._unseat(p)
     p.status, p.chips = PlayerStatus.OUT, 0
     s.outs.append(OutRecord(e.player, e.group, e.start_stack, e.by_stack,
-                            e.at if e.happened is None else e.happened, e.place))
+                            e.at if e.happened is None else e.happened, e.place, e.by))
     s.next_group = max(s.next_group, e.group + 1)
     if s.hand_for_hand:
         s.h4h_group = e.group

@@ -332,11 +332,14 @@ class Tournament:
         return level
 
     def hand_ended(self, table: int, hand_no: int, stacks: Mapping[int, int], now: float, *,
-                   void: bool = False, as_of: float | None = None) -> list[Event]:
+                   void: bool = False, as_of: float | None = None,
+                   knocked_out_by: Mapping[int, tuple[int, ...]] | None = None) -> list[Event]:
         """Stacks after the hand: eliminations (cdc 2.9-2.10), then moves and broken tables. `void`: the hand
         is dealt again (a misdeal, cancelled with every bet returned): its redeal is the table's hand of the
         hand-for-hand round, and the dead hand of a penalty (`HandEnded.void`). `as_of`: when it ended at the
-        table, if earlier than `now` (a table the hub could not hear): its busts are ranked as of then."""
+        table, if earlier than `now` (a table the hub could not hear): its busts are ranked as of then.
+        `knocked_out_by`: for a seat the hand left at zero, the seats that won the last pot he was in (a bounty's
+        winners, `PlayerEliminated.by`)."""
         out = self._advance(now)
         t = self._table(table)
         if not t.in_hand or t.hand_no != hand_no:
@@ -347,7 +350,7 @@ class Tournament:
         busted = sorted(seat for seat, chips in stacks.items() if chips == 0)
         start = {seat: t.start_stacks.get(seat, 0) for seat in busted}
         self._emit(out, HandEnded(table, hand_no, tuple(sorted(stacks.items())), now, void))
-        self._eliminate_busted(table, start, now, out, happened=as_of)
+        self._eliminate_busted(table, start, now, out, happened=as_of, by=knocked_out_by)
         asked = {seat: self.state.players[name].chips for seat, name in sorted(t.seats.items())
                  if name in self.state.eliminations_asked and self.state.players[name].alive}
         if asked:  # the TD's eliminations asked during the hand, now that it is over
@@ -358,9 +361,9 @@ class Tournament:
         return out
 
     def _eliminate_busted(self, table: int, start: dict[int, int], now: float, out: list[Event], *,
-                          happened: float | None = None) -> None:
+                          happened: float | None = None, by: Mapping[int, tuple[int, ...]] | None = None) -> None:
         hands.eliminate_busted(self.state, table, start, now, lambda event: self._emit(out, event),
-                               happened=happened)
+                               happened=happened, by=by)
 
     def correct_stacks(self, table: int, stacks: Mapping[int, int], now: float) -> list[Event]:
         """TD's count correction between hands (chips in play change); a zero stack is out."""

@@ -82,8 +82,9 @@ def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chr
     said = result(td, "indiquer un nombre entier")
     assert said.endswith(f"de {bounded.low} à {bounded.high}."), said
     assert td.locator("#confirm").is_hidden()
-    # a penalty: asked with its kind in words, done, undone
+    # a penalty: asked with its kind in words, done, undone (a warning takes no amount, whatever the field held)
     td.fill("#f-penalty [name=player]", name)
+    td.fill("#f-penalty [name=amount]", "99")
     td.select_option("#f-penalty select", "warning")
     td.click("#f-penalty button")
     asked(td, f"Avertissement pour {re.escape(name)}")
@@ -103,8 +104,10 @@ def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chr
     fr = result(td, "la table finale est à")
     assert "la table finale est à" in fr and "players" not in fr, fr
     # the switch to English redraws what the page said: the same refusal, in English only
+    td.select_option("#f-penalty select", bounded.kind.value)
     td.click("#lang")
     en = result(td, "Refused by the hub: the final table seats")
+    assert td.eval_on_selector("#f-penalty select", "s => s.value") == bounded.kind.value  # kept, in English
     assert "Refusé" not in en and "table finale" not in en, en
     # an unknown player, on the English page: English only
     td.fill("#f-elim [name=player]", "Nobody Here")
