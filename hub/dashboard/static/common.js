@@ -157,8 +157,9 @@ async function floorAct(cmd, doneKey, values, question, show) {
   const r = await tdPost("/api/td/floor", cmd);
   const ok = r.ok && r.data.ok !== false;
   const data = (ok && r.data.data) || {};
-  // an elimination asked while the player's table is in a hand is done at its end
+  // an elimination or a move asked while the player's table is in a hand is done at its end
   if (ok && (r.data.events || []).includes("EliminationAsked")) doneKey = "done_eliminate_later";
+  if (ok && (r.data.events || []).includes("MoveAsked")) doneKey = "done_move_later";
   Object.assign(UNDO, { action: Number.isInteger(data.undo) ? data.undo : null, doneKey, values });
   show(() => (ok ? [tf(doneKey, values)].concat(moveLines(data.moves)).join(" · ") : refusalText(r)), ok);
   return r;
