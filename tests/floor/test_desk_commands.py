@@ -471,7 +471,8 @@ def test_the_desk_lists_a_move_asked_during_a_hand_and_says_why_it_was_not_made(
         assert asked.ok and asked.events == ["MoveAsked"]
         assert "Changera de table à la fin de la donne en cours" in render(asked)
         entry = floor.history()[0]
-        assert entry["event"]["type"] == "MoveAsked" and entry["undoable"] and entry["lapsed"] is None
+        assert cast(dict[str, Any], entry["event"])["type"] == "MoveAsked" and entry["undoable"]
+        assert entry["lapsed"] is None
         t1 = state.tables[1]
         stacks = {seat: state.players[p].chips for seat, p in t1.seats.items() if seat in t1.start_stacks}
         winner = next(seat for seat in stacks if t1.seats[seat] != name)
