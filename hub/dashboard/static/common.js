@@ -308,8 +308,10 @@ function readerWords(detail) {
 function readerDetail(s) {
   const bad = s.reader === "fault" || s.reader === "lost";
   if (!s.reader_detail || !(bad || (s.reader === "connected" && document.querySelector("main.table-view")))) return null;
+  const said = typo(readerWords(s.reader_detail));
+  // « lecteur redémarré… » names the reader already: not « lecteur : lecteur redémarré »
   return el("div", { class: "text reader-detail" + (bad ? " bad" : ""), title: String(s.reader_detail).slice(0, 400) },
-    `${t("reader")}${colon()}${typo(readerWords(s.reader_detail))}`);
+    /^(lecteur|reader)\b/i.test(said) ? said : `${t("reader")}${colon()}${said}`);
 }
 function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.open && (!table || f.table === table)); }
 
