@@ -258,9 +258,9 @@ def _int(query: Mapping[str, list[str]], key: str) -> int | None:
     return int(raw) if raw.isdigit() and len(raw) < 10 else None
 
 
-def _refused(path: str, status: int, fr: str, en: str) -> Answer:
+def refused(path: str, status: int, fr: str, en: str) -> Answer:
     """A request the pages cannot answer: JSON for a script, a page in words for a TD's browser (a link to the
-    hand in progress, followed before it ended, showed him raw JSON)."""
+    hand in progress, followed before it ended, showed him raw JSON; so did an address mistyped)."""
     if path.startswith("/api/"):
         return status, _JSON, json.dumps({"error": f"{fr} / {en}"}).encode()
     return status, _HTML, _page("introuvable / not found", f"<h2>{escape(fr)}</h2><p>{escape(en)}</p>")
@@ -271,7 +271,7 @@ def answer(reader: HistoryReader | None, path: str, query: Mapping[str, list[str
     if path not in ("/hands", "/hand", "/api/hands", "/api/hand", "/stats", "/api/stats", "/api/stats.csv"):
         return None
     if reader is None:
-        return _refused(path, 404, "pas de tournoi", "no tournament")
+        return refused(path, 404, "pas de tournoi", "no tournament")
     if path in ("/stats", "/api/stats", "/api/stats.csv"):
         lines = statistics(reader.every())
         if path == "/api/stats.csv":
@@ -281,7 +281,7 @@ def answer(reader: HistoryReader | None, path: str, query: Mapping[str, list[str
         return 200, _HTML, _stats_page(lines)
     table = (query.get("t") or [""])[0][:40]
     if not table:
-        return _refused(path, 400, "?t=TABLE attendu", "?t=TABLE expected")
+        return refused(path, 400, "?t=TABLE attendu", "?t=TABLE expected")
     if path in ("/hands", "/api/hands"):
         hands = reader.hands(table)
         if path == "/api/hands":
@@ -289,11 +289,11 @@ def answer(reader: HistoryReader | None, path: str, query: Mapping[str, list[str
         return 200, _HTML, _list_page(table, hands)
     hand = _int(query, "h")
     if hand is None:
-        return _refused(path, 400, "&h=MAIN attendu", "&h=HAND expected")
+        return refused(path, 400, "&h=MAIN attendu", "&h=HAND expected")
     record = reader.hand(table, hand, td=td)
     if record is None:
         name = table_name(table)
-        return _refused(path, 404, f"Pas de relevé de la donne {hand} à la {name} : une donne en cours a le sien "
+        return refused(path, 404, f"Pas de relevé de la donne {hand} à la {name} : une donne en cours a le sien "
                                    "quand elle se termine.",
                         f"No record of hand {hand} at {name}: a hand in progress has its record when it ends.")
     if path == "/api/hand":
