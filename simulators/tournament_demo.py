@@ -219,7 +219,8 @@ def describe(event: Event, floor: FloorService) -> str | None:
     """One line for the TD's log, or None for routine records."""
     t = floor.require()
     if isinstance(event, PlayerEliminated):
-        return f"{event.player} éliminé(e) en {event.place}e place (table {event.table})"
+        by = f" par {', '.join(event.by)}" if event.by else ""
+        return f"{event.player} éliminé(e) en {event.place}e place (table {event.table}){by}"
     if isinstance(event, PlacesCorrected):  # a table heard late: its bust happened before these
         return "places corrigées: " + ", ".join(f"{player} {place}e" for player, place in event.places)
     if isinstance(event, TableBroken):

@@ -21,6 +21,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "phh": ("hub.cli", "replay PHH hand histories strictly"),
     "hands": ("hub.history.cli", "the hand histories the hub wrote: list, export (PHH or JSON lines)"),
     "rules": ("hub.rulebooks.cli", "rulebook files: check FILE, show ID|FILE, diff A B"),
+    "season": ("hub.season.cli", "the club's season: championship points from its tournaments (standings...)"),
     "td-login": ("hub.cli", "make or change a TD login for the dashboard (the hub's --td-users file)"),
     "agent": ("table_agent.cli", "run one table's agent (agent scan|capture|replay: the installer's tools)"),
     "doctor": ("table_agent.cli", "check this table's readers, panel, broker and clock, in plain words"),

@@ -32,6 +32,8 @@ RULES: dict[str, set[str]] = {
     "hub/room/table_time.py": IO_LIBS | {"time"},  # Time at a table counts on the clock it is given
     "hub/history/hand_record.py": IO_LIBS | {"time"},  # a hand's record: events in, a dict out
     "hub/history/phh_text.py": IO_LIBS | {"time"},
+    "hub/season/points.py": IO_LIBS | {"time"},  # a place's points: numbers in, hundredths out
+    "hub/season/standings.py": IO_LIBS | {"time"},
     "hub/edge/mqtt5.py": IO_LIBS | {"time", "asyncio", "ssl", "hub", "tablewire"},  # packets: bytes in, bytes out
     "hub/edge/link.py": {"paho"},  # the hub's own MQTT client: paho stays the tables' and the tools'
     "hub/edge/routes.py": IO_LIBS | {"time", "asyncio", "ssl"},  # the link's routing: topics in, handlers out

@@ -82,3 +82,17 @@ def test_processes_waiting_in_short_steps_all_stop_at_sigterm() -> None:
             child.communicate()
             hung.append(i)
     assert not hung, f"{len(hung)} of 40 processes did not stop at SIGTERM"
+
+
+def test_a_process_that_ends_by_itself_exits_without_waiting_for_a_signal() -> None:
+    """A command done before any signal (`tools/club_night.py` at its end) exits: the
+    thread that waits on the pipe does not keep the process alive."""
+    done = "from tablewire.stopping import stop_on_signals\nstop_on_signals()\nprint('done', flush=True)\n"
+    child = subprocess.Popen([sys.executable, "-c", done], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        out, _ = child.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        raise AssertionError("the process stayed alive after its work, waiting for a signal") from None
+    assert (child.returncode, out.strip()) == (0, "done")

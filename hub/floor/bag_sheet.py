@@ -13,6 +13,7 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
+from hub.floor.results_view import spreadsheet_cell
 from hub.floor.store import JSON
 from hub.tournament.errors import FloorError
 from hub.tournament.events import DayEnded
@@ -76,16 +77,11 @@ def bags_csv(data: Mapping[str, Any]) -> str:
         head += ["Sac / Bag", f"Jour {nxt} table / Day {nxt} table", f"Jour {nxt} siège / Day {nxt} seat"]
     writer.writerow(head)
     for row in data.get("rows") or []:
-        line = [row.get("table"), row.get("seat"), _cell(str(row.get("player", ""))), row.get("chips")]
+        line = [row.get("table"), row.get("seat"), spreadsheet_cell(str(row.get("player", ""))), row.get("chips")]
         if day_end:
             line += [row.get("bag"), row.get("next_table"), row.get("next_seat")]
         writer.writerow(line)
     return out.getvalue()
-
-
-def _cell(text: str) -> str:
-    """A name a spreadsheet would run as a formula is quoted (CSV injection: =, +, -, @)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def bags_text(data: Mapping[str, Any]) -> str:

@@ -266,13 +266,15 @@ class FloorService:
         return hand_level(level)
 
     def hand_ended(self, table: str, hand_no: int, stacks: Mapping[int, int], now: float, *,
-                   void: bool = False, as_of: float | None = None) -> list[MoveInstruction]:
+                   void: bool = False, as_of: float | None = None,
+                   knocked_out_by: Mapping[int, tuple[int, ...]] | None = None) -> list[MoveInstruction]:
         """Stacks after the hand: eliminations, then moves and broken tables; `void`: dealt again; `as_of`: when
-        it ended at the table, if the hub hears it late (`Tournament.hand_ended`)."""
+        it ended at the table, if the hub hears it late; `knocked_out_by`: a bust's winners
+        (`Tournament.hand_ended`)."""
         number = table_number(table)
         before = self._seat_map() if self._final_draw_possible(number) else {}
-        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now, void=void, as_of=as_of),
-                              by_table=True)
+        _, events = self._run(lambda t: t.hand_ended(number, hand_no, dict(stacks), now, void=void, as_of=as_of,
+                                                     knocked_out_by=knocked_out_by), by_table=True)
         return move_instructions(events, before)
 
     def reachable(self, table: str, now: float, *, heard: bool) -> list[MoveInstruction]:

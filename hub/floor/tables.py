@@ -25,6 +25,7 @@ from hub.room.table_rulings import decision_refused
 from hub.rules import Level as HandLevel
 from hub.rules import Positions, default_positions, next_positions
 from hub.tournament.errors import TournamentError, table_label
+from hub.tournament.hands import knocked_out_by
 from hub.tournament.penalties import PenaltyKind
 from tablewire import wire
 from tablewire.faults import FaultKind
@@ -534,7 +535,10 @@ class FloorTables:
                 as_of = self.clock.hub_time(table, fact.boot, fact.at, now)
             stacks = {int(s): int(v) for s, v in event["stacks"].items()}
             moves = self.floor.hand_ended(table, event["hand"], stacks, now, void=state.misdealt,
-                                          as_of=as_of if as_of is not None and as_of < now else None)
+                                          as_of=as_of if as_of is not None and as_of < now else None,
+                                          knocked_out_by=None if state.misdealt else knocked_out_by(
+                                              # a pot shared by a ruling names no eligible seats: no bounty
+                                              ((p.get("eligible", ()), p["winners"]) for p in event["pots"]), stacks))
             if moves:
                 out.events += self._moves_said(table, event["hand"], moves)
         return out

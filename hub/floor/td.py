@@ -379,6 +379,12 @@ _DONE = {
 }
 
 
+# an elimination or a move asked while the player's table is in a hand: done when it ends
+_LATER: dict[tuple[str, ...], tuple[str, str]] = {
+    ("EliminationAsked",): ("Sortira à la fin de la donne en cours", "out when the hand in progress ends"),
+    ("MoveAsked",): ("Changera de table à la fin de la donne en cours", "moves when the hand in progress ends")}
+
+
 def render(result: CommandResult) -> str:
     """A command's answer as the TD reads it at a terminal: French first, then English, in words."""
     if result.cmd == "status":
@@ -399,8 +405,7 @@ def render(result: CommandResult) -> str:
             return f"{hand}\n  {d['text']}\n  {d['text_en']}"
         return (f"{hand} : « {d['option']} » envoyé au hub / sent to the hub (il le refuse s'il n'y a rien à "
                 "décider / refused there if nothing is pending)")
-    fr, en = ("Sortira à la fin de la donne en cours", "out when the hand in progress ends") \
-        if result.events == ["EliminationAsked"] else _DONE.get(result.cmd, ("Fait", "done"))
+    fr, en = _LATER.get(tuple(result.events), None) or _DONE.get(result.cmd, ("Fait", "done"))
     lines = [f"ok — {fr} / {en}"]
     lines += [f"  déplacement / move: {_move_words(m)}" for m in result.data.get("moves", [])]
     if isinstance(result.data.get("undo"), int):  # the TD's way back, as the desk's button
@@ -469,7 +474,9 @@ def render_results(r: dict[str, Any]) -> str:
             continue
         tie = " (ex aequo)" if row["tied"] > 1 else ""
         prize = f"  {_euros(row['prize_cents'])}" if row["prize_cents"] else ""
-        lines.append(f"  {row['place']:>4}  {row['player']}{tie}{prize}")
+        by = ", ".join(row.get("knocked_out_by") or ())
+        knocked = f"  (éliminé par {by} / knocked out by {by})" if by else ""
+        lines.append(f"  {row['place']:>4}  {row['player']}{tie}{prize}{knocked}")
     return "\n".join(lines)
 
 

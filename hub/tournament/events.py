@@ -245,6 +245,32 @@ class HandEnded(Event):
 
 @event
 @dataclass(frozen=True, slots=True)
+class MoveAsked(Event):
+    """The TD moves a player while his table is in a hand he is dealt in: the move is ordered when that hand
+    ends (`MoveOrdered`, reason TD), so the hand in progress is played as it was dealt."""
+
+    player: str
+    table: int
+    to_table: int
+    to_seat: int
+    at: float
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class MoveLapsed(Event):
+    """A move the TD asked during a hand could not be made when it ended (`why`, in words): he was out, or
+    moved already, or the table named was broken or full."""
+
+    player: str
+    to_table: int
+    to_seat: int
+    why: str
+    at: float
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class EliminationAsked(Event):
     """The TD rules a player out while his table is in a hand: done when that hand ends (his chips then
     leave play), so the hand in progress is played as it was dealt."""
@@ -280,6 +306,9 @@ class PlayerEliminated(Event):
     # when his hand ended at his table (hub time), when the hub heard it late (a table cut off: its backlog);
     # None: heard live, `at`. Ranks him among the players out by when it happened, not when it was heard
     happened: float | None = None
+    # who knocked him out (a bounty, la prime): the winners of the last pot his chips went into, sharing it
+    # when they split that pot; none when the TD ruled him out (`tapis tournament eliminate`)
+    by: tuple[str, ...] = ()
 
 
 @event

@@ -8,7 +8,7 @@ and the heads-up that follows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from hub.tournament import balancing
 from hub.tournament.clock import ClockState
@@ -46,12 +46,27 @@ def dealt_dead(p: PlayerState, now: float) -> bool:
     return not p.present or p.dead_hands > 0 or p.suspended_until > now
 
 
+def knocked_out_by(pots: Iterable[tuple[Sequence[int], Sequence[int]]],
+                   stacks: Mapping[int, int]) -> dict[int, tuple[int, ...]]:
+    """For each seat a hand left at zero, who knocked him out (a bounty's winners): the winners of the last
+    pot his chips went into, the one with the fewest players eligible among those he was in (a side pot he
+    could not win is not his), sharing him when they split it. `pots`: (eligible seats, winners) each."""
+    pots = [(tuple(eligible), tuple(winners)) for eligible, winners in pots]
+    out: dict[int, tuple[int, ...]] = {}
+    for seat in sorted(s for s, chips in stacks.items() if chips == 0):
+        his = [p for p in pots if seat in p[0]]
+        if his:
+            out[seat] = tuple(w for w in min(his, key=lambda p: len(p[0]))[1] if w != seat)
+    return out
+
+
 def eliminate_busted(s: FloorState, table: int, start: dict[int, int], now: float, emit: Emit, *,
-                     happened: float | None = None) -> None:
+                     happened: float | None = None, by: Mapping[int, tuple[int, ...]] | None = None) -> None:
     """Players at zero are out, ranked by their stack at the start of the hand (cdc 2.10). `happened`:
     when the hand ended at the table, if the hub heard it late (a table cut off): they rank among the
     players out by that time, and those recorded out since who went out after it have their provisional
-    place corrected (`PlacesCorrected`: one player fewer was left when they went out)."""
+    place corrected (`PlacesCorrected`: one player fewer was left when they went out). `by`: the seats that
+    knocked each one out (`Tournament.hand_ended`)."""
     pol = s.policy
     t = s.tables[table]
     group = s.h4h_group if s.hand_for_hand and s.h4h_group is not None else s.next_group
@@ -62,8 +77,9 @@ def eliminate_busted(s: FloorState, table: int, start: dict[int, int], now: floa
     after = [o for o in s.outs if o.happened > when and o.group != group] if late and start else []
     left = len(s.alive()) - len(start)
     for rank, seat in enumerate(sorted(start, key=lambda seat: (-start[seat], seat))):
+        knocked = tuple(t.seats[w] for w in (by or {}).get(seat, ()) if w in t.seats and w != seat)
         emit(PlayerEliminated(t.seats[seat], table, seat, left + len(after) + 1 + rank, start[seat],
-                              group, by_stack, pol.elimination_article, now, when if late else None))
+                              group, by_stack, pol.elimination_article, now, when if late else None, knocked))
     corrected = tuple((o.player, o.place - len(start)) for o in after if o.place > 0)
     if corrected:
         emit(PlacesCorrected(corrected, pol.elimination_article, now))

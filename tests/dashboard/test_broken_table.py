@@ -205,3 +205,27 @@ def test_reseated_follows_the_floor_between_hands_only_and_keeps_who_is_away() -
     assert moved is not None
     assert [(s["seat"], s["player"], s["stack"], s["away"]) for s in moved["seats"]] == [
         (1, "Ada", 500, True), (2, "Cyd", 900, False), (5, "Dan", 300, False)]
+
+
+def test_the_log_says_a_table_closed_once_whichever_word_brings_the_closing() -> None:
+    """The table's own event (the moves said there) may bring the floor's breaking of it before the periodic
+    look does (`Dashboard.follow_floor`): its log says 'table closed' after that event all the same, once, and
+    not again at its later words (its Pi switched off), nor twice when the periodic look brings it."""
+    from hub.dashboard.model import closed_snapshot
+
+    hub = HubService(link=FakeLink())  # type: ignore[arg-type]
+    dash = Dashboard(hub, users={"alice": hash_password(PASSWORD)}).start()
+    try:
+        def seen(table: str, event: dict[str, Any], closed: bool) -> list[str]:
+            snap = {"table": table, "hand": 3, "hand_open": False, "closed": False, "seats": []}
+            dash._apply(0.0, {"table": table, **event}, closed_snapshot(snap) if closed else snap)
+            return [e["type"] for e in dash.model.logs[table]]
+
+        assert seen("t2", {"type": "hand_end", "hand": 3}, False) == ["hand_end"]
+        assert seen("t2", {"type": "floor_moves", "hand": 3, "moves": []}, True) == [
+            "hand_end", "floor_moves", "table_closed"]
+        assert seen("t2", {"type": "table_status", "status": "offline"}, True)[3:] == ["table_status"]
+        assert seen("t3", {"type": "hand_end", "hand": 3}, False) == ["hand_end"]
+        assert seen("t3", {"type": "table_closed"}, True) == ["hand_end", "table_closed"]  # the periodic look's
+    finally:
+        dash.stop()

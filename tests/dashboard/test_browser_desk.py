@@ -195,18 +195,29 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     assert page.eval_on_selector("#f-penalty [name=amount]", amount)[0] is True
     page.select_option("#p-kind", "suspension")
     assert page.eval_on_selector("#f-penalty [name=amount]", amount) == [False, "5", "30", "5"]
+    page.select_option("#p-kind", "disqualification")
+    assert page.eval_on_selector("#f-penalty [name=amount]", amount)[0] is True
+    page.select_option("#p-kind", "suspension")
     # a suspension with confirmation, then one longer than the rulebook allows: said at once, nothing asked
     page.fill("#f-penalty [name=player]", "Joueur 3")
-    page.fill("#f-penalty [name=amount]", "10")
+    page.fill("#f-penalty [name=amount]", "30")  # the rung's bound itself is allowed
     page.click("#f-penalty button")
-    confirm(page, "Exclusion temporaire \\(min\\) pour Joueur 3")
-    notice(page, "Sanction pour Joueur 3 : Exclusion temporaire \\(min\\)")
+    confirm(page, "exclusion temporaire de 30 min pour Joueur 3")  # the minutes typed, said
+    notice(page, "Sanction pour Joueur 3 : exclusion temporaire de 30 min")
+    # the history says it as the TD gave it, minutes and all
+    given = page.locator("#history li[data-position]", has_text="Joueur 3").first
+    given.wait_for()
+    said = spaced(given.inner_text())
+    assert "Sanction pour Joueur 3 : exclusion temporaire de 30 min" in said, said
     records = len(floor.require().state.players["Joueur 3"].penalties)
     page.fill("#f-penalty [name=amount]", "45")
     page.click("#f-penalty button")
     said = notice(page, "indiquer un nombre entier")
     assert said.endswith("Exclusion temporaire (min) : indiquer un nombre entier de 5 à 30."), said
     assert page.locator("#confirm").is_hidden() and len(floor.require().state.players["Joueur 3"].penalties) == records
+    page.select_option("#p-kind", "warning")
+    page.select_option("#p-kind", "suspension")  # picked again: the amount back within its bounds
+    assert page.eval_on_selector("#f-penalty [name=amount]", amount) == [False, "5", "30", "5"]
     page.click("#b-redraw")
     confirm(page, "table finale")
     # the notice said "Refusé" already (the penalty): wait for this refusal's own words

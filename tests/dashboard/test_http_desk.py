@@ -24,8 +24,9 @@ def test_results_json_and_csv_during_play(dashboard: Dashboard) -> None:
         assert "attachment" in resp.headers["Content-Disposition"]
         text = resp.read().decode("utf-8-sig")
     lines = text.splitlines()
-    assert lines[0] == "Place;Joueur / Player;Statut / Status;Entrées / Entries;Prix / Prize (EUR)"
-    assert lines[-1] == "60;joueur07;éliminé / out;1;" and len(lines) == 61
+    assert lines[0] == ("Place;Joueur / Player;Statut / Status;Entrées / Entries;Prix / Prize (EUR);"
+                        "Éliminé par / Knocked out by")
+    assert lines[-1] == "60;joueur07;éliminé / out;1;;" and len(lines) == 61  # ruled out by the TD: by nobody
     for page in ("/desk", "/results"):
         with urllib.request.urlopen(dashboard.url + page, timeout=10) as resp:
             assert resp.status == 200 and b"desk-i18n.js" in resp.read()

@@ -252,6 +252,23 @@ def test_the_final_draw_is_in_the_moves_box_until_the_final_table_deals(tmp_path
         room.hub.stop()
 
 
+def test_a_player_out_before_the_final_table_deals_is_no_longer_a_move_to_make(tmp_path: Path) -> None:
+    """The TD puts out a player the final draw reseated, before the final table's first hand: his move leaves
+    the moves box and is not told again by a hub started on its store (he no longer goes there)."""
+    with EventStore(db(tmp_path)) as store:
+        room, last = _to_a_hand_end(store, 12)
+        drawn = [m for e in room.moves_said(room.send(last)) for m in e["moves"]]
+        assert {m["reason"] for m in drawn} == {"final"} and len(drawn) > 1, drawn
+        gone = drawn[0]["player"]
+        assert room.command(cmd="eliminate", player=gone)["moves"] == []
+        snap: dict[str, Any] = room.tables.floor.snapshot(10.0)
+        assert sorted(m["player"] for m in snap["moves"]) == sorted(m["player"] for m in drawn[1:])
+        room = room.killed()
+        told = [m["player"] for e in room.moves_said(room.connected()) for m in e["moves"]]
+        assert sorted(told) == sorted(m["player"] for m in drawn[1:]), told
+        room.hub.stop()
+
+
 def test_the_next_days_draw_is_told_to_its_tables_and_again_until_each_deals(tmp_path: Path) -> None:
     """The TD's "fin de journée" draws the next day's seats: each table of the next day is told who sits where
     (`floor_moves` on its own stream: the day before's table may not play), and a hub started again on its

@@ -97,6 +97,9 @@ def test_plain_words_errors_without_a_tournament(tmp_path: Path, capsys: pytest.
      "the value (seconds or level): 'une' is not a number"),
     (["penalti"], "tapis tournament : la commande : « penalti » n'est pas possible"),
     (["seat", "now"], "arguments en trop : now / unrecognized arguments: now"),
+    (["penalty"], "tapis tournament penalty : il manque le nom du joueur, le type de pénalité / missing: the "
+     "player's name, the kind of penalty"),
+    (["status", "--db"], "tapis tournament status : --db : une valeur attendue / --db: expects a value"),
 ])
 def test_a_mistyped_command_line_is_answered_in_the_tds_words(argv: list[str], said: str,
                                                               capsys: pytest.CaptureFixture[str]) -> None:

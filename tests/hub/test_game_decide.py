@@ -26,6 +26,7 @@ def test_td_decision_then_the_tds_choice_applies() -> None:
     assert ruling["decision"] == "td_decision" and set(ruling["options"]) == {"misdeal", "reshuffle_board"}
     refused = g.decide("premature_flop", "hand_dead", by="td")
     assert refused.events[0]["type"] == "decision_refused" and g.in_hand
+    assert refused.events[0]["hand"] == g.hand_no == 1  # the game's refusal names its hand
     out = g.decide("premature_flop", "misdeal", by="alice")
     assert [e["type"] for e in out.events] == ["ruling", "hand_end"]
     assert out.events[0]["decision"] == "misdeal" and out.events[0]["by"] == "alice"

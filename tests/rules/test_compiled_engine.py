@@ -58,6 +58,15 @@ def test_a_changed_source_is_the_pure_engine_and_says_which(tmp_path: Path, sour
     assert "records.py changed since the build" in engine.why_en and "records.py" in engine.why_fr
 
 
+def test_several_changed_sources_are_counted(tmp_path: Path, sources: Path) -> None:
+    build = fake_build(tmp_path / "build", sources)
+    for name in ("pots.py", "records.py"):
+        (sources / name).write_text((sources / name).read_text() + "\n# a TD's edit\n")
+    engine = compiled.choose(sources, build, {})
+    assert engine.why_en == "pots.py and 1 more changed since the build: build it again with --compiled"
+    assert engine.why_fr.startswith("pots.py et 1 autre(s) ont changé depuis la compilation")
+
+
 def test_a_module_added_or_removed_is_the_pure_engine(tmp_path: Path, sources: Path) -> None:
     build = fake_build(tmp_path / "build", sources)
     (sources / "new_rule.py").write_text('"""A new module."""\n')
@@ -78,6 +87,7 @@ def test_tapis_engine_pure_forces_the_pure_engine(tmp_path: Path, sources: Path)
     build = fake_build(tmp_path / "build", sources)
     assert compiled.choose(sources, build, {"TAPIS_ENGINE": "pure"}).why_en == "TAPIS_ENGINE=pure"
     assert compiled.choose(sources, build, {"TAPIS_ENGINE": "compiled"}).compiled
+    assert compiled.choose(sources, build, {"TAPIS_ENGINE": " Pure\n"}).why_en == "TAPIS_ENGINE=pure"  # as typed
 
 
 def test_a_build_for_another_python_or_incomplete_or_unreadable_is_the_pure_engine(
@@ -121,3 +131,22 @@ def test_no_compiled_module_sits_in_the_package() -> None:
     """A module compiled in place (the session-16 experiment's `--keep`) would be imported before its source
     whatever the manifest says: builds go to their own folder only."""
     assert [p.name for p in PACKAGE.iterdir() if p.name.endswith(tuple(EXTENSION_SUFFIXES))] == []
+
+
+def test_a_build_that_loads_only_in_part_leaves_none_of_its_modules(tmp_path: Path) -> None:
+    """The build's first module loads, a later one does not: the pure engine runs whole, none of the build's
+    modules left imported (a hub half compiled, half pure would mix two engines' classes)."""
+    folder = tmp_path / "build" / "hub" / "rules"
+    folder.mkdir(parents=True)
+    (folder / f"{compiled.COMPILED[0]}.py").write_text("BUILT = True\n")  # loads, as a compiled module would
+    (folder / f"{compiled.COMPILED[1]}.py").write_text("raise ImportError('a broken build')\n")
+    probe = ("import sys, pathlib, hub.rules as r, hub.rules.compiled as c\n"
+             "for n in c.COMPILED:\n    sys.modules.pop('hub.rules.' + n, None); r.__dict__.pop(n, None)\n"
+             "c.choose = lambda *a: c.Engine(True)  # as if its manifest matched\n"
+             "print(c.select(r.__path__, {}, pathlib.Path(sys.argv[1])).why_en)\n"
+             f"import hub.rules.{compiled.COMPILED[0]} as m\n"
+             "print(m.__file__, hasattr(m, 'BUILT'), len(r.__path__))\n")
+    said = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "build")], capture_output=True, text=True,
+                          cwd=ROOT, check=True).stdout.splitlines()
+    assert said == ["the compiled build does not load: a broken build",
+                    f"{PACKAGE / (compiled.COMPILED[0] + '.py')} False 1"], said

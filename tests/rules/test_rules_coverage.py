@@ -121,3 +121,17 @@ def test_the_coverage_check_can_fail(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(__import__(__name__), "DOC", doc)
     with pytest.raises(AssertionError, match="VII.21"):
         test_every_article_of_the_rulebook_has_one_row("brest-2011")
+
+
+def test_the_counts_table_adds_up_the_rows() -> None:
+    """The "Counts" table at the foot is what a reader takes away: it follows every row's status."""
+    order = ["appliqué", "TD", "non observable", "hors champ", "à faire"]
+    said = {}
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[0] in FILES:
+            said[cells[0]] = [int(c) for c in cells[1:]]
+    assert set(said) == set(FILES), "a ruleset missing from the counts"
+    for ruleset, counts in said.items():
+        statuses = [r[3].strip("`") for r in rows() if r[0] == ruleset]
+        assert counts == [len(statuses)] + [statuses.count(s) for s in order], ruleset

@@ -16,11 +16,13 @@ function draw() {
     `${res.entries} ${t("entries_of")}`, `${t("players_left")} ${res.players_left}`,
     `${t("prize_pool")} ${euro(res.prize_pool_cents)}`].filter(Boolean).join(" · ");
   document.getElementById("r-table").replaceChildren(
-    el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")), el("th", { class: "num" }, t("prize"))),
+    el("tr", {}, el("th", {}, t("place")), el("th", {}, t("player_col")), el("th", {}, t("status")),
+      el("th", { class: "num" }, t("prize")), el("th", {}, t("knocked_out_by"))),
     ...res.ranking.map(r => el("tr", { "data-player": r.player },
       el("td", {}, r.place === null ? "–" : `${r.place}${r.tied > 1 ? " " + t("ex_aequo") : ""}`),
       el("td", {}, r.player), el("td", {}, label("standing", r.status)),
-      el("td", { class: "num" }, r.prize_cents ? euro(r.prize_cents) : ""))));
+      el("td", { class: "num" }, r.prize_cents ? euro(r.prize_cents) : ""),
+      el("td", {}, (r.knocked_out_by || []).join(", ")))));
 }
 window.rerender = draw;
 (async function main() {
