@@ -331,12 +331,14 @@ function renderTable(s) {
   const rows = (s.seats || []).map(p => {
     const hole = Array.isArray(p.hole) ? p.hole.map(card) : backs(p.hole_count || 0);
     const cls = (s.to_act === p.seat ? "to-act" : "") + (s.hand_open && !p.live ? " folded" : "");
+    // seated here during the hand (a move): not in it, plays from the next one
+    const out = p.waiting ? t("next_hand") : s.hand_open && !p.live ? t("folded") : "";
     return el("tr", { class: cls, "data-seat": p.seat },
       el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: t("button") }, "D") : null),
       el("td", { class: "player" }, p.player || seatName(s.table, p.seat)), el("td", {}, hole),
       el("td", { class: "num" }, s.hand_open && p.live && p.stack === 0 ? label("action", "allin") : chips(p.stack)),  // all in, not "0"
       el("td", { class: "num" }, p.bet ? chips(p.bet) : ""),
-      el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : (s.hand_open && !p.live ? t("folded") : "")));
+      el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : out));
   });
   const seatZones = Object.entries(s.zones || {}).filter(([z]) => z.startsWith("seat:"));
   const unmanaged = !(s.seats || []).length && seatZones.length
