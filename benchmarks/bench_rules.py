@@ -13,7 +13,9 @@ It prints which engine it timed as ours (`hub.rules.ENGINE`: compiled where `./s
 for these sources, else pure; TAPIS_ENGINE=pure forces pure); with the compiled one, the pure modules of
 the same tree are imported beside it and timed too, so that pure, compiled and PokerKit share one run.
 A base tree always runs pure (a compiled build is loaded once per process, for our tree).
-Run: python benchmarks/bench_rules.py [--repeat 5] [--phh DIR] [--base DIR]
+`--without-pokerkit` leaves PokerKit's runs out: ours and the base then alternate alone, a pass of ours every 30 ms
+rather than every second, so that a change of a few percent is not lost in the machine's load between them.
+Run: python benchmarks/bench_rules.py [--repeat 5] [--phh DIR] [--base DIR] [--without-pokerkit]
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--phh", type=Path, default=ROOT.parent / "shared" / "phh")
     ap.add_argument("--base", type=Path, help="an earlier tree of the code, timed beside this one")
+    ap.add_argument("--without-pokerkit", action="store_true", help="time ours (and the base) alone, no PokerKit")
     ns = ap.parse_args()
     if ns.base is not None and not (ns.base / "hub" / "rules" / "phh.py").is_file():
         print(f"--base {ns.base}: no hub/rules/phh.py there (git archive <rev> | tar -x -C DIR)")
@@ -148,7 +151,7 @@ def main() -> int:
             return 1
     try:
         import pokerkit
-        have_pokerkit = True
+        have_pokerkit = not ns.without_pokerkit
     except ImportError:
         have_pokerkit = False
     warnings.simplefilter("ignore")
@@ -196,7 +199,8 @@ def main() -> int:
             print(f"ours/base parse+replay {t['base_full'] / t['ours_full']:9.2f} x        replay only "
                   f"{t['base_only'] / t['ours_only']:10.2f} x   ({label})")
     if not have_pokerkit:
-        print("pokerkit not installed: no comparison")
+        print("PokerKit left out (--without-pokerkit): no comparison" if ns.without_pokerkit
+              else "pokerkit not installed: no comparison")
         return 0
     print(f"pokerkit parse+replay {n / best['pk_full']:10.0f} hands/s   replay only "
           f"{n / best['pk_only']:10.0f} hands/s")

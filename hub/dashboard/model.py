@@ -80,11 +80,14 @@ def capture(view: TableView, game: TableGame | None,
     for seat in sorted(set(stacks) | set(seated) | (set(hand.seats) if hand else set())):
         hole = list(game.hole.get(seat, [])) if hand and game is not None else []
         name, chips = seated.get(seat, (None, 0))
+        dealt = hand is not None and seat in hand.seats
         seats.append({
             "seat": seat, "player": name,
-            "stack": hand.stack.get(seat, 0) if hand else stacks.get(seat, chips),
+            # a player the floor seated here during the hand (a move) is not in it: his chips, not "0, folded"
+            "stack": hand.stack.get(seat, 0) if hand and dealt else stacks.get(seat, chips),
             "bet": hand.bet.get(seat, 0) if hand else 0,
             "live": seat in hand.live if hand else False,
+            "waiting": hand is not None and not dealt,
             "away": game is not None and seat in game.away,
             "hole": hole, "hole_count": len(hole)})
     snap["seats"] = seats

@@ -24,7 +24,7 @@ from hub.dashboard.auth import LoginLimiter, Session, Sessions
 from hub.dashboard.model import DashboardError, JSONDict, Role, RoomModel
 from hub.floor.bag_sheet import bags_csv
 from hub.floor.results_view import results_csv
-from hub.history.web import HistoryReader
+from hub.history.web import HistoryReader, refused
 from hub.history.web import answer as hand_history
 
 if TYPE_CHECKING:
@@ -315,8 +315,10 @@ def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
                 self._send(204, b"", "image/x-icon")
             elif path == "/events":
                 self._stream(Role.TD if session else Role.VIEWER)
-            else:
-                self._json(404, {"error": "not found"})
+            else:  # a mistyped address: a page in words for a browser, JSON under /api/
+                status, kind, body = refused(path, 404, "Cette page n'existe pas : la salle est à l'adresse /.",
+                                             "This page does not exist: the room is at /.")
+                self._send(status, body, kind)
 
         def _stream(self, role: Role) -> None:
             if self.command == "HEAD":

@@ -379,6 +379,12 @@ _DONE = {
 }
 
 
+# an elimination or a move asked while the player's table is in a hand: done when it ends
+_LATER: dict[tuple[str, ...], tuple[str, str]] = {
+    ("EliminationAsked",): ("Sortira à la fin de la donne en cours", "out when the hand in progress ends"),
+    ("MoveAsked",): ("Changera de table à la fin de la donne en cours", "moves when the hand in progress ends")}
+
+
 def render(result: CommandResult) -> str:
     """A command's answer as the TD reads it at a terminal: French first, then English, in words."""
     if result.cmd == "status":
@@ -399,8 +405,7 @@ def render(result: CommandResult) -> str:
             return f"{hand}\n  {d['text']}\n  {d['text_en']}"
         return (f"{hand} : « {d['option']} » envoyé au hub / sent to the hub (il le refuse s'il n'y a rien à "
                 "décider / refused there if nothing is pending)")
-    fr, en = ("Sortira à la fin de la donne en cours", "out when the hand in progress ends") \
-        if result.events == ["EliminationAsked"] else _DONE.get(result.cmd, ("Fait", "done"))
+    fr, en = _LATER.get(tuple(result.events), None) or _DONE.get(result.cmd, ("Fait", "done"))
     lines = [f"ok — {fr} / {en}"]
     lines += [f"  déplacement / move: {_move_words(m)}" for m in result.data.get("moves", [])]
     if isinstance(result.data.get("undo"), int):  # the TD's way back, as the desk's button

@@ -7,8 +7,10 @@ undone any more. Reads the event store, writes nothing.
 
 from __future__ import annotations
 
+from hub.floor.command_words import in_french
 from hub.floor.store import JSON, EventStore
 from hub.tournament.errors import TournamentError
+from hub.tournament.events import Event, MoveAsked, MoveLapsed, MoveOrdered
 from hub.tournament.tournament import Tournament
 from hub.tournament.undo import undone, verify_undo
 
@@ -34,6 +36,22 @@ def td_actions(t: Tournament, store: EventStore, limit: int = 40) -> list[dict[s
                 verify_undo(events, first, last)
             except TournamentError as err:
                 why_not = str(err)
-        out.append({"position": first, "event": events[first].to_dict(), "undoable": why_not is None,
-                    "why_not": why_not})
+        entry: dict[str, JSON] = {"position": first, "event": events[first].to_dict(), "undoable": why_not is None,
+                                  "why_not": why_not}
+        if isinstance(events[first], MoveAsked):  # made at its hand's end, or lapsed: why
+            entry["lapsed"] = lapsed(events, first)
+        out.append(entry)
     return out
+
+
+def lapsed(events: list[Event], position: int) -> str | None:
+    """Why the move the TD asked at `position` (during a hand) was not made at its end; None: made, or not
+    yet (its hand goes on)."""
+    asked = events[position]
+    assert isinstance(asked, MoveAsked)
+    for e in events[position + 1:]:
+        if isinstance(e, MoveLapsed) and e.player == asked.player:
+            return f"{in_french(e.why)} / {e.why}"
+        if isinstance(e, MoveOrdered) and e.player == asked.player:
+            return None
+    return None

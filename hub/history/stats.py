@@ -71,11 +71,16 @@ class Line:
                 "td_decisions": self.td_decisions}
 
 
+def table_name(table: str) -> str:
+    """A table as every page names it: « Table 1 » for the hub's `t1` (the dashboard's common.js, tableName)."""
+    return "Table " + (table[1:] if table[:1] == "t" and table[1:].isdigit() else table)
+
+
 def dealer_of(r: Mapping[str, Any]) -> str:
     dealer = r.get("dealer") or {}
     if dealer.get("croupier"):
-        return f"croupier {r['table']}"
-    return str(dealer.get("player") or f"siège / seat {dealer.get('seat')} ({r['table']})")
+        return f"croupier {table_name(str(r['table']))}"
+    return str(dealer.get("player") or f"siège / seat {dealer.get('seat')} ({table_name(str(r['table']))})")
 
 
 def statistics(records: Iterable[Mapping[str, Any]]) -> list[Line]:

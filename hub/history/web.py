@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from hub.history.stats import NOT_FAULTS, SCOPES, Line, faults_of, statistics, stats_csv
+from hub.history.stats import NOT_FAULTS, SCOPES, Line, faults_of, statistics, stats_csv, table_name
 from hub.rulings.texts import DECISIONS, FAULTS
 from tablewire.faults import Decision, FaultKind
 
@@ -41,6 +41,9 @@ _WORDS = {
 # the felt's zones on the replay, as the table's page names them (hub/dashboard/static/labels.js, `zone`)
 _ZONES = {"board": ("cartes communes", "board"), "burn": ("brûlées", "burn"), "muck": ("cartes jetées", "muck"),
           "tray": ("cartes mortes", "dead cards")}
+# how a hand ended, as the table's page says it (labels.js, `result`)
+_RESULTS = {"showdown": ("abattage", "showdown"), "uncontested": ("sans abattage", "uncontested"),
+            "misdeal": ("fausse donne", "misdeal"), "cancelled": ("annulée", "cancelled")}
 
 
 def _said(word: object) -> str:
@@ -53,6 +56,14 @@ def _said(word: object) -> str:
     else:
         fr, en = _WORDS.get(text, (text, text))
     return escape(fr if fr == en else f"{fr} / {en}")
+
+
+def _result(result: object) -> str:
+    """How a hand ended in words, `français / English` (escaped); nothing for a hand without one."""
+    if not result:
+        return ""
+    fr, en = _RESULTS.get(str(result), (str(result), str(result)))
+    return escape(f"{fr} / {en}" if fr != en else fr)
 
 
 def _zone(zone: object) -> str:
@@ -119,7 +130,8 @@ def _card(face: str | None) -> str:
     if not face:
         return '<span class="card back">??</span>'
     red = " red" if face[1:] in ("h", "d") else ""
-    return f'<span class="card{red}">{escape(face[0])}{_SUITS.get(face[1:], "?")}</span>'
+    rank = "10" if face[0] == "T" else face[0]  # as the table's page draws it (common.js, card)
+    return f'<span class="card{red}">{escape(rank)}{_SUITS.get(face[1:], "?")}</span>'
 
 
 def _page(title: str, body: str) -> bytes:
@@ -133,13 +145,13 @@ def _page(title: str, body: str) -> bytes:
 def _list_page(table: str, hands: list[dict[str, Any]]) -> bytes:
     rows = "".join(
         f"<tr><td><a href=\"/hand?t={quote(table)}&amp;h={int(r['hand'])}\">#{int(r['hand'])}</a></td>"
-        f"<td>{escape(str(r.get('result') or ''))}</td><td class=\"num\">{len(r['seats'])}</td>"
+        f"<td>{_result(r.get('result'))}</td><td class=\"num\">{len(r['seats'])}</td>"
         f"<td>{''.join(_card(c) for c in r.get('board') or [])}</td>"
         f"<td class=\"num\">{len(faults_of(r))}</td></tr>" for r in hands)
-    body = (f"<h2>Table {escape(table)} : mains jouées / hands played ({len(hands)})</h2>"
+    body = (f"<h2>{escape(table_name(table))} : mains jouées / hands played ({len(hands)})</h2>"
             "<table class=\"seats\"><tr><th>Main / Hand</th><th>Fin / End</th><th>Joueurs / Players</th>"
             "<th>Tableau / Board</th><th>Incidents / Faults</th></tr>" + rows + "</table>")
-    return _page(f"table {table}", body)
+    return _page(table_name(table), body)
 
 
 def _felt(record: Mapping[str, Any], step: int) -> dict[str, list[str | None]]:
@@ -190,8 +202,8 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
         f"<td class=\"num\">{int(a)}</td><td class=\"num\">{int(b)}</td></tr>"
         for i, (s, n, a, b) in enumerate(zip(record["seats"], record["players"], record["starting_stacks"],
                                              record["finishing_stacks"], strict=False)))
-    head = (f"<h2>Table {escape(table)}, main / hand {hand} · {escape(str(record.get('ruleset')))} · "
-            f"{escape(str(record.get('result') or ''))}{' (annulée / void)' if record.get('void') else ''}</h2>"
+    head = (f"<h2>{escape(table_name(table))}, main / hand {hand} · {escape(str(record.get('ruleset')))} · "
+            f"{_result(record.get('result'))}{' (annulée / void)' if record.get('void') else ''}</h2>"
             f"<p>Bouton / button : {int(record['button'])} · blinds {int(record['level']['sb'])}/"
             f"{int(record['level']['bb'])}" + ante + "</p><table class=\"seats\"><tr><th>Siège / Seat</th>"
             "<th>Joueur / Player</th><th>Cartes / Cards</th><th>Début / Start</th>"
@@ -204,7 +216,7 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
         if td:
             rest += f"<p><a href=\"/hand?t={quote(table)}&amp;h={hand}&amp;step=0\">Rejouer carte par carte / " \
                     "Replay card by card</a></p>"
-        return _page(f"{table} #{hand}", head + rest)
+        return _page(f"{table_name(table)} #{hand}", head + rest)
     cards = record.get("cards") or []
     step = max(0, min(step, len(cards)))
     base = f"/hand?t={quote(table)}&amp;h={hand}" + (f"&amp;fault={quote(fault)}" if fault else "")
@@ -222,12 +234,13 @@ def _hand_page(record: Mapping[str, Any], *, td: bool, step: int | None, fault: 
     body = (head + f"<h3>Rejeu / Replay</h3><p class=\"nav\">{nav}</p>{now}"
             f"<table class=\"seats\" id=\"felt\"><tr><th>Zone</th><th>Cartes / Cards</th></tr>{felt}</table>"
             f"<h3>Jusqu'ici / So far</h3><ol class=\"timeline\" id=\"so-far\">{lines}</ol>")
-    return _page(f"{table} #{hand}", body)
+    return _page(f"{table_name(table)} #{hand}", body)
 
 
 def _stats_page(lines: list[Line]) -> bytes:
     rows = "".join(
-        f"<tr><td>{escape(SCOPES.get(d['scope'], d['scope']))}</td><td>{escape(str(d['name']))}</td>"
+        f"<tr><td>{escape(SCOPES.get(d['scope'], d['scope']))}</td>"
+        f"<td>{escape(table_name(str(d['name'])) if d['scope'] == 'table' else str(d['name']))}</td>"
         f"<td class=\"num\">{d['hands']}</td>"
         f"<td class=\"num\">{d['hands_per_hour'] or ''}</td><td class=\"num\">{d['faults']}</td>"
         f"<td class=\"num\">{d['faults_per_100']}</td><td class=\"num\">{d['td_decisions']}</td>"
@@ -245,12 +258,20 @@ def _int(query: Mapping[str, list[str]], key: str) -> int | None:
     return int(raw) if raw.isdigit() and len(raw) < 10 else None
 
 
+def refused(path: str, status: int, fr: str, en: str) -> Answer:
+    """A request the pages cannot answer: JSON for a script, a page in words for a TD's browser (a link to the
+    hand in progress, followed before it ended, showed him raw JSON; so did an address mistyped)."""
+    if path.startswith("/api/"):
+        return status, _JSON, json.dumps({"error": f"{fr} / {en}"}).encode()
+    return status, _HTML, _page("introuvable / not found", f"<h2>{escape(fr)}</h2><p>{escape(en)}</p>")
+
+
 def answer(reader: HistoryReader | None, path: str, query: Mapping[str, list[str]], *, td: bool) -> Answer | None:
     """The answer to a hand-history request, or None when `path` is not one."""
     if path not in ("/hands", "/hand", "/api/hands", "/api/hand", "/stats", "/api/stats", "/api/stats.csv"):
         return None
     if reader is None:
-        return 404, _JSON, json.dumps({"error": "pas de tournoi / no tournament"}).encode()
+        return refused(path, 404, "pas de tournoi", "no tournament")
     if path in ("/stats", "/api/stats", "/api/stats.csv"):
         lines = statistics(reader.every())
         if path == "/api/stats.csv":
@@ -260,7 +281,7 @@ def answer(reader: HistoryReader | None, path: str, query: Mapping[str, list[str
         return 200, _HTML, _stats_page(lines)
     table = (query.get("t") or [""])[0][:40]
     if not table:
-        return 400, _JSON, json.dumps({"error": "?t=TABLE attendu / expected"}).encode()
+        return refused(path, 400, "?t=TABLE attendu", "?t=TABLE expected")
     if path in ("/hands", "/api/hands"):
         hands = reader.hands(table)
         if path == "/api/hands":
@@ -268,11 +289,13 @@ def answer(reader: HistoryReader | None, path: str, query: Mapping[str, list[str
         return 200, _HTML, _list_page(table, hands)
     hand = _int(query, "h")
     if hand is None:
-        return 400, _JSON, json.dumps({"error": "&h=MAIN attendu / &h=HAND expected"}).encode()
+        return refused(path, 400, "&h=MAIN attendu", "&h=HAND expected")
     record = reader.hand(table, hand, td=td)
     if record is None:
-        return 404, _JSON, json.dumps({"error": f"pas de main {hand} à la table {table} / no hand {hand} "
-                                                f"at table {table}"}).encode()
+        name = table_name(table)
+        return refused(path, 404, f"Pas de relevé de la donne {hand} à la {name} : une donne en cours a le sien "
+                                   "quand elle se termine.",
+                        f"No record of hand {hand} at {name}: a hand in progress has its record when it ends.")
     if path == "/api/hand":
         return 200, _JSON, json.dumps(record).encode()
     return 200, _HTML, _hand_page(record, td=td, step=_int(query, "step") if td else None,

@@ -65,6 +65,7 @@ class TableGame(TableTime):
         self.positions: Positions | None = None
         self._keep_positions = False  # a misdeal or a hand cancelled is dealt again: button and blinds stay
         self._dealt_dead: dict[int, str] = {}  # seat -> article: the floor deals this hand dead (absent, penalty)
+        self._dead_at_start: frozenset[int] = frozenset()  # the seats of this hand the hub ruled dead as it began
         self.hole: dict[int, list[str]] = {}  # seat -> faces on its antenna, in arrival order
         self.board: list[str] = []  # faces on the board antenna, in arrival order
         self._last_seat: dict[str, int] = {}  # face -> last seat it lay on
@@ -110,6 +111,7 @@ class TableGame(TableTime):
         self.hand = start_hand(self.ruleset, self.level, positions.button, players, positions=positions,
                                game=game)
         dealt_dead = {s: a for s, a in self._dealt_dead.items() if s in players}
+        self._dead_at_start = frozenset(dealt_dead)
         self.hole, self.board, self._last_seat, self._dealt = {}, [], {}, False
         self._unconfirmed = set()
         self.actions, self.closed, self._logged = [], [], len(self.hand.log)
@@ -231,6 +233,11 @@ class TableGame(TableTime):
             return Output()  # a late fact from a hand already over
         if fault.kind == FaultKind.OUT_OF_TURN:
             return Output()  # the engine rules actions out of turn (it knows what is pending)
+        if fault.kind == FaultKind.ABSENT_PLAYER and fault.seat in self._dead_at_start:
+            # the floor dealt him dead (not arrived, a penalty) and the hub ruled it as the hand began: the table
+            # seeing his seat away at the deadline card is that ruling, told to the table, not a new incident
+            return Output(commands=[wire.RulingCmd(hand=self.hand_no, kind=fault.kind, decision="hand_dead",
+                                                   seat=fault.seat, cards=[], dead_seats=[fault.seat])])
         if fault.kind in table_rulings.BOARD_FAULTS:
             self._faulty_board = True  # the remedy reshapes the board: feed it at the first action
         detected = FaultDetected(kind=FaultKind(fault.kind), hand=fault.hand, seat=fault.seat,

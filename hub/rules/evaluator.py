@@ -7,7 +7,7 @@ Cards are ints `rank * 4 + suit` (rank 0 = deuce .. 12 = ace); strings read `As`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from enum import IntEnum
 
 from hub.rules.records import InvalidCard
@@ -98,19 +98,25 @@ _CAT_PAIR = Category.PAIR << 20
 _CAT_HIGH_CARD = Category.HIGH_CARD << 20
 
 
-# The ranks a few cards hold, as `evaluate` counts them: (once, twice, thrice, four, and the ranks of
-# each suit). A showdown counts the board once (`counted`) and each hand's cards on top of it.
-Counts = tuple[int, int, int, int, int, int, int, int]
-NOTHING: Counts = (0, 0, 0, 0, 0, 0, 0, 0)
+# Each card's rank as a bit, and one in its suit's byte: the four suits counted in one int, a byte each (#35).
+# A count of five or more shows as the byte's top bit once 123 is added to each byte (no carry: at most 52).
+_RANK_BIT = tuple(1 << (c >> 2) for c in range(52))
+_SUIT_ONE = tuple(1 << 8 * (c & 3) for c in range(52))
+_PAST_FOUR = 0x7B7B7B7B
+_FIVE_OF_A_SUIT = 0x80808080
+
+# The ranks a few cards hold, as `evaluate` counts them: (once, twice, thrice, four, each suit's count, the
+# cards). A showdown counts the board once (`counted`) and each hand's cards on top of it.
+Counts = tuple[int, int, int, int, int, tuple[int, ...]]
+NOTHING: Counts = (0, 0, 0, 0, 0, ())
 
 
-def counted(cards: Iterable[int]) -> Counts:
+def counted(cards: Sequence[int]) -> Counts:
     """The counts of `cards` (the board's), for `evaluate(hole, counts)`: the same climb as there."""
-    once = twice = thrice = four = 0
-    suits = [0, 0, 0, 0]
+    once = twice = thrice = four = suits = 0
     for c in cards:
-        bit = 1 << (c >> 2)
-        suits[c & 3] |= bit
+        bit = _RANK_BIT[c]
+        suits += _SUIT_ONE[c]
         if once & bit:
             if twice & bit:
                 if thrice & bit:
@@ -121,19 +127,18 @@ def counted(cards: Iterable[int]) -> Counts:
                 twice |= bit
         else:
             once |= bit
-    return (once, twice, thrice, four, suits[0], suits[1], suits[2], suits[3])
+    return (once, twice, thrice, four, suits, tuple(cards))
 
 
-def evaluate(cards: Iterable[int], counts: Counts = NOTHING) -> int:
+def evaluate(cards: Sequence[int], counts: Counts = NOTHING) -> int:
     """Strength of the best five-card hand of `cards` and the cards `counts` holds (`counted`):
     compare ints, higher wins, equal splits."""
     # One pass over the cards, no pass over the thirteen ranks: a rank's bit climbs from `once`
     # to `four` as its copies come; the highest rank of a kind is then a bit length.
-    once, twice, thrice, four, club, diamond, heart, spade = counts
-    suits = [club, diamond, heart, spade]
+    once, twice, thrice, four, suits, before = counts
     for c in cards:
-        bit = 1 << (c >> 2)
-        suits[c & 3] |= bit
+        bit = _RANK_BIT[c]
+        suits += _SUIT_ONE[c]
         if once & bit:
             if twice & bit:
                 if thrice & bit:
@@ -144,15 +149,18 @@ def evaluate(cards: Iterable[int], counts: Counts = NOTHING) -> int:
                 twice |= bit
         else:
             once |= bit
-    for m in suits:
-        if _FIVE[m]:
-            top = _STRAIGHT[m]
-            if top >= 0:
-                return _CAT_STRAIGHT_FLUSH | top << 16
-            flush = _CAT_FLUSH | _TOP5[m]
-            break
-    else:
-        flush = -1
+    flush = -1
+    if (suits + _PAST_FOUR) & _FIVE_OF_A_SUIT:  # five cards of a suit: each suit's ranks, then as ever
+        ranks = [0, 0, 0, 0]
+        for c in (*before, *cards):
+            ranks[c & 3] |= _RANK_BIT[c]
+        for m in ranks:
+            if _FIVE[m]:
+                top = _STRAIGHT[m]
+                if top >= 0:
+                    return _CAT_STRAIGHT_FLUSH | top << 16
+                flush = _CAT_FLUSH | _TOP5[m]
+                break
     mask = once
     if four:
         quads = four.bit_length() - 1

@@ -125,7 +125,7 @@ class Hand:
         for seat in self.seats if antes else ():  # antes first, as dead money
             if antes.get(seat):
                 self._put(seat, antes[seat], False)
-        for seat, amount in dead.items():
+        for seat, amount in dead.items() if dead else ():  # dead blinds: rare
             self._put(seat, amount, False)
         p = self.positions
         last_poster = p.big_blind
@@ -258,11 +258,9 @@ class Hand:
     def _return_uncalled(self) -> None:
         """The part of the highest bet nobody matched goes back to its owner (not antes), if his hand is still live:
         a dead hand's chips stay in the pot (cdc 5.1, an absent player's blinds; in the last pot, `build_pots`)."""
-        bets = list(self.bet.values())  # the sums in C: this runs at the end of every round
-        top = max(bets)
-        if top == 0 or bets.count(top) > 1:
+        second, top = sorted(self.bet.values())[-2:]  # in C: this runs at the end of every round (two seats or more)
+        if top == second:
             return  # nothing bet, or the highest bet matched
-        second = sorted(bets)[-2]
         top_seat = next(seat for seat, b in self.bet.items() if b == top)
         if top_seat in self.live:
             back = top - second
@@ -328,7 +326,7 @@ class Hand:
         state and the record `act` would (the record written when the log is read), without its chain of calls.
         Returns the index of the first step not applied (another kind of step, out of turn, a bet to judge)."""
         bet, stack, live, acted, after = self.bet, self.stack, self.live, self._acted, self._after
-        unwritten = self._unwritten.append
+        contributed, unwritten = self.contributed, self._unwritten.append
         n = len(steps)
         if not self.round_open or self.result is not None or self.pending:
             return i  # none of the run stays so: a round that closes leaves nobody to act
@@ -383,7 +381,7 @@ class Hand:
                 added = to - own
                 if added:
                     stack[seat] -= added
-                    self.contributed[seat] += added
+                    contributed[seat] += added
                     bet[seat] = to
                 if to > top:  # `_advance`'s bet or raise, with the same minimum
                     if to >= min_to:  # a full bet or raise reopens the betting (`full_raise_marker`, in line)

@@ -475,19 +475,7 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
         op, seat, amount, cards, action = steps[i]
         i += 1
         try:
-            if type(op) is ActionKind:  # the players' actions first: most of the steps
-                played = hand.play_in_turn(steps, i - 1)  # this one and those after it, in turn
-                if played >= i:
-                    i = played
-                    continue
-                # Not played: out of turn, or to be judged, `act` says how (the general way).
-                if seat != hand.to_act:
-                    raise PhhError(f"{name}: {_quote(action)}: the engine expects p{hand.to_act} "
-                                   "to act")
-                rec = hand.act(seat, op, amount)
-                if rec.status is not accepted:
-                    raise PhhError(f"{name}: {_quote(action)} {rec.status}: {rec.reason}")
-            elif op == "dh":
+            if op == "dh":  # hole cards first: the step this loop visits most (a run of actions is one visit)
                 dealt_text = cards[0]
                 if two_known and (pair := _TWO_CARDS(dealt_text)) is not None:  # two cards as usually spelt
                     first, second = pair
@@ -509,6 +497,18 @@ def replay_hand(h: PhhHand, ruleset_id: str = DEFAULT_RULESET) -> tuple[int, ...
                 else:
                     _once(h, seen, action, _pairs(dealt_text))
                 dealt[seat] = dealt_text
+            elif type(op) is ActionKind:  # a run of players' actions: one visit of this loop
+                played = hand.play_in_turn(steps, i - 1)  # this one and those after it, in turn
+                if played >= i:
+                    i = played
+                    continue
+                # Not played: out of turn, or to be judged, `act` says how (the general way).
+                if seat != hand.to_act:
+                    raise PhhError(f"{name}: {_quote(action)}: the engine expects p{hand.to_act} "
+                                   "to act")
+                rec = hand.act(seat, op, amount)
+                if rec.status is not accepted:
+                    raise PhhError(f"{name}: {_quote(action)} {rec.status}: {rec.reason}")
             elif op == "db":
                 if len(cards) == 1 and not removed and "?" not in cards[0] and cards[0] not in seen:
                     seen.add(cards[0])  # `once` in line: the turn and the river, a card not seen yet

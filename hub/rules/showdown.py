@@ -84,6 +84,9 @@ def uncontested(hand: ShowdownHand, winner: int) -> HandResult:
 
 
 _CARD_OF = _CARDS.get
+# Hold'em's two hole cards as usually spelt, `("As", "Kd")`, to their ints: one look-up of the pair (its
+# strings' hashes are cached) instead of checking each text's type and looking each card up (#35).
+_PAIR_OF = {(a, b): (_CARDS[a], _CARDS[b]) for a in _CARDS for b in _CARDS if a != b}.get
 
 
 def _cards(cards: Iterable[int | str] | None) -> tuple[int, ...] | None:
@@ -116,10 +119,8 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
         counts, size = counted(board), len(board)
         for s in shown:
             held = hole_cards.get(s)
-            if type(held) is tuple and len(held) == 2 and type(held[0]) is str and type(held[1]) is str:
-                first, second = _CARD_OF(held[0]), _CARD_OF(held[1])  # hold'em's two, as usually spelt
-                cards = (first, second) if first is not None and second is not None else _cards(held)
-            else:
+            cards: tuple[int, ...] | None = _PAIR_OF(held) if type(held) is tuple else None  # as usually spelt
+            if cards is None:
                 cards = _cards(held)
             if cards is not None and len(cards) + size >= 5:
                 scores[s] = evaluate(cards, counts)
@@ -148,11 +149,12 @@ def award(hand: ShowdownHand, hole_cards: Mapping[int, Iterable[int | str] | Non
             stacks[winner] += amount
             results.append(pot_result(amount, eligible, (winner,), ((winner, amount),)))
             continue
-        in_order = clockwise(winners, button)
-        shares = split_pot(amount, in_order, one_each)
+        # Already clockwise from the button: `build_pots` keeps the order of the live seats it is given, the
+        # hand's in dealing order (no sort of the winners, `clockwise`).
+        shares = split_pot(amount, winners, one_each)
         for s, chips in shares:
             stacks[s] += chips
-        results.append(pot_result(amount, eligible, tuple(in_order), tuple(shares)))
+        results.append(pot_result(amount, eligible, tuple(winners), tuple(shares)))
     results.reverse()
     return hand_result(_SHOWDOWN, tuple(results), stacks, dict(hand.returned), tuple(shown),
                        rules.article("odd_chip"))

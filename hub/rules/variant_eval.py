@@ -91,9 +91,9 @@ def _tables() -> tuple[dict[int, int], dict[int, int]]:
             key = 1
             for r in ranks:
                 key *= _PRIMES[r]
-            _five[key] = evaluate(r * 4 + i % 4 for i, r in enumerate(ranks))  # never five of a suit
+            _five[key] = evaluate([r * 4 + i % 4 for i, r in enumerate(ranks)])  # never five of a suit
             if len(set(ranks)) == 5:
-                _flush[sum(1 << r for r in ranks)] = evaluate(r * 4 for r in ranks)
+                _flush[sum(1 << r for r in ranks)] = evaluate([r * 4 for r in ranks])
     return _five, _flush
 
 

@@ -28,6 +28,7 @@ from hub.season.standings import (
     SeasonLine,
     TournamentRanking,
     disqualified,
+    eliminations,
     name_key,
     season,
 )
@@ -47,16 +48,14 @@ def read_tournament(t: SeasonTournament) -> TournamentRanking:
         if floor.tournament is None:
             raise SeasonError(f"{t.db}: holds no tournament")
         data = floor.results()
-        out = disqualified(counting(floor.tournament.events))
+        records = list(counting(floor.tournament.events))
     rows = data["ranking"]
     assert isinstance(rows, list)
     finishes = tuple(Finish(str(r["player"]), place, tied) for r in rows if isinstance(r, dict)
                      and isinstance(place := r.get("place"), int) and isinstance(tied := r.get("tied"), int))
-    knocked = {str(r["player"]): tuple(str(b) for b in by) for r in rows
-               if isinstance(r, dict) and isinstance(by := r.get("knocked_out_by"), list) and by}
     label = t.label or f"{data['name']} ({data.get('date') or '?'})"
-    return TournamentRanking(label, bool(data["finished"]), int(str(data["entries"])), finishes, out,
-                             t.not_checked_out, knocked)
+    return TournamentRanking(label, bool(data["finished"]), int(str(data["entries"])), finishes,
+                             disqualified(records), t.not_checked_out, eliminations(records))
 
 
 def read_season(f: SeasonFile) -> Season:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from hub.season.points import PointsRule
-from hub.tournament.events import Event, PlayerRemoved, RemovalReason
+from hub.tournament.events import Event, PlayerEliminated, PlayerRemoved, RemovalReason
 
 
 class NoPoints(StrEnum):
@@ -53,7 +53,8 @@ class TournamentRanking:
     finishes: tuple[Finish, ...]
     disqualified: frozenset[str] = frozenset()
     not_checked_out: frozenset[str] = frozenset()  # from the season file: the organisers' list
-    knocked_out_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # player out -> who did it
+    # every elimination a hand made, (the player out, who knocked him out): a re-entered player's first too
+    knocked_out: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +125,7 @@ def season(rankings: Sequence[TournamentRanking], rule: PointsRule, *, members: 
         if not ranking.finished:
             continue
         rows = []
-        knocked = knockouts(ranking.knocked_out_by)
+        knocked = knockouts(ranking.knocked_out)
         for finish in ranking.finishes:
             key = name_key(finish.player)
             why = _no_points(ranking, finish.player, key, member_names)
@@ -164,11 +165,17 @@ def _no_points(ranking: TournamentRanking, player: str, key: str, members: dict[
     return None
 
 
-def knockouts(knocked_out_by: Mapping[str, tuple[str, ...]]) -> dict[str, int]:
+def eliminations(records: Iterable[Event]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each player a hand put out and who knocked him out, from a tournament's records (those that count):
+    every elimination, a re-entered player's earlier ones included (his ranking keeps only his last)."""
+    return tuple((e.player, e.by) for e in records if isinstance(e, PlayerEliminated) and e.by)
+
+
+def knockouts(knocked_out: Iterable[tuple[str, tuple[str, ...]]]) -> dict[str, int]:
     """Players each one knocked out, in hundredths: a player split by two counts half to each (the
     hundredths rounded so that the parts add up to one)."""
     out: dict[str, int] = {}
-    for by in knocked_out_by.values():
+    for _, by in knocked_out:
         for i, player in enumerate(by):
             out[player] = out.get(player, 0) + 100 // len(by) + (1 if i < 100 % len(by) else 0)
     return out

@@ -245,6 +245,32 @@ class HandEnded(Event):
 
 @event
 @dataclass(frozen=True, slots=True)
+class MoveAsked(Event):
+    """The TD moves a player while his table is in a hand he is dealt in: the move is ordered when that hand
+    ends (`MoveOrdered`, reason TD), so the hand in progress is played as it was dealt."""
+
+    player: str
+    table: int
+    to_table: int
+    to_seat: int
+    at: float
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class MoveLapsed(Event):
+    """A move the TD asked during a hand could not be made when it ended (`why`, in words): he was out, or
+    moved already, or the table named was broken or full."""
+
+    player: str
+    to_table: int
+    to_seat: int
+    why: str
+    at: float
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class EliminationAsked(Event):
     """The TD rules a player out while his table is in a hand: done when that hand ends (his chips then
     leave play), so the hand in progress is played as it was dealt."""

@@ -30,7 +30,9 @@ from hub.tournament.events import (
     HandStarted,
     HeadsUpStarted,
     LevelStarted,
+    MoveAsked,
     MoveConfirmed,
+    MoveLapsed,
     MoveOrdered,
     PenaltyGiven,
     PlacesCorrected,
@@ -153,6 +155,7 @@ class FloorState:
     # hand, taken by a player's next move or his going out; what a restarted hub and the moves box say
     drawn_seats: dict[str, DrawnSeat] = field(default_factory=dict)
     eliminations_asked: set[str] = field(default_factory=set)  # out when their table's hand ends
+    moves_asked: dict[str, MoveAsked] = field(default_factory=dict)  # the TD's moves made when their hand ends
     deal: dict[str, int] = field(default_factory=dict)  # the final table's deal: player -> prize (cents)
     days: list[DayEnded] = field(default_factory=list)  # the days played out, each with its bags and draw
     day_over: bool = False  # a day has ended and the clock has not resumed since (the players are bagged)
@@ -459,6 +462,14 @@ def _elimination_asked(s: FloorState, e: EliminationAsked) -> None:
     s.eliminations_asked.add(e.player)
 
 
+def _move_asked(s: FloorState, e: MoveAsked) -> None:
+    s.moves_asked[e.player] = e
+
+
+def _move_lapsed(s: FloorState, e: MoveLapsed) -> None:
+    s.moves_asked.pop(e.player, None)
+
+
 def _eliminated(s: FloorState, e: PlayerEliminated) -> None:
     s.eliminations_asked.discard(e.player)
     p = s.players[e.player]
@@ -495,6 +506,7 @@ def _went_away(s: FloorState, e: PlayerWentAway) -> None:
 
 
 def _move_ordered(s: FloorState, e: MoveOrdered) -> None:
+    s.moves_asked.pop(e.player, None)  # the move the TD asked during the hand, made at its end
     p = s.players[e.player]
     s._unseat(p)
     s.tables[e.to_table].seats[e.to_seat] = e.player
@@ -558,14 +570,15 @@ _LOCAL: frozenset[type[Event]] = frozenset({
     PlayerRegistered, PlayerArrived, PlayerReentered, WaitListJoined, WaitListEntered, SeatDrawn, ButtonDrawn,
     ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, HeadsUpStarted, HandStarted, HandEnded,
     StacksCorrected, PlayerEliminated, EliminationAsked, DealAgreed, PlayerRemoved, PlayerWentAway, MoveOrdered,
-    MoveConfirmed, TableBroken, HandForHandStarted, HandForHandEnded, PenaltyGiven, PlacesCorrected})
+    MoveConfirmed, TableBroken, HandForHandStarted, HandForHandEnded, PenaltyGiven, PlacesCorrected, MoveAsked,
+    MoveLapsed})
 
 
 # The records whose handler changes no player's status: the players still in stay the same objects
 _SAME_PLAYERS_IN: frozenset[type[Event]] = frozenset({
     HandStarted, HandEnded, StacksCorrected, ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted,
     HeadsUpStarted, ButtonDrawn, EliminationAsked, DealAgreed, PlayerArrived, PlayerWentAway, PenaltyGiven,
-    HandForHandStarted, HandForHandEnded, ChipsColouredUp, PlacesCorrected})
+    HandForHandStarted, HandForHandEnded, ChipsColouredUp, PlacesCorrected, MoveAsked, MoveLapsed})
 
 
 # The records whose handler changes the status of their own player and no other's
@@ -591,7 +604,7 @@ _HANDLERS: dict[type[Event], Callable[..., None]] = {
     ButtonDrawn: _button, ClockStarted: _clock, LevelStarted: _clock, ClockPaused: _clock,
     ClockResumed: _resumed, TimeAdjusted: _clock, HeadsUpStarted: _heads_up,
     HandStarted: _hand_started, HandEnded: _hand_ended, StacksCorrected: _corrected, PlayerEliminated: _eliminated,
-    EliminationAsked: _elimination_asked, DealAgreed: _deal_agreed,
+    EliminationAsked: _elimination_asked, DealAgreed: _deal_agreed, MoveAsked: _move_asked, MoveLapsed: _move_lapsed,
     PlayerRemoved: _removed, PlayerWentAway: _went_away, MoveOrdered: _move_ordered,
     MoveConfirmed: _move_confirmed, TableBroken: _table_broken, HandForHandStarted: _h4h_started,
     HandForHandEnded: _h4h_ended, FinalTableDrawn: _final_drawn, PenaltyGiven: _penalty,

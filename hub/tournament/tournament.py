@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
-from hub.tournament import days, entries, floor, hands, seating
+from hub.tournament import days, entries, floor, hands, seating, td_moves
 from hub.tournament.clock import ClockHistory, ClockState
 from hub.tournament.errors import ClockError, FloorError, RegistrationError, table_label
 from hub.tournament.events import (
@@ -27,9 +27,9 @@ from hub.tournament.events import (
     HandForHandEnded,
     HandForHandStarted,
     HandStarted,
+    MoveAsked,
     MoveConfirmed,
     MoveOrdered,
-    MoveReason,
     PenaltyGiven,
     PlayerArrived,
     PlayerReentered,
@@ -114,6 +114,9 @@ class Tournament:
         for event in events:
             self.apply(event)
             out.append(event)
+
+    def _emitter(self, out: list[Event]) -> Callable[[Event], None]:
+        return lambda event: self._emit(out, event)
 
     # --- time -------------------------------------------------------------------------------
 
@@ -356,6 +359,7 @@ class Tournament:
         if asked:  # the TD's eliminations asked during the hand, now that it is over
             self._emit(out, StacksCorrected(table, tuple((seat, 0) for seat in sorted(asked)), "TD", now))
             self._eliminate_busted(table, asked, now, out)
+        td_moves.asked_moves(self.state, table, now, self._emitter(out))
         self._reorganise(now, out)
         self._day_end_due(now, out)  # the last hand of the day has ended
         return out
@@ -411,18 +415,19 @@ class Tournament:
         return self.correct_stacks(p.table, {p.seat: 0}, now)
 
     def move_player(self, player: str, table: int, seat: int, now: float) -> list[Event]:
-        """TD's own move (cdc 3.3: tables designated at the TD's discretion), between hands."""
-        s = self.state
+        """TD's own move (cdc 3.3: tables designated at the TD's discretion). Asked while his table is in a
+        hand he is dealt in, it is made when that hand ends (`MoveAsked`), as an elimination asked then."""
+        p = self._alive(player)
+        here = self.state.tables.get(p.table or 0)
+        if here is not None and here.in_hand and p.seat in here.start_stacks:
+            td_moves.verify_move(self.state, p, table, seat)
+            if player in self.state.moves_asked:
+                raise FloorError(f"{player} already moves when this hand ends (undo that move to change it)")
+            out = self._advance(now)
+            self._emit(out, MoveAsked(player, here.number, table, seat, now))
+            return out
         out = self._advance(now)
-        p = self._removable(player)
-        target = self._table(table)
-        if p.table is None or p.seat is None or p.table == table:
-            raise FloorError(f"{player} cannot move to {table_label(table)}")
-        if seat in target.seats or not 1 <= seat <= s.capacity(table):
-            raise FloorError(f"seat {seat} at {table_label(table)} is not free")
-        waits = seating.waits_one_hand(s.policy.arrival_wait, seat, set(target.seats) | {seat}, target.button,
-                                       s.capacity(table))
-        self._emit(out, MoveOrdered(player, p.table, p.seat, table, seat, MoveReason.TD, waits, "TD", now))
+        td_moves.order_move(self.state, self._removable(player, moving=True), table, seat, now, self._emitter(out))
         self._reorganise(now, out)
         return out
 
@@ -543,11 +548,14 @@ class Tournament:
             raise FloorError(f"{name} is not playing")
         return p
 
-    def _removable(self, name: str) -> PlayerState:
-        """A player whose chips leave play: not while his table is in a hand (stacks would lie)."""
+    def _removable(self, name: str, *, moving: bool = False) -> PlayerState:
+        """A player whose chips leave his seat: not while his table is in a hand (stacks would lie). The
+        refusal says what the TD asked: a move is not a removal."""
         p = self._alive(name)
         table = self.state.tables.get(p.table or 0)
         if table is not None and table.in_hand and p.seat in table.start_stacks:
+            if moving:
+                raise FloorError(f"{table_label(p.table or 0)} is in a hand: move {name} when it ends")
             raise FloorError(f"{table_label(p.table or 0)} is in a hand: remove {name} when it ends")
         return p
 

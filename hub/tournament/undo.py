@@ -20,6 +20,7 @@ from hub.tournament.events import (
     EliminationAsked,
     Event,
     LevelStarted,
+    MoveAsked,
     MoveOrdered,
     MoveReason,
     PenaltyGiven,
@@ -32,7 +33,7 @@ from hub.tournament.events import (
 )
 
 # Records that open a TD action a TD may undo (what follows in the same batch are its consequences).
-UNDOABLE = (StacksCorrected, EliminationAsked, DealAgreed, PenaltyGiven, ChipsColouredUp, PlayerRegistered,
+UNDOABLE = (StacksCorrected, EliminationAsked, MoveAsked, DealAgreed, PenaltyGiven, ChipsColouredUp, PlayerRegistered,
             PlayerReentered, WaitListJoined, WaitListEntered)
 # Records that touch no table and no player: the clock running on does not block an undo.
 _NEUTRAL = (LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, ActionReverted)

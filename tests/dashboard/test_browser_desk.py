@@ -202,8 +202,13 @@ def test_clock_controls_penalties_and_refusals_in_plain_words(chromium: Browser,
     page.fill("#f-penalty [name=player]", "Joueur 3")
     page.fill("#f-penalty [name=amount]", "30")  # the rung's bound itself is allowed
     page.click("#f-penalty button")
-    confirm(page, "Exclusion temporaire \\(min\\) pour Joueur 3")
-    notice(page, "Sanction pour Joueur 3 : Exclusion temporaire \\(min\\)")
+    confirm(page, "exclusion temporaire de 30 min pour Joueur 3")  # the minutes typed, said
+    notice(page, "Sanction pour Joueur 3 : exclusion temporaire de 30 min")
+    # the history says it as the TD gave it, minutes and all
+    given = page.locator("#history li[data-position]", has_text="Joueur 3").first
+    given.wait_for()
+    said = spaced(given.inner_text())
+    assert "Sanction pour Joueur 3 : exclusion temporaire de 30 min" in said, said
     records = len(floor.require().state.players["Joueur 3"].penalties)
     page.fill("#f-penalty [name=amount]", "45")
     page.click("#f-penalty button")

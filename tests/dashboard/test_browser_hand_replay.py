@@ -74,3 +74,38 @@ def test_the_td_steps_from_an_incident_through_its_hand_card_by_card_to_the_ruli
     text = viewer.content()
     assert "A♠" not in text and "A♥" not in text and "K♦" in text  # seat 2 folded; seat 3 showed down
     assert viewer.locator("#next").count() == 0
+
+
+# Each visible link's colour against the first opaque background behind it: WCAG's contrast ratio.
+LINK_CONTRAST = """() => {
+  const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b]
+    .map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const behind = e => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length === 3 || c[3] > 0) return c.slice(0, 3); } return [255, 255, 255]; };
+  return [...document.querySelectorAll("a")].filter(a => a.offsetParent !== null).map(a => {
+    const [x, y] = [lum(rgb(getComputedStyle(a).color)), lum(behind(a))];
+    return [a.textContent.trim(), (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)];
+  });
+}"""
+
+
+def test_the_links_to_a_hand_and_on_its_pages_read_on_the_felt(
+        chromium: Browser, room: ScriptedRoom, dashboard: Dashboard, floor: FloorService) -> None:  # noqa: F811
+    """The incident's « La donne, carte par carte » and the hand pages' links were the browser's own blue on
+    the dark felt (a contrast of 2 : 1): a TD could not read them. WCAG's 4.5 : 1 for text, at least."""
+    record = boxed_card_hand()
+    HistoryStore(floor.store).put(record, public_record(record))
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    deal_hole_cards(room)
+    room.fault("t1", 1, "boxed_card", seat=None, cards=["5h"], boxed_in_deal=1, during_deal=True)
+    room.settle()
+    td.wait_for_selector(".fault a.replay")
+    links = dict(td.evaluate(LINK_CONTRAST))
+    assert "La donne, carte par carte" in links and min(links.values()) >= 4.5, links
+    for path in ("/hands?t=t1", "/hand?t=t1&h=1", "/hand?t=t1&h=1&step=2"):
+        td.goto(dashboard.url + path)
+        links = dict(td.evaluate(LINK_CONTRAST))
+        assert len(links) >= 2 and min(links.values()) >= 4.5, (path, links)

@@ -45,7 +45,7 @@ def test_a_silent_seat_antenna_is_named_on_the_room_and_table_pages(chromium: Br
     td.click("#lang")
     table = open_page(chromium, dashboard.url + "/table?t=t2")  # the table's own page says it
     table.wait_for_selector(".reader-detail")
-    assert table.inner_text(".reader-detail") == "lecteur\u202f: lecteur redémarré, reprise de la lecture"
+    assert table.inner_text(".reader-detail") == "lecteur redémarré, reprise de la lecture"  # not « lecteur : lecteur »
     table.wait_for_function("() => /Lecteur · lecteur redémarré, reprise de la lecture/"
                             ".test(document.getElementById('log').textContent)")  # its log keeps it
     assert td.errors == [] and table.errors == []  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from hub.dashboard import Dashboard
+from hub.floor.commands import decode_command
 from tests.dashboard import browser
 
 if (why := browser.missing()) is not None:
@@ -121,4 +122,75 @@ def test_move_penalty_and_redraw_are_asked_and_refusals_read_in_one_language(chr
     asked(td, "Éliminer Nobody Here")
     fr = result(td, "Refusé par le hub : joueur inconnu")
     assert fr == "✘ Refusé par le hub : joueur inconnu « Nobody Here »", fr
+    assert td.errors == []  # type: ignore[attr-defined]
+
+
+AMOUNT_WORDS = {"missed_hands": ("{n} mains de pénalité", "{n} penalty hands"),
+                "missed_rounds": ("{n} tours de pénalité", "{n} penalty rounds"),
+                "suspension": ("exclusion temporaire de {n} min", "a {n}-minute suspension")}
+
+
+def test_a_penalty_is_asked_and_said_with_its_amount(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
+    """The TD typed 2 rounds, not 4: the question and the line after it say how many, in each language
+    (they said « Tours de pénalité pour Ada ? », the rung alone)."""
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    name, _ = seated(dashboard)
+    ladder = dashboard.floor.require().state.policy.penalties  # type: ignore[union-attr]
+    step = next(step for step in ladder if step.high and step.high > step.low)
+    n = step.low + 1
+    fr, en = (words.format(n=n) for words in AMOUNT_WORDS[step.kind.value])
+    td.wait_for_selector(f"#f-penalty option[value={step.kind.value}]", state="attached")
+    td.fill("#f-penalty [name=player]", name)
+    td.select_option("#f-penalty select", step.kind.value)
+    td.fill("#f-penalty [name=amount]", str(n))
+    td.click("#f-penalty button")
+    asked(td, f"^{re.escape(fr)} pour {re.escape(name)} \\?$")
+    result(td, f"✔ Sanction pour {re.escape(name)} : {re.escape(fr)}$")
+    td.click("#lang")
+    result(td, f"✔ {re.escape(en)} given to {re.escape(name)}$")
+    assert td.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_rooms_move_fields_say_what_they_want(chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
+    """The seat's field read « 1 » and the table's « Table »: a TD could not tell a seat from a count. As on the
+    desk: « table (1) », « siège », in each language."""
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    fields = "f => [...f.querySelectorAll('input')].map(i => i.placeholder)"
+    assert td.eval_on_selector("#f-move", fields) == ["joueur", "table (1)", "siège"]
+    td.click("#lang")
+    assert td.eval_on_selector("#f-move", fields) == ["player", "table (1)", "seat"]
+
+
+def test_a_move_asked_while_the_players_table_deals_is_made_when_the_hand_ends(
+        chromium: Browser, dashboard: Dashboard) -> None:  # noqa: F811
+    """In a live room a table is always in a hand: the move was refused (« déplacer … quand elle sera finie »)
+    and the TD could not move anyone. Now it is said for the hand's end, made then, and the desk lists it."""
+    floor = dashboard.floor
+    assert floor is not None
+    name, _ = seated(dashboard)
+    state = floor.require().state
+    free = max(state.tables[2].seats)
+    with dashboard.floor_lock:  # a seat freed at table 2 (a bust), then table 1 deals
+        assert floor.execute(decode_command({"cmd": "eliminate", "player": state.tables[2].seats[free]}), 4.0).ok
+        floor.hand_started("t1", state.tables[1].hand_no + 1, 5.0)
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    td.fill("#f-move [name=player]", name)
+    td.fill("#f-move [name=table]", "t2")
+    td.fill("#f-move [name=seat]", str(free))
+    td.click("#f-move button")
+    asked(td, f"Déplacer {re.escape(name)} à la table 2, siège {free}")
+    said = result(td, "à la fin de la donne en cours")
+    assert said == f"✔ {name} ira à la table 2, siège {free}, à la fin de la donne en cours", said
+    assert state.players[name].table == 1
+    t1 = state.tables[1]
+    with dashboard.floor_lock:
+        floor.hand_ended("t1", t1.hand_no, {seat: state.players[p].chips for seat, p in t1.seats.items()
+                                            if seat in t1.start_stacks}, 6.0)
+    assert state.players[name].table == 2 and state.players[name].seat == free
+    td.goto(dashboard.url + "/desk")
+    td.wait_for_selector("#history li[data-position]")
+    assert f"{name} ira à la table 2, siège {free}, à la fin de la donne" in td.inner_text("#history")
     assert td.errors == []  # type: ignore[attr-defined]

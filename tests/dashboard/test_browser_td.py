@@ -104,3 +104,20 @@ def test_incidents_are_grouped_by_table_and_all_marked_seen_at_once(chromium: Br
     assert [f.needs_decision for f in still] == [True] and all(f.acked_by == "alice" for f in
                                                             dashboard.model.faults.values() if not f.open)
     assert td.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_dead_hands_of_a_ruling_are_named_as_seats(chromium: Browser, room: ScriptedRoom,  # noqa: F811
+                                                       dashboard: Dashboard) -> None:
+    """« mains mortes : 3 » read as three dead hands: it is seat 3's. The seats are named as seats, in each language."""
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    deal_hole_cards(room)
+    room.fault("t1", 1, "absent_player", seat=3, deadline="first_card", deal_position=1)  # his hand is dead
+    room.settle()
+    td.wait_for_selector(".fault")
+    dead = td.locator(".fault .text", has_text="mains mortes")
+    assert dead.inner_text().replace("\u202f", " ") == "mains mortes : siège 3", dead.inner_text()
+    td.click("#lang")
+    dead = td.locator(".fault .text", has_text="dead hands")
+    assert dead.inner_text() == "dead hands: seat 3", dead.inner_text()
+    assert td.errors == []  # type: ignore[attr-defined]

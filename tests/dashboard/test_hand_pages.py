@@ -10,6 +10,8 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+import pytest
+
 from hub.dashboard import Dashboard
 from hub.floor.service import FloorService
 from hub.history.hand_record import public_record
@@ -176,3 +178,58 @@ def test_every_action_the_engine_records_reads_in_french_then_english() -> None:
     for kind in ActionKind:
         fr, _, en = _said(kind.value).partition(" / ")
         assert en and fr != en and en.replace("-", "") == kind.value, kind
+
+
+def test_the_pages_name_the_table_the_hand_s_end_and_a_ten_as_the_room_does(dashboard: Dashboard,
+                                                                             floor: FloorService) -> None:
+    """A TD reads « Table 1 », « abattage / showdown » and 10♣ on the hand pages as on the room's (common.js
+    tableName, labels.js `result`, card): not the hub's `t1`, the record's `showdown` or misdeal, nor « T♣ »."""
+    _, record = showdown_record()  # its turn is the ten of clubs
+    misdeal = {**record, "hand": 2, "result": "misdeal", "void": True}
+    history = HistoryStore(floor.store)
+    for r in (record, misdeal):
+        history.put(r, public_record(r))
+    cookie, _ = login(dashboard)
+    _, listed = get(dashboard, "/hands?t=t1", cookie)
+    _, page = get(dashboard, "/hand?t=t1&h=1", cookie)
+    _, replay = get(dashboard, "/hand?t=t1&h=2&step=0", cookie)
+    for text in (listed, page, replay):
+        shown = re.sub(r"<[^>]+>", " ", text.split("<body", 1)[1])  # what the page reads, not its markup
+        assert "t1" not in shown and "Table 1" in shown, shown
+        assert "T♣" not in shown, shown
+    assert "<td>abattage / showdown</td>" in listed and "<td>fausse donne / misdeal</td>" in listed, listed
+    assert ">10♣<" in listed and ">10♣<" in page
+    assert "Table 1, main / hand 1 · cdc-2013 · abattage / showdown</h2>" in page, page
+    assert "· fausse donne / misdeal (annulée / void)</h2>" in replay, replay
+
+
+def test_the_statistics_page_names_tables_as_the_room_does(dashboard: Dashboard, floor: FloorService) -> None:
+    """« table t1 », « croupier t1 », « siège / seat 4 (t2) » were the hub's ids: « Table 1 » as on every page."""
+    _, record = showdown_record()
+    history = HistoryStore(floor.store)
+    for hand, table, dealer in ((1, "t1", {"croupier": True}), (2, "t2", {"seat": 4})):
+        r = {**record, "hand": hand, "table": table, "dealer": dealer}
+        history.put(r, public_record(r))
+    _, page = get(dashboard, "/stats")
+    shown = re.sub(r"<[^>]+>", " ", page.split("<body", 1)[1])  # what the page reads, not its markup
+    assert not re.search(r"\bt\d\b", shown), shown
+    assert "<td>Table 1</td>" in page and "<td>croupier Table 1</td>" in page, page
+    assert "<td>siège / seat 4 (Table 2)</td>" in page, page
+
+
+def test_a_hand_not_on_record_yet_is_said_in_words_on_a_page(dashboard: Dashboard, floor: FloorService) -> None:
+    """An incident's « La donne, carte par carte » followed while its hand is still played has no record yet: the
+    TD read raw JSON (« {"error": "pas de main 6 \\u00e0 la table t1 ..."} »). A page in words; scripts keep JSON."""
+    _stored(floor)
+    cookie, _ = login(dashboard)
+    for path in ("/hand?t=t1&h=6", "/hand?t=t1&h=6&step=0&fault=f3"):
+        req = urllib.request.Request(dashboard.url + path, headers={"Cookie": cookie})
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(req, timeout=10)
+        assert caught.value.code == 404 and caught.value.headers["Content-Type"].startswith("text/html")
+        page = caught.value.read().decode()
+        assert "Pas de relevé de la donne 6 à la Table 1 : une donne en cours a le sien quand elle se termine." in page
+        assert "No record of hand 6 at Table 1: a hand in progress has its record when it ends." in page
+        assert '"error"' not in page and 'href="/"' in page  # words, and the way back to the room
+    status, text = get(dashboard, "/api/hand?t=t1&h=6", cookie)
+    assert status == 404 and "hand 6" in json.loads(text)["error"]

@@ -281,3 +281,13 @@ def test_pages_and_static_files_are_served(dashboard: Dashboard) -> None:
     with pytest.raises(urllib.error.HTTPError) as missing:
         urllib.request.urlopen(dashboard.url + "/static/../server.py", timeout=10)
     assert missing.value.code == 404
+    # a mistyped address: a page in words with the way to the room for a browser, JSON for a script
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(dashboard.url + "/sale", timeout=10)
+    page = missing.value.read().decode()
+    assert missing.value.code == 404 and missing.value.headers["Content-Type"].startswith("text/html")
+    assert "Cette page n&#x27;existe pas" in page or "Cette page n'existe pas" in page
+    assert "This page does not exist" in page and '"error"' not in page
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(dashboard.url + "/api/sale", timeout=10)
+    assert missing.value.code == 404 and json.loads(missing.value.read())["error"].startswith("Cette page")

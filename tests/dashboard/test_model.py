@@ -37,6 +37,17 @@ def test_capture_reads_the_engine_blinds_and_turn() -> None:
     assert seats[2]["hole"] == ["As", "Ah"] and snap["zones"]["seat:3"] == ["Kd", "Kc"]
 
 
+def test_a_player_seated_during_the_hand_shows_his_chips_and_waits_not_folded_with_0() -> None:
+    """A move into a table mid-hand seats him at once (the floor): the room showed « joueur05 · 0 · couché »
+    until the next hand, beside 2,625 chips in the players' list."""
+    view, game = _game_with_hole_cards()
+    seats = {s["seat"]: s for s in capture(view, game, {1: ("Ada", 19_900), 2: ("Bob", 20_000),
+                                                         3: ("Cy", 20_000), 7: ("Joueur 5", 2_625)})["seats"]}
+    assert (seats[7]["player"], seats[7]["stack"], seats[7]["waiting"], seats[7]["live"]) == ("Joueur 5", 2_625, True,
+                                                                                              False)
+    assert not seats[2]["waiting"] and seats[2]["stack"] == 19_950  # dealt in: the hand's stack
+
+
 def test_a_seat_the_dealer_marked_away_shows_away_until_he_is_back() -> None:
     """The room page marks the seat the dealer pressed away (`TableGame.away`), from hand to hand, until "back"."""
     view, game = _game_with_hole_cards()

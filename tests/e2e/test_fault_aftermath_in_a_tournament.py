@@ -388,8 +388,9 @@ def test_a_penalty_hand_voided_by_a_misdeal_is_dealt_dead_again(penalty_room: Pe
         starts = {e["hand"]: e for e in _events(watcher, "t1", "hand_start")}
         assert ends[warned]["result"] == "misdeal" and ends[redeal]["result"] not in VOID, (ends[warned], ends[redeal])
         assert starts[redeal]["button"] == starts[warned]["button"], (starts[warned], starts[redeal])
-        dead = {e["hand"] for e in _events(watcher, "t1", "fault")
-                if e["kind"] == "absent_player" and e["seat"] == seat and e["ruling"]["decision"] == "hand_dead"}
+        # dealt dead by the hub as each hand began (its ruling; the table seeing him away is that ruling, no fault)
+        dead = {e["hand"] for e in _events(watcher, "t1", "ruling")
+                if e.get("kind") == "absent_player" and e["seat"] == seat and e["decision"] == "hand_dead"}
         acted = {e["hand"] for e in _events(watcher, "t1", "action") if e["seat"] == seat}
         # dead in the warning's hand and in its redeal, never acting there; live again the hand after
         assert {warned, redeal} <= dead and after not in dead and not {warned, redeal} & acted, (dead, acted)

@@ -58,6 +58,27 @@ def test_an_absent_players_hand_is_dead_from_the_start_and_he_may_still_arrive(t
         assert result.ok, result.error  # level 1: well within the late-arrival limit
 
 
+@pytest.mark.parametrize("ruleset", sorted(ARTICLES))
+def test_the_table_seeing_the_absent_seat_away_is_no_second_incident(tmp_path: Path, ruleset: str) -> None:
+    """The hub ruled his hand dead as it began; the table, told he is away, sees his seat empty at the deadline
+    card and says so. That is the same ruling, told to the table for its display and its dealer: not a fault
+    for the TD to acknowledge at every hand (nor one the dealer's statistics count against him)."""
+    with EventStore(db(tmp_path)) as store:
+        floor = absent_floor(store, ruleset)
+        tables = FloorTables(floor, store)
+        state = floor.require().state
+        zoe = next(seat for seat, name in state.tables[1].seats.items() if not state.players[name].arrived)
+        tables.receive("t1", _press(1), wire.encode(_press(1)), 1.0)
+        seen = wire.FaultSeen(table="t1", boot="b1", seq=2, at=2.0, hand=1, kind="absent_player", seat=zoe,
+                              details={"deadline": "first_card", "deal_position": 1})
+        out = tables.receive("t1", seen, wire.encode(seen), 2.0)
+        assert out is not None
+        assert [e for e in out.events if e["type"] in ("fault", "ruling")] == [], out.events
+        told = [c for c in out.commands if isinstance(c, wire.RulingCmd)]
+        said = [(c.kind, c.decision, c.seat, c.dead_seats) for c in told]
+        assert said == [("absent_player", "hand_dead", zoe, [zoe])], said
+
+
 def test_cpt87_seats_a_late_player_on_arrival_with_his_full_stack(tmp_path: Path) -> None:
     """cpt87 3.4: the stack of a player not arrived is not blinded: he is seated when he comes."""
     with EventStore(db(tmp_path)) as store:

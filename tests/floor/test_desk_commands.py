@@ -12,7 +12,7 @@ from hub.floor.commands import CommandError, CommandResult
 from hub.floor.results_view import results_csv
 from hub.floor.service import FloorService
 from hub.floor.store import EventStore
-from hub.floor.td import render_results
+from hub.floor.td import render, render_results
 from hub.tournament.events import ActionReverted, ChipsColouredUp, PlayerEliminated
 from tests.floor.service_helpers import started_floor
 
@@ -458,3 +458,26 @@ def test_the_command_line_says_what_it_cannot_read(argv: list[str], said: str) -
 
     with pytest.raises(CommandError, match=re.escape(said)):
         build_command(parser().parse_args(argv))
+
+
+def test_the_desk_lists_a_move_asked_during_a_hand_and_says_why_it_was_not_made() -> None:
+    with EventStore(":memory:") as store:
+        floor = started_floor(store, 18, tables=2)
+        state = floor.require().state
+        name = state.tables[1].seats[min(state.tables[1].seats)]
+        free = min(s for s in range(1, state.capacity(2) + 1) if s not in state.tables[2].seats)
+        floor.hand_started("t1", state.tables[1].hand_no + 1, 1.0)
+        asked = run(floor, {"cmd": "move", "player": name, "table": "t2", "seat": free}, 2.0)
+        assert asked.ok and asked.events == ["MoveAsked"]
+        assert "Changera de table à la fin de la donne en cours" in render(asked)
+        entry = floor.history()[0]
+        assert cast(dict[str, Any], entry["event"])["type"] == "MoveAsked" and entry["undoable"]
+        assert entry["lapsed"] is None
+        t1 = state.tables[1]
+        stacks = {seat: state.players[p].chips for seat, p in t1.seats.items() if seat in t1.start_stacks}
+        winner = next(seat for seat in stacks if t1.seats[seat] != name)
+        stacks[winner] += stacks[state.players[name].seat or 0]
+        stacks[state.players[name].seat or 0] = 0  # he busts in that hand
+        floor.hand_ended("t1", t1.hand_no, stacks, 3.0)
+        entry = floor.history()[0]
+        assert entry["lapsed"] == f"{name} est éliminé / {name} is out" and not entry["undoable"]

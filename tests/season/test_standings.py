@@ -6,8 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from hub.season.points import PointsRule
-from hub.season.standings import Finish, NoPoints, TournamentRanking, disqualified, knockouts, season
-from hub.tournament.events import PlayerRemoved, RemovalReason
+from hub.season.standings import (
+    Finish,
+    NoPoints,
+    TournamentRanking,
+    disqualified,
+    eliminations,
+    knockouts,
+    season,
+)
+from hub.tournament.events import PlayerEliminated, PlayerReentered, PlayerRemoved, RemovalReason
 
 TABLE = PointsRule(by_place=(100, 80, 65, 50, 40), others=10)
 
@@ -95,8 +103,8 @@ def test_only_a_disqualification_makes_a_removed_player_score_nothing() -> None:
 def test_bounties_add_points_per_player_knocked_out_shared_by_those_who_split_him() -> None:
     rule = PointsRule(by_place=(100, 80, 65, 50), per_knockout=10)
     oct_ = TournamentRanking("oct", True, 4, tuple(Finish(p, i + 1) for i, p in enumerate(
-        ("Agnès", "Bruno", "Céline", "Denis"))), knocked_out_by={
-        "Denis": ("Agnès", "Bruno"), "Céline": ("Agnès",), "Bruno": ("Agnès",)})
+        ("Agnès", "Bruno", "Céline", "Denis"))), knocked_out=(
+        ("Denis", ("Agnès", "Bruno")), ("Céline", ("Agnès",)), ("Bruno", ("Agnès",))))
     s = season([oct_], rule)
     # Agnès: 100 + 2.5 knockouts x 10; Bruno: 80 + half of Denis
     assert points(s) == {"Agnès": 12500, "Bruno": 8500, "Céline": 6500, "Denis": 5000}
@@ -104,9 +112,21 @@ def test_bounties_add_points_per_player_knocked_out_shared_by_those_who_split_hi
 
 
 def test_a_knockout_split_three_ways_still_counts_one_and_a_disqualified_player_scores_no_bounty() -> None:
-    assert knockouts({"Denis": ("Agnès", "Bruno", "Céline")}) == {"Agnès": 34, "Bruno": 33, "Céline": 33}
+    assert knockouts([("Denis", ("Agnès", "Bruno", "Céline"))]) == {"Agnès": 34, "Bruno": 33, "Céline": 33}
     rule = PointsRule(by_place=(0,), per_knockout=10)
     oct_ = TournamentRanking("oct", True, 2, (Finish("Agnès", 1), Finish("Bruno", 2)),
-                             disqualified=frozenset({"Agnès"}), knocked_out_by={"Bruno": ("Agnès",)})
+                             disqualified=frozenset({"Agnès"}), knocked_out=(("Bruno", ("Agnès",)),))
     line, = (x for x in season([oct_], rule).lines if x.player == "Agnès")
     assert (line.hundredths, line.knockouts) == (0, 100)
+
+
+def test_a_player_knocked_out_twice_re_entering_between_counts_two_knockouts() -> None:
+    """pouques-2020 re-entry: Bruno's first bullet is not in the ranking (his last is), both were knockouts."""
+    eliminated = [PlayerEliminated("Bruno", 1, 3, 9, 5_000, 1, True, "pouques-2020 82", 60.0, None, ("Agnès",)),
+                  PlayerReentered("Bruno", 2, "pouques-2020 7", 70.0),
+                  PlayerEliminated("Bruno", 1, 3, 2, 5_000, 2, True, "pouques-2020 82", 900.0, None, ("Agnès",)),
+                  PlayerEliminated("Céline", 1, 5, 3, 5_000, 3, True, "pouques-2020 82", 950.0)]  # by the TD
+    assert eliminations(eliminated) == (("Bruno", ("Agnès",)), ("Bruno", ("Agnès",)))
+    oct_ = TournamentRanking("oct", True, 4, (Finish("Agnès", 1), Finish("Bruno", 2), Finish("Céline", 3)),
+                             knocked_out=eliminations(eliminated))
+    assert {x.player: x.knockouts for x in season([oct_], PointsRule(by_place=(0,))).lines}["Agnès"] == 200

@@ -139,6 +139,11 @@ function penaltyAsked(form) {
   }
   return { kind: rung.kind, amount: n };
 }
+// A penalty asked, in words with its amount ("2 tours de pénalité"): the TD confirms what he typed, not the rung alone.
+function penaltyText(asked) {
+  const key = "pen_" + asked.kind + (asked.amount === 1 ? "_1" : "");
+  return asked.amount && TEXTS.fr[key] ? tf(key, { n: asked.amount }) : label("penalty", asked.kind);
+}
 // Balancing or a broken table after an elimination: "Ada : table 1 siège 3 → table 2 siège 5".
 function moveLines(moves) {
   return (moves || []).map(m => tf("move_line", { p: m.player,
@@ -152,8 +157,9 @@ async function floorAct(cmd, doneKey, values, question, show) {
   const r = await tdPost("/api/td/floor", cmd);
   const ok = r.ok && r.data.ok !== false;
   const data = (ok && r.data.data) || {};
-  // an elimination asked while the player's table is in a hand is done at its end
+  // an elimination or a move asked while the player's table is in a hand is done at its end
   if (ok && (r.data.events || []).includes("EliminationAsked")) doneKey = "done_eliminate_later";
+  if (ok && (r.data.events || []).includes("MoveAsked")) doneKey = "done_move_later";
   Object.assign(UNDO, { action: Number.isInteger(data.undo) ? data.undo : null, doneKey, values });
   show(() => (ok ? [tf(doneKey, values)].concat(moveLines(data.moves)).join(" · ") : refusalText(r)), ok);
   return r;
@@ -302,8 +308,10 @@ function readerWords(detail) {
 function readerDetail(s) {
   const bad = s.reader === "fault" || s.reader === "lost";
   if (!s.reader_detail || !(bad || (s.reader === "connected" && document.querySelector("main.table-view")))) return null;
+  const said = typo(readerWords(s.reader_detail));
+  // « lecteur redémarré… » names the reader already: not « lecteur : lecteur redémarré »
   return el("div", { class: "text reader-detail" + (bad ? " bad" : ""), title: String(s.reader_detail).slice(0, 400) },
-    `${t("reader")}${colon()}${typo(readerWords(s.reader_detail))}`);
+    /^(lecteur|reader)\b/i.test(said) ? said : `${t("reader")}${colon()}${said}`);
 }
 function openFaults(table) { return Object.values(ROOM.faults).filter(f => f.open && (!table || f.table === table)); }
 
@@ -323,12 +331,14 @@ function renderTable(s) {
   const rows = (s.seats || []).map(p => {
     const hole = Array.isArray(p.hole) ? p.hole.map(card) : backs(p.hole_count || 0);
     const cls = (s.to_act === p.seat ? "to-act" : "") + (s.hand_open && !p.live ? " folded" : "");
+    // seated here during the hand (a move): not in it, plays from the next one
+    const out = p.waiting ? t("next_hand") : s.hand_open && !p.live ? t("folded") : "";
     return el("tr", { class: cls, "data-seat": p.seat },
       el("td", {}, p.seat, s.button === p.seat ? el("span", { class: "button-chip", title: t("button") }, "D") : null),
       el("td", { class: "player" }, p.player || seatName(s.table, p.seat)), el("td", {}, hole),
       el("td", { class: "num" }, s.hand_open && p.live && p.stack === 0 ? label("action", "allin") : chips(p.stack)),  // all in, not "0"
       el("td", { class: "num" }, p.bet ? chips(p.bet) : ""),
-      el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : (s.hand_open && !p.live ? t("folded") : "")));
+      el("td", {}, s.to_act === p.seat ? "◀ " + t("to_act") : out));
   });
   const seatZones = Object.entries(s.zones || {}).filter(([z]) => z.startsWith("seat:"));
   const unmanaged = !(s.seats || []).length && seatZones.length
@@ -371,7 +381,8 @@ function renderFault(f) {
     el("div", {}, el("b", {}, faultHead(f)), f.seat ? ` · ${t("seat")} ${f.seat}` : "",
       (f.cards || []).length ? el("span", {}, " ", f.cards.map(card)) : null),
     ruling ? el("div", { class: "text" }, ruling) : null,
-    (r.dead_seats || []).length ? el("div", { class: "text" }, t("dead_hands") + colon() + r.dead_seats.join(", ")) : null);
+    // the seats, named as seats: a bare "1" reads as one dead hand
+    (r.dead_seats || []).length ? el("div", { class: "text" }, t("dead_hands") + colon() + r.dead_seats.map(s => `${t("seat").toLowerCase()} ${s}`).join(", ")) : null);
   if (f.refused) box.append(el("div", { class: "text refused" }, el("span", { class: "badge warn" }, t("refused")), " ", typo(f.refused[LANG] || f.refused.fr)));
   if (f.acked_by) box.append(el("div", { class: "text" }, `${t("acked_by")} ${f.acked_by}` + (f.decision ? ` · ${t("decided")}${colon()}${label("decision", f.decision)}` : "")));
   const said = el("div", { class: "text result" });

@@ -70,8 +70,9 @@ function actionWords(e) {
     case "PlayerReentered": return tf("h_reentered", { p: who });
     case "WaitListJoined": case "WaitListEntered": return tf("h_wait_list", { p: who });
     case "EliminationAsked": return tf("h_eliminate_later", { p: who });
-    case "PenaltyGiven": return tf("h_penalty", { p: who, k: label("penalty", e.kind) });
+    case "PenaltyGiven": return tf("h_penalty", { p: who, k: penaltyText(e) });  // with its hands, rounds or minutes
     case "MoveOrdered": return tf("h_move", { p: who, t: e.to_table, s: e.to_seat });
+    case "MoveAsked": return tf("h_move_later", { p: who, t: e.to_table, s: e.to_seat });
     case "ChipsColouredUp": return tf("h_chip_race", { t: table });
     case "DealAgreed": return tf("h_deal", { m: label("deal_method", e.method) });
     case "StacksCorrected": return (e.stacks || []).every(x => x[1] === 0) ? tf("h_eliminated", { t: table })
@@ -93,7 +94,8 @@ function drawHistory() {
   const actions = DESK.history || [];
   $("history").replaceChildren(...(actions.length ? actions.map(a => {
     const at = new Date(a.event.at * 1000).toLocaleTimeString(LANG === "fr" ? "fr-FR" : "en-GB", { hour: "2-digit", minute: "2-digit" });
-    const words = actionWords(a.event);
+    // a move asked during a hand that could not be made at its end says why (the floor's words)
+    const words = actionWords(a.event) + (a.lapsed ? " — " + tf("h_move_lapsed", { w: a.lapsed }) : "");
     return el("li", { "data-position": a.position, class: a.undoable ? "" : "dim" }, `${at} · ${words} `,
       a.undoable ? el("button", { class: "undo-action", onclick: () => act({ cmd: "undo", action: a.position, by: ME.user || "TD" },
         "done_undo", {}, () => tf("ask_undo", { a: words })) }, t("undo_short")) : null);
@@ -275,7 +277,7 @@ function wire() {
     const p = nameIn(ev.target), asked = penaltyAsked(ev.target);
     if (!p) return;
     if (asked.error) { say(asked.error, false); return; }
-    const k = () => label("penalty", asked.kind);  // in the language of the moment
+    const k = () => penaltyText(asked);  // in the language of the moment
     act({ cmd: "penalty", player: p, kind: asked.kind, amount: asked.amount }, "done_penalty", { p, k },
       () => tf("ask_penalty", { p, k }));
   });

@@ -106,7 +106,7 @@ function form(id, build) {
     const player = String(new FormData(penalty).get("player") || "").trim(), asked = penaltyAsked(penalty);
     if (!player) { said(() => t("need_name"), false); return; }
     if (asked.error) { said(asked.error, false); return; }
-    const v = { p: player, k: () => label("penalty", asked.kind) };
+    const v = { p: player, k: () => penaltyText(asked) };
     floor({ cmd: "penalty", player, kind: asked.kind, amount: asked.amount }, "done_penalty", v, () => tf("ask_penalty", v));
   });
   form("f-redraw", () => [{ cmd: "redraw" }, "done_redraw", {}, () => t("ask_redraw")]);
