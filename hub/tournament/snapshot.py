@@ -56,11 +56,16 @@ _STATUS_WORD = {status: status.value for status in PlayerStatus}
 _SEATED = PlayerStatus.SEATED
 
 
-def _seat_status(p: PlayerState) -> str:
+def _seat_status(p: PlayerState, now: float, serving: bool = False) -> str:
     """A seated player who is not at the table (not arrived yet, gone away) shows as absent: his hands are
-    dealt dead and his blinds taken (cdc 2.8, 5.1)."""
+    dealt dead and his blinds taken (cdc 2.8, 5.1); one serving a penalty (hands or rounds still to be dealt
+    dead, a suspension running) as penalised: the table deals him dead with no incident, only this says why."""
     status = p.status
-    return "absent" if status is _SEATED and not p.present else _STATUS_WORD[status]
+    if status is _SEATED and not p.present:
+        return "absent"
+    if status is _SEATED and (serving or p.dead_hands > 0 or p.suspended_until > now):
+        return "penalty"
+    return _STATUS_WORD[status]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -161,6 +166,8 @@ def _seats_view(s: FloorState) -> tuple[dict[str, JSON], dict[str, JSON]]:
 
 def _table_view(s: FloorState, t: TableState, stopped: bool) -> dict[str, JSON]:
     seats: dict[str, JSON] = {
-        str(seat): {"player": name, "chips": s.players[name].chips, "status": _seat_status(s.players[name])}
+        # `serving`: this hand is his penalty's last dead one (counted off as it was dealt)
+        str(seat): {"player": name, "chips": s.players[name].chips,
+                    "status": _seat_status(s.players[name], s.now, t.in_hand and name in t.dead_hands_taken)}
         for seat, name in sorted(t.seats.items())}
     return {"hand_no": t.hand_no, "in_hand": t.in_hand, "level": t.level, "stopped": stopped, "seats": seats}

@@ -277,3 +277,24 @@ def test_a_tick_is_due_exactly_when_it_records() -> None:
     assert removed == ["away", "gone"]
     assert not t.tick_due(32 * MIN + 0.4)
     assert not t.tick(32 * MIN + 0.4)
+
+
+def test_the_clock_shows_a_player_serving_a_penalty_until_his_last_dead_hand_is_over() -> None:
+    """The table deals him dead with no incident (one ruling a hand): the players' list says why he sits out."""
+    t = started("cdc-2013", 18, 2)
+    p = t.state.players["p005"]
+    table = p.table or 0
+
+    def status() -> str:
+        seats = t.snapshot(t.state.now)["tables"][str(table)]["seats"]  # type: ignore[index]
+        return str(seats[str(p.seat)]["status"])  # type: ignore[index]
+
+    assert status() == "seated"
+    t.give_penalty("p005", PenaltyKind.WARNING, 0, 5.0)  # one hand dealt dead (cdc 12.2)
+    assert status() == "penalty"
+    start(t, table, 10.0)
+    assert p.seat in t.dead_seats(table) and status() == "penalty"  # his last dead hand, being played
+    end(t, table, 11.0)
+    assert status() == "seated"
+    t.give_penalty("p005", PenaltyKind.MISSED_ROUNDS, 1, 12.0)
+    assert status() == "penalty"
