@@ -141,6 +141,11 @@ def handler(dash: Served) -> type[BaseHTTPRequestHandler]:
             """The delayed stream's page, who is logged in, its events: 404 when the hub has none, its
             events only for a stream login (never anonymous, never a TD's session: another cookie)."""
             feed = dash.stream
+            if feed is None and path == "/stream":  # a browser: a page in words
+                status, kind, body = refused(path, 404, "Pas de flux différé sur ce hub (tapis hub --stream-delay "
+                                             "MINUTES).", "No delayed stream on this hub.")
+                self._send(status, body, kind)
+                return
             if feed is None:
                 self._json(404, {"error": "pas de flux différé sur ce hub (tapis hub --stream-delay MINUTES) / "
                                           "no delayed stream on this hub", "code": "no_stream"})

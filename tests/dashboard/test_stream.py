@@ -7,6 +7,8 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
@@ -64,9 +66,12 @@ def stream_login(dash: Dashboard) -> str:
 
 
 def test_without_stream_delay_there_is_no_stream(dashboard: Dashboard) -> None:
-    for path in ("/stream", "/stream/events", "/api/stream/me"):
+    for path in ("/stream/events", "/api/stream/me"):
         status, body, _ = request(dashboard, "GET", path)
         assert (status, body["code"]) == (404, "no_stream"), path
+    with pytest.raises(urllib.error.HTTPError) as page:  # a browser is told in words, not JSON
+        urllib.request.urlopen(dashboard.url + "/stream", timeout=10)
+    assert page.value.code == 404 and "Pas de flux différé sur ce hub" in page.value.read().decode()
     status, body, _ = request(dashboard, "POST", "/api/stream/login", {"user": "alice", "password": PASSWORD})
     assert (status, body["code"]) == (404, "no_stream")
 
