@@ -286,8 +286,8 @@ def test_the_clock_shows_a_player_serving_a_penalty_until_his_last_dead_hand_is_
     table = p.table or 0
 
     def status() -> str:
-        seats = t.snapshot(t.state.now)["tables"][str(table)]["seats"]  # type: ignore[index]
-        return str(seats[str(p.seat)]["status"])  # type: ignore[index]
+        seats = t.snapshot(t.state.now)["tables"][str(table)]["seats"]
+        return str(seats[str(p.seat)]["status"])
 
     assert status() == "seated"
     t.give_penalty("p005", PenaltyKind.WARNING, 0, 5.0)  # one hand dealt dead (cdc 12.2)
