@@ -194,3 +194,20 @@ def test_a_move_asked_while_the_players_table_deals_is_made_when_the_hand_ends(
     td.wait_for_selector("#history li[data-position]")
     assert f"{name} ira à la table 2, siège {free}, à la fin de la donne" in td.inner_text("#history")
     assert td.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_rooms_minutes_are_checked_on_the_page_as_on_the_desk(chromium: Browser,  # noqa: F811
+                                                                  dashboard: Dashboard) -> None:
+    """0 minutes went to the hub and came back refused in its words; now the page says what it wants."""
+    td = open_page(chromium, dashboard.url + "/login")
+    login(td, dashboard.url)
+    asked_before = len(dashboard.floor.require().events)  # type: ignore[union-attr]
+    td.fill("#c-minutes", "0")
+    td.click("#c-add")
+    assert result(td, "nombre entier de minutes") == "✘ Indiquer un nombre entier de minutes, de 1 à 360."
+    assert len(dashboard.floor.require().events) == asked_before  # type: ignore[union-attr]  # nothing sent
+    td.fill("#c-minutes", "2")
+    td.click("#c-add")
+    result(td, "✔")
+    assert len(dashboard.floor.require().events) > asked_before  # type: ignore[union-attr]
+    assert td.errors == []  # type: ignore[attr-defined]

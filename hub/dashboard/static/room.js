@@ -92,8 +92,12 @@ function form(id, build) {
   document.getElementById("ack-all").addEventListener("click", () => tdPost("/api/td/ack_all", {}));
   document.getElementById("c-pause").addEventListener("click", () => floor({ cmd: "clock", action: "pause" }, "done_clock"));
   document.getElementById("c-resume").addEventListener("click", () => floor({ cmd: "clock", action: "resume" }, "done_clock"));
-  document.getElementById("c-add").addEventListener("click", () =>
-    floor({ cmd: "clock", action: "add", seconds: 60 * Number(document.getElementById("c-minutes").value || 1) }, "done_clock"));
+  document.getElementById("c-add").addEventListener("click", () => {
+    // checked here as on the desk: 0 or "abc" reached the hub as a refusal in its words, or as null
+    const minutes = wholeNumber(document.getElementById("c-minutes").value || "1", 1, 360);
+    if (minutes === null) said(() => t("bad_minutes"), false);
+    else floor({ cmd: "clock", action: "add", seconds: 60 * minutes }, "done_clock");
+  });
   form("f-move", d => {
     const v = { p: d.player, t: String(d.table).trim().replace(/^t/i, ""), s: Number(d.seat) };
     return [{ cmd: "move", player: d.player, table: "t" + v.t, seat: v.s }, "done_move", v, () => tf("ask_move", v)];
