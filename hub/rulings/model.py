@@ -140,5 +140,6 @@ class Ruling:
         if self.options:
             body += f" ({words['options']}{colon}" + " / ".join(DECISIONS[lang][o] for o in self.options) + ")"
         if self.dead_seats and self.decision is not Decision.HAND_DEAD:
-            body += f" ({words['dead']}{colon}" + ", ".join(str(s) for s in self.dead_seats) + ")"
+            # « siège 3 », as the room names them: a bare « 3 » read as three dead hands
+            body += f" ({words['dead']}{colon}" + ", ".join(f"{words['seat']} {s}" for s in self.dead_seats) + ")"
         return f"{' — '.join(head)} — {self.article}{colon}{body}"

@@ -189,3 +189,12 @@ def test_out_of_turn_action_released_when_the_action_changes(ruleset: str, artic
     assert rule(f, ruleset).decision is D.ACTION_BINDING
     released = release(f, ruleset)
     assert (released.decision, released.article, released.seat) == (D.ACTION_RELEASED, article, 5)
+
+
+def test_dead_hands_are_named_as_seats_in_the_ruling_text() -> None:
+    """« (mains mortes : 2, 5) » read as two and five dead hands: they are seats 2 and 5."""
+    from hub.rulings.model import Ruling
+
+    ruling = Ruling(D.CONTINUE, "pouques-2020 70", "pouques-2020", K.OUT_OF_TURN, 4, 3, (), dead_seats=(2, 5))
+    assert ruling.text().endswith("(mains mortes : siège 2, siège 5)"), ruling.text()
+    assert ruling.text("en").endswith("(dead hands: seat 2, seat 5)"), ruling.text("en")
