@@ -56,6 +56,7 @@ from hub.tournament.policy import floor_policy
 from hub.tournament.results import OutGroup, Standing, standings
 from hub.tournament.rulesets import FloorPolicy
 from hub.tournament.structure import Structure, from_toml
+from hub.tournament.view_scope import ONE_PLAYER, SAME_PLAYERS_IN, touched_tables
 
 
 class PlayerStatus(StrEnum):
@@ -169,7 +170,7 @@ class FloorState:
     # What views build from the players and tables (the clock's snapshot, once a second), kept until the
     # next record applied: a quiet second of a festival rebuilds nothing
     views: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
-    # Each table's part of that snapshot, kept until a record touches that table (`_touched`): a festival's
+    # Each table's part of that snapshot, kept until a record touches that table (`touched_tables`): a festival's
     # hand ends each redraw one table of a thousand, not the whole room
     table_views: dict[int, object] = field(default_factory=dict, repr=False, compare=False)
     highest_table: int = 0  # the highest table number ever in play (its retained view is cleared when gone)
@@ -230,13 +231,13 @@ class FloorState:
         if handler is None:
             raise EventError(f"cannot apply {type(event).__name__}")
         kind = type(event)
-        player = getattr(event, "player", None) if kind in _ONE_PLAYER else None
+        player = getattr(event, "player", None) if kind in ONE_PLAYER else None
         before = self.players.get(player) if player is not None else None
         was_alive = before is not None and before.alive
         self.views.clear()
-        touched = _touched(self, event)
+        touched = touched_tables(self.players, event)
         handler(self, event)
-        if kind not in _SAME_PLAYERS_IN:
+        if kind not in SAME_PLAYERS_IN:
             self._players_in_changed(kind, before, was_alive, self.players.get(player) if player else None)
         if touched is None:
             self.table_views.clear()
@@ -272,7 +273,7 @@ class FloorState:
                             after: PlayerState | None) -> None:
         """The players still in after a record: the same list if its one player stayed in or out, less him
         if he went out (a festival's eliminations: not every player walked again), else worked out anew."""
-        if kind in _ONE_PLAYER and before is not None and before is after:
+        if kind in ONE_PLAYER and before is not None and before is after:
             if was_alive == before.alive:
                 return
             if was_alive and self._alive is not None:
@@ -560,42 +561,6 @@ def _coloured_up(s: FloorState, e: ChipsColouredUp) -> None:
         p = s.players[name]
         s.chips_total += chips - p.chips
         p.chips = chips
-
-
-# The records that change no more of the clock's view of the tables (hand, level, seats, stacks, status)
-# than the table they name (a table broken: its players moved by records of their own), the one a player
-# moves to, and the one their player sits at before and after. Any other record (the final table drawn, a
-# day's draw, a colour-up) redraws them all.
-_LOCAL: frozenset[type[Event]] = frozenset({
-    PlayerRegistered, PlayerArrived, PlayerReentered, WaitListJoined, WaitListEntered, SeatDrawn, ButtonDrawn,
-    ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted, HeadsUpStarted, HandStarted, HandEnded,
-    StacksCorrected, PlayerEliminated, EliminationAsked, DealAgreed, PlayerRemoved, PlayerWentAway, MoveOrdered,
-    MoveConfirmed, TableBroken, HandForHandStarted, HandForHandEnded, PenaltyGiven, PlacesCorrected, MoveAsked,
-    MoveLapsed})
-
-
-# The records whose handler changes no player's status: the players still in stay the same objects
-_SAME_PLAYERS_IN: frozenset[type[Event]] = frozenset({
-    HandStarted, HandEnded, StacksCorrected, ClockStarted, LevelStarted, ClockPaused, ClockResumed, TimeAdjusted,
-    HeadsUpStarted, ButtonDrawn, EliminationAsked, DealAgreed, PlayerArrived, PlayerWentAway, PenaltyGiven,
-    HandForHandStarted, HandForHandEnded, ChipsColouredUp, PlacesCorrected, MoveAsked, MoveLapsed})
-
-
-# The records whose handler changes the status of their own player and no other's
-_ONE_PLAYER: frozenset[type[Event]] = frozenset({
-    PlayerRegistered, PlayerReentered, WaitListJoined, WaitListEntered, SeatDrawn, PlayerEliminated, PlayerRemoved,
-    MoveOrdered, MoveConfirmed})
-
-
-def _touched(s: FloorState, e: Event) -> set[int | None] | None:
-    """The tables whose view `e` may change, as far as known before it is applied; None: all of them."""
-    if type(e) not in _LOCAL:
-        return None
-    touched: set[int | None] = {getattr(e, "table", None), getattr(e, "to_table", None)}
-    player = getattr(e, "player", None)
-    if player is not None and player in s.players:
-        touched.add(s.players[player].table)
-    return touched
 
 
 _HANDLERS: dict[type[Event], Callable[..., None]] = {
