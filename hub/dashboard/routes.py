@@ -53,6 +53,13 @@ class Browser:
     messages: queue.Queue[bytes | None] = field(default_factory=lambda: queue.Queue(CLIENT_QUEUE))
     dropped: bool = False
 
+    def close(self) -> None:
+        """The end of its stream (the server stops); one too far behind to take it is dropped."""
+        try:
+            self.messages.put_nowait(None)
+        except queue.Full:
+            self.dropped = True
+
 
 class Streamed(Protocol):
     """What the routes read and call of the delayed stream (stream.py's `StreamFeed`)."""

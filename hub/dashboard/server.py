@@ -183,7 +183,7 @@ class Dashboard:
         with self._lock:
             clients, self._clients = self._clients, []
         for client in clients:
-            self._close(client)
+            client.close()
         self._server.shutdown()
         self._server.server_close()
         for thread in self._threads:
@@ -385,13 +385,6 @@ class Dashboard:
         with self._lock:
             if client in self._clients:
                 self._clients.remove(client)
-
-    @staticmethod
-    def _close(client: Browser) -> None:
-        try:
-            client.messages.put_nowait(None)
-        except queue.Full:
-            client.dropped = True
 
     @property
     def clients(self) -> int:

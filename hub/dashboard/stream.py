@@ -129,10 +129,7 @@ class StreamFeed:
         with self._lock:
             clients, self._clients = self._clients, []
         for client in clients:
-            try:
-                client.messages.put_nowait(None)
-            except queue.Full:
-                client.dropped = True
+            client.close()
 
     @property
     def clients(self) -> int:
