@@ -431,8 +431,10 @@ def check_viewer_page(page: Any, watcher: Watcher, *, hands: int) -> None:
         return sum(name in text for name in alive) >= min(4, len(alive)) and "cdc-2013 6.3" in text
 
     assert wait_until(shown, 30), page.inner_text("body")
-    rows = page.eval_on_selector_all(".table .seats tr", "rows => rows.map(r => r.innerText)")
-    named = [r.split("\t") for r in rows if any(name in r for name in alive)]
+    # each row's cells as the DOM has them: a row's innerText joins them with tabs only while it is laid out
+    # (the room redraws a table card as its events come), and a CI run once read one without (IndexError)
+    rows = page.eval_on_selector_all(".table .seats tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))")
+    named = [cells for cells in rows if any(name in " ".join(cells) for name in alive)]
     # a stack by each name: chips, or « tapis » for a player all in as the page is read
     assert named and all(re.search(r"\d", cells[3]) or cells[3] == "tapis" for cells in named), named
     text = page.inner_text("body")
