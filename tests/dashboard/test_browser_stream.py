@@ -14,6 +14,7 @@ from tests.dashboard import browser
 from tests.dashboard.helpers import ScriptedRoom
 from tests.dashboard.test_http import HOLE, deal_hole_cards
 from tests.dashboard.test_stream import DELAY, WATCHER, clock, streaming  # noqa: F401 - fixtures
+from tests.support import wait_until
 
 if (why := browser.missing()) is not None:
     pytest.skip(why, allow_module_level=True)
@@ -40,6 +41,9 @@ def test_the_stream_page_shows_a_hand_s_cards_after_the_delay(
     room.act("t1", 1, "fold")
     room.act("t1", 2, "fold")
     room.settle()
+    # the dashboard offers the hub's events to the stream on its own thread: the hand's end must be offered
+    # (stamped with this clock) before the clock moves, or it is stamped later (a loaded CI run failed so)
+    assert wait_until(lambda: feed.line._ended.get("t1", -1) >= 1, 10)
     clock.advance(DELAY - 1)
     assert feed.tick() == 0  # the hand is over but not yet a delay old
     clock.advance(1)
